@@ -1,0 +1,96 @@
+"""opsdk: write, ship and verify custom differentiable operators.
+
+``import opsdk as paddle`` runs Paddle-style autograd code: tensors, backward, opsdk.grad,
+no_grad, PyLayer custom ops; op packs add ops under ``opsdk.ops``.
+"""
+__version__ = "0.1.0"
+
+from . import dtypes as _dtypes
+from .autograd import (Function, PyLayer, PyLayerContext, enable_grad, grad, is_grad_enabled,
+                       no_grad, set_grad_enabled)
+from .device import CPUPlace, CUDAPlace, Place
+from .dtypes import (bool_ as bool, complex64, complex128, float16, float32, float64,
+                     get_default_dtype, int8, int16, int32, int64, set_default_dtype, uint8)
+from .functional.creation import (arange, empty, empty_like, eye, from_dlpack, full, full_like,
+                                  linspace, normal, ones, ones_like, rand, randint, randn,
+                                  randperm, seed, to_dlpack, to_tensor, uniform, zeros,
+                                  zeros_like)
+from .functional.elementwise import (abs, add, allclose, cast, ceil, clip, cos, divide, equal,
+                                     exp, floor, floor_divide, greater_equal, greater_than,
+                                     isfinite, isinf, isnan, less_equal, less_than, log,
+                                     logical_and, logical_not, logical_or, logical_xor, maximum,
+                                     minimum, multiply, neg, not_equal, pow, reciprocal,
+                                     remainder, round, rsqrt, sigmoid, sign, sin, sqrt, square,
+                                     subtract, tanh, where)
+from .functional.indexing import (gather, index_select, masked_select, nonzero, one_hot,
+                                  take_along_axis)
+from .functional.linalg import bmm, dot, matmul, mm, outer
+from .functional.reduction import (all, amax, amin, any, argmax, argmin, logsumexp, max, mean,
+                                   min, norm, std, sum, var)
+from .functional.shape import (broadcast_to, chunk, concat, expand, expand_as, flatten, flip,
+                               moveaxis, reshape, split, squeeze, stack, t, tile, transpose,
+                               unbind, unsqueeze)
+from .tensor import Tensor, is_tensor
+from .tensor_methods import clone
+
+_LAZY = {
+    "nn": ".nn", "optimizer": ".optimizer", "amp": ".amp", "ops": ".ops", "plugins": ".plugins",
+    "kernels": ".kernels", "hookspecs": ".hookspecs", "errors": ".errors",
+    "metric": ".metric", "io": ".io", "jit": ".jit", "linalg": ".linalg_api",
+}
+
+
+def __getattr__(name):
+    # heavy or optional parts load on first use, so `import opsdk` stays fast
+    if name in _LAZY:
+        import importlib
+        mod = importlib.import_module(_LAZY[name], __name__)
+        globals()[name] = mod
+        return mod
+    if name in _LAZY_ATTRS:
+        import importlib
+        modname, attr = _LAZY_ATTRS[name]
+        value = getattr(importlib.import_module(modname, __name__), attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'opsdk' has no attribute {name!r}")
+
+
+_LAZY_ATTRS = {
+    "create_parameter": (".nn.parameter", "create_parameter"),
+    "recompute": (".nn.recompute", "recompute"),
+    "hookimpl": (".hookspecs", "hookimpl"),
+    "TensorSpec": (".registry", "TensorSpec"),
+    "list_ops": (".plugins", "list_ops"),
+}
+
+
+def disable_static(place=None):
+    """Dynamic-graph mode is the only mode; kept so Paddle scripts run unchanged."""
+
+
+def enable_static():
+    from .errors import OpsdkError
+    raise OpsdkError("opsdk has no static-graph mode; drop paddle.enable_static()")
+
+
+def in_dynamic_mode():
+    return True
+
+
+def is_compiled_with_cuda():
+    from .device import cupy_module
+    try:
+        cp = cupy_module()
+        return cp.cuda.runtime.getDeviceCount() > 0
+    except Exception:
+        return False
+
+
+def set_device(device):
+    from .device import parse_place
+    return parse_place(device)
+
+
+def get_device():
+    return "cpu"

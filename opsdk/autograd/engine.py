@@ -1,0 +1,289 @@
+"""The reverse-mode engine: runs recorded nodes in dependency order.
+
+First-order backward works on raw arrays (nodes with a ``fast`` rule skip Tensor wrapping);
+with ``create_graph=True`` it works on Tensors and records the backward ops themselves, so the
+gradients can be differentiated again, to any order.
+"""
+import numpy as np
+
+from ..errors import BackwardError, GraphFreedError, InplaceModifiedError
+from . import grad_mode
+from .node import Node
+
+_state = grad_mode._state
+
+
+def _freed_error(node):
+    return GraphFreedError(
+        f"backward through '{node.name}' a second time: its saved tensors were freed after the "
+        "first backward. Pass retain_graph=True to the first backward() (or opsdk.grad) if you "
+        "need to run backward through the same graph again.")
+
+
+def _check_versions(node):
+    for t, version in node.saved:
+        if t._version != version:
+            site = f"\n  forward was called at: {node.site}" if node.site else ""
+            raise InplaceModifiedError(
+                f"'{node.name}' saved a tensor for backward (shape {list(t._data.shape)}, dtype "
+                f"{t._data.dtype}) that was modified in place afterwards; expected: version "
+                f"{version}; got: version {t._version}. Modify a clone() instead, or do the "
+                f"in-place update after backward.{site}")
+
+
+def _dependencies(roots, needed=None):
+    """Count, for each node reachable from roots, how many edges point at it."""
+    deps = {}
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        for edge in node.edges:
+            if edge is not None:
+                target = edge[0]
+                if type(target) is Node:
+                    if needed is not None and target not in needed:
+                        continue
+                    if target in deps:
+                        deps[target] += 1
+                    else:
+                        deps[target] = 1
+                        stack.append(target)
+    return deps
+
+
+def node_needs_run(node, needed, leaf_ids):
+    """A captured target node runs its rule only if something upstream is requested too."""
+    for edge in node.edges:
+        if edge is not None:
+            target = edge[0]
+            if (target in needed) if type(target) is Node else (id(target) in leaf_ids):
+                return True
+    return False
+
+
+def _needed_nodes(roots, leaf_ids, node_targets):
+    """The nodes whose backward leads to a requested input (post-order, no recursion)."""
+    needed = {}
+    stack = [(r, False) for r in roots]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            flag = False
+            for edge in node.edges:
+                if edge is None:
+                    continue
+                target = edge[0]
+                if type(target) is Node:
+                    if needed.get(target) or target in node_targets:
+                        flag = True
+                elif id(target) in leaf_ids:
+                    flag = True
+            needed[node] = flag
+            continue
+        if node in needed:
+            continue
+        needed[node] = False
+        stack.append((node, True))
+        for edge in node.edges:
+            if edge is not None and type(edge[0]) is Node and edge[0] not in needed:
+                stack.append((edge[0], False))
+    return {n for n, flag in needed.items() if flag}
+
+
+def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
+                 allow_unused=False):
+    """Backpropagate from ``outputs``.
+
+    Without ``inputs`` gradients accumulate into the ``.grad`` of leaves (Tensor.backward);
+    with ``inputs`` they are returned in that order and no ``.grad`` is touched (opsdk.grad).
+    ``grad_outputs`` are arrays (first order) or Tensors (create_graph).
+    """
+    from ..tensor import Tensor
+    _wrap = _wrap_array
+
+    capture = inputs is not None
+    leaf_ids = {}
+    node_targets = {}
+    if capture:
+        for pos, t in enumerate(inputs):
+            if t._node is None:
+                leaf_ids.setdefault(id(t), []).append(pos)
+            else:
+                node_targets.setdefault(t._node, []).append((t._out_idx, pos))
+        results = [None] * len(inputs)
+
+    grads = {}
+    leaf_grads = {}
+    roots = []
+    for t, g in zip(outputs, grad_outputs):
+        node = t._node
+        if node is None:
+            leaf_grads[id(t)] = (t, g if id(t) not in leaf_grads else leaf_grads[id(t)][1] + g)
+            continue
+        slot = grads.get(node)
+        if slot is None:
+            slot = grads[node] = [None] * node.n_out
+            roots.append(node)
+        i = t._out_idx
+        slot[i] = g if slot[i] is None else slot[i] + g
+
+    needed = None
+    if capture:
+        needed = _needed_nodes(roots, leaf_ids, node_targets)
+        needed.update(node_targets)
+    deps = _dependencies(roots, needed)
+    ready = [r for r in roots if r not in deps]
+
+    prev_mode = _state.enabled
+    _state.enabled = create_graph
+    try:
+        while ready:
+            node = ready.pop()
+            gs = grads.pop(node)
+            if node.pre_hooks is not None:
+                gs = _apply_pre_hooks(node, gs, create_graph, Tensor, _wrap)
+            if capture:
+                if node in node_targets:
+                    for idx, pos in node_targets[node]:
+                        results[pos] = gs[idx]
+                if node not in needed or not node_needs_run(node, needed, leaf_ids):
+                    continue
+            if node.vjp is None:
+                raise _freed_error(node)
+            if node.saved:
+                _check_versions(node)
+            fast = node.fast
+            if fast is not None and not create_graph:
+                in_grads = fast(*gs)
+                if type(in_grads) is not tuple:
+                    in_grads = _as_tuple(in_grads)
+            else:
+                in_grads = _call_rule(node, gs, create_graph, Tensor, _wrap)
+            if not retain_graph:
+                node.vjp = node.fast = node.saved = None
+            for edge, g in zip(node.edges, in_grads):
+                if edge is None or g is None:
+                    continue
+                target, idx = edge
+                if idx < 0:
+                    key = id(target)
+                    old = leaf_grads.get(key)
+                    leaf_grads[key] = (target, g if old is None else old[1] + g)
+                    continue
+                if capture and target not in needed:
+                    continue
+                slot = grads.get(target)
+                if slot is None:
+                    slot = grads[target] = [None] * target.n_out
+                slot[idx] = g if slot[idx] is None else slot[idx] + g
+                left = deps[target] - 1
+                deps[target] = left
+                if left == 0:
+                    ready.append(target)
+    finally:
+        _state.enabled = prev_mode
+
+    if capture:
+        for key, (leaf, g) in leaf_grads.items():
+            if key in leaf_ids:
+                g = _apply_leaf_hooks(leaf, g, create_graph, _wrap)
+                for pos in leaf_ids[key]:
+                    results[pos] = g
+        out = []
+        for pos, (t, g) in enumerate(zip(inputs, results)):
+            if g is None:
+                if not allow_unused:
+                    raise BackwardError(
+                        f"opsdk.grad: inputs[{pos}] (shape {t.shape}) is not reachable from the "
+                        "outputs, so it has no gradient; pass allow_unused=True to get None for it")
+                out.append(None)
+            elif create_graph:
+                out.append(g)
+            else:
+                out.append(_wrap(_match_dtype(g, t._data.dtype)))
+        return out
+
+    for leaf, g in leaf_grads.values():
+        _accumulate(leaf, g, create_graph, _wrap)
+    return None
+
+
+def _wrap_array(g):
+    """A Tensor around a gradient array (0-d numpy results come back as scalars: re-wrap)."""
+    from ..functional.record import as_array
+    from ..tensor import _wrap
+    return _wrap(g if type(g) is np.ndarray else as_array(g))
+
+
+def _as_tuple(r):
+    return tuple(r) if type(r) is list else (r,)
+
+
+def _match_dtype(arr, dtype):
+    return arr if arr.dtype == dtype else arr.astype(dtype)
+
+
+def _call_rule(node, gs, create_graph, Tensor, _wrap):
+    """Run a node's backward rule; always returns a tuple aligned with node.edges."""
+    if create_graph:
+        r = node.vjp(*gs)
+    elif node.fast is not None:
+        r = node.fast(*gs)
+    else:
+        r = node.vjp(*[None if g is None else _wrap(g) for g in gs])
+        if type(r) is tuple or type(r) is list:
+            r = tuple(None if g is None else g._data for g in r)
+        else:
+            r = None if r is None else r._data
+    if type(r) is not tuple:
+        r = tuple(r) if type(r) is list else (r,)
+    return r
+
+
+def _apply_pre_hooks(node, gs, create_graph, Tensor, _wrap):
+    gs = list(gs)
+    for idx, hooks in node.pre_hooks.items():
+        g = gs[idx]
+        if g is None:
+            continue
+        for fn in hooks:
+            gt = g if create_graph else _wrap(g)
+            r = fn(gt)
+            if r is not None:
+                g = r if create_graph else r._data
+        gs[idx] = g
+    return gs
+
+
+def _apply_leaf_hooks(leaf, g, create_graph, _wrap):
+    hooks = leaf._hooks
+    if not hooks:
+        return g
+    for fn in list(hooks.values()):
+        gt = g if create_graph else _wrap(g)
+        r = fn(gt)
+        if r is not None:
+            g = r if create_graph else r._data
+    return g
+
+
+def _accumulate(leaf, g, create_graph, _wrap):
+    """Add g into leaf.grad; first-order grads are owned arrays, so later sums stay in place."""
+    g = _apply_leaf_hooks(leaf, g, create_graph, _wrap)
+    dtype = leaf._data.dtype
+    if create_graph:
+        if g.dtype != dtype:
+            g = g.astype(dtype)
+        leaf.grad = g if leaf.grad is None else leaf.grad + g
+        return
+    if type(g) is not np.ndarray:
+        g = _wrap(g)._data
+    if leaf.grad is None or leaf.grad._node is not None:
+        arr = g.astype(dtype, copy=True)
+        if leaf.grad is not None:
+            arr += leaf.grad._data
+        leaf.grad = _wrap(arr)
+    else:
+        acc = leaf.grad._data
+        acc += g
+        leaf.grad._version += 1

@@ -1,0 +1,92 @@
+"""Grad mode: whether ops record a graph. Per thread, like Paddle and PyTorch."""
+import functools
+import threading
+
+
+class _GradState(threading.local):
+    enabled = True
+
+
+_state = _GradState()
+
+
+def is_grad_enabled():
+    """Return True when ops in this thread record the graph for backward."""
+    return _state.enabled
+
+
+class _GradModeContext:
+    """Base of the context managers below; also usable as a decorator."""
+
+    _target = True
+
+    def __enter__(self):
+        self._prev = _state.enabled
+        _state.enabled = self._target
+        return self
+
+    def __exit__(self, *exc):
+        _state.enabled = self._prev
+        return False
+
+    def __call__(self, fn):
+        target = self._target
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            prev = _state.enabled
+            _state.enabled = target
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                _state.enabled = prev
+
+        return wrapper
+
+
+class no_grad(_GradModeContext):
+    """Context manager and decorator: ops inside record no graph.
+
+    Example:
+        >>> with opsdk.no_grad():
+        ...     w -= 0.1 * w.grad
+    """
+
+    _target = False
+
+    def __new__(cls, fn=None):
+        # `@no_grad` without parentheses decorates directly, as Paddle allows.
+        self = super().__new__(cls)
+        if callable(fn):
+            return self(fn)
+        return self
+
+    def __init__(self, fn=None):
+        pass
+
+
+class enable_grad(_GradModeContext):
+    """Context manager and decorator: ops inside record the graph again."""
+
+    _target = True
+
+    def __new__(cls, fn=None):
+        self = super().__new__(cls)
+        if callable(fn):
+            return self(fn)
+        return self
+
+    def __init__(self, fn=None):
+        pass
+
+
+class set_grad_enabled(_GradModeContext):
+    """Set grad mode; takes effect at once, and restores on exit when used with `with`."""
+
+    def __init__(self, mode):
+        self._target = bool(mode)
+        self._prev = _state.enabled
+        _state.enabled = self._target
+
+    def __enter__(self):
+        return self

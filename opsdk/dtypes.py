@@ -1,0 +1,67 @@
+"""Dtypes: opsdk uses NumPy dtype objects, named as Paddle names them."""
+import numpy as np
+
+from .errors import DTypeError
+
+bool_ = np.dtype("bool")
+int8 = np.dtype("int8")
+uint8 = np.dtype("uint8")
+int16 = np.dtype("int16")
+int32 = np.dtype("int32")
+int64 = np.dtype("int64")
+float16 = np.dtype("float16")
+float32 = np.dtype("float32")
+float64 = np.dtype("float64")
+complex64 = np.dtype("complex64")
+complex128 = np.dtype("complex128")
+
+FLOAT_DTYPES = (float16, float32, float64)
+
+_default_float = float32
+
+
+def convert_dtype(dtype, op="to_tensor", arg="dtype"):
+    """Turn a name ('float32', 'paddle.float32'), NumPy dtype or type into a NumPy dtype."""
+    if dtype is None:
+        return None
+    if isinstance(dtype, np.dtype):
+        return dtype
+    if isinstance(dtype, str):
+        name = dtype.rsplit(".", 1)[-1]
+        if name == "bool":
+            return bool_
+        try:
+            return np.dtype(name)
+        except TypeError:
+            pass
+    else:
+        try:
+            return np.dtype(dtype)
+        except TypeError:
+            pass
+    raise DTypeError(f"{op}: argument '{arg}' is not a dtype; expected: a name such as 'float32' "
+                     f"or a numpy dtype; got: {dtype!r}")
+
+
+def is_floating(dtype):
+    """True for the dtypes that carry gradients (float16/32/64, and complex)."""
+    return dtype.kind in "fc"
+
+
+def get_default_dtype():
+    """The dtype Python floats become (float32 unless changed)."""
+    return _default_float.name
+
+
+def set_default_dtype(d):
+    """Set the dtype Python floats become: 'float16', 'float32' or 'float64'."""
+    global _default_float
+    d = convert_dtype(d, op="set_default_dtype", arg="d")
+    if d not in FLOAT_DTYPES:
+        raise DTypeError(f"set_default_dtype: expected: float16, float32 or float64; got: {d}")
+    _default_float = d
+
+
+def default_float():
+    """The current default float dtype (a numpy dtype)."""
+    return _default_float

@@ -1,0 +1,81 @@
+"""Every error opsdk raises, in one place.
+
+Messages follow one shape: what failed, where (op, argument, plugin), ``expected: ...`` /
+``got: ...``, and what to do about it.
+"""
+
+
+class OpsdkError(Exception):
+    """Base class of every opsdk error."""
+
+
+class OpArgumentError(OpsdkError, ValueError):
+    """An op was called with an argument of the wrong shape, dtype, type or value."""
+
+
+class ShapeError(OpArgumentError):
+    """Shapes of an op's arguments do not fit together."""
+
+
+class DTypeError(OpArgumentError, TypeError):
+    """An argument has a dtype the op does not accept."""
+
+
+class GraphFreedError(OpsdkError, RuntimeError):
+    """Backward ran through a graph whose saved tensors were already freed."""
+
+
+class InplaceModifiedError(OpsdkError, RuntimeError):
+    """A tensor saved for backward was modified in place before backward ran."""
+
+
+class LeafInplaceError(OpsdkError, RuntimeError):
+    """An in-place op on a leaf tensor that needs a gradient, outside no_grad."""
+
+
+class BackwardError(OpsdkError, RuntimeError):
+    """Backward cannot run: nothing needs a gradient, wrong grad_tensor, unused input, ..."""
+
+
+class OpsdkWarning(UserWarning):
+    """Something works, but not the way the user probably wanted (a fallback, a no-op)."""
+
+
+class KernelBuildError(OpsdkError, RuntimeError):
+    """A kernel's C source could not be compiled or loaded."""
+
+
+class CudaCompileError(KernelBuildError):
+    """nvcc rejected a kernel's CUDA source."""
+
+
+class BackendUnavailableError(OpsdkError, RuntimeError):
+    """A forced or requested kernel backend cannot run here (not implemented, no compiler, no GPU)."""
+
+
+class KernelArgumentError(OpArgumentError, TypeError):
+    """A kernel got an array of the wrong dtype, device or layout for its C or CUDA implementation."""
+
+
+class PluginLoadError(OpsdkError, RuntimeError):
+    """An op pack could not be loaded: not installed, failed to import, hook raised, bad registration."""
+
+
+class RegistrationError(OpsdkError, ValueError):
+    """A pack registered an op (or itself) wrongly: name, Function, specs, tolerances, kernels, clash."""
+
+
+class OpNotFoundError(OpsdkError, AttributeError, LookupError):
+    """No registered op has that name; the message suggests close names and lists failed packs."""
+
+
+class AmbiguousOpError(OpsdkError, LookupError):
+    """A short op name is registered by several packs; the message lists the qualified names."""
+
+
+class PackNotFoundError(OpsdkError, LookupError):
+    """No op pack, loaded or failed, has that name."""
+
+
+class SampleError(OpsdkError, ValueError):
+    """An op's verification samples could not be drawn, or its samples callable returned garbage."""

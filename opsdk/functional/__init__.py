@@ -1,0 +1,1 @@
+"""The core ops, each with its gradient rule beside its forward."""

@@ -1,0 +1,217 @@
+"""Creating tensors: to_tensor, zeros/ones/full, arange, random tensors, seed."""
+import numpy as np
+
+from .. import device as _device
+from ..dtypes import convert_dtype, default_float
+from ..errors import OpArgumentError
+from ..tensor import Tensor, _wrap
+
+_rng = np.random.default_rng()
+
+
+def seed(s):
+    """Seed every random op of opsdk (and return the generator's seed)."""
+    global _rng
+    _rng = np.random.default_rng(int(s))
+    return int(s)
+
+
+def get_rng():
+    """The generator random ops draw from (re-created by ``seed``)."""
+    return _rng
+
+
+def _to_array(data, dtype, place):
+    """Any array-like as an array of the requested dtype on the requested place."""
+    dt = convert_dtype(dtype)
+    if isinstance(data, Tensor):
+        arr = data._data.copy()
+    elif isinstance(data, np.ndarray):
+        arr = data.copy()
+    elif hasattr(data, "__cuda_array_interface__"):
+        arr = data.copy()
+    else:
+        if isinstance(data, (list, tuple)) and any(isinstance(v, Tensor) for v in _flat(data)):
+            data = _tensors_to_lists(data)
+        try:
+            arr = np.array(data)
+        except (ValueError, TypeError) as e:
+            raise OpArgumentError(f"to_tensor: argument 'data' is not array-like; expected: a "
+                                  f"number, nested list of equal lengths or an array; got: "
+                                  f"{type(data).__name__} ({e})") from None
+        if arr.dtype == np.float64 and dt is None:
+            arr = arr.astype(default_float())
+        elif arr.dtype.kind == "O":
+            raise OpArgumentError("to_tensor: argument 'data' has ragged or non-numeric "
+                                  "elements; expected: a rectangular nested list of numbers")
+        elif arr.dtype == np.complex128 and dt is None:
+            arr = arr.astype(np.complex64)
+    if dt is not None and arr.dtype != dt:
+        arr = arr.astype(dt)
+    if place is not None:
+        arr = _device.move_to(arr, _device.parse_place(place))
+    return arr
+
+
+def _flat(seq):
+    for v in seq:
+        if isinstance(v, (list, tuple)):
+            yield from _flat(v)
+        else:
+            yield v
+
+
+def _tensors_to_lists(seq):
+    return [(_tensors_to_lists(v) if isinstance(v, (list, tuple))
+             else (v.numpy() if isinstance(v, Tensor) else v)) for v in seq]
+
+
+def to_tensor(data, dtype=None, place=None, stop_gradient=True):
+    """Make a Tensor from a number, nested list, NumPy/CuPy array or Tensor (always a copy).
+
+    Python floats become float32 (the default dtype), ints int64, as in Paddle.
+
+    Example:
+        >>> x = opsdk.to_tensor([1.0, 2.0], stop_gradient=False)
+    """
+    t = _wrap(_to_array(data, dtype, place))
+    t.stop_gradient = stop_gradient
+    return t
+
+
+def _shape_list(shape, op):
+    if isinstance(shape, Tensor):
+        shape = shape.tolist()
+    if isinstance(shape, (int, np.integer)):
+        shape = [shape]
+    try:
+        shape = [int(s.item()) if isinstance(s, Tensor) else int(s) for s in shape]
+    except TypeError:
+        raise OpArgumentError(f"{op}: argument 'shape' must be a list of ints; "
+                              f"got: {shape!r}") from None
+    if any(s < 0 for s in shape):
+        raise OpArgumentError(f"{op}: argument 'shape' must not be negative; got: {shape}")
+    return shape
+
+
+def _make(arr, place, stop_gradient):
+    if place is not None:
+        arr = _device.move_to(arr, _device.parse_place(place))
+    t = _wrap(arr)
+    if not stop_gradient:
+        t.stop_gradient = False
+    return t
+
+
+def _float_dtype(dtype, op):
+    return convert_dtype(dtype, op=op) if dtype is not None else default_float()
+
+
+def zeros(shape, dtype=None, place=None, stop_gradient=True, name=None):
+    return _make(np.zeros(_shape_list(shape, "zeros"), _float_dtype(dtype, "zeros")), place,
+                 stop_gradient)
+
+
+def ones(shape, dtype=None, place=None, stop_gradient=True, name=None):
+    return _make(np.ones(_shape_list(shape, "ones"), _float_dtype(dtype, "ones")), place,
+                 stop_gradient)
+
+
+def empty(shape, dtype=None, name=None):
+    return zeros(shape, dtype)
+
+
+def full(shape, fill_value, dtype=None, place=None, stop_gradient=True, name=None):
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
+    if dtype is None:
+        dtype = ("bool" if isinstance(fill_value, bool) else
+                 "int64" if isinstance(fill_value, int) else default_float())
+    return _make(np.full(_shape_list(shape, "full"), fill_value, convert_dtype(dtype, op="full")),
+                 place, stop_gradient)
+
+
+def _like(x, op):
+    return x if isinstance(x, Tensor) else to_tensor(x)
+
+
+def zeros_like(x, dtype=None, name=None):
+    x = _like(x, "zeros_like")
+    return _wrap(np.zeros_like(x._data, dtype=convert_dtype(dtype)))
+
+
+def ones_like(x, dtype=None, name=None):
+    x = _like(x, "ones_like")
+    return _wrap(np.ones_like(x._data, dtype=convert_dtype(dtype)))
+
+
+def full_like(x, fill_value, dtype=None, name=None):
+    x = _like(x, "full_like")
+    return _wrap(np.full_like(x._data, fill_value, dtype=convert_dtype(dtype)))
+
+
+def empty_like(x, dtype=None, name=None):
+    return zeros_like(x, dtype)
+
+
+def arange(start=0, end=None, step=1, dtype=None, name=None):
+    """Values from start (inclusive) to end (exclusive) in steps; ints give int64."""
+    if end is None:
+        start, end = 0, start
+    vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    if dtype is None:
+        dtype = "int64" if all(isinstance(v, (int, np.integer)) for v in vals) else default_float()
+    return _wrap(np.arange(*vals, dtype=convert_dtype(dtype, op="arange")))
+
+
+def linspace(start, stop, num, dtype=None, name=None):
+    return _wrap(np.linspace(start, stop, int(num), dtype=_float_dtype(dtype, "linspace")))
+
+
+def eye(num_rows, num_columns=None, dtype=None, name=None):
+    return _wrap(np.eye(num_rows, num_columns, dtype=_float_dtype(dtype, "eye")))
+
+
+def rand(shape, dtype=None, name=None):
+    """Uniform samples in [0, 1)."""
+    return _wrap(_rng.random(_shape_list(shape, "rand")).astype(_float_dtype(dtype, "rand")))
+
+
+def randn(shape, dtype=None, name=None):
+    """Standard normal samples."""
+    return _wrap(_rng.standard_normal(_shape_list(shape, "randn")).astype(
+        _float_dtype(dtype, "randn")))
+
+
+def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None):
+    return _wrap(_rng.uniform(min, max, _shape_list(shape, "uniform")).astype(
+        _float_dtype(dtype, "uniform")))
+
+
+def normal(mean=0.0, std=1.0, shape=None, name=None):
+    return _wrap(_rng.normal(mean, std, _shape_list(shape or [1], "normal")).astype(
+        default_float()))
+
+
+def randint(low=0, high=None, shape=(1,), dtype=None, name=None):
+    if high is None:
+        low, high = 0, low
+    return _wrap(_rng.integers(low, high, _shape_list(shape, "randint")).astype(
+        convert_dtype(dtype or "int64")))
+
+
+def randperm(n, dtype="int64", name=None):
+    return _wrap(_rng.permutation(int(n)).astype(convert_dtype(dtype)))
+
+
+def from_dlpack(obj):
+    """A Tensor sharing memory with a DLPack-capable array (PyTorch, JAX, CuPy, NumPy)."""
+    if hasattr(obj, "__dlpack_device__") and obj.__dlpack_device__()[0] != 1:
+        arr = _device.cupy_module().from_dlpack(obj)
+    else:
+        arr = np.from_dlpack(obj)
+    return _wrap(arr)
+
+
+def to_dlpack(x):
+    return x._data.__dlpack__()

@@ -1,0 +1,210 @@
+"""Reductions over axes (sum, mean, max, min, logsumexp, ...), with keepdim."""
+import builtins
+
+import numpy as np
+
+from ..errors import OpArgumentError
+from ..tensor import Tensor, _wrap
+from .record import _state, as_array, record, to_tensor_arg
+
+
+def normalize_axis(axis, ndim, op):
+    """None -> all axes; int/list/tuple -> a sorted tuple of non-negative axes (checked)."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, Tensor):
+        axis = axis.tolist()
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    out = []
+    for a in axes:
+        a = int(a)
+        if not -builtins.max(ndim, 1) <= a < builtins.max(ndim, 1):
+            raise OpArgumentError(f"{op}: argument 'axis' out of range; expected: in "
+                                  f"[{-ndim}, {ndim - 1}] for a {ndim}-d tensor; got: {a}")
+        out.append(a % builtins.max(ndim, 1))
+    return tuple(sorted(set(out)))
+
+
+def _kept_shape(shape, axes):
+    return tuple(1 if i in axes else s for i, s in enumerate(shape))
+
+
+def _arg(x, op):
+    return x if isinstance(x, Tensor) else to_tensor_arg(x, op, "x")
+
+
+def _expand_back(g, xshape, axes, keepdim):
+    """Broadcast a reduced gradient back to the input's shape (Tensor ops)."""
+    from .shape import broadcast_to, reshape
+    if not keepdim:
+        g = reshape(g, list(_kept_shape(xshape, axes)))
+    return broadcast_to(g, list(xshape))
+
+
+def sum(x, axis=None, dtype=None, keepdim=False, name=None):
+    """Sum over axis (all axes when None)."""
+    x = _arg(x, "sum")
+    xd = x._data
+    if xd.ndim == 0:
+        axes = ()
+    else:
+        axes = normalize_axis(axis, xd.ndim, "sum")
+    if dtype is not None:
+        from ..dtypes import convert_dtype
+        dtype = convert_dtype(dtype, op="sum")
+    elif xd.dtype.kind == "b":
+        dtype = np.dtype("int64")
+    out = as_array(xd.sum(axis=axes, dtype=dtype, keepdims=keepdim))
+    if not (_state.enabled and x._req):
+        return _wrap(out)
+    xs = xd.shape
+    ks = _kept_shape(xs, axes)
+    src = xd.dtype
+
+    def fast(g):
+        return (np.broadcast_to(g.reshape(ks), xs).astype(src, copy=False),)
+
+    def vjp(g):
+        return (_expand_back(g, xs, axes, keepdim),)
+    return record("sum", out, (x,), vjp, fast)
+
+
+def mean(x, axis=None, keepdim=False, name=None):
+    """Mean over axis (all axes when None)."""
+    x = _arg(x, "mean")
+    xd = x._data
+    axes = normalize_axis(axis, xd.ndim, "mean") if xd.ndim else ()
+    out = as_array(xd.mean(axis=axes, keepdims=keepdim))
+    if xd.dtype.kind in "fc":
+        out = out.astype(xd.dtype, copy=False)
+    if not (_state.enabled and x._req):
+        return _wrap(out)
+    xs = xd.shape
+    ks = _kept_shape(xs, axes)
+    n = 1
+    for a in axes:
+        n *= xs[a]
+    inv = 1.0 / builtins.max(n, 1)
+
+    def fast(g):
+        return (np.broadcast_to(g.reshape(ks) * inv, xs),)
+
+    def vjp(g):
+        return (_expand_back(g * inv, xs, axes, keepdim),)
+    return record("mean", out, (x,), vjp, fast)
+
+
+def _extreme(name, np_fn):
+    def op(x, axis=None, keepdim=False, name=None):
+        x = _arg(x, name_)
+        xd = x._data
+        axes = normalize_axis(axis, xd.ndim, name_) if xd.ndim else ()
+        if xd.size == 0:
+            raise OpArgumentError(f"{name_}: the tensor is empty; expected: at least one element")
+        out = as_array(np_fn(xd, axis=axes, keepdims=keepdim))
+        if not (_state.enabled and x._req):
+            return _wrap(out)
+        xs = xd.shape
+        ks = _kept_shape(xs, axes)
+        # ties share the gradient equally, so the sum of the gradient stays g
+        mask = xd == out.reshape(ks)
+        weight = mask / mask.sum(axis=axes, keepdims=True)
+        weight = weight.astype(xd.dtype, copy=False)
+
+        def fast(g):
+            return (g.reshape(ks) * weight,)
+
+        def vjp(g):
+            from .shape import reshape
+            return (reshape(g, list(ks)) * _wrap(weight),)
+        return record(name_, out, (x,), vjp, fast)
+    name_ = name
+    op.__name__ = name
+    op.__doc__ = f"{name.capitalize()} over axis; tied elements share the gradient equally."
+    return op
+
+
+max = _extreme("max", np.max)
+min = _extreme("min", np.min)
+amax = max
+amin = min
+
+
+def logsumexp(x, axis=None, keepdim=False, name=None):
+    """log(sum(exp(x))) over axis, computed without overflow."""
+    from .elementwise import exp, log
+    x = _arg(x, "logsumexp")
+    axes = normalize_axis(axis, x.ndim, "logsumexp") if x.ndim else ()
+    m = x._data.max(axis=axes, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0)
+    shifted = x - _wrap(as_array(m))
+    s = log(sum(exp(shifted), axis=list(axes), keepdim=True))
+    out = s + _wrap(as_array(m))
+    if not keepdim:
+        from .shape import squeeze
+        out = squeeze(out, axis=list(axes)) if axes else out
+    return out
+
+
+def _index_reduce(name, np_fn):
+    def op(x, axis=None, keepdim=False, dtype="int64", name=None):
+        x = _arg(x, name_)
+        xd = x._data
+        if axis is None:
+            out = np_fn(xd.reshape(-1))
+            if keepdim:
+                out = np.asarray(out).reshape((1,) * xd.ndim)
+        else:
+            out = np_fn(xd, axis=int(axis), keepdims=keepdim)
+        return _wrap(as_array(out).astype(dtype))
+    name_ = name
+    op.__name__ = name
+    op.__doc__ = f"Index of the {name[3:]} along axis; an int64 tensor, no gradient."
+    return op
+
+
+argmax = _index_reduce("argmax", np.argmax)
+argmin = _index_reduce("argmin", np.argmin)
+
+
+def all(x, axis=None, keepdim=False, name=None):
+    x = _arg(x, "all")
+    return _wrap(as_array(np.all(x._data, axis=None if axis is None else normalize_axis(
+        axis, x.ndim, "all"), keepdims=keepdim)))
+
+
+def any(x, axis=None, keepdim=False, name=None):
+    x = _arg(x, "any")
+    return _wrap(as_array(np.any(x._data, axis=None if axis is None else normalize_axis(
+        axis, x.ndim, "any"), keepdims=keepdim)))
+
+
+def var(x, axis=None, unbiased=True, keepdim=False, name=None):
+    """Variance over axis (unbiased by default, as Paddle)."""
+    x = _arg(x, "var")
+    axes = normalize_axis(axis, x.ndim, "var") if x.ndim else ()
+    n = 1
+    for a in axes:
+        n *= x._data.shape[a]
+    c = x - mean(x, axis=list(axes), keepdim=True)
+    s = sum(c * c, axis=list(axes), keepdim=keepdim)
+    return s / builtins.max(n - 1 if unbiased else n, 1)
+
+
+def std(x, axis=None, unbiased=True, keepdim=False, name=None):
+    """Standard deviation over axis."""
+    from .elementwise import sqrt
+    return sqrt(var(x, axis, unbiased, keepdim))
+
+
+def norm(x, p=2, axis=None, keepdim=False, name=None):
+    """p-norm over axis (the flattened tensor when axis is None)."""
+    from .elementwise import abs as _abs, pow as _pow, sqrt
+    x = _arg(x, "norm")
+    if p in (2, "fro"):
+        return sqrt(sum(x * x, axis=axis, keepdim=keepdim))
+    if p == 1:
+        return sum(_abs(x), axis=axis, keepdim=keepdim)
+    if p in (np.inf, "inf"):
+        return max(_abs(x), axis=axis, keepdim=keepdim)
+    return _pow(sum(_pow(_abs(x), p), axis=axis, keepdim=keepdim), 1.0 / p)

@@ -1,0 +1,237 @@
+"""Shape ops: reshape, transpose, squeeze/unsqueeze, concat/stack/split, expand, flatten, flip."""
+import numpy as np
+
+from ..errors import OpArgumentError, ShapeError
+from ..tensor import Tensor, _wrap
+from .record import _state, as_array, record, record_multi, to_tensor_arg, unbroadcast
+
+
+def _arg(x, op):
+    return x if isinstance(x, Tensor) else to_tensor_arg(x, op, "x")
+
+
+def _ints(shape):
+    if isinstance(shape, Tensor):
+        return [int(v) for v in shape.tolist()]
+    if isinstance(shape, (int, np.integer)):
+        return [int(shape)]
+    return [int(s.item()) if isinstance(s, Tensor) else int(s) for s in shape]
+
+
+def reshape(x, shape, name=None):
+    """x with a new shape of the same size; -1 infers one dimension, 0 keeps that dimension."""
+    x = _arg(x, "reshape")
+    xd = x._data
+    shape = _ints(shape)
+    shape = [xd.shape[i] if s == 0 and i < xd.ndim else s for i, s in enumerate(shape)]
+    try:
+        out = xd.reshape(shape)
+    except ValueError:
+        raise ShapeError(f"reshape: cannot reshape a tensor of shape {list(xd.shape)} "
+                         f"({xd.size} elements); expected: a shape with {xd.size} elements; "
+                         f"got: {shape}") from None
+    if not (_state.enabled and x._req):
+        return _wrap(out)
+    xs = xd.shape
+    return record("reshape", out, (x,), lambda g: (reshape(g, list(xs)),),
+                  lambda g: (g.reshape(xs),))
+
+
+view = reshape
+
+
+def flatten(x, start_axis=0, stop_axis=-1, name=None):
+    """Merge the axes from start_axis to stop_axis into one."""
+    x = _arg(x, "flatten")
+    nd = x.ndim
+    if nd == 0:
+        return reshape(x, [1])
+    s, e = start_axis % nd, stop_axis % nd
+    shp = x.shape
+    new = shp[:s] + [int(np.prod(shp[s:e + 1]))] + shp[e + 1:]
+    return reshape(x, new)
+
+
+def transpose(x, perm, name=None):
+    """Permute the axes of x by perm."""
+    x = _arg(x, "transpose")
+    perm = _ints(perm)
+    if sorted(p % max(x.ndim, 1) for p in perm) != list(range(x.ndim)):
+        raise ShapeError(f"transpose: argument 'perm' must be a permutation of "
+                         f"{list(range(x.ndim))}; got: {perm}")
+    out = x._data.transpose(perm)
+    if not (_state.enabled and x._req):
+        return _wrap(out)
+    inv = list(np.argsort(perm))
+    return record("transpose", out, (x,), lambda g: (transpose(g, inv),),
+                  lambda g: (g.transpose(inv),))
+
+
+def t(x, name=None):
+    """Transpose a tensor of at most 2 dimensions."""
+    x = _arg(x, "t")
+    return x if x.ndim < 2 else transpose(x, [1, 0])
+
+
+def moveaxis(x, source, destination, name=None):
+    x = _arg(x, "moveaxis")
+    perm = list(np.moveaxis(np.arange(x.ndim), source, destination))
+    return transpose(x, perm)
+
+
+def squeeze(x, axis=None, name=None):
+    """Remove axes of size 1 (all of them, or those in axis)."""
+    x = _arg(x, "squeeze")
+    shp = x.shape
+    if axis is None:
+        new = [s for s in shp if s != 1]
+    else:
+        axes = {a % max(x.ndim, 1) for a in _ints(axis)}
+        new = [s for i, s in enumerate(shp) if not (i in axes and s == 1)]
+    return reshape(x, new) if new != shp else x
+
+
+def unsqueeze(x, axis, name=None):
+    """Insert axes of size 1 at the positions in axis."""
+    x = _arg(x, "unsqueeze")
+    shp = x.shape
+    for a in sorted(_ints(axis)):
+        a = a if a >= 0 else a + len(shp) + 1
+        shp = shp[:a] + [1] + shp[a:]
+    return reshape(x, shp)
+
+
+def broadcast_to(x, shape, name=None):
+    """x broadcast to shape; the gradient sums over the broadcast axes."""
+    x = _arg(x, "broadcast_to")
+    xd = x._data
+    shape = [xd.shape[i - (len(shape) - xd.ndim)] if s == -1 else s
+             for i, s in enumerate(_ints(shape))]
+    try:
+        out = np.broadcast_to(xd, shape)
+    except ValueError:
+        raise ShapeError(f"broadcast_to: shape {list(xd.shape)} cannot broadcast; expected: "
+                         f"a shape compatible with {list(xd.shape)}; got: {shape}") from None
+    if not (_state.enabled and x._req):
+        return _wrap(out)
+    xs = xd.shape
+    from .record import unbroadcast_array
+    return record("broadcast_to", out, (x,), lambda g: (unbroadcast(g, xs),),
+                  lambda g: (unbroadcast_array(g, xs),))
+
+
+def expand(x, shape, name=None):
+    """Paddle's name for broadcast_to (-1 keeps a dimension)."""
+    return broadcast_to(x, shape)
+
+
+def expand_as(x, y, name=None):
+    return broadcast_to(x, _arg(y, "expand_as").shape)
+
+
+def concat(x, axis=0, name=None):
+    """Join tensors along an existing axis."""
+    ts = [_arg(t, "concat") for t in x]
+    if not ts:
+        raise OpArgumentError("concat: expected: a non-empty list of tensors; got: []")
+    axis = int(axis) % max(ts[0].ndim, 1)
+    try:
+        out = np.concatenate([t._data for t in ts], axis=axis)
+    except ValueError as e:
+        raise ShapeError(f"concat: shapes {[t.shape for t in ts]} do not fit along axis {axis}; "
+                         f"expected: equal sizes on every other axis; got: {e}") from None
+    if not (_state.enabled and any(t._req for t in ts)):
+        return _wrap(out)
+    sizes = [t._data.shape[axis] for t in ts]
+    bounds = np.cumsum(sizes)[:-1].tolist()
+
+    def fast(g):
+        return tuple(np.split(g, bounds, axis=axis))
+
+    def vjp(g):
+        return tuple(split(g, sizes, axis=axis))
+    return record("concat", out, tuple(ts), vjp, fast)
+
+
+def stack(x, axis=0, name=None):
+    """Join tensors of equal shape along a new axis."""
+    ts = [_arg(t, "stack") for t in x]
+    shapes = {tuple(t._data.shape) for t in ts}
+    if len(shapes) > 1:
+        raise ShapeError(f"stack: every tensor must have the same shape; got: "
+                         f"{[t.shape for t in ts]}")
+    nd = ts[0].ndim + 1
+    axis = int(axis) % nd
+    return concat([unsqueeze(t, axis) for t in ts], axis=axis)
+
+
+def split(x, num_or_sections, axis=0, name=None):
+    """Split x along axis into equal parts (an int) or parts of the given sizes (a list)."""
+    x = _arg(x, "split")
+    xd = x._data
+    axis = int(axis.item() if isinstance(axis, Tensor) else axis) % max(xd.ndim, 1)
+    n = xd.shape[axis]
+    if isinstance(num_or_sections, int):
+        if n % num_or_sections:
+            raise ShapeError(f"split: axis {axis} of size {n} does not divide into "
+                             f"{num_or_sections} equal parts")
+        sizes = [n // num_or_sections] * num_or_sections
+    else:
+        sizes = list(num_or_sections)
+        if -1 in sizes:
+            sizes[sizes.index(-1)] = n - (sum(sizes) + 1)
+        if sum(sizes) != n:
+            raise ShapeError(f"split: section sizes must add up to {n} (axis {axis}); "
+                             f"got: {sizes}")
+    bounds = np.cumsum(sizes)[:-1].tolist()
+    outs = np.split(xd, bounds, axis=axis)
+    if not (_state.enabled and x._req):
+        return [_wrap(o) for o in outs]
+    dtype = xd.dtype
+
+    def fast(*gs):
+        parts = [np.zeros(o.shape, dtype) if g is None else g for g, o in zip(gs, outs)]
+        return (np.concatenate(parts, axis=axis),)
+
+    def vjp(*gs):
+        from .creation import zeros
+        parts = [zeros(list(o.shape), dtype) if g is None else g for g, o in zip(gs, outs)]
+        return (concat(parts, axis=axis),)
+    return record_multi("split", outs, (x,), vjp, fast)
+
+
+def chunk(x, chunks, axis=0, name=None):
+    return split(x, chunks, axis)
+
+
+def unbind(x, axis=0):
+    """Split along axis and drop that axis."""
+    x = _arg(x, "unbind")
+    return [squeeze(p, axis) for p in split(x, x.shape[axis], axis)]
+
+
+def flip(x, axis, name=None):
+    """Reverse the order of elements along the axes in axis."""
+    x = _arg(x, "flip")
+    axes = tuple(_ints(axis))
+    out = np.flip(x._data, axis=axes)
+    if not (_state.enabled and x._req):
+        return _wrap(out)
+    return record("flip", out, (x,), lambda g: (flip(g, list(axes)),),
+                  lambda g: (np.flip(g, axis=axes),))
+
+
+def tile(x, repeat_times, name=None):
+    """Repeat x along each axis."""
+    x = _arg(x, "tile")
+    reps = _ints(repeat_times)
+    nd = max(len(reps), x.ndim)
+    xs = [1] * (nd - x.ndim) + x.shape
+    reps = [1] * (nd - len(reps)) + reps
+    xr = reshape(x, [v for r, s in zip(reps, xs) for v in (1, s)])
+    big = broadcast_to(xr, [v for r, s in zip(reps, xs) for v in (r, s)])
+    return reshape(big, [r * s for r, s in zip(reps, xs)])
+
+
+def as_contiguous(x):
+    return _wrap(as_array(np.ascontiguousarray(x._data)))

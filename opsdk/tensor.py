@@ -1,0 +1,273 @@
+"""The Tensor: an array (NumPy on CPU, CuPy on GPU) plus what autograd needs."""
+import numpy as np
+
+from . import device as _device
+from .autograd import grad_mode
+from .errors import BackwardError, OpsdkWarning
+
+_grad_state = grad_mode._state
+_new = object.__new__
+
+
+class HookHandle:
+    """Returned by register_hook; ``remove()`` takes the hook off."""
+
+    _next_id = 0
+
+    def __init__(self, table):
+        HookHandle._next_id += 1
+        self.id = HookHandle._next_id
+        self._table = table
+
+    def remove(self):
+        self._table.pop(self.id, None)
+
+
+class Tensor:
+    """A multi-dimensional array that can record how it was computed, for backward.
+
+    Users create tensors with ``opsdk.to_tensor`` and the creation functions; they start with
+    ``stop_gradient=True`` (no gradient), as in Paddle.
+    """
+
+    # class-level defaults keep creation cheap: a new tensor sets only what differs
+    _node = None
+    _out_idx = 0
+    _req = False
+    _version = 0
+    _hooks = None
+    grad = None
+    name = None
+    persistable = False
+    __hash__ = object.__hash__
+    # numpy must hand `ndarray op Tensor` to our reflected operators
+    __array_ufunc__ = None
+
+    def __init__(self, data=None, dtype=None, place=None, stop_gradient=True):
+        from .functional.creation import _to_array
+        self._data = _to_array(data, dtype, place)
+        self.stop_gradient = stop_gradient
+
+    # -- basic attributes -------------------------------------------------------------------
+    @property
+    def shape(self):
+        return list(self._data.shape)
+
+    @property
+    def dtype(self):
+        return self._data.dtype
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    def dim(self):
+        return self._data.ndim
+
+    @property
+    def size(self):
+        return int(self._data.size)
+
+    def numel(self):
+        return int(self._data.size)
+
+    @property
+    def place(self):
+        return _device.place_of(self._data)
+
+    @property
+    def stop_gradient(self):
+        return not self._req
+
+    @stop_gradient.setter
+    def stop_gradient(self, value):
+        # integer and bool tensors never carry gradients, whatever the user asks
+        self._req = (not value) and self._data.dtype.kind in "fc"
+
+    @property
+    def is_leaf(self):
+        return self._node is None
+
+    @property
+    def grad_fn(self):
+        return self._node
+
+    @property
+    def T(self):
+        from .functional.shape import transpose
+        return transpose(self, list(range(self.ndim))[::-1])
+
+    # -- conversion -------------------------------------------------------------------------
+    def numpy(self):
+        """The values as a NumPy array (a copy from the GPU; shares memory on the CPU)."""
+        d = self._data
+        return d if type(d) is np.ndarray else d.get()
+
+    def item(self, *index):
+        d = self.numpy()
+        if index:
+            return d[index].item()
+        if d.size != 1:
+            raise ValueError(f"Tensor.item(): only a tensor with one element converts to a Python "
+                             f"number; got: shape {self.shape}")
+        return d.reshape(()).item()
+
+    def tolist(self):
+        return self.numpy().tolist()
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def __dlpack__(self, stream=None, **kwargs):
+        return self._data.__dlpack__(**({} if stream is None else {"stream": stream}), **kwargs)
+
+    def __dlpack_device__(self):
+        return self._data.__dlpack_device__()
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __bool__(self):
+        return bool(self.item())
+
+    def __index__(self):
+        if self._data.dtype.kind not in "iu":
+            raise TypeError(f"only integer tensors can be used as an index; got: {self.dtype}")
+        return int(self.item())
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def __repr__(self):
+        body = np.array2string(self.numpy(), separator=", ", prefix="       ")
+        return (f"Tensor(shape={self.shape}, dtype={self.dtype}, place={self.place}, "
+                f"stop_gradient={self.stop_gradient},\n       {body})")
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        if self._data.size == 1 and spec:
+            return format(self.item(), spec)
+        return repr(self)
+
+    # -- autograd ---------------------------------------------------------------------------
+    def backward(self, grad_tensor=None, retain_graph=False):
+        """Accumulate d(self)/d(leaf) into ``.grad`` of every leaf with stop_gradient=False.
+
+        A non-scalar tensor is seeded with ones, as in Paddle. The graph is freed afterwards
+        unless ``retain_graph=True``.
+        """
+        from .autograd.engine import run_backward
+        if not self._req:
+            import warnings
+            warnings.warn("backward() on a tensor with stop_gradient=True does nothing: no input "
+                          "of it needs a gradient (set stop_gradient=False on the inputs)",
+                          OpsdkWarning, stacklevel=2)
+            return
+        if grad_tensor is None:
+            xp = _device.array_module(self._data)
+            g = xp.ones_like(self._data)
+        else:
+            g = grad_tensor._data if isinstance(grad_tensor, Tensor) else np.asarray(grad_tensor)
+            if tuple(g.shape) != tuple(self._data.shape):
+                raise BackwardError(f"backward: grad_tensor must have the shape of the tensor; "
+                                    f"expected: {self.shape}; got: {list(g.shape)}")
+            if g.dtype != self._data.dtype:
+                g = g.astype(self._data.dtype)
+        run_backward([self], [g], retain_graph, False)
+
+    def gradient(self):
+        """The gradient as a NumPy array, or None."""
+        return None if self.grad is None else self.grad.numpy()
+
+    def clear_gradient(self, set_to_zero=True):
+        """Reset the gradient (to zeros, as Paddle does; None with set_to_zero=False)."""
+        if self.grad is None:
+            return
+        if set_to_zero and self.grad._node is None:
+            self.grad._data[...] = 0
+            self.grad._version += 1
+        else:
+            self.grad = None
+
+    def clear_grad(self, set_to_zero=True):
+        self.clear_gradient(set_to_zero)
+
+    def detach(self):
+        """A tensor sharing this one's data, cut from the graph (stop_gradient=True)."""
+        t = _new(Tensor)
+        t._data = self._data
+        return t
+
+    def detach_(self):
+        self._node = None
+        self._req = False
+        return self
+
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new grad.
+
+        Returns a handle whose ``remove()`` takes the hook off.
+        """
+        if not self._req:
+            raise BackwardError("register_hook: the tensor has stop_gradient=True, so no gradient "
+                                "will ever reach the hook; set stop_gradient=False first")
+        if self._node is None:
+            if self._hooks is None:
+                self._hooks = {}
+            handle = HookHandle(self._hooks)
+            self._hooks[handle.id] = hook
+            return handle
+        node, idx = self._node, self._out_idx
+        if node.pre_hooks is None:
+            node.pre_hooks = {}
+        table = {}
+        handle = HookHandle(table)
+        table[handle.id] = hook
+        node.pre_hooks.setdefault(idx, []).append(lambda g, table=table, hid=handle.id:
+                                                  table[hid](g) if hid in table else None)
+        return handle
+
+    def retain_grads(self):
+        """Keep the gradient of this non-leaf tensor in ``.grad`` after backward."""
+        if self._node is None or getattr(self, "_retaining", False):
+            return
+        self._retaining = True
+
+        def keep(g, t=self):
+            gd = g.detach()
+            t.grad = gd if t.grad is None else t.grad + gd
+        self.register_hook(keep)
+
+    def _bump_version(self):
+        self._version += 1
+
+
+def _wrap(data):
+    """A new Tensor around an array, without any checks (the engine's hot path)."""
+    t = _new(Tensor)
+    t._data = data
+    return t
+
+
+def _wrap_req(data, node, idx=0):
+    t = _new(Tensor)
+    t._data = data
+    t._node = node
+    t._out_idx = idx
+    t._req = True
+    return t
+
+
+def is_tensor(x):
+    return isinstance(x, Tensor)
