@@ -112,20 +112,19 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 node_targets.setdefault(t._node, []).append((t._out_idx, pos))
         results = [None] * len(inputs)
 
+    # a single-output node's pending gradient is stored bare; a multi-output node's as a list
     grads = {}
     leaf_grads = {}
     roots = []
     for t, g in zip(outputs, grad_outputs):
         node = t._node
         if node is None:
-            leaf_grads[id(t)] = (t, g if id(t) not in leaf_grads else leaf_grads[id(t)][1] + g)
+            key = id(t)
+            leaf_grads[key] = (t, g if key not in leaf_grads else leaf_grads[key][1] + g)
             continue
-        slot = grads.get(node)
-        if slot is None:
-            slot = grads[node] = [None] * node.n_out
+        if node not in grads:
             roots.append(node)
-        i = t._out_idx
-        slot[i] = g if slot[i] is None else slot[i] + g
+        _add_pending(grads, node, t._out_idx, g)
 
     needed = None
     if capture:
@@ -139,26 +138,30 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     try:
         while ready:
             node = ready.pop()
-            gs = grads.pop(node)
+            g = grads.pop(node)
+            multi = node.n_out != 1
             if node.pre_hooks is not None:
-                gs = _apply_pre_hooks(node, gs, create_graph, Tensor, _wrap)
+                g = _apply_pre_hooks(node, g, multi, create_graph, _wrap)
             if capture:
                 if node in node_targets:
                     for idx, pos in node_targets[node]:
-                        results[pos] = gs[idx]
+                        results[pos] = g[idx] if multi else g
                 if node not in needed or not node_needs_run(node, needed, leaf_ids):
                     continue
             if node.vjp is None:
                 raise _freed_error(node)
-            if node.saved:
-                _check_versions(node)
+            saved = node.saved
+            if saved is not None:
+                for t, version in saved:
+                    if t._version != version:
+                        _check_versions(node)
             fast = node.fast
             if fast is not None and not create_graph:
-                in_grads = fast(*gs)
+                in_grads = fast(*g) if multi else fast(g)
                 if type(in_grads) is not tuple:
                     in_grads = _as_tuple(in_grads)
             else:
-                in_grads = _call_rule(node, gs, create_graph, Tensor, _wrap)
+                in_grads = _call_rule(node, g if multi else (g,), create_graph, Tensor, _wrap)
             if not retain_graph:
                 node.vjp = node.fast = node.saved = None
             for edge, g in zip(node.edges, in_grads):
@@ -172,10 +175,11 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                     continue
                 if capture and target not in needed:
                     continue
-                slot = grads.get(target)
-                if slot is None:
-                    slot = grads[target] = [None] * target.n_out
-                slot[idx] = g if slot[idx] is None else slot[idx] + g
+                if target.n_out == 1:
+                    old = grads.get(target)
+                    grads[target] = g if old is None else old + g
+                else:
+                    _add_pending(grads, target, idx, g)
                 left = deps[target] - 1
                 deps[target] = left
                 if left == 0:
@@ -206,6 +210,18 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     for leaf, g in leaf_grads.values():
         _accumulate(leaf, g, create_graph, _wrap)
     return None
+
+
+def _add_pending(grads, node, idx, g):
+    """Add g to the pending gradient of output idx of node."""
+    if node.n_out == 1:
+        old = grads.get(node)
+        grads[node] = g if old is None else old + g
+        return
+    slot = grads.get(node)
+    if slot is None:
+        slot = grads[node] = [None] * node.n_out
+    slot[idx] = g if slot[idx] is None else slot[idx] + g
 
 
 def _wrap_array(g):
@@ -240,19 +256,19 @@ def _call_rule(node, gs, create_graph, Tensor, _wrap):
     return r
 
 
-def _apply_pre_hooks(node, gs, create_graph, Tensor, _wrap):
-    gs = list(gs)
+def _apply_pre_hooks(node, g, multi, create_graph, _wrap):
+    """Run the hooks registered on a non-leaf tensor (an output of node) on its gradient."""
+    gs = list(g) if multi else [g]
     for idx, hooks in node.pre_hooks.items():
-        g = gs[idx]
-        if g is None:
+        gi = gs[idx]
+        if gi is None:
             continue
         for fn in hooks:
-            gt = g if create_graph else _wrap(g)
-            r = fn(gt)
+            r = fn(gi if create_graph else _wrap(gi))
             if r is not None:
-                g = r if create_graph else r._data
-        gs[idx] = g
-    return gs
+                gi = r if create_graph else r._data
+        gs[idx] = gi
+    return gs if multi else gs[0]
 
 
 def _apply_leaf_hooks(leaf, g, create_graph, _wrap):

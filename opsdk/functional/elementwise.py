@@ -6,8 +6,27 @@ same on raw arrays for the usual first-order backward.
 import numpy as np
 
 from ..tensor import Tensor, _wrap
-from .record import (_SCALARS, _state, as_array, record, to_tensor_arg, unbroadcast,
-                     unbroadcast_array)
+from .record import (_SCALARS, _state, as_array, record, record1, save_output, to_tensor_arg,
+                     unbroadcast, unbroadcast_array)
+
+_nd = np.ndarray
+
+
+def _pass(g):
+    return (g,)
+
+
+def _negate_fast(g):
+    return (-g,)
+
+
+def _negate_vjp(g):
+    return (neg(g),)
+
+
+def _is_num(v):
+    t = type(v)
+    return t is float or t is int
 
 
 def _operand(v, op, arg):
@@ -31,6 +50,13 @@ def _shape(t):
 # -- binary ops -----------------------------------------------------------------------------
 def add(x, y, name=None):
     """x + y, with broadcasting."""
+    if _is_num(y) and isinstance(x, Tensor):
+        out = x._data + y
+        if type(out) is not _nd:
+            out = as_array(out)
+        if x._req and _state.enabled and out.dtype.kind in "fc":
+            return record1("add", out, x, _pass, _pass)
+        return _wrap(out)
     xd, xt = _operand(x, "add", "x")
     yd, yt = _operand(y, "add", "y")
     out = xd + yd
@@ -51,6 +77,13 @@ def add(x, y, name=None):
 
 def subtract(x, y, name=None):
     """x - y, with broadcasting."""
+    if _is_num(y) and isinstance(x, Tensor):
+        out = x._data - y
+        if type(out) is not _nd:
+            out = as_array(out)
+        if x._req and _state.enabled and out.dtype.kind in "fc":
+            return record1("subtract", out, x, _pass, _pass)
+        return _wrap(out)
     xd, xt = _operand(x, "subtract", "x")
     yd, yt = _operand(y, "subtract", "y")
     out = xd - yd
@@ -71,6 +104,16 @@ def subtract(x, y, name=None):
 
 def multiply(x, y, name=None):
     """x * y, with broadcasting."""
+    if _is_num(y) and isinstance(x, Tensor):
+        out = x._data * y
+        if type(out) is not _nd:
+            out = as_array(out)
+        if x._req and _state.enabled and out.dtype.kind in "fc":
+            # the same rule serves arrays and Tensors
+            def rule(g):
+                return (g * y,)
+            return record1("multiply", out, x, rule, rule)
+        return _wrap(out)
     xd, xt = _operand(x, "multiply", "x")
     yd, yt = _operand(y, "multiply", "y")
     out = xd * yd
@@ -212,7 +255,7 @@ def neg(x, name=None):
     out = as_array(-x._data)
     if not (_state.enabled and x._req):
         return _wrap(out)
-    return record("neg", out, (x,), lambda g: (neg(g),), lambda g: (-g,))
+    return record1("neg", out, x, _negate_vjp, _negate_fast)
 
 
 def abs(x, name=None):
@@ -232,25 +275,12 @@ def exp(x, name=None):
     out = as_array(np.exp(x._data))
     if not (_state.enabled and x._req):
         return _wrap(out)
-    res = record("exp", out, (x,), None, lambda g: (g * out,))
-    # the rule needs the output as a Tensor of the graph (for second order)
-    res._node.vjp = lambda g, r=_OutRef(res): (g * r.get(),)
+    res = record1("exp", out, x, None, None)
+    node = res._node
+    node.fast = lambda g: (g * out,)
+    node.vjp = lambda g: (g * res,)
+    node.saved = ((res, 0),)
     return res
-
-
-class _OutRef:
-    """A saved output, rebuilt on use, so the node does not keep its own output alive."""
-
-    __slots__ = ("data", "node", "idx")
-
-    def __init__(self, t):
-        self.data = t._data
-        self.node = t._node
-        self.idx = t._out_idx
-
-    def get(self):
-        from ..tensor import _wrap_req
-        return _wrap_req(self.data, self.node, self.idx)
 
 
 def log(x, name=None):
@@ -269,8 +299,11 @@ def sqrt(x, name=None):
     out = as_array(np.sqrt(x._data))
     if not (_state.enabled and x._req):
         return _wrap(out)
-    res = record("sqrt", out, (x,), None, lambda g: (g / (2 * out),))
-    res._node.vjp = lambda g, r=_OutRef(res): (g / (r.get() * 2),)
+    res = record1("sqrt", out, x, None, None)
+    node = res._node
+    node.fast = lambda g: (g / (out + out),)
+    node.vjp = lambda g: (g / (res + res),)
+    node.saved = ((res, 0),)
     return res
 
 
@@ -313,16 +346,19 @@ def cos(x, name=None):
 
 def tanh(x, name=None):
     """Hyperbolic tangent."""
-    x = _unary_arg(x, "tanh")
-    out = as_array(np.tanh(x._data))
-    if not (_state.enabled and x._req):
+    if not isinstance(x, Tensor):
+        x = to_tensor_arg(x, "tanh", "x")
+    out = np.tanh(x._data)
+    if type(out) is not _nd:
+        out = as_array(out)
+    if not (x._req and _state.enabled):
         return _wrap(out)
-    res = record("tanh", out, (x,), None, lambda g: (g * (1 - out * out),))
-
-    def vjp(g, r=_OutRef(res)):
-        y = r.get()
-        return (g * (1 - y * y),)
-    res._node.vjp = vjp
+    res = record1("tanh", out, x, None, None)
+    node = res._node
+    # 1 - y^2 written as g - g*y*y: no slow Python-scalar ufunc on the hot path
+    node.fast = lambda g: (g - g * out * out,)
+    node.vjp = lambda g: (g - g * res * res,)
+    node.saved = ((res, 0),)
     return res
 
 
@@ -332,12 +368,11 @@ def sigmoid(x, name=None):
     out = as_array(0.5 * (1 + np.tanh(0.5 * x._data)))
     if not (_state.enabled and x._req):
         return _wrap(out)
-    res = record("sigmoid", out, (x,), None, lambda g: (g * (out * (1 - out)),))
-
-    def vjp(g, r=_OutRef(res)):
-        s = r.get()
-        return (g * (s * (1 - s)),)
-    res._node.vjp = vjp
+    res = record1("sigmoid", out, x, None, None)
+    node = res._node
+    node.fast = lambda g: (g * (out - out * out),)
+    node.vjp = lambda g: (g * (res - res * res),)
+    node.saved = ((res, 0),)
     return res
 
 

@@ -75,6 +75,24 @@ def record(name, out, inputs, vjp, fast=None, saved=()):
     return t
 
 
+def record1(name, out, x, vjp, fast, save_input=False):
+    """``record`` for the hot path: one input that needs grad, a float ndarray output."""
+    node = x._node
+    t = _new(Tensor)
+    t._data = out
+    t._node = Node(name, vjp, fast, ((x, -1) if node is None else (node, x._out_idx),),
+                   ((x, x._version),) if save_input else None)
+    t._req = True
+    return t
+
+
+def save_output(t):
+    """Also version-check the op's own output, for rules that read it (tanh, exp, ...)."""
+    t._node.saved = ((t, t._version),) if t._node.saved is None else t._node.saved + (
+        (t, t._version),)
+    return t
+
+
 def record_multi(name, outs, inputs, vjp, fast=None, saved=()):
     """Like record, for ops with several outputs; the rule receives one grad per output."""
     edges = tuple(

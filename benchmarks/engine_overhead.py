@@ -1,0 +1,133 @@
+"""Engine overhead: per-op cost of forward+backward, opsdk vs PyTorch eager vs plain NumPy.
+
+Run: python benchmarks/engine_overhead.py [--repeat N]
+Prints one table; the numbers in the README's performance section come from it.
+"""
+import argparse
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+CHAIN = 33  # 3 ops per step (mul, add, tanh) + the final sum: ~100 ops
+
+
+def best_of(fn, repeat, number):
+    """Best mean time of `number` calls over `repeat` rounds (seconds per call)."""
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn()
+        best = min(best, (time.perf_counter() - t0) / number)
+    return best
+
+
+def opsdk_small(n):
+    import opsdk
+    x = opsdk.to_tensor(np.random.rand(n).astype("float32"), stop_gradient=False)
+
+    def run():
+        y = x
+        for _ in range(CHAIN):
+            y = opsdk.tanh(y * 1.0001 + 0.5)
+        y.sum().backward()
+    return run
+
+
+def torch_small(n):
+    import torch
+    x = torch.tensor(np.random.rand(n).astype("float32"), requires_grad=True)
+
+    def run():
+        y = x
+        for _ in range(CHAIN):
+            y = torch.tanh(y * 1.0001 + 0.5)
+        y.sum().backward()
+    return run
+
+
+def opsdk_large(n):
+    import opsdk
+    x = opsdk.to_tensor(np.random.rand(n).astype("float32"), stop_gradient=False)
+
+    def run():
+        y = x
+        for _ in range(50):
+            y = y * 1.0001 + 0.5
+        y.backward()
+    return run
+
+
+def numpy_large(n):
+    """The same mul/add chain with a hand-written backward: the floor for any engine."""
+    x = np.random.rand(n).astype("float32")
+
+    def run():
+        y = x
+        for _ in range(50):
+            y = y * np.float32(1.0001) + np.float32(0.5)
+        g = np.ones_like(y)
+        for _ in range(50):
+            g = g * np.float32(1.0001)
+        return g
+    return run
+
+
+def torch_large(n):
+    import torch
+    x = torch.tensor(np.random.rand(n).astype("float32"), requires_grad=True)
+
+    def run():
+        y = x
+        for _ in range(50):
+            y = y * 1.0001 + 0.5
+        y.backward(torch.ones_like(y))
+        x.grad = None
+    return run
+
+
+def import_time():
+    code = "import time; t=time.perf_counter(); import opsdk; print(time.perf_counter()-t)"
+    times = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                  check=True).stdout) for _ in range(5)]
+    return min(times)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    try:
+        import torch
+        torch.set_num_threads(1)
+    except ImportError:
+        torch = None
+
+    rows = []
+    n_ops = 3 * CHAIN + 1
+    t_o = best_of(opsdk_small(16), args.repeat, 200) / n_ops
+    t_t = best_of(torch_small(16), args.repeat, 200) / n_ops if torch else None
+    rows.append(("100-op chain, 16 float32, fwd+bwd (us/op)", t_o * 1e6,
+                 t_t * 1e6 if t_t else None, None))
+    n_large = 100 * 50
+    t_o = best_of(opsdk_large(1_000_000), args.repeat, 3) / n_large
+    t_n = best_of(numpy_large(1_000_000), args.repeat, 3) / n_large
+    t_t = best_of(torch_large(1_000_000), args.repeat, 3) / n_large if torch else None
+    rows.append(("mul/add chain, 1e6 float32, fwd+bwd (us/op)", t_o * 1e6,
+                 t_t * 1e6 if t_t else None, t_n * 1e6))
+    rows.append(("import opsdk (ms)", import_time() * 1e3, None, None))
+
+    head = f"{'benchmark':46s} {'opsdk':>9s} {'torch':>9s} {'numpy':>9s} {'opsdk/torch':>12s} {'opsdk/numpy':>12s}"
+    print(head)
+    print("-" * len(head))
+    for name, o, t, n in rows:
+        fmt = lambda v: f"{v:9.2f}" if v is not None else f"{'-':>9s}"
+        r_t = f"{o / t:12.2f}" if t else f"{'-':>12s}"
+        r_n = f"{o / n:12.2f}" if n else f"{'-':>12s}"
+        print(f"{name:46s} {fmt(o)} {fmt(t)} {fmt(n)} {r_t} {r_n}")
+
+
+if __name__ == "__main__":
+    main()
