@@ -62,6 +62,9 @@ _LAZY_ATTRS = {
     "hookimpl": (".hookspecs", "hookimpl"),
     "TensorSpec": (".registry", "TensorSpec"),
     "list_ops": (".plugins", "list_ops"),
+    "Sample": (".registry", "Sample"),
+    "register_pack": (".plugins", "register_pack"),
+    "unregister_pack": (".plugins", "unregister_pack"),
 }
 
 

@@ -79,3 +79,23 @@ class PackNotFoundError(OpsdkError, LookupError):
 
 class SampleError(OpsdkError, ValueError):
     """An op's verification samples could not be drawn, or its samples callable returned garbage."""
+
+
+class ScaffoldError(OpsdkError):
+    """`opsdk new-pack` / `opsdk new-op` refused or failed; nothing was written."""
+
+
+class InvalidNameError(ScaffoldError, ValueError):
+    """A pack or op name that cannot be used: not an identifier, a keyword, taken, reserved."""
+
+
+class ExistingFilesError(ScaffoldError, FileExistsError):
+    """Scaffolding would overwrite files that exist; the message lists them and names --force."""
+
+
+class NotAPackError(ScaffoldError):
+    """`opsdk new-op` was pointed at a directory that is not a pack made by `opsdk new-pack`."""
+
+
+class TemplateError(ScaffoldError):
+    """The templates `opsdk new-pack` / `opsdk new-op` render are missing or broken."""

@@ -1,0 +1,7 @@
+"""The SDK's built-in ops: pack 'opsdk', registered through the same hook as any installed pack."""
+from .hookspecs import hookimpl
+
+
+@hookimpl
+def register_ops(register):
+    """Register the SDK's own ops."""

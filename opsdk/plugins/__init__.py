@@ -1,0 +1,12 @@
+"""Op packs as pluggy plugins: loading under guards, failure records, the process's registry.
+
+Packs load lazily, on the first ``opsdk.ops.<name>`` or ``opsdk.list_ops()``, never at
+``import opsdk``. OPSDK_LOAD_PLUGINS limits which installed packs load (unset: all; empty:
+none; the built-in pack always loads).
+"""
+from .failures import PluginFailure
+from .manager import get_registry, list_ops, register_pack, reload, unregister_pack
+from ..registry.registry import PackInfo
+
+__all__ = ["get_registry", "list_ops", "register_pack", "unregister_pack", "reload",
+           "PluginFailure", "PackInfo"]
