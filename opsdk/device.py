@@ -36,7 +36,11 @@ class Place:
 
     def __eq__(self, other):
         if isinstance(other, str):
-            other = parse_place(other)
+            # `==` answers, never raises: a string that names no place is simply unequal
+            try:
+                other = parse_place(other)
+            except OpArgumentError:
+                return False
         return isinstance(other, Place) and (self.kind, self.index) == (other.kind, other.index)
 
     def __hash__(self):

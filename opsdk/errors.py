@@ -99,3 +99,30 @@ class NotAPackError(ScaffoldError):
 
 class TemplateError(ScaffoldError):
     """The templates `opsdk new-pack` / `opsdk new-op` render are missing or broken."""
+
+
+class PyLayerError(OpsdkError, TypeError):
+    """A PyLayer was defined or applied wrongly: forward returned a non-Tensor, a Tensor that needs
+    a gradient was passed by keyword or inside a list."""
+
+
+class BackwardReturnError(BackwardError):
+    """An op's backward returned the wrong number, type, shape, dtype or device of gradients."""
+
+
+class OpBackwardError(BackwardError):
+    """An op's backward raised; the message names the op and where its forward was called, and
+    ``__cause__`` holds the original exception."""
+
+
+class DoubleBackwardError(BackwardError):
+    """A higher-order gradient was asked through an op whose backward is first-order only."""
+
+
+class GradcheckError(OpsdkError, AssertionError):
+    """gradcheck/gradgradcheck found analytic gradients that disagree with numeric ones;
+    ``.report`` holds the full GradcheckReport."""
+
+    def __init__(self, report):
+        super().__init__(str(report))
+        self.report = report

@@ -4,6 +4,7 @@ import numpy as np
 from ..errors import OpArgumentError
 from ..tensor import Tensor, _wrap
 from .record import _state, as_array, record, to_tensor_arg, unbroadcast
+from .reduction import check_axis
 
 
 def _arg(x, op, name="x"):
@@ -116,7 +117,7 @@ def index_select(x, index, axis=0, name=None):
     if ind.dtype.kind not in "iu":
         raise OpArgumentError(f"index_select: argument 'index' must be an integer tensor; "
                               f"got: {ind.dtype}")
-    axis = int(axis) % max(x.ndim, 1)
+    axis = check_axis(axis, x.ndim, "index_select")
     n = x._data.shape[axis]
     if ind.size and (ind.min() < -n or ind.max() >= n):
         raise OpArgumentError(f"index_select: index out of range for axis {axis} of size {n}; "
@@ -134,7 +135,7 @@ def take_along_axis(arr, indices, axis, broadcast=True):
     """Pick values along axis at the given indices (same ndim as arr)."""
     x = _arg(arr, "take_along_axis")
     ind = _arg(indices, "take_along_axis", "indices")._data
-    axis = int(axis) % x.ndim
+    axis = check_axis(axis, x.ndim, "take_along_axis")
     if ind.ndim != x.ndim:
         raise OpArgumentError(f"take_along_axis: 'indices' must have {x.ndim} dims like 'arr'; "
                               f"got: {ind.ndim}")

@@ -8,6 +8,17 @@ from ..tensor import Tensor, _wrap
 from .record import _state, as_array, record, to_tensor_arg
 
 
+def check_axis(axis, ndim, op, arg="axis"):
+    """One axis as a non-negative int; out of [-ndim, ndim) is an error naming op and arg."""
+    # a 0-d tensor accepts axis 0 and -1, as in Paddle
+    n = builtins.max(ndim, 1)
+    a = int(axis.item() if isinstance(axis, Tensor) else axis)
+    if not -n <= a < n:
+        raise OpArgumentError(f"{op}: argument '{arg}' out of range; expected: in "
+                              f"[{-n}, {n - 1}] for a {ndim}-d tensor; got: {a}")
+    return a % n
+
+
 def normalize_axis(axis, ndim, op):
     """None -> all axes; int/list/tuple -> a sorted tuple of non-negative axes (checked)."""
     if axis is None:
@@ -15,14 +26,7 @@ def normalize_axis(axis, ndim, op):
     if isinstance(axis, Tensor):
         axis = axis.tolist()
     axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-    out = []
-    for a in axes:
-        a = int(a)
-        if not -builtins.max(ndim, 1) <= a < builtins.max(ndim, 1):
-            raise OpArgumentError(f"{op}: argument 'axis' out of range; expected: in "
-                                  f"[{-ndim}, {ndim - 1}] for a {ndim}-d tensor; got: {a}")
-        out.append(a % builtins.max(ndim, 1))
-    return tuple(sorted(set(out)))
+    return tuple(sorted({check_axis(a, ndim, op) for a in axes}))
 
 
 def _kept_shape(shape, axes):

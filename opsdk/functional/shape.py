@@ -4,6 +4,7 @@ import numpy as np
 from ..errors import OpArgumentError, ShapeError
 from ..tensor import Tensor, _wrap
 from .record import _state, as_array, record, record_multi, to_tensor_arg, unbroadcast
+from .reduction import check_axis
 
 
 def _arg(x, op):
@@ -55,8 +56,8 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
 def transpose(x, perm, name=None):
     """Permute the axes of x by perm."""
     x = _arg(x, "transpose")
-    perm = _ints(perm)
-    if sorted(p % max(x.ndim, 1) for p in perm) != list(range(x.ndim)):
+    perm = [p + x.ndim if p < 0 else p for p in _ints(perm)]
+    if sorted(perm) != list(range(x.ndim)):
         raise ShapeError(f"transpose: argument 'perm' must be a permutation of "
                          f"{list(range(x.ndim))}; got: {perm}")
     out = x._data.transpose(perm)
@@ -74,8 +75,16 @@ def t(x, name=None):
 
 
 def moveaxis(x, source, destination, name=None):
+    """Move the axes at source to the positions in destination; the others keep their order."""
     x = _arg(x, "moveaxis")
-    perm = list(np.moveaxis(np.arange(x.ndim), source, destination))
+    src = [check_axis(a, x.ndim, "moveaxis", "source") for a in _ints(source)]
+    dst = [check_axis(a, x.ndim, "moveaxis", "destination") for a in _ints(destination)]
+    if len(src) != len(dst):
+        raise ShapeError(f"moveaxis: expected: as many destination axes as source axes "
+                         f"({len(src)}); got: {len(dst)}")
+    perm = [i for i in range(x.ndim) if i not in src]
+    for d, s in sorted(zip(dst, src)):
+        perm.insert(d, s)
     return transpose(x, perm)
 
 
@@ -86,7 +95,7 @@ def squeeze(x, axis=None, name=None):
     if axis is None:
         new = [s for s in shp if s != 1]
     else:
-        axes = {a % max(x.ndim, 1) for a in _ints(axis)}
+        axes = {check_axis(a, x.ndim, "squeeze") for a in _ints(axis)}
         new = [s for i, s in enumerate(shp) if not (i in axes and s == 1)]
     return reshape(x, new) if new != shp else x
 
@@ -96,7 +105,8 @@ def unsqueeze(x, axis, name=None):
     x = _arg(x, "unsqueeze")
     shp = x.shape
     for a in sorted(_ints(axis)):
-        a = a if a >= 0 else a + len(shp) + 1
+        # each new axis counts in the shape grown so far, so -1 always means "last"
+        a = check_axis(a, len(shp) + 1, "unsqueeze")
         shp = shp[:a] + [1] + shp[a:]
     return reshape(x, shp)
 
@@ -134,7 +144,7 @@ def concat(x, axis=0, name=None):
     ts = [_arg(t, "concat") for t in x]
     if not ts:
         raise OpArgumentError("concat: expected: a non-empty list of tensors; got: []")
-    axis = int(axis) % max(ts[0].ndim, 1)
+    axis = check_axis(axis, ts[0].ndim, "concat")
     try:
         out = np.concatenate([t._data for t in ts], axis=axis)
     except ValueError as e:
@@ -160,8 +170,7 @@ def stack(x, axis=0, name=None):
     if len(shapes) > 1:
         raise ShapeError(f"stack: every tensor must have the same shape; got: "
                          f"{[t.shape for t in ts]}")
-    nd = ts[0].ndim + 1
-    axis = int(axis) % nd
+    axis = check_axis(axis, ts[0].ndim + 1, "stack")
     return concat([unsqueeze(t, axis) for t in ts], axis=axis)
 
 
@@ -169,7 +178,7 @@ def split(x, num_or_sections, axis=0, name=None):
     """Split x along axis into equal parts (an int) or parts of the given sizes (a list)."""
     x = _arg(x, "split")
     xd = x._data
-    axis = int(axis.item() if isinstance(axis, Tensor) else axis) % max(xd.ndim, 1)
+    axis = check_axis(axis, xd.ndim, "split")
     n = xd.shape[axis]
     if isinstance(num_or_sections, int):
         if n % num_or_sections:
@@ -213,7 +222,7 @@ def unbind(x, axis=0):
 def flip(x, axis, name=None):
     """Reverse the order of elements along the axes in axis."""
     x = _arg(x, "flip")
-    axes = tuple(_ints(axis))
+    axes = tuple(check_axis(a, x.ndim, "flip") for a in _ints(axis))
     out = np.flip(x._data, axis=axes)
     if not (_state.enabled and x._req):
         return _wrap(out)

@@ -1,0 +1,40 @@
+"""Kernels: array-level implementations in Python, C (cffi) and CUDA (CuPy), and their dispatch.
+
+Importing this package compiles nothing and imports neither cffi's compiler machinery nor CuPy:
+C sources are built (or loaded from the on-disk cache) on a kernel's first call.
+"""
+
+from opsdk.kernels.arrays import c_pointer, device_of
+from opsdk.kernels.cache import CacheInfo, cache_dir, cache_info, clear_cache
+from opsdk.kernels.cbuild import build_c
+from opsdk.kernels.compiler import CompilerInfo, compiler_info
+from opsdk.kernels.cuda import cuda_status, launch_1d, launch_config_1d
+from opsdk.kernels.dispatch import BACKENDS, current_backend, use_backend
+from opsdk.kernels.kernel import Kernel, all_kernels
+from opsdk.kernels.nvcc import CudaCheck, check_cuda_source, find_nvcc
+from opsdk.kernels.sources import CSource, CudaSource
+
+__all__ = [
+    "BACKENDS",
+    "CSource",
+    "CacheInfo",
+    "CompilerInfo",
+    "CudaCheck",
+    "CudaSource",
+    "Kernel",
+    "all_kernels",
+    "build_c",
+    "c_pointer",
+    "cache_dir",
+    "cache_info",
+    "check_cuda_source",
+    "clear_cache",
+    "compiler_info",
+    "cuda_status",
+    "current_backend",
+    "device_of",
+    "find_nvcc",
+    "launch_1d",
+    "launch_config_1d",
+    "use_backend",
+]

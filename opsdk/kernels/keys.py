@@ -1,0 +1,66 @@
+"""Cache keys of C builds: everything that changes the compiled extension, hashed."""
+
+import os
+import re
+import sys
+from importlib.machinery import EXTENSION_SUFFIXES
+
+from opsdk.kernels.digest import digest_parts
+
+# bump when the build recipe (flags, generated code) changes, so old entries are never reused
+BUILD_RECIPE = "opsdk-c-1"
+
+# patterns stay strings: re compiles (and caches) them on first use, not at import
+_LOCAL_INCLUDE = r'(?m)^[ \t]*#[ \t]*include[ \t]*"([^"]+)"'
+
+
+def local_headers(code, base_dir, include_dirs=()):
+    """[(path, text)] of the ``#include "..."`` files reachable from code, recursively."""
+    found, seen = [], set()
+    pending = [(code, base_dir)]
+    while pending:
+        text, here = pending.pop()
+        for name in re.findall(_LOCAL_INCLUDE, text):
+            for folder in (here, *include_dirs):
+                candidate = os.path.normpath(os.path.join(folder, name))
+                if os.path.isfile(candidate):
+                    break
+            else:
+                continue  # the compiler reports a missing header better than we could
+            if candidate in seen:
+                continue
+            seen.add(candidate)
+            with open(candidate, encoding="utf-8", errors="surrogateescape") as f:
+                header = f.read()
+            found.append((candidate, header))
+            pending.append((header, os.path.dirname(candidate)))
+    return sorted(found)
+
+
+def python_abi():
+    """The interpreter ABI a compiled extension is tied to."""
+    return f"{sys.implementation.cache_tag} {EXTENSION_SUFFIXES[0]} {sys.platform}"
+
+
+def cffi_version():
+    """Version of the cffi backend the generated module binds to."""
+    import _cffi_backend  # the C part only: the compiler half of cffi stays unimported
+
+    return _cffi_backend.__version__
+
+
+def source_key(source, code):
+    """Key of everything but the compiler: finds a cached build when no compiler is present."""
+    headers = local_headers(code, source.base_dir, source.include_dirs)
+    parts = [BUILD_RECIPE, code, source.cdef, python_abi(), cffi_version()]
+    for path, text in headers:
+        parts += [os.path.basename(path), text]
+    parts += ["flags", *source.extra_compile_args, "link", *source.extra_link_args]
+    parts += ["libs", *source.libraries, "include", *source.include_dirs]
+    parts += ["macros", *(f"{n}={v}" for n, v in source.define_macros), f"openmp={source.openmp}"]
+    return digest_parts(*parts)[:32]
+
+
+def build_key(source_key_, compiler_identity):
+    """Full key of one build: the source key plus the compiler that builds it."""
+    return digest_parts(source_key_, compiler_identity)[:32]

@@ -1,0 +1,178 @@
+"""opsdk.grad: returned (not accumulated) gradients, create_graph to third order, allow_unused,
+retain_graph, grad_outputs, gradients with respect to intermediates."""
+import numpy as np
+import pytest
+
+import opsdk
+from opsdk.errors import BackwardError, GraphFreedError
+
+
+def leaf(values, dtype="float64"):
+    return opsdk.to_tensor(values, dtype=dtype, stop_gradient=False)
+
+
+def test_grad_returns_a_list_and_leaves_dot_grad_untouched():
+    x = leaf([2.0])
+    result = opsdk.grad(x * x + 3.0 * x, x)
+    assert isinstance(result, list) and len(result) == 1
+    assert result[0].item() == 7.0 and x.grad is None
+
+
+def test_grad_accepts_lists_of_outputs_and_inputs():
+    x, y = leaf([1.0]), leaf([2.0])
+    gx, gy = opsdk.grad([x * y, x + y], [x, y])
+    assert gx.item() == 3.0 and gy.item() == 2.0
+
+
+def test_first_order_result_is_not_differentiable_without_create_graph():
+    x = leaf([2.0])
+    (g,) = opsdk.grad(x ** 3, x)
+    assert g.stop_gradient
+
+
+def test_create_graph_gives_a_differentiable_gradient_for_second_order():
+    x = leaf([2.0])
+    (g,) = opsdk.grad(x ** 3, x, create_graph=True)
+    (h,) = opsdk.grad(g, x)
+    assert not g.stop_gradient
+    assert g.item() == 12.0 and h.item() == 12.0
+
+
+def test_create_graph_to_third_order():
+    x = leaf([2.0])
+    (g1,) = opsdk.grad(x ** 4, x, create_graph=True)
+    (g2,) = opsdk.grad(g1, x, create_graph=True)
+    (g3,) = opsdk.grad(g2, x)
+    # 4x^3, 12x^2, 24x at x = 2
+    assert (g1.item(), g2.item(), g3.item()) == (32.0, 48.0, 48.0)
+
+
+def test_third_order_of_a_composition_matches_the_closed_form():
+    x = leaf([0.7])
+    (g1,) = opsdk.grad(opsdk.sin(x) * opsdk.exp(x), x, create_graph=True)
+    (g2,) = opsdk.grad(g1, x, create_graph=True)
+    (g3,) = opsdk.grad(g2, x)
+    # (sin x e^x)''' = 2 e^x (cos x - sin x)
+    assert g3.item() == pytest.approx(2 * np.exp(0.7) * (np.cos(0.7) - np.sin(0.7)), rel=1e-12)
+
+
+def test_mixed_second_derivative_through_two_inputs():
+    x, y = leaf([2.0]), leaf([3.0])
+    (gx,) = opsdk.grad(x * x * y, x, create_graph=True)
+    (gxy,) = opsdk.grad(gx, y)
+    assert gxy.item() == 4.0
+
+
+def test_second_order_result_can_feed_backward():
+    x = leaf([1.5])
+    (g,) = opsdk.grad(x ** 3, x, create_graph=True)
+    (g * g).backward()
+    # d/dx (3x^2)^2 = 36 x^3
+    assert x.grad.item() == pytest.approx(36 * 1.5 ** 3)
+
+
+def test_unused_input_is_an_error_without_allow_unused():
+    x, y = leaf([1.0]), leaf([2.0])
+    with pytest.raises(BackwardError, match=r"inputs\[1\].*allow_unused=True"):
+        opsdk.grad(x * 2.0, [x, y])
+
+
+def test_allow_unused_returns_none_for_an_unused_input():
+    x, y = leaf([1.0]), leaf([2.0])
+    gx, gy = opsdk.grad(x * 2.0, [x, y], allow_unused=True)
+    assert gx.item() == 2.0 and gy is None
+
+
+def test_grad_frees_the_graph_by_default():
+    x = leaf([1.0])
+    z = x * x
+    opsdk.grad(z, x)
+    with pytest.raises(GraphFreedError, match=r"retain_graph=True"):
+        opsdk.grad(z, x)
+
+
+def test_retain_graph_keeps_the_graph_for_another_grad():
+    x = leaf([1.0])
+    z = x * x
+    opsdk.grad(z, x, retain_graph=True)
+    (g,) = opsdk.grad(z, x)
+    assert g.item() == 2.0
+
+
+def test_create_graph_retains_the_graph_by_default():
+    x = leaf([1.0])
+    z = x * x
+    opsdk.grad(z, x, create_graph=True)
+    (g,) = opsdk.grad(z, x)
+    assert g.item() == 2.0
+
+
+def test_grad_outputs_weight_each_output():
+    x = leaf([1.0, 2.0])
+    (g,) = opsdk.grad(x * x, x, grad_outputs=opsdk.to_tensor([3.0, 5.0], dtype="float64"))
+    np.testing.assert_array_equal(g.numpy(), [6.0, 20.0])
+
+
+def test_grad_outputs_of_the_wrong_shape_name_both_shapes():
+    x = leaf([1.0, 2.0])
+    with pytest.raises(BackwardError, match=r"grad_outputs\[0\].*expected: \[2\]; got: \[3\]"):
+        opsdk.grad(x * x, x, grad_outputs=opsdk.to_tensor([1.0, 1.0, 1.0]))
+
+
+def test_grad_outputs_count_must_match_outputs():
+    x = leaf([1.0])
+    with pytest.raises(BackwardError, match=r"expected: one grad_output per output \(2\); got: 1"):
+        opsdk.grad([x * 2.0, x * 3.0], x, grad_outputs=[opsdk.to_tensor([1.0])])
+
+
+def test_grad_with_respect_to_an_intermediate_tensor():
+    x = leaf([2.0])
+    y = x * 3.0
+    (gy,) = opsdk.grad(y * y, y)
+    assert gy.item() == 12.0 and x.grad is None
+
+
+def test_grad_with_respect_to_an_input_that_needs_no_gradient_is_an_error():
+    x = opsdk.to_tensor([1.0])
+    y = leaf([1.0])
+    with pytest.raises(BackwardError, match=r"inputs\[0\] has stop_gradient=True"):
+        opsdk.grad(x * y, x)
+
+
+def test_grad_of_an_output_that_needs_no_gradient_is_an_error():
+    x = leaf([1.0])
+    with pytest.raises(BackwardError, match=r"outputs\[0\] has stop_gradient=True"):
+        opsdk.grad(opsdk.to_tensor([1.0]), x)
+
+
+def test_grad_arguments_must_be_tensors():
+    with pytest.raises(BackwardError, match=r"'inputs' must be a Tensor or a list of Tensors"):
+        opsdk.grad(leaf([1.0]) * 2.0, 3.0)
+
+
+def test_grad_result_has_the_input_dtype():
+    x = leaf([1.0], "float32")
+    (g,) = opsdk.grad((x * 2.0).sum(), x)
+    assert g.dtype == np.float32
+
+
+@pytest.mark.xfail(strict=True, reason="lead fixing: engine._dependencies counts the edges of a "
+                   "root twice when another output reaches it (see test_engine); opsdk.grad "
+                   "then reports the input unreachable or drops part of its gradient")
+def test_grad_of_an_output_and_a_later_output_built_from_it_counts_both():
+    x = leaf([1.0])
+    a = opsdk.sin(x * 2.0)
+    (g,) = opsdk.grad([a, a * 3.0], x)
+    assert g.item() == pytest.approx(8 * np.cos(2.0))
+
+
+@pytest.mark.xfail(strict=True, reason="lead fixing: same engine._dependencies double count; "
+                   "two first-order gradients from one backward graph share its nodes")
+def test_second_order_from_several_first_order_gradients_at_once():
+    x, y = leaf([[1.0, 2.0]]), leaf([[3.0]])
+    out = opsdk.concat([x, y * y], axis=1) ** 2
+    gx, gy = opsdk.grad(out.sum(), [x, y], create_graph=True)
+    hx, hy = opsdk.grad([gx, gy], [x, y], allow_unused=True)
+    # gx = 2x, gy = 4y^3
+    np.testing.assert_array_equal(hx.numpy(), [[2.0, 2.0]])
+    np.testing.assert_array_equal(hy.numpy(), [[108.0]])

@@ -1,0 +1,1 @@
+"""Test helpers: an independent float64 central-difference oracle and checks built on it."""
