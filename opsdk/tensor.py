@@ -35,6 +35,7 @@ class Tensor:
     _out_idx = 0
     _req = False
     _version = 0
+    _base = None  # the tensor this one is a view of (shares memory with), for version counting
     _hooks = None
     grad = None
     name = None
@@ -187,8 +188,8 @@ class Tensor:
         run_backward([self], [g], retain_graph, False)
 
     def gradient(self):
-        """The gradient as a NumPy array, or None."""
-        return None if self.grad is None else self.grad.numpy()
+        """The gradient as a NumPy array (which also answers ``.numpy()``), or None."""
+        return None if self.grad is None else self.grad.numpy().view(GradientArray)
 
     def clear_gradient(self, set_to_zero=True):
         """Reset the gradient (to zeros, as Paddle does; None with set_to_zero=False)."""
@@ -196,7 +197,7 @@ class Tensor:
             return
         if set_to_zero and self.grad._node is None:
             self.grad._data[...] = 0
-            self.grad._version += 1
+            bump_version(self.grad)
         else:
             self.grad = None
 
@@ -207,6 +208,7 @@ class Tensor:
         """A tensor sharing this one's data, cut from the graph (stop_gradient=True)."""
         t = _new(Tensor)
         t._data = self._data
+        t._base = self
         return t
 
     def detach_(self):
@@ -250,7 +252,36 @@ class Tensor:
         self.register_hook(keep)
 
     def _bump_version(self):
-        self._version += 1
+        bump_version(self)
+
+
+class GradientArray(np.ndarray):
+    """The array ``Tensor.gradient()`` returns: a NumPy array that also has ``numpy()``.
+
+    Paddle code written as ``w.gradient().numpy()`` (seen in the seed articles) keeps working.
+    """
+
+    def numpy(self):
+        return self.view(np.ndarray)
+
+
+def bump_version(t):
+    """Record an in-place write into t's memory: t and every tensor it is a view of change."""
+    t._version += 1
+    b = t._base
+    while b is not None:
+        b._version += 1
+        b = b._base
+
+
+def version_total(t):
+    """A number that changes whenever t's memory is written in place, through t or its bases."""
+    v = t._version
+    b = t._base
+    while b is not None:
+        v += b._version
+        b = b._base
+    return v
 
 
 def _wrap(data):

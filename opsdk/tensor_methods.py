@@ -5,7 +5,7 @@ from .autograd.grad_mode import _state
 from .errors import LeafInplaceError, ShapeError
 from .functional import creation, elementwise as E, indexing, linalg, reduction as R, shape as S
 from .functional.record import record
-from .tensor import Tensor, _wrap
+from .tensor import Tensor, _wrap, bump_version
 
 
 def _rev(fn):
@@ -20,6 +20,12 @@ def clone(x, name=None):
     return record("clone", out, (x,), lambda g: (g,), lambda g: (g,))
 
 
+def _out_of_place_hint(opname):
+    if opname.endswith("="):
+        return f"`x = x {opname[:-1]} y`"
+    return f"`x = x.{opname[:-1]}(y)`"
+
+
 def _inplace(fn, np_fn, opname):
     """Build ``x op= y``: true in-place on the array outside the graph, a rebased node inside."""
     def method(self, other):
@@ -29,12 +35,12 @@ def _inplace(fn, np_fn, opname):
                 raise LeafInplaceError(
                     f"{opname}: in-place update of a leaf tensor that needs a gradient "
                     f"(shape {self.shape}); wrap the update in `with opsdk.no_grad():` (as for "
-                    f"`w -= lr * w.grad`), or compute out of place (`x = x {opname[2:-1]} y`)")
+                    f"`w -= lr * w.grad`), or compute out of place ({_out_of_place_hint(opname)})")
             # the new node sees the old value through an alias; nodes that saved self see the
             # version bump and refuse to run
             alias = _wrap(self._data)
             alias._node, alias._out_idx, alias._req = self._node, self._out_idx, self._req
-            alias._version = self._version
+            alias._version, alias._base = self._version, self._base
             r = fn(alias, other)
             if r._data.shape != self._data.shape:
                 raise ShapeError(f"{opname}: the result's shape {r.shape} differs from the "
@@ -43,6 +49,8 @@ def _inplace(fn, np_fn, opname):
                 self._data.dtype)
             self._data = data
             self._node, self._out_idx, self._req = r._node, r._out_idx, r._req
+            # new memory: views of the old array keep their values and their graph, consistently
+            self._base = None
             self._version += 1
             return self
         od = other._data if other_t else other
@@ -53,7 +61,7 @@ def _inplace(fn, np_fn, opname):
                              f"broadcast to the tensor's shape {self.shape}") from None
         except TypeError:
             self._data[...] = np_fn(self._data, od).astype(self._data.dtype)
-        self._version += 1
+        bump_version(self)
         return self
     return method
 
@@ -67,12 +75,14 @@ def _setitem(self, idx, value):
                 f"(shape {self.shape}); use `with opsdk.no_grad():` or work on a clone()")
         alias = _wrap(self._data)
         alias._node, alias._out_idx, alias._req = self._node, self._out_idx, self._req
-        alias._version = self._version
+        alias._version, alias._base = self._version, self._base
         r = indexing.setitem(alias, idx, value)
         self._data, self._node, self._out_idx, self._req = r._data, r._node, r._out_idx, r._req
+        self._base = None
+        self._version += 1
     else:
         self._data[indexing._plain_index(idx)] = value._data if vt else value
-    self._version += 1
+        bump_version(self)
 
 
 def _set_value(self, value):
@@ -81,13 +91,13 @@ def _set_value(self, value):
     if tuple(arr.shape) != tuple(self._data.shape):
         raise ShapeError(f"set_value: expected: shape {self.shape}; got: {list(arr.shape)}")
     self._data[...] = arr
-    self._version += 1
+    bump_version(self)
     return self
 
 
 def _fill_(self, value):
     self._data[...] = value
-    self._version += 1
+    bump_version(self)
     return self
 
 

@@ -37,9 +37,6 @@ def test_seed000_sum_of_squares_gradient_is_8_with_values_as_computed():
     np.testing.assert_array_equal(w.gradient(), [8.0])
 
 
-@pytest.mark.xfail(strict=True, reason="lead fixing: the article calls w.gradient().numpy(), but "
-                   "Tensor.gradient() returns a plain ndarray (no .numpy()); return an ndarray "
-                   "subclass whose numpy() returns itself so the seed runs as written")
 def test_seed000_sum_of_squares_runs_as_written_with_gradient_numpy():
     w = paddle.ones([1], dtype='float32', stop_gradient=False)
     x = paddle.full([1], 2., dtype='float32')

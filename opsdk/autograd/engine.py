@@ -10,6 +10,11 @@ from ..errors import BackwardError, GraphFreedError, InplaceModifiedError
 from . import grad_mode
 from .node import Node
 
+
+def version_total(t):
+    from ..tensor import version_total as vt
+    return vt(t)
+
 _state = grad_mode._state
 
 
@@ -22,19 +27,24 @@ def _freed_error(node):
 
 def _check_versions(node):
     for t, version in node.saved:
-        if t._version != version:
+        now = version_total(t)
+        if now != version:
             site = f"\n  forward was called at: {node.site}" if node.site else ""
             raise InplaceModifiedError(
                 f"'{node.name}' saved a tensor for backward (shape {list(t._data.shape)}, dtype "
                 f"{t._data.dtype}) that was modified in place afterwards; expected: version "
-                f"{version}; got: version {t._version}. Modify a clone() instead, or do the "
+                f"{version}; got: version {now}. Modify a clone() instead, or do the "
                 f"in-place update after backward.{site}")
 
 
 def _dependencies(roots, needed=None):
-    """Count, for each node reachable from roots, how many edges point at it."""
+    """Count, for each node reachable from roots, how many edges point at it.
+
+    Every node is expanded once, also a root that another root reaches.
+    """
     deps = {}
-    stack = list(roots)
+    seen = set(roots)
+    stack = list(seen)
     while stack:
         node = stack.pop()
         for edge in node.edges:
@@ -43,10 +53,9 @@ def _dependencies(roots, needed=None):
                 if type(target) is Node:
                     if needed is not None and target not in needed:
                         continue
-                    if target in deps:
-                        deps[target] += 1
-                    else:
-                        deps[target] = 1
+                    deps[target] = deps.get(target, 0) + 1
+                    if target not in seen:
+                        seen.add(target)
                         stack.append(target)
     return deps
 
@@ -153,7 +162,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
             saved = node.saved
             if saved is not None:
                 for t, version in saved:
-                    if t._version != version:
+                    if (t._version if t._base is None else version_total(t)) != version:
                         _check_versions(node)
             fast = node.fast
             if fast is not None and not create_graph:

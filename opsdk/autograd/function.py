@@ -1,40 +1,73 @@
 """The PyLayer protocol: custom ops with a user-written forward and backward."""
-from ..errors import BackwardError, OpArgumentError
-from . import grad_mode
-
-_state = grad_mode._state
+from ..errors import OpArgumentError
 
 
 class PyLayerContext:
-    """What forward leaves for backward: saved tensors and any attribute the op sets."""
+    """What forward leaves for backward: saved tensors and any attribute the op sets.
+
+    ``needs_input_grad`` has one bool per forward argument: True where that argument is a Tensor
+    whose gradient backward must compute.
+    """
 
     def __init__(self):
         self._saved = ()
-        self._non_diff = set()
+        self._non_diff = ()
         self._materialize = True
         self.needs_input_grad = ()
 
     def save_for_backward(self, *tensors):
-        """Keep tensors for backward (checked for in-place changes before backward runs)."""
+        """Keep tensors for backward (checked for in-place changes before backward runs).
+
+        Save inputs and outputs of forward, not tensors computed inside it: an intermediate is a
+        constant for the graph, so a second derivative through it would miss its dependence.
+        """
         self._saved = tensors
 
     def saved_tensor(self):
-        """The tensors given to save_for_backward, in order."""
+        """The tensors given to save_for_backward, in order (outputs as apply returned them)."""
         return self._saved
 
     saved_tensors = property(saved_tensor)
 
     def mark_non_differentiable(self, *tensors):
-        """Outputs that never get a gradient (indices, masks)."""
-        self._non_diff.update(id(t) for t in tensors)
+        """Outputs that never get a gradient (indices, masks): they come back with
+        stop_gradient=True and backward receives zeros (or None) for them."""
+        self._non_diff = self._non_diff + tuple(id(t) for t in tensors)
 
     def set_materialize_grads(self, value):
         """With False, backward receives None (not zeros) for outputs that got no gradient."""
         self._materialize = bool(value)
 
 
+def once_differentiable(backward):
+    """Mark a backward as first-order only: it runs without recording a graph, and asking for a
+    higher-order gradient through it raises DoubleBackwardError naming the op.
+
+    Example:
+        >>> class Cube(opsdk.autograd.PyLayer):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_backward(x)
+        ...         return x ** 3
+        ...     @staticmethod
+        ...     @once_differentiable
+        ...     def backward(ctx, dy):
+        ...         (x,) = ctx.saved_tensor()
+        ...         return opsdk.to_tensor(3 * x.numpy() ** 2 * dy.numpy())
+    """
+    target = getattr(backward, "__func__", backward)
+    target._opsdk_once_differentiable = True
+    return backward
+
+
 class PyLayer:
     """Base class of custom ops: subclass, write static forward(ctx, ...) and backward(ctx, ...).
+
+    ``forward`` runs without recording a graph and returns a Tensor or a tuple of them (other
+    values pass through). ``backward`` gets one gradient per Tensor output and returns one per
+    Tensor input, or one per forward argument with None for the non-Tensors. A backward written
+    with opsdk ops can be differentiated again; set ``once_differentiable = True`` (or decorate
+    backward with ``once_differentiable``) when it runs raw kernels.
 
     Example:
         >>> class Double(opsdk.autograd.PyLayer):
@@ -47,6 +80,8 @@ class PyLayer:
         >>> y = Double.apply(x)
     """
 
+    once_differentiable = False
+
     @staticmethod
     def forward(ctx, *args, **kwargs):
         raise OpArgumentError("PyLayer subclasses must define forward(ctx, ...)")
@@ -57,6 +92,15 @@ class PyLayer:
 
     @classmethod
     def apply(cls, *args, **kwargs):
+        """Run forward and record one backward node for the Tensor outputs.
+
+        Args:
+            *args: forward's arguments; Tensors among them get gradients.
+            **kwargs: forward's keyword arguments (non-differentiable values only).
+
+        Returns:
+            What forward returned, its Tensors replaced by graph-connected ones.
+        """
         from .pylayer_apply import apply
         return apply(cls, args, kwargs)
 

@@ -5,6 +5,7 @@ same on raw arrays for the usual first-order backward.
 """
 import numpy as np
 
+from ..errors import ShapeError
 from ..tensor import Tensor, _wrap
 from .record import (_SCALARS, _state, as_array, record, record1, save_output, to_tensor_arg,
                      unbroadcast, unbroadcast_array)
@@ -22,6 +23,12 @@ def _negate_fast(g):
 
 def _negate_vjp(g):
     return (neg(g),)
+
+
+def _broadcast_error(op, xd, yd):
+    return ShapeError(f"{op}: shapes of 'x' and 'y' do not broadcast; expected: equal sizes or 1 "
+                      f"in each trailing dimension; got: x {list(np.shape(xd))}, "
+                      f"y {list(np.shape(yd))}")
 
 
 def _is_num(v):
@@ -59,7 +66,10 @@ def add(x, y, name=None):
         return _wrap(out)
     xd, xt = _operand(x, "add", "x")
     yd, yt = _operand(y, "add", "y")
-    out = xd + yd
+    try:
+        out = xd + yd
+    except ValueError:
+        raise _broadcast_error("add", xd, yd) from None
     if not _req(xt, yt):
         return _wrap(as_array(out))
     xs = _shape(xt) if xt is not None else None
@@ -86,7 +96,10 @@ def subtract(x, y, name=None):
         return _wrap(out)
     xd, xt = _operand(x, "subtract", "x")
     yd, yt = _operand(y, "subtract", "y")
-    out = xd - yd
+    try:
+        out = xd - yd
+    except ValueError:
+        raise _broadcast_error("subtract", xd, yd) from None
     if not _req(xt, yt):
         return _wrap(as_array(out))
     xs = _shape(xt) if xt is not None else None
@@ -116,7 +129,10 @@ def multiply(x, y, name=None):
         return _wrap(out)
     xd, xt = _operand(x, "multiply", "x")
     yd, yt = _operand(y, "multiply", "y")
-    out = xd * yd
+    try:
+        out = xd * yd
+    except ValueError:
+        raise _broadcast_error("multiply", xd, yd) from None
     if not _req(xt, yt):
         return _wrap(as_array(out))
     if yt is None or xt is None:
@@ -146,7 +162,10 @@ def divide(x, y, name=None):
     """x / y, with broadcasting."""
     xd, xt = _operand(x, "divide", "x")
     yd, yt = _operand(y, "divide", "y")
-    out = as_array(xd / yd)
+    try:
+        out = as_array(xd / yd)
+    except ValueError:
+        raise _broadcast_error("divide", xd, yd) from None
     if not _req(xt, yt):
         return _wrap(out)
     rx = xt is not None and xt._req
@@ -172,7 +191,10 @@ def pow(x, y, name=None):
     """x ** y (y a number or a Tensor), with broadcasting."""
     xd, xt = _operand(x, "pow", "x")
     yd, yt = _operand(y, "pow", "y")
-    out = as_array(xd ** yd)
+    try:
+        out = as_array(xd ** yd)
+    except ValueError:
+        raise _broadcast_error("pow", xd, yd) from None
     if not _req(xt, yt):
         return _wrap(out)
     if yt is None:
@@ -181,11 +203,16 @@ def pow(x, y, name=None):
         def fast(g):
             if a == 2:
                 return (g * (2 * xd),)
+            if a == 0:
+                # d(x**0)/dx is 0 everywhere, also at x = 0 (0 * inf would give nan)
+                return (np.zeros_like(g),)
             return (g * (a * xd ** (a - 1)),) if a != 1 else (g,)
 
         def vjp(g):
             if a == 2:
                 return (g * (xt * 2),)
+            if a == 0:
+                return (g * 0,)
             return (g * (pow(xt, a - 1) * a),) if a != 1 else (g,)
         return record("pow", out, (xt,), vjp, fast, saved=(xt,))
     rx = xt is not None and xt._req
@@ -212,7 +239,10 @@ def _select_op(name, pick_x):
     def op(x, y, name=None):
         xd, xt = _operand(x, name_, "x")
         yd, yt = _operand(y, name_, "y")
-        mask = as_array(pick_x(xd, yd))
+        try:
+            mask = as_array(pick_x(xd, yd))
+        except ValueError:
+            raise _broadcast_error(name_, xd, yd) from None
         out = as_array(np.where(mask, xd, yd))
         if not _req(xt, yt):
             return _wrap(out)
@@ -222,9 +252,9 @@ def _select_op(name, pick_x):
         ys = yd.shape if yt is not None else None
 
         def fast(g):
-            z = np.zeros((), dtype=g.dtype)
-            return (unbroadcast_array(np.where(mask, g, z), xs) if rx else None,
-                    unbroadcast_array(np.where(mask, z, g), ys) if ry else None)
+            # a Python 0 keeps g's dtype (NEP 50) and works for NumPy and CuPy alike
+            return (unbroadcast_array(np.where(mask, g, 0), xs) if rx else None,
+                    unbroadcast_array(np.where(mask, 0, g), ys) if ry else None)
 
         def vjp(g):
             m = _wrap(mask)
@@ -425,7 +455,12 @@ def where(condition, x=None, y=None, name=None):
         cond = cond.astype(bool)
     xd, xt = _operand(x, "where", "x")
     yd, yt = _operand(y, "where", "y")
-    out = as_array(np.where(cond, xd, yd))
+    try:
+        out = as_array(np.where(cond, xd, yd))
+    except ValueError:
+        raise ShapeError(f"where: shapes do not broadcast; expected: condition, x and y "
+                         f"broadcastable to one shape; got: condition {list(cond.shape)}, "
+                         f"x {list(np.shape(xd))}, y {list(np.shape(yd))}") from None
     if not _req(xt, yt):
         return _wrap(out)
     rx = xt is not None and xt._req
@@ -434,9 +469,8 @@ def where(condition, x=None, y=None, name=None):
     ys = yd.shape if yt is not None else None
 
     def fast(g):
-        z = np.zeros((), dtype=g.dtype)
-        return (unbroadcast_array(np.where(cond, g, z), xs) if rx else None,
-                unbroadcast_array(np.where(cond, z, g), ys) if ry else None)
+        return (unbroadcast_array(np.where(cond, g, 0), xs) if rx else None,
+                unbroadcast_array(np.where(cond, 0, g), ys) if ry else None)
 
     def vjp(g):
         zero = g * 0

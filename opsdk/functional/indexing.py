@@ -3,7 +3,7 @@ import numpy as np
 
 from ..errors import OpArgumentError
 from ..tensor import Tensor, _wrap
-from .record import _state, as_array, record, to_tensor_arg, unbroadcast
+from .record import _state, as_array, mark_view, record, to_tensor_arg, unbroadcast
 from .reduction import check_axis
 
 
@@ -40,7 +40,7 @@ def getitem(x, idx):
                               f"{list(xd.shape)}; got: {e}") from None
     out = as_array(out)
     if not (_state.enabled and x._req):
-        return _wrap(out)
+        return mark_view(_wrap(out), x, out)
     basic = _is_basic(idx)
     xs, dtype = xd.shape, xd.dtype
 
@@ -54,7 +54,7 @@ def getitem(x, idx):
 
     def vjp(g):
         return (index_add_into(g, idx, xs, basic),)
-    return record("getitem", out, (x,), vjp, fast)
+    return mark_view(record("getitem", out, (x,), vjp, fast), x, out)
 
 
 def index_add_into(g, idx, shape, basic):

@@ -4,7 +4,7 @@ import numpy as np
 from ..autograd import grad_mode
 from ..autograd.node import Node
 from ..errors import DTypeError, OpArgumentError
-from ..tensor import Tensor, _wrap, _wrap_req
+from ..tensor import Tensor, _wrap, _wrap_req, version_total
 
 _new = object.__new__
 
@@ -65,7 +65,7 @@ def record(name, out, inputs, vjp, fast=None, saved=()):
     else:
         edges = tuple([_edge(t) for t in inputs])
     if saved:
-        saved = tuple([(t, t._version) for t in saved])
+        saved = tuple([(t, t._version if t._base is None else version_total(t)) for t in saved])
     else:
         saved = None
     t = _new(Tensor)
@@ -81,15 +81,23 @@ def record1(name, out, x, vjp, fast, save_input=False):
     t = _new(Tensor)
     t._data = out
     t._node = Node(name, vjp, fast, ((x, -1) if node is None else (node, x._out_idx),),
-                   ((x, x._version),) if save_input else None)
+                   ((x, x._version if x._base is None else version_total(x)),)
+                   if save_input else None)
     t._req = True
     return t
 
 
+def mark_view(res, x, out):
+    """res (holding array out) shares x's memory when NumPy/CuPy made a view: count versions."""
+    if out.base is not None:
+        res._base = x
+    return res
+
+
 def save_output(t):
     """Also version-check the op's own output, for rules that read it (tanh, exp, ...)."""
-    t._node.saved = ((t, t._version),) if t._node.saved is None else t._node.saved + (
-        (t, t._version),)
+    entry = ((t, version_total(t)),)
+    t._node.saved = entry if t._node.saved is None else t._node.saved + entry
     return t
 
 
@@ -100,7 +108,7 @@ def record_multi(name, outs, inputs, vjp, fast=None, saved=()):
         ((t, -1) if t._node is None else (t._node, t._out_idx))
         for t in inputs)
     node = Node(name, vjp, fast, edges,
-                tuple((t, t._version) for t in saved) if saved else None, n_out=len(outs))
+                tuple((t, version_total(t)) for t in saved) if saved else None, n_out=len(outs))
     return [(_wrap_req(as_array(o), node, i) if as_array(o).dtype.kind in "fc" else _wrap(as_array(o)))
             for i, o in enumerate(outs)]
 

@@ -3,7 +3,8 @@ import numpy as np
 
 from ..errors import OpArgumentError, ShapeError
 from ..tensor import Tensor, _wrap
-from .record import _state, as_array, record, record_multi, to_tensor_arg, unbroadcast
+from .record import (_state, as_array, mark_view, record, record_multi, to_tensor_arg,
+                     unbroadcast)
 from .reduction import check_axis
 
 
@@ -32,10 +33,10 @@ def reshape(x, shape, name=None):
                          f"({xd.size} elements); expected: a shape with {xd.size} elements; "
                          f"got: {shape}") from None
     if not (_state.enabled and x._req):
-        return _wrap(out)
+        return mark_view(_wrap(out), x, out)
     xs = xd.shape
-    return record("reshape", out, (x,), lambda g: (reshape(g, list(xs)),),
-                  lambda g: (g.reshape(xs),))
+    return mark_view(record("reshape", out, (x,), lambda g: (reshape(g, list(xs)),),
+                            lambda g: (g.reshape(xs),)), x, out)
 
 
 view = reshape
@@ -62,10 +63,10 @@ def transpose(x, perm, name=None):
                          f"{list(range(x.ndim))}; got: {perm}")
     out = x._data.transpose(perm)
     if not (_state.enabled and x._req):
-        return _wrap(out)
+        return mark_view(_wrap(out), x, out)
     inv = list(np.argsort(perm))
-    return record("transpose", out, (x,), lambda g: (transpose(g, inv),),
-                  lambda g: (g.transpose(inv),))
+    return mark_view(record("transpose", out, (x,), lambda g: (transpose(g, inv),),
+                            lambda g: (g.transpose(inv),)), x, out)
 
 
 def t(x, name=None):
@@ -195,7 +196,7 @@ def split(x, num_or_sections, axis=0, name=None):
     bounds = np.cumsum(sizes)[:-1].tolist()
     outs = np.split(xd, bounds, axis=axis)
     if not (_state.enabled and x._req):
-        return [_wrap(o) for o in outs]
+        return [mark_view(_wrap(o), x, o) for o in outs]
     dtype = xd.dtype
 
     def fast(*gs):
@@ -206,7 +207,7 @@ def split(x, num_or_sections, axis=0, name=None):
         from .creation import zeros
         parts = [zeros(list(o.shape), dtype) if g is None else g for g, o in zip(gs, outs)]
         return (concat(parts, axis=axis),)
-    return record_multi("split", outs, (x,), vjp, fast)
+    return [mark_view(r, x, o) for r, o in zip(record_multi("split", outs, (x,), vjp, fast), outs)]
 
 
 def chunk(x, chunks, axis=0, name=None):
@@ -225,7 +226,7 @@ def flip(x, axis, name=None):
     axes = tuple(check_axis(a, x.ndim, "flip") for a in _ints(axis))
     out = np.flip(x._data, axis=axes)
     if not (_state.enabled and x._req):
-        return _wrap(out)
+        return mark_view(_wrap(out), x, out)
     return record("flip", out, (x,), lambda g: (flip(g, list(axes)),),
                   lambda g: (np.flip(g, axis=axes),))
 

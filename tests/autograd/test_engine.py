@@ -276,13 +276,6 @@ def test_gradient_of_a_long_composition_matches_the_chain_rule():
     assert x.grad.item() == pytest.approx(expected, rel=1e-12)
 
 
-MULTI_ROOT_BUG = ("lead fixing: engine._dependencies walks a root again when another root "
-                  "reaches it, so the root's inputs get their incoming edges counted twice, "
-                  "never become ready, and their gradients are silently dropped; mark nodes "
-                  "as seen (a set seeded with the roots) before pushing them")
-
-
-@pytest.mark.xfail(strict=True, reason=MULTI_ROOT_BUG)
 def test_backward_from_an_output_and_a_later_output_built_from_it_counts_both():
     x = leaf([1.0], "float64")
     a = opsdk.sin(x * 2.0)

@@ -156,9 +156,6 @@ def test_grad_result_has_the_input_dtype():
     assert g.dtype == np.float32
 
 
-@pytest.mark.xfail(strict=True, reason="lead fixing: engine._dependencies counts the edges of a "
-                   "root twice when another output reaches it (see test_engine); opsdk.grad "
-                   "then reports the input unreachable or drops part of its gradient")
 def test_grad_of_an_output_and_a_later_output_built_from_it_counts_both():
     x = leaf([1.0])
     a = opsdk.sin(x * 2.0)
@@ -166,8 +163,6 @@ def test_grad_of_an_output_and_a_later_output_built_from_it_counts_both():
     assert g.item() == pytest.approx(8 * np.cos(2.0))
 
 
-@pytest.mark.xfail(strict=True, reason="lead fixing: same engine._dependencies double count; "
-                   "two first-order gradients from one backward graph share its nodes")
 def test_second_order_from_several_first_order_gradients_at_once():
     x, y = leaf([[1.0, 2.0]]), leaf([[3.0]])
     out = opsdk.concat([x, y * y], axis=1) ** 2

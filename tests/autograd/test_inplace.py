@@ -22,9 +22,6 @@ def test_in_place_update_of_a_leaf_that_needs_grad_is_refused_outside_no_grad(up
         update(w)
 
 
-@pytest.mark.xfail(strict=True, reason="lead fixing: tensor_methods._inplace builds the hint "
-                   "from opname[2:-1], which is '' for '-=' (it prints `x = x  y`); use "
-                   "opname[:-1] for the augmented operators")
 def test_refused_in_place_update_suggests_the_out_of_place_form():
     w = leaf([1.0])
     with pytest.raises(LeafInplaceError, match=r"x = x - y"):
@@ -123,9 +120,6 @@ def test_modifying_a_tensor_that_was_not_saved_is_allowed():
     np.testing.assert_array_equal(x.grad.numpy(), [1.0, 1.0])
 
 
-@pytest.mark.xfail(strict=True, reason="lead fixing: detach() shares the array but not the "
-                   "version counter, so d += 1 silently changes what 'multiply' saved; "
-                   "share one counter object between a tensor and its detached views")
 def test_in_place_change_through_a_detached_alias_is_caught_at_backward():
     x = leaf([1.0, 2.0])
     a = x * 1.0
@@ -136,9 +130,6 @@ def test_in_place_change_through_a_detached_alias_is_caught_at_backward():
         b.sum().backward()
 
 
-@pytest.mark.xfail(strict=True, reason="lead fixing: reshape returns a view sharing the array "
-                   "but not the version counter; a no_grad in-place op on the view silently "
-                   "changes what 'multiply' saved; views must share the base's counter")
 def test_in_place_change_through_a_reshaped_view_is_caught_at_backward():
     x = leaf([1.0, 2.0])
     a = x * 1.0

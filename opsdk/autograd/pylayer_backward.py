@@ -1,0 +1,146 @@
+"""The backward node of a PyLayer call: runs the user's backward, checks and guards its grads."""
+import weakref
+
+import numpy as np
+
+from ..errors import DoubleBackwardError, OpBackwardError
+from . import grad_mode
+from .node import Node
+from .pylayer_grads import check_grads
+
+_state = grad_mode._state
+
+
+class InputMeta:
+    """What backward's gradient for one Tensor input must look like (the input itself is not
+    kept alive for it)."""
+
+    __slots__ = ("shape", "dtype", "on_cpu", "needs_grad")
+
+    def __init__(self, t):
+        self.shape = tuple(t._data.shape)
+        self.dtype = t._data.dtype
+        self.on_cpu = type(t._data) is np.ndarray
+        self.needs_grad = t._req
+
+
+def _edge(t):
+    return (t, -1) if t._node is None else (t._node, t._out_idx)
+
+
+def _tracked(g):
+    """The incoming grad, made to need a gradient, so a rule that stays in the graph returns
+    grads connected to it (every correct gradient is linear in the incoming grad)."""
+    if g is None or g._req:
+        return g
+    from ..tensor import _wrap
+    p = _wrap(g._data)
+    p._req = True
+    return p
+
+
+def _first_order_only(name, site):
+    def rule(*grads):
+        raise DoubleBackwardError(
+            f"'{name}' is first-order only: a higher-order gradient was asked through its "
+            f"backward (forward called at {site}), which left the graph (raw arrays, .numpy(), "
+            "no_grad or once_differentiable), so its derivative is unknown. expected: a backward "
+            "written with opsdk ops, or one that calls another op's apply (a differentiable "
+            "backward); got: create_graph=True through a first-order backward")
+    return rule
+
+
+class BackwardRule:
+    """The node rule of one PyLayer call (``vjp(*grads)`` for the engine)."""
+
+    __slots__ = ("cls", "ctx", "name", "n_args", "tensor_pos", "inputs", "outputs", "site",
+                 "first_order_only", "_node")
+
+    def __init__(self, cls, ctx, name, args, inputs, outputs):
+        from ..tensor import Tensor
+        self.cls = cls
+        self.ctx = ctx
+        self.name = name
+        self.n_args = len(args)
+        self.tensor_pos = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
+        self.inputs = inputs
+        self.outputs = outputs
+        self.site = None
+        self.first_order_only = bool(cls.once_differentiable) or getattr(
+            cls.backward, "_opsdk_once_differentiable", False)
+        self._node = None
+
+    def bind(self, node):
+        # a weak reference: the node owns this rule, a strong one would make a cycle
+        self._node = weakref.ref(node)
+
+    def __call__(self, *grads):
+        create_graph = _state.enabled
+        if self.ctx._materialize:
+            grads = self._materialized(grads)
+        fed = grads
+        if create_graph and not self.first_order_only:
+            fed = tuple(_tracked(g) for g in grads)
+        result = self._run(fed, create_graph)
+        out = check_grads(self, result)
+        if create_graph:
+            out = self._guard(out, grads)
+        return out
+
+    def _materialized(self, grads):
+        if all(g is not None for g in grads):
+            return grads
+        from ..device import cupy_module
+        from ..tensor import _wrap
+        return tuple(
+            g if g is not None else
+            _wrap((np if kind is np.ndarray else cupy_module()).zeros(shape, dtype))
+            for g, (shape, dtype, kind) in zip(grads, self.outputs))
+
+    def _run(self, fed, create_graph):
+        try:
+            if self.first_order_only and create_graph:
+                _state.enabled = False
+                try:
+                    return self.cls.backward(self.ctx, *fed)
+                finally:
+                    _state.enabled = True
+            return self.cls.backward(self.ctx, *fed)
+        except DoubleBackwardError:
+            raise
+        except Exception as e:
+            raise OpBackwardError(f"in backward of '{self.name}' (forward called at "
+                                  f"{self.site}): {type(e).__name__}: {e}") from e
+
+    def _guard(self, out, grads):
+        """Grads cut from the graph get a node that raises if differentiated again."""
+        guarded = list(out)
+        for i, g in enumerate(out):
+            if g is None or (g._req and not self.first_order_only):
+                continue
+            # a zero gradient is right to any order: its derivatives are zero too
+            if not self.first_order_only and not g._data.any():
+                continue
+            guarded[i] = self._cut(g, grads)
+        return tuple(guarded)
+
+    def _cut(self, g, grads):
+        from ..tensor import _wrap_req
+        node = self._node()
+        edges = tuple(e for e in node.edges if e is not None) + tuple(
+            _edge(t) for t in grads if t is not None and t._req)
+        guard = Node(f"{self.name}.backward", _first_order_only(self.name, self.site), None,
+                     edges, None, site=self.site)
+        return _wrap_req(g._data, guard, 0)
+
+    def arg_label(self, pos):
+        """'argument 1 (beta)': forward's parameter name when the signature tells it."""
+        import inspect
+        try:
+            params = list(inspect.signature(self.cls.forward).parameters.values())[1:]
+        except (TypeError, ValueError):
+            params = []
+        if pos < len(params) and params[pos].kind in (params[pos].POSITIONAL_ONLY,
+                                                      params[pos].POSITIONAL_OR_KEYWORD):
+            return f"argument {pos} ('{params[pos].name}')"
+        return f"argument {pos}"

@@ -1,0 +1,88 @@
+"""Checks on what a PyLayer's backward returns: count, type, device, dtype and shape."""
+import numpy as np
+
+from ..errors import BackwardReturnError
+
+
+def _fail(rule, what, expected, got, fix=""):
+    site = f" (forward called at {rule.site})" if rule.site is not None else ""
+    fix = f". {fix}" if fix else ""
+    raise BackwardReturnError(f"{rule.name}.backward{site} {what}; expected: {expected}; "
+                              f"got: {got}{fix}")
+
+
+def _as_tuple(result, rule, Tensor):
+    if result is None or isinstance(result, Tensor) or _is_array(result):
+        return (result,)
+    if isinstance(result, (tuple, list)):
+        return tuple(result)
+    _fail(rule, "returned an unexpected value", "a Tensor, None, or a tuple of them",
+          type(result).__name__)
+
+
+def _is_array(x):
+    return isinstance(x, (np.ndarray, np.generic)) or hasattr(x, "__cuda_array_interface__")
+
+
+def _pick(rule, grads):
+    """One grad per Tensor input, from one per Tensor input or one per forward argument."""
+    n_tensors = len(rule.inputs)
+    if len(grads) == n_tensors:
+        return grads, rule.tensor_pos
+    if len(grads) == rule.n_args:
+        for pos, g in enumerate(grads):
+            if g is not None and pos not in rule.tensor_pos:
+                _fail(rule, f"returned a gradient for {rule.arg_label(pos)}, which is not a "
+                      "Tensor", "None there", type(g).__name__)
+        return tuple(grads[p] for p in rule.tensor_pos), rule.tensor_pos
+    _fail(rule, "returned the wrong number of gradients",
+          f"one per Tensor input ({n_tensors}) or one per forward argument ({rule.n_args}, "
+          "None for non-Tensors)", len(grads))
+
+
+def _broadcasts_to(shape, target):
+    """True when an array of ``shape`` broadcasts to ``target`` (so target reduces back)."""
+    if len(shape) > len(target):
+        return False
+    return all(s == t or s == 1 for s, t in zip(shape[::-1], target[::-1]))
+
+
+def _check_one(rule, pos, meta, g, Tensor):
+    if g is None or not meta.needs_grad:
+        return None
+    label = rule.arg_label(pos)
+    if not isinstance(g, Tensor):
+        if not _is_array(g):
+            _fail(rule, f"returned a {type(g).__name__} as the gradient of {label}",
+                  "a Tensor (or None)", type(g).__name__)
+        from ..functional.record import as_array
+        from ..tensor import _wrap
+        g = _wrap(as_array(g))
+    data = g._data
+    if (type(data) is np.ndarray) != meta.on_cpu:
+        where = ("cpu", "gpu") if meta.on_cpu else ("gpu", "cpu")
+        _fail(rule, f"returned the gradient of {label} on the wrong device",
+              f"{where[0]} (where the input lives)", where[1])
+    if data.dtype != meta.dtype:
+        _fail(rule, f"returned the gradient of {label} with the wrong dtype", meta.dtype,
+              data.dtype, f"Cast it: grad.astype('{meta.dtype}')")
+    shape = tuple(data.shape)
+    if shape != meta.shape:
+        if not _broadcasts_to(meta.shape, shape):
+            fix = ("Same number of elements: a missing reshape or transpose?"
+                   if data.size == int(np.prod(meta.shape)) else "")
+            _fail(rule, f"returned the gradient of {label} with the wrong shape",
+                  f"{list(meta.shape)} (the input's shape, or a shape it broadcasts to)",
+                  list(shape), fix)
+        # a gradient of the broadcast shape is summed back, as the core ops do
+        from ..functional.record import unbroadcast
+        g = unbroadcast(g, meta.shape)
+    return g
+
+
+def check_grads(rule, result):
+    """backward's result as one checked Tensor (or None) per Tensor input of the op."""
+    from ..tensor import Tensor
+    grads, positions = _pick(rule, _as_tuple(result, rule, Tensor))
+    return tuple(_check_one(rule, pos, meta, g, Tensor)
+                 for pos, meta, g in zip(positions, rule.inputs, grads))
