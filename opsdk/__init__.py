@@ -63,6 +63,7 @@ _LAZY_ATTRS = {
     "TensorSpec": (".registry", "TensorSpec"),
     "list_ops": (".plugins", "list_ops"),
     "Sample": (".registry", "Sample"),
+    "erf": (".builtin_ops.erf", "erf"),
     "register_pack": (".plugins", "register_pack"),
     "unregister_pack": (".plugins", "unregister_pack"),
 }

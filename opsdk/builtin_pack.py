@@ -4,4 +4,7 @@ from .hookspecs import hookimpl
 
 @hookimpl
 def register_ops(register):
-    """Register the SDK's own ops."""
+    """Register the SDK's own ops (``opsdk.builtin_ops``)."""
+    from . import builtin_ops
+
+    builtin_ops.register_all(register)

@@ -113,6 +113,11 @@ def _scale(self, scale=1.0, bias=0.0, bias_after_scale=True):
     return self * scale + bias if bias_after_scale else (self + bias) * scale
 
 
+def _erf(self, name=None):
+    from .builtin_ops.erf import erf
+    return erf(self)
+
+
 def _astype(self, dtype):
     return E.cast(self, dtype)
 
@@ -175,7 +180,7 @@ _METHODS = {
     "gather": indexing.gather, "index_select": indexing.index_select,
     "take_along_axis": indexing.take_along_axis, "masked_select": indexing.masked_select,
     "nonzero": indexing.nonzero,
-    "clone": clone, "set_value": _set_value, "fill_": _fill_, "zero_": _zero_,
+    "erf": _erf, "clone": clone, "set_value": _set_value, "fill_": _fill_, "zero_": _zero_,
     "copy_": _copy_, "scale": _scale, "cpu": _cpu, "cuda": _cuda,
 }
 

@@ -1,0 +1,28 @@
+"""Test setup of the example pack: opsdk's pytest plugin, a private kernel cache, the CPU backends."""
+import pytest
+
+from opsdk_example.swish_kernels import swish_fwd
+
+
+def pytest_configure(config):
+    # an installed opsdk brings its pytest plugin (entry point pytest11); an opsdk that is only
+    # importable (a source checkout on PYTHONPATH) does not, and test_example_checks.py needs it
+    if not config.pluginmanager.hasplugin("opsdk"):
+        config.pluginmanager.import_plugin("opsdk.testing.pytest_plugin")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def private_cache(tmp_path_factory):
+    """An OPSDK_CACHE_DIR of this module's own: the C kernels compile there, never in the user's cache."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("OPSDK_CACHE_DIR", str(tmp_path_factory.mktemp("opsdk-cache")))
+        patch.delenv("OPSDK_BACKEND", raising=False)
+        yield
+
+
+@pytest.fixture(params=["python", "c"])
+def cpu_backend(request):
+    """Each CPU backend in turn (c is skipped, with the reason, where no C compiler runs)."""
+    if request.param not in swish_fwd.available_backends("cpu"):
+        pytest.skip("no C compiler (set CC, or install gcc or clang) and no cached build")
+    return request.param

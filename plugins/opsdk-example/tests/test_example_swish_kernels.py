@@ -1,0 +1,80 @@
+"""The swish kernels: C agrees with python, CUDA compiles (and agrees on a GPU)."""
+import shutil
+import warnings
+
+import numpy
+import pytest
+
+from opsdk.kernels import cuda_status
+from opsdk_example.swish_kernels import swish_bwd, swish_fwd
+
+BETA = 1.5
+
+
+def _uniform(dtype, size=1000, seed=0):
+    return numpy.random.default_rng(seed).uniform(-8.0, 8.0, size=size).astype(dtype)
+
+
+def _tolerance(dtype):
+    eps = numpy.finfo(dtype).eps
+    return {"rtol": 8 * eps, "atol": 8 * eps}
+
+
+@pytest.mark.parametrize("kernel", [swish_fwd, swish_bwd], ids=lambda k: k.name)
+def test_kernel_implements_python_c_and_cuda(kernel):
+    assert kernel.backends == ("python", "c", "cuda")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_c_forward_agrees_with_python(cpu_backend, dtype):
+    x = _uniform(dtype)
+    got = swish_fwd.run(cpu_backend, x, beta=BETA)
+    assert got.dtype == numpy.dtype(dtype)
+    numpy.testing.assert_allclose(got, swish_fwd.run("python", x, beta=BETA), **_tolerance(dtype))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_c_backward_agrees_with_python(cpu_backend, dtype):
+    x, dy = _uniform(dtype), _uniform(dtype, seed=1)
+    got = swish_bwd.run(cpu_backend, x, dy, beta=BETA)
+    assert got.dtype == numpy.dtype(dtype)
+    numpy.testing.assert_allclose(got, swish_bwd.run("python", x, dy, beta=BETA), **_tolerance(dtype))
+
+
+def test_kernels_read_non_contiguous_arrays(cpu_backend):
+    x = _uniform("float64", size=40).reshape(8, 5)[::2, 1:]
+    numpy.testing.assert_allclose(swish_fwd.run(cpu_backend, x, beta=BETA),
+                                  swish_fwd.run("python", numpy.ascontiguousarray(x), beta=BETA), rtol=1e-15)
+
+
+def test_huge_arguments_neither_overflow_nor_warn(cpu_backend):
+    x = numpy.array([-1e4, -800.0, 800.0, 1e4])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        y = swish_fwd.run(cpu_backend, x, beta=BETA)
+        dx = swish_bwd.run(cpu_backend, x, numpy.ones_like(x), beta=BETA)
+    numpy.testing.assert_array_equal(y, [-0.0, -0.0, 800.0, 1e4])
+    numpy.testing.assert_array_equal(dx, [0.0, 0.0, 1.0, 1.0])
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None,
+                    reason="nvcc is not on PATH: the CUDA source cannot be compile-checked")
+def test_cuda_source_passes_the_nvcc_compile_check():
+    # swish_fwd and swish_bwd share the source: one check covers both
+    assert swish_fwd.check_cuda().checked
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_status()[0], reason=f"no CUDA device: {cuda_status()[1]}")
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_cuda_kernels_agree_with_python_on_gpu(dtype):
+    import cupy
+
+    x, dy = cupy.asarray(_uniform(dtype)), cupy.asarray(_uniform(dtype, seed=1))
+    y = swish_fwd.run("cuda", x, beta=BETA)
+    dx = swish_bwd.run("cuda", x, dy, beta=BETA)
+    assert isinstance(y, cupy.ndarray) and y.dtype == dx.dtype == numpy.dtype(dtype)
+    want_y = swish_fwd.run("python", x, beta=BETA).get()
+    want_dx = swish_bwd.run("python", x, dy, beta=BETA).get()
+    numpy.testing.assert_allclose(y.get(), want_y, **_tolerance(dtype))
+    numpy.testing.assert_allclose(dx.get(), want_dx, **_tolerance(dtype))
