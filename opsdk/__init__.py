@@ -35,7 +35,7 @@ from .tensor_methods import clone
 
 _LAZY = {
     "nn": ".nn", "optimizer": ".optimizer", "amp": ".amp", "ops": ".ops", "plugins": ".plugins",
-    "kernels": ".kernels", "hookspecs": ".hookspecs", "errors": ".errors",
+    "kernels": ".kernels", "testing": ".testing", "check": ".check", "hookspecs": ".hookspecs", "errors": ".errors",
     "metric": ".metric", "io": ".io", "jit": ".jit", "linalg": ".linalg_api",
 }
 

@@ -1,0 +1,23 @@
+"""The checks, one module each; ``CHECKS`` maps each name to its module, in the order they run.
+
+A check module has ``NAME``, ``SUMMARY``, ``applies(op, backend)`` and ``run(ctx) -> Outcome``
+(one sample; the runner aggregates over samples and turns exceptions into errors).
+"""
+from . import (accumulate, backward_agreement, double_backward_error, forward, gradcheck,
+               gradgradcheck, hooks, materialize_grads, needs_input_grad, no_grad, protocol,
+               retain_graph, stop_gradient)
+
+_ORDER = (forward, gradcheck, gradgradcheck, double_backward_error, backward_agreement, protocol,
+          needs_input_grad, materialize_grads, accumulate, stop_gradient, no_grad, retain_graph,
+          hooks)
+
+CHECKS = {module.NAME: module for module in _ORDER}
+
+# what each check verifies, in words (the CLI's --help and docs/verifying.md use these)
+SUMMARIES = {name: module.SUMMARY for name, module in CHECKS.items()}
+
+
+def checks_for(op, backend, only=None):
+    """Names of the checks that apply to ``op`` on ``backend`` (limited to ``only`` when given)."""
+    return [name for name, module in CHECKS.items()
+            if module.applies(op, backend) and (not only or name in only)]

@@ -1,0 +1,25 @@
+"""gradgradcheck: for an op that claims double backward, second derivatives match numeric ones."""
+from ..result import Outcome
+from .reports import run_checker
+from .wrapped import as_function
+
+NAME = "gradgradcheck"
+SUMMARY = "second derivatives match numeric ones (ops registered with double_backward=True)"
+
+
+def applies(op, backend):
+    return op.double_backward
+
+
+def run(ctx):
+    """opsdk.autograd.gradgradcheck on the sample."""
+    problem = ctx.gradient_problem()
+    if problem:
+        return Outcome.not_applicable(problem)
+    wrapped = as_function(ctx)
+    if wrapped is None:
+        return Outcome.not_applicable("the op has no differentiable output")
+    from ...gradcheck import gradgradcheck
+
+    func, inputs = wrapped
+    return run_checker(ctx, gradgradcheck, func, inputs)

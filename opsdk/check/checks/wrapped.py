@@ -1,0 +1,33 @@
+"""The op as a function of its differentiable inputs only: what gradcheck and gradgradcheck call."""
+from ..context import outputs_of
+
+
+def differentiable_outputs(ctx):
+    """Indices of the op's outputs that carry gradients (float, not marked non-differentiable)."""
+    call = ctx.call()
+    return [k for k, o in enumerate(call.outputs) if o.dtype.kind == "f" and not o.stop_gradient]
+
+
+def as_function(ctx):
+    """``(func, inputs)`` with ``func(*inputs)`` = the op's differentiable outputs, or None if none.
+
+    The sample's other arguments (integer tensors, attrs) are fixed; ``inputs`` are fresh
+    tensors that need a gradient.
+    """
+    positions = ctx.sample.diff_positions
+    kept = differentiable_outputs(ctx)
+    if not kept:
+        return None
+    fixed_args, kwargs = ctx.sample.make(ctx.place, requires=())
+    args, _ = ctx.sample.make(ctx.place)
+
+    def func(*inputs):
+        call_args = list(fixed_args)
+        for position, tensor in zip(positions, inputs):
+            call_args[position] = tensor
+        outputs = outputs_of(ctx.op(*call_args, **kwargs))
+        picked = tuple(outputs[k] for k in kept)
+        return picked[0] if len(picked) == 1 else picked
+
+    func.__name__ = ctx.op.function.__name__
+    return func, tuple(args[p] for p in positions)

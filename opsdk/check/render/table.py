@@ -1,0 +1,98 @@
+"""The text report: a table (op, backend, dtype, check, result, worst error), failure reports, a
+summary line."""
+import click
+
+from ..result import BLOCKED, ERROR, FAIL, NA, PASS, SKIP, summarize
+
+COLUMNS = ("op", "backend", "dtype", "check", "result", "worst error")
+_STYLE = {PASS: "green", FAIL: "red", ERROR: "red", BLOCKED: "red", SKIP: "yellow"}
+_REASON_WIDTH = 60
+
+
+def _result_text(result):
+    if result.status in (FAIL, ERROR, BLOCKED):
+        return result.status.upper()
+    if result.status == SKIP:
+        reason = result.detail.splitlines()[0] if result.detail else ""
+        reason = reason if len(reason) <= _REASON_WIDTH else reason[:_REASON_WIDTH - 3] + "..."
+        return f"skip ({reason})" if reason else "skip"
+    return result.status
+
+
+def _worst_text(result):
+    return "-" if result.worst is None else f"{result.worst:.2e}"
+
+
+def _rows(results):
+    """Table rows; n/a rows are left out, and a backend skipped whole for one reason is one row."""
+    groups = {}
+    for result in results:
+        if result.status != NA:
+            groups.setdefault((result.op, result.backend), []).append(result)
+    rows = []
+    for group in groups.values():
+        first = group[0]
+        if len(group) > 1 and all(r.status == SKIP and r.detail == first.detail for r in group):
+            rows.append(((first.op, first.backend, "*", "*", _result_text(first), "-"), SKIP))
+            continue
+        rows += [((r.op, r.backend, r.dtype, r.check, _result_text(r), _worst_text(r)), r.status)
+                 for r in group]
+    return rows
+
+
+def render_table(results, color=False, quiet=False):
+    """The results as an aligned text table (one line per op x backend x dtype x check).
+
+    Args:
+        results: CheckResult list.
+        color: style the result column (pass green, failures red, skips yellow).
+        quiet: leave out the rows of passing checks.
+
+    Returns:
+        str, without a trailing newline.
+    """
+    rows = [row for row in _rows(results) if not quiet or row[1] != PASS]
+    widths = [max([len(COLUMNS[i])] + [len(cells[i]) for cells, _ in rows]) for i in range(len(COLUMNS))]
+
+    def line(cells, status=None):
+        padded = [c.ljust(w) for c, w in zip(cells, widths)]
+        if color and status in _STYLE:
+            padded[4] = click.style(padded[4], fg=_STYLE[status], bold=status != PASS)
+        return "  ".join(padded).rstrip()
+
+    out = [line(COLUMNS), "  ".join("-" * w for w in widths)]
+    out += [line(cells, status) for cells, status in rows]
+    return "\n".join(out)
+
+
+def summary_line(results, seconds=None):
+    """``6 ops: 112 passed, 2 failed, 0 errors, 1 blocked, 4 skipped, 23 n/a in 3.2 s``."""
+    counts = summarize(results)
+    ops = {r.op for r in results if r.check != "load"}
+    loads = sum(1 for r in results if r.check == "load")
+    parts = [f"{counts[PASS]} passed", f"{counts[FAIL]} failed", f"{counts[ERROR]} errors"]
+    if counts[BLOCKED]:
+        parts.append(f"{counts[BLOCKED]} blocked")
+    parts += [f"{counts[SKIP]} skipped", f"{counts[NA]} n/a"]
+    text = f"{len(ops)} op{'s' if len(ops) != 1 else ''}: " + ", ".join(parts)
+    if loads:
+        text += f"; {loads} pack{'s' if loads != 1 else ''} failed to load"
+    if seconds is not None:
+        text += f" in {seconds:.1f} s"
+    verdict = "FAILED" if any(r.failed for r in results) else "OK"
+    return f"{verdict}: {text}"
+
+
+def render_report(results, seconds=None, color=False, quiet=False):
+    """The whole text report: table, a report per failure, then the summary line."""
+    parts = [render_table(results, color, quiet)]
+    failed = [r for r in results if r.failed]
+    for result in failed:
+        title = f"{result.status.upper()} {result.case_id}" if result.check != "load" \
+            else f"FAIL pack {result.op} failed to load"
+        if color:
+            title = click.style(title, fg="red", bold=True)
+        body = "\n".join("    " + line for line in result.detail.splitlines())
+        parts.append(f"\n{title}\n{body}")
+    parts.append("\n" + summary_line(results, seconds))
+    return "\n".join(parts)

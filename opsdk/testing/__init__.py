@@ -1,0 +1,12 @@
+"""Testing op packs: ``op_checks`` turns every ``opsdk check`` case of a pack into a pytest test.
+
+In a pack's test suite, one line::
+
+    test_mypack = opsdk.testing.op_checks(pack="mypack")
+
+collects one test per op x backend x dtype x check, with ids ``mypack.op[backend-dtype-check]``
+(the pytest plugin, entry point ``pytest11``, does the collecting).
+"""
+from .declaration import OpChecks, op_checks
+
+__all__ = ["OpChecks", "op_checks"]

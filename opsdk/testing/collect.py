@@ -1,0 +1,96 @@
+"""Turning an ``op_checks`` declaration into pytest items, one per op x backend x dtype x check."""
+import pytest
+
+
+class CheckFailed(Exception):
+    """Raised by an item whose check failed; carries the CheckResult for the report."""
+
+    def __init__(self, result):
+        super().__init__(result.detail)
+        self.result = result
+
+
+class OpCheckItem(pytest.Item):
+    """One ``pack.op[backend-dtype-check]`` test: ``opsdk check``'s verdict on that case."""
+
+    def __init__(self, *, case, mode, seed, **kwargs):
+        super().__init__(**kwargs)
+        self.case = case
+        self.mode = mode
+        self.seed = seed
+        self.result = None
+
+    def runtest(self):
+        from ..check import run_case
+
+        self.result = run_case(self.case, self.mode, self.seed)
+        _verdict(self.result)
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, CheckFailed):
+            return _failure_text(excinfo.value.result)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, None, self.name
+
+
+class PackLoadItem(pytest.Item):
+    """``pack[load]``: fails when a declared pack failed to load (never silently absent)."""
+
+    def __init__(self, *, failure, **kwargs):
+        super().__init__(**kwargs)
+        self.failure = failure
+
+    def runtest(self):
+        from ..check.selection import failure_result
+
+        raise CheckFailed(failure_result(self.failure))
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, CheckFailed):
+            return _failure_text(excinfo.value.result)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, None, self.name
+
+
+def _verdict(result):
+    """A CheckResult as pytest's outcome: skip, n/a -> skipped; fail, error, blocked -> failed."""
+    from ..check.result import NA, SKIP
+
+    if result.status == SKIP:
+        pytest.skip(result.detail.splitlines()[0] if result.detail else "skipped")
+    if result.status == NA:
+        pytest.skip(f"not applicable: {result.detail}")
+    if result.failed:
+        raise CheckFailed(result)
+
+
+def _failure_text(result):
+    title = f"{result.status.upper()} {result.case_id}" if result.check != "load" \
+        else f"FAIL pack {result.op} failed to load"
+    return f"{title}\n{result.detail}"
+
+
+def settings(getoption, declaration):
+    """``(mode, seed)`` of a declaration: ``--opsdk-full`` / ``--opsdk-seed`` win over its own."""
+    mode = "full" if getoption("opsdk_full", False) else (declaration.mode or "fast")
+    seed = getoption("opsdk_seed", None)
+    if seed is None:
+        seed = declaration.seed if declaration.seed is not None else 0
+    return mode, seed
+
+
+def collect_declaration(collector, declaration):
+    """The items of one declaration, in op, backend, dtype, check order (failed packs first)."""
+    from ..check import plan_cases, select_ops
+
+    mode, seed = settings(collector.config.getoption, declaration)
+    ops, failures = select_ops(declaration.ops, declaration.packs)
+    items = [PackLoadItem.from_parent(collector, name=f"{f.pack}[load]", failure=f) for f in failures]
+    for case in plan_cases(ops, declaration.backends, declaration.dtypes, declaration.checks):
+        items.append(OpCheckItem.from_parent(collector, name=case.case_id, case=case, mode=mode,
+                                             seed=seed))
+    return items

@@ -1,0 +1,79 @@
+"""``opsdk check`` (opsdk/cli/check_cmd.py), run in-process with click's CliRunner."""
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+from click.testing import CliRunner
+
+from fixtures.packs import registered
+from opsdk.cli import main
+
+
+@pytest.fixture(scope="module")
+def packs():
+    with registered("good_pack", "goodpack"), registered("bad_pack", "badpack"), \
+            registered("broken_pack", "brokenpack"):
+        yield
+
+
+def _run(*args):
+    return CliRunner().invoke(main, ["check", *args], catch_exceptions=False)
+
+
+def test_passing_ops_exit_0_with_a_table_and_summary(packs):
+    result = _run("goodpack.mul", "--dtype", "float64")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[0].split() == ["op", "backend", "dtype", "check", "result",
+                                                     "worst", "error"]
+    assert ["goodpack.mul", "python", "float64", "gradcheck", "pass", "-"] in \
+        [line.split() for line in result.output.splitlines()]
+    assert result.output.strip().splitlines()[-1].startswith("OK: 1 op:")
+
+
+def test_failing_check_exits_1_with_its_report(packs):
+    result = _run("badpack.cube_f32_drift", "--check", "forward")
+    assert result.exit_code == 1
+    assert "FAIL badpack.cube_f32_drift[c-float32-forward]" in result.output
+    assert "replay: opsdk check badpack.cube_f32_drift --backend c --dtype float32" in result.output
+    assert result.output.strip().splitlines()[-1].startswith("FAILED:")
+
+
+def test_pack_that_failed_to_load_fails_the_run(packs):
+    result = _run("--pack", "brokenpack")
+    assert result.exit_code == 1
+    assert "FAIL pack brokenpack failed to load" in result.output
+
+
+def test_json_report_has_every_result(packs):
+    result = _run("goodpack.cube", "--backend", "python", "--json")
+    document = json.loads(result.output)
+    assert document["ok"] is True and result.exit_code == 0
+    assert {r["check"] for r in document["results"]} >= {"gradcheck", "protocol", "hooks"}
+    assert document["summary"]["fail"] == 0
+
+
+def test_junit_xml_has_a_testcase_per_check(packs, tmp_path):
+    path = tmp_path / "check.xml"
+    result = _run("badpack.cube_f32_drift", "--dtype", "float32", "--backend", "c",
+                  "--junit-xml", str(path))
+    root = ET.parse(path).getroot()
+    names = {case.get("name"): case for case in root.iter("testcase")}
+    assert result.exit_code == 1
+    assert names["c-float32-forward"].find("failure") is not None
+    assert names["c-float32-gradcheck"].find("failure") is None
+
+
+def test_full_mode_runs_the_extra_broadcast_sample(packs):
+    result = _run("goodpack.mul", "--dtype", "float64", "--check", "gradcheck", "--full", "--json")
+    (row,) = json.loads(result.output)["results"]
+    assert (row["mode"], row["samples"]) == ("full", 4)
+
+
+def test_unknown_op_is_a_usage_error(packs):
+    result = CliRunner().invoke(main, ["check", "goodpack.cubee"])
+    assert result.exit_code == 2 and "goodpack.cube" in result.output
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal(packs):
+    result = _run("goodpack.cube", "--backend", "python", "--dtype", "float64")
+    assert result.stderr == ""
