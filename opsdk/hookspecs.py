@@ -21,5 +21,5 @@ class OpsdkSpec:
     """The hook specifications every opsdk pack is checked against."""
 
     @hookspec
-    def register_ops(register):
+    def register_ops(self, register):
         """Register this pack's ops by calling ``register(...)`` once per op."""

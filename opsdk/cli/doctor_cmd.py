@@ -1,0 +1,184 @@
+"""``opsdk doctor``: what opsdk finds here (Python, compilers, CuPy, GPU, cache, packs), with fixes."""
+import json
+import os
+import sys
+from dataclasses import asdict, dataclass
+
+import click
+
+OK, WARN, ERROR = "ok", "warn", "error"
+
+
+@dataclass
+class Finding:
+    """One line of the report: what was checked, what was found, and how to fix a problem."""
+
+    status: str
+    name: str
+    detail: str
+    fix: str = ""
+    traceback: str = ""
+
+
+def _python():
+    version = ".".join(map(str, sys.version_info[:3]))
+    if sys.version_info < (3, 10):
+        return Finding(ERROR, "Python", f"{version} ({sys.executable})", "opsdk needs Python 3.10 or newer")
+    return Finding(OK, "Python", f"{version} ({sys.executable})")
+
+
+def _opsdk():
+    from .. import __file__ as where, __version__
+    from ..errors import TemplateError
+    from ..scaffold import template_version, templates_dir
+
+    try:
+        templates = templates_dir()
+    except TemplateError as error:
+        return Finding(ERROR, "opsdk", f"{__version__} ({os.path.dirname(where)}); {error}",
+                       "reinstall opsdk: pip install --force-reinstall opsdk")
+    return Finding(OK, "opsdk", f"{__version__} ({os.path.dirname(where)}); templates "
+                                f"v{template_version(templates)} in {templates}")
+
+
+def _module(name, label, fix):
+    try:
+        module = __import__(name)
+    except ImportError as error:
+        return Finding(ERROR, label, f"cannot import: {error}", fix)
+    return Finding(OK, label, getattr(module, "__version__", "?"))
+
+
+def _c_compiler():
+    import sysconfig
+
+    from ..kernels import compiler_info
+
+    info = compiler_info()
+    if not info.available:
+        return Finding(WARN, "C compiler", info.reason,
+                       "install gcc or clang (Debian/Ubuntu: apt install build-essential; macOS: "
+                       "xcode-select --install) or set CC; until then C kernels run only from builds "
+                       "cached by `opsdk build`, and otherwise fall back to python")
+    headers = os.path.join(sysconfig.get_paths()["include"], "Python.h")
+    if not os.path.isfile(headers):
+        return Finding(WARN, "C compiler", f"{info.version or info.path}, but {headers} is missing",
+                       "install Python's headers (Debian/Ubuntu: apt install python3-dev) so C "
+                       "kernels can compile")
+    return Finding(OK, "C compiler", f"{info.version or '?'} ({info.path})")
+
+
+def _nvcc():
+    import subprocess
+
+    from ..kernels import find_nvcc
+
+    path = find_nvcc()
+    if path is None:
+        return Finding(WARN, "nvcc", "not found (PATH, $CUDA_HOME/bin, $CUDA_PATH/bin)",
+                       "install the CUDA toolkit or set CUDA_HOME; only needed to compile-check "
+                       "CUDA kernels (`opsdk build`) where there is no GPU")
+    try:
+        done = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30)
+        lines = [line.strip() for line in done.stdout.splitlines() if line.strip()]
+        version = next((line for line in lines if "release" in line), lines[-1])
+    except (OSError, subprocess.SubprocessError, IndexError):
+        version = "version unknown"
+    return Finding(OK, "nvcc", f"{version} ({path})")
+
+
+def _cupy_and_gpu():
+    import importlib.util
+
+    from ..kernels import cuda_status
+
+    cupy_fix = "pip install 'opsdk[cuda]' (needs an NVIDIA GPU and driver); CUDA kernels need it"
+    if importlib.util.find_spec("cupy") is None:
+        return [Finding(WARN, "CuPy", "not installed", cupy_fix),
+                Finding(WARN, "GPU", "not checked: needs CuPy", cupy_fix)]
+    try:
+        import cupy
+    except Exception as error:  # a CuPy built for another CUDA raises at import, not ImportError only
+        return [Finding(ERROR, "CuPy", f"installed but does not import: {error}",
+                        "install the CuPy wheel matching your CUDA (pip install cupy-cuda12x)"),
+                Finding(WARN, "GPU", "not checked: CuPy does not import", cupy_fix)]
+    cupy_line = Finding(OK, "CuPy", cupy.__version__)
+    available, why = cuda_status()
+    if not available:
+        return [cupy_line, Finding(WARN, "GPU", why, "check the NVIDIA driver (nvidia-smi); CUDA "
+                                                   "kernels fall back to python until a GPU is visible")]
+    count = cupy.cuda.runtime.getDeviceCount()
+    names = []
+    for index in range(count):
+        name = cupy.cuda.runtime.getDeviceProperties(index)["name"]
+        names.append(name.decode() if isinstance(name, bytes) else str(name))
+    return [cupy_line, Finding(OK, "GPU", f"{count} device(s): {', '.join(names)}")]
+
+
+def _cache():
+    from .cache_cmd import human_size
+    from ..kernels import cache_info
+
+    info = cache_info()
+    folder = info.path
+    while not os.path.exists(folder) and os.path.dirname(folder) != folder:
+        folder = os.path.dirname(folder)  # the cache is created on first use: its parent must be writable
+    if not os.access(folder, os.W_OK):
+        return Finding(ERROR, "cache", f"{info.path} is not writable",
+                       "set OPSDK_CACHE_DIR to a writable directory")
+    return Finding(OK, "cache", f"{info.path} ({info.entries} build(s), {human_size(info.total_bytes)})")
+
+
+def _packs():
+    from .list_cmd import failure_hint
+    from ..plugins import get_registry
+
+    registry = get_registry()
+    packs = registry.packs()
+    ops = sum(len(p.ops) for p in packs)
+    found = [Finding(OK, "packs", f"{len(packs)} loaded ({', '.join(p.name for p in packs)}), {ops} op(s)")]
+    for failure in registry.failures():
+        found.append(Finding(ERROR, f"pack {failure.pack}",
+                             f"({failure.source}) failed at {failure.stage}: "
+                             f"{type(failure.error).__name__}: {failure.error}",
+                             failure_hint(failure), failure.traceback))
+    return found
+
+
+def _environment():
+    names = ("OPSDK_BACKEND", "OPSDK_LOAD_PLUGINS", "OPSDK_CACHE_DIR", "CC", "CUDA_HOME")
+    return [Finding(OK, f"${name}", repr(os.environ[name])) for name in names if name in os.environ]
+
+
+def findings():
+    """Every check doctor runs, in the order it prints them."""
+    return [
+        _python(), _opsdk(),
+        _module("numpy", "NumPy", "pip install numpy"),
+        _module("cffi", "cffi", "pip install cffi (C kernels are compiled through it)"),
+        _c_compiler(), _nvcc(), *_cupy_and_gpu(), _cache(), *_packs(), *_environment(),
+    ]
+
+
+@click.command("doctor", short_help="Check compilers, CuPy, GPU, cache and packs, with fixes.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.option("--verbose", "-v", is_flag=True, help="Show the full traceback of each failed pack.")
+def doctor_cmd(as_json, verbose):
+    """Check what opsdk needs and finds here: Python, NumPy, cffi, C compiler, nvcc, CuPy, GPU,
+    the kernel cache and the installed packs, each problem with a fix. Exits 1 on errors."""
+    found = findings()
+    if as_json:
+        click.echo(json.dumps([asdict(f) for f in found], indent=2))
+    else:
+        width = max(len(f.name) for f in found)
+        for f in found:
+            click.echo(f"{f.status:<5}  {f.name:<{width}}  {f.detail}")
+            if f.fix:
+                click.echo(f"{'':<5}  {'':<{width}}  fix: {f.fix}")
+            if verbose and f.traceback:
+                click.echo("\n".join(f"{'':<9}{line}" for line in f.traceback.rstrip().splitlines()))
+        errors = sum(f.status == ERROR for f in found)
+        warnings = sum(f.status == WARN for f in found)
+        click.echo(f"\n{errors} error(s), {warnings} warning(s).")
+    if any(f.status == ERROR for f in found):
+        raise SystemExit(1)

@@ -1,0 +1,120 @@
+"""``opsdk list``: registered ops (pack, version, backends that run here) and packs that failed to load."""
+import json
+
+import click
+
+_STAGE_HINTS = {
+    "import": "the pack did not import: fix the error, or reinstall it (pip install -e DIR)",
+    "hook": "its register_ops hook raised: fix the pack's code where the traceback points",
+    "register": "it registered an op wrongly: fix the register(...) call the message names",
+}
+
+
+def failure_hint(failure):
+    """What to do about a pack that failed to load, by the stage it failed at."""
+    return _STAGE_HINTS.get(failure.stage, "see the traceback: opsdk doctor --verbose")
+
+
+def backend_status(op):
+    """``{backend: None}`` for each backend of ``op`` that runs here, ``{backend: why}`` for the others."""
+    from ..kernels import compiler_info, cuda_status
+
+    status = {}
+    for backend in op.backends:
+        device = "gpu" if backend == "cuda" else "cpu"
+        kernels = [k for k in op.kernels if backend in k.backends]
+        if all(backend in k.available_backends(device) for k in kernels):
+            status[backend] = None
+        elif backend == "cuda":
+            status[backend] = cuda_status()[1]
+        else:
+            status[backend] = compiler_info().reason or "no C compiler and no cached build"
+    return status
+
+
+def _table(headers, rows):
+    """Rows as left-aligned columns under their headers."""
+    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows)]
+    line = lambda cells: "  ".join(f"{c!s:<{w}}" for c, w in zip(cells, widths)).rstrip()  # noqa: E731
+    return "\n".join([line(headers), *(line(r) for r in rows)])
+
+
+def _op_record(op, status):
+    return {"qualname": op.qualname, "name": op.name, "pack": op.pack, "version": op.pack_version,
+            "distribution": op.distribution, "backends": list(op.backends),
+            "available": [b for b, why in status.items() if why is None],
+            "unavailable": {b: why for b, why in status.items() if why is not None},
+            "dtypes": list(op.dtypes), "double_backward": op.double_backward, "summary": op.summary}
+
+
+def _failure_record(failure):
+    return {"pack": failure.pack, "distribution": failure.distribution, "version": failure.version,
+            "stage": failure.stage, "error_type": type(failure.error).__name__,
+            "error": str(failure.error), "hint": failure_hint(failure), "traceback": failure.traceback}
+
+
+def collect():
+    """Everything ``opsdk list`` shows, as plain data (the ``--json`` output)."""
+    from .. import __version__
+    from ..plugins import get_registry
+
+    registry = get_registry()
+    return {
+        "opsdk_version": __version__,
+        "ops": [_op_record(op, backend_status(op)) for op in registry.ops()],
+        "packs": [{"name": p.name, "distribution": p.distribution, "version": p.version,
+                   "ops": [op.name for op in p.ops]} for p in registry.packs()],
+        "failures": [_failure_record(f) for f in registry.failures()],
+    }
+
+
+def _source(record):
+    """'distribution version' of a pack or failure record, or 'in-process'."""
+    if not record["distribution"]:
+        return "in-process"
+    return f"{record['distribution']} {record['version'] or ''}".strip()
+
+
+def _shorten(text, width):
+    return text if len(text) <= width else text[: width - 3].rstrip() + "..."
+
+
+def _render(data):
+    ops, packs, failures = data["ops"], data["packs"], data["failures"]
+    out = []
+    if ops:
+        rows = [(o["qualname"], o["version"] or "-", " ".join(o["backends"]),
+                 " ".join(o["available"]) or "(none)", "yes" if o["double_backward"] else "no",
+                 _shorten(o["summary"], 60)) for o in ops]
+        out.append(_table(("OP", "VERSION", "BACKENDS", "RUNS HERE", "2ND ORDER", "SUMMARY"), rows))
+    else:
+        out.append("No ops registered: install an op pack (pip install ...), "
+                   "or make one: opsdk new-pack NAME")
+    missing = {}
+    for o in ops:
+        missing.update(o["unavailable"])
+    if missing:
+        out.append("\nNot available here:")
+        out += [f"  {backend}: {why}" for backend, why in sorted(missing.items())]
+    out.append(f"\nPacks ({len(packs)}):")
+    for p in packs:
+        source = _source(p)
+        out.append(f"  {p['name']:<16} {source:<28} {len(p['ops'])} op(s)")
+    if failures:
+        out.append(f"\nFailed packs ({len(failures)}):")
+        for f in failures:
+            source = _source(f)
+            out.append(f"  {f['pack']} ({source}) failed at {f['stage']}: {f['error_type']}: {f['error']}")
+            out.append(f"    fix: {f['hint']} (traceback: opsdk doctor --verbose)")
+    return "\n".join(out)
+
+
+@click.command("list", short_help="List registered ops, the backends that run here, failed packs.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (ops, packs, failures) instead of a table.")
+def list_cmd(as_json):
+    """List every registered op: its pack, version, backends and those that run here.
+
+    Packs that failed to load are listed with their error and a fix.
+    """
+    data = collect()
+    click.echo(json.dumps(data, indent=2) if as_json else _render(data))

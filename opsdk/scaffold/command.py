@@ -1,0 +1,66 @@
+"""What ``opsdk new-pack`` and ``opsdk new-op`` share: plan, refuse or write, and tell the user."""
+import os
+from pathlib import Path
+
+import click
+
+from ..errors import ScaffoldError
+from .plan import UPDATE
+from .writer import check_plan, write_plan
+
+# a refusal (bad name, existing files, not a pack) is a usage error, as click's own are
+REFUSED = 2
+FAILED = 1
+
+
+def display(path):
+    """``path`` relative to the working directory when it is below it, else absolute."""
+    path = Path(path)
+    try:
+        return path.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _actions(plan):
+    """(verb, path shown) per planned file: create, overwrite (--force) or update."""
+    actions = []
+    for planned in plan.files:
+        target = plan.target(planned)
+        if planned.kind == UPDATE:
+            verb = "update"
+        else:
+            verb = "overwrite" if os.path.lexists(target) else "create"
+        actions.append((verb, display(target)))
+    return actions
+
+
+def execute(make_plan, force, dry_run):
+    """Build the plan with ``make_plan()``, then list it (dry run) or write it; exit 2 on a refusal."""
+    try:
+        plan = make_plan()
+        check_plan(plan, force)
+    except ScaffoldError as error:
+        click.echo(f"Error: {error}", err=True)
+        raise SystemExit(REFUSED) from None
+    actions = _actions(plan)
+    width = max(len(verb) for verb, _ in actions)
+    if dry_run:
+        click.echo(f"Would write {plan.summary}:")
+        for verb, shown in actions:
+            click.echo(f"  {verb:<{width}}  {shown}")
+        click.echo("Dry run: nothing was written.")
+        return plan
+    try:
+        write_plan(plan, force)
+    except (ScaffoldError, OSError) as error:
+        click.echo(f"Error: {error}\nNothing was written: the files already there are unchanged.", err=True)
+        raise SystemExit(FAILED) from None
+    click.echo(f"Wrote {plan.summary}:")
+    for verb, shown in actions:
+        click.echo(f"  {verb:<{width}}  {shown}")
+    if plan.next_steps:
+        click.echo("\nNext:")
+        for line in plan.next_steps:
+            click.echo(f"  {line}")
+    return plan

@@ -1,0 +1,80 @@
+"""plan_op: the exact files each backend choice writes, the pack files it updates, and refusals."""
+import json
+
+import pytest
+
+from opsdk.errors import ExistingFilesError, InvalidNameError, NotAPackError, ScaffoldError
+from opsdk.scaffold import plan_op, template_version, write_plan
+from opsdk.scaffold.ops_list import listed_ops
+
+COMMON = {"src/packdemo/ops/swish.py", "tests/ops/test_swish.py",
+          "src/packdemo/ops/__init__.py", ".opsdk-answers.json"}
+
+
+@pytest.mark.parametrize("backends, extra", [
+    (("python",), set()),
+    (("c",), {"src/packdemo/ops/swish.c"}),
+    (("cuda",), {"src/packdemo/ops/swish.cu"}),
+    (("python", "c", "cuda"), {"src/packdemo/ops/swish.c", "src/packdemo/ops/swish.cu"}),
+])
+def test_new_op_plans_exactly_these_files(pack_dir, backends, extra):
+    assert plan_op("swish", pack_dir, backends).paths() == COMMON | extra
+
+
+def test_op_module_is_added_to_ops(pack_dir, add_op):
+    add_op("swish")
+    add_op("gelu")
+    text = (pack_dir / "src/packdemo/ops/__init__.py").read_text()
+    assert listed_ops(text, "") == ["swish", "gelu"]
+
+
+def test_answers_record_each_op_with_its_backends_and_template_version(pack_dir, add_op):
+    add_op("swish", ("cuda",))
+    answers = json.loads((pack_dir / ".opsdk-answers.json").read_text())
+    assert answers["ops"]["swish"]["backends"] == ["python", "cuda"]
+    assert answers["ops"]["swish"]["template_version"] == template_version()
+
+
+def test_generated_op_files_compile(pack_dir):
+    for planned in plan_op("swish", pack_dir, ("c", "cuda")).files:
+        if planned.path.endswith(".py"):
+            compile(planned.content, planned.path, "exec")
+
+
+def test_op_of_the_pack_is_refused(pack_dir, add_op):
+    add_op("swish")
+    with pytest.raises(InvalidNameError, match="already an op of pack 'packdemo'"):
+        plan_op("swish", pack_dir)
+
+
+def test_a_module_in_ops_counts_as_an_op_of_the_pack(pack_dir):
+    (pack_dir / "src/packdemo/ops/handmade.py").write_text("")
+    with pytest.raises(InvalidNameError, match="already an op"):
+        plan_op("handmade", pack_dir)
+
+
+def test_force_regenerates_an_op_without_listing_it_twice(pack_dir, add_op):
+    add_op("swish")
+    (pack_dir / "src/packdemo/ops/swish.py").write_text("# edited")
+    add_op("swish", ("c",), force=True)
+    assert "Kernel(" in (pack_dir / "src/packdemo/ops/swish.py").read_text()
+    assert listed_ops((pack_dir / "src/packdemo/ops/__init__.py").read_text(), "") == ["swish"]
+
+
+def test_op_files_that_exist_are_not_overwritten_without_force(pack_dir):
+    (pack_dir / "tests/ops").mkdir()
+    (pack_dir / "tests/ops/test_swish.py").write_text("# mine")
+    with pytest.raises(ExistingFilesError, match="tests/ops/test_swish.py"):
+        write_plan(plan_op("swish", pack_dir))
+    assert (pack_dir / "tests/ops/test_swish.py").read_text() == "# mine"
+
+
+def test_directory_outside_a_pack_is_refused(tmp_path):
+    with pytest.raises(NotAPackError, match="not inside an opsdk pack"):
+        plan_op("swish", tmp_path)
+
+
+def test_hand_edited_ops_list_without_a_tuple_is_refused(pack_dir):
+    (pack_dir / "src/packdemo/ops/__init__.py").write_text("OPS = []\n")
+    with pytest.raises(ScaffoldError, match="no OPS tuple"):
+        plan_op("swish", pack_dir)
