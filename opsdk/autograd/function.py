@@ -101,8 +101,14 @@ class PyLayer:
         Returns:
             What forward returned, its Tensors replaced by graph-connected ones.
         """
-        from .pylayer_apply import apply
-        return apply(cls, args, kwargs)
+        return _apply(cls, args, kwargs)
+
+
+def _apply(cls, args, kwargs):
+    # pylayer_apply needs the whole package: load it on the first call, then call it directly
+    global _apply
+    from .pylayer_apply import apply as _apply
+    return _apply(cls, args, kwargs)
 
 
 Function = PyLayer

@@ -1,5 +1,7 @@
 """Running a PyLayer: forward without a graph, then one node whose rule calls backward."""
 from ..errors import PyLayerError
+from ..functional.record import record_multi
+from ..tensor import Tensor
 from . import grad_mode
 from .call_site import caller_site
 from .function import PyLayerContext
@@ -13,7 +15,7 @@ def op_name(cls):
     return getattr(cls, "_opsdk_qualname", None) or cls.__name__
 
 
-def _reject_hidden_tensors(args, kwargs, name, Tensor):
+def _reject_hidden_tensors(args, kwargs, name):
     """Tensors that need a gradient must be positional: elsewhere they would silently get none."""
     for i, a in enumerate(args):
         if type(a) in (list, tuple) and any(isinstance(t, Tensor) and t._req for t in a):
@@ -28,7 +30,7 @@ def _reject_hidden_tensors(args, kwargs, name, Tensor):
                                f"positionally; got: {key}=Tensor(shape={a.shape})")
 
 
-def _outputs(result, name, Tensor):
+def _outputs(result, name):
     """forward's result as a tuple, plus the positions of its Tensors."""
     single = isinstance(result, Tensor)
     outs = (result,) if single else result
@@ -52,13 +54,11 @@ def _final_saved(saved, inputs, outs, wrapped):
 
 
 def apply(cls, args, kwargs):
-    from ..functional.record import record_multi
-    from ..tensor import Tensor
-
+    """Run cls.forward on args and record its backward node (see PyLayer.apply)."""
     name = op_name(cls)
     tensors = [a for a in args if isinstance(a, Tensor)]
     if kwargs or any(type(a) in (list, tuple) for a in args):
-        _reject_hidden_tensors(args, kwargs, name, Tensor)
+        _reject_hidden_tensors(args, kwargs, name)
     enabled = _state.enabled
     ctx = PyLayerContext()
     ctx.needs_input_grad = tuple(enabled and isinstance(a, Tensor) and a._req for a in args)
@@ -70,7 +70,7 @@ def apply(cls, args, kwargs):
         _state.enabled = enabled
     if not req:
         return result
-    single, outs, out_pos = _outputs(result, name, Tensor)
+    single, outs, out_pos = _outputs(result, name)
     out_tensors = [outs[i] for i in out_pos]
     rule = BackwardRule(cls, ctx, name, args, [InputMeta(t) for t in tensors],
                         [(o._data.shape, o._data.dtype, type(o._data)) for o in out_tensors])
@@ -92,4 +92,6 @@ def apply(cls, args, kwargs):
     final = list(outs)
     for i, w in zip(out_pos, wrapped):
         final[i] = w
-    return type(outs)(final) if isinstance(outs, tuple) else final
+    if type(outs) is tuple:
+        return tuple(final)
+    return type(outs)(*final) if isinstance(outs, tuple) else final

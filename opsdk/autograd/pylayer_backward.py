@@ -3,7 +3,9 @@ import weakref
 
 import numpy as np
 
+from ..device import cupy_module
 from ..errors import DoubleBackwardError, OpBackwardError
+from ..tensor import Tensor, _wrap, _wrap_req
 from . import grad_mode
 from .node import Node
 from .pylayer_grads import check_grads
@@ -33,7 +35,6 @@ def _tracked(g):
     grads connected to it (every correct gradient is linear in the incoming grad)."""
     if g is None or g._req:
         return g
-    from ..tensor import _wrap
     p = _wrap(g._data)
     p._req = True
     return p
@@ -57,7 +58,6 @@ class BackwardRule:
                  "first_order_only", "_node")
 
     def __init__(self, cls, ctx, name, args, inputs, outputs):
-        from ..tensor import Tensor
         self.cls = cls
         self.ctx = ctx
         self.name = name
@@ -90,8 +90,6 @@ class BackwardRule:
     def _materialized(self, grads):
         if all(g is not None for g in grads):
             return grads
-        from ..device import cupy_module
-        from ..tensor import _wrap
         return tuple(
             g if g is not None else
             _wrap((np if kind is np.ndarray else cupy_module()).zeros(shape, dtype))
@@ -125,7 +123,6 @@ class BackwardRule:
         return tuple(guarded)
 
     def _cut(self, g, grads):
-        from ..tensor import _wrap_req
         node = self._node()
         edges = tuple(e for e in node.edges if e is not None) + tuple(
             _edge(t) for t in grads if t is not None and t._req)

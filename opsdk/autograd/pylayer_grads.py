@@ -2,6 +2,8 @@
 import numpy as np
 
 from ..errors import BackwardReturnError
+from ..functional.record import as_array, unbroadcast
+from ..tensor import Tensor, _wrap
 
 
 def _fail(rule, what, expected, got, fix=""):
@@ -11,7 +13,7 @@ def _fail(rule, what, expected, got, fix=""):
                               f"got: {got}{fix}")
 
 
-def _as_tuple(result, rule, Tensor):
+def _as_tuple(result, rule):
     if result is None or isinstance(result, Tensor) or _is_array(result):
         return (result,)
     if isinstance(result, (tuple, list)):
@@ -47,7 +49,7 @@ def _broadcasts_to(shape, target):
     return all(s == t or s == 1 for s, t in zip(shape[::-1], target[::-1]))
 
 
-def _check_one(rule, pos, meta, g, Tensor):
+def _check_one(rule, pos, meta, g):
     if g is None or not meta.needs_grad:
         return None
     label = rule.arg_label(pos)
@@ -55,8 +57,6 @@ def _check_one(rule, pos, meta, g, Tensor):
         if not _is_array(g):
             _fail(rule, f"returned a {type(g).__name__} as the gradient of {label}",
                   "a Tensor (or None)", type(g).__name__)
-        from ..functional.record import as_array
-        from ..tensor import _wrap
         g = _wrap(as_array(g))
     data = g._data
     if (type(data) is np.ndarray) != meta.on_cpu:
@@ -75,14 +75,12 @@ def _check_one(rule, pos, meta, g, Tensor):
                   f"{list(meta.shape)} (the input's shape, or a shape it broadcasts to)",
                   list(shape), fix)
         # a gradient of the broadcast shape is summed back, as the core ops do
-        from ..functional.record import unbroadcast
         g = unbroadcast(g, meta.shape)
     return g
 
 
 def check_grads(rule, result):
     """backward's result as one checked Tensor (or None) per Tensor input of the op."""
-    from ..tensor import Tensor
-    grads, positions = _pick(rule, _as_tuple(result, rule, Tensor))
-    return tuple(_check_one(rule, pos, meta, g, Tensor)
+    grads, positions = _pick(rule, _as_tuple(result, rule))
+    return tuple(_check_one(rule, pos, meta, g)
                  for pos, meta, g in zip(positions, rule.inputs, grads))
