@@ -118,9 +118,6 @@ def test_passes_gradgradcheck_on_each_cpu_backend(backend):
         assert gradgradcheck(erf, (x,))
 
 
-@pytest.mark.xfail(reason="lead fixing: opsdk.autograd.__getattr__ recurses on 'gradcheck' (from . import "
-                          "inside __getattr__), and once opsdk/autograd/gradcheck.py is imported the "
-                          "name is that module, not the function", strict=True)
 def test_passes_gradcheck_through_the_public_opsdk_autograd_name():
     x = opsdk.to_tensor(numpy.linspace(-2.5, 2.5, 7), dtype="float64", stop_gradient=False)
     assert opsdk.autograd.gradcheck(erf, (x,))

@@ -6,11 +6,6 @@ import sys
 import pytest
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "lead fixing: opsdk/autograd/__init__.py __getattr__ does `from . import gradcheck`, which "
-    "re-enters __getattr__ (RecursionError); once the submodule is imported the name is the "
-    "module, not the function. Fix: importlib.import_module('.gradcheck', __name__), then "
-    "globals().update(gradcheck=..., gradgradcheck=...) and return the function"))
 def test_opsdk_autograd_gradcheck_is_the_function():
     code = ("import opsdk; x = opsdk.to_tensor([1.0, 2.0], dtype='float64', stop_gradient=False); "
             "print(opsdk.autograd.gradcheck(lambda t: (t * t).sum(), (x,)))")
