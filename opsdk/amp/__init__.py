@@ -1,0 +1,26 @@
+"""opsdk.amp: automatic mixed precision (auto_cast, GradScaler), as Paddle's paddle.amp."""
+from .auto_cast import amp_guard, auto_cast, is_auto_cast_enabled
+from .grad_scaler import AmpScaler, GradScaler
+from .matmul import autocast_matmul
+
+
+def decorate(models, optimizers=None, level="O1", dtype="float16", master_weight=None,
+             save_dtype=None):
+    """O1 needs no model changes: returns (models, optimizers) as given (O2 is not supported)."""
+    from ..errors import OpArgumentError
+    if level != "O1":
+        raise OpArgumentError(f"amp.decorate: only level 'O1' is supported on NumPy; got: "
+                              f"{level!r}")
+    return models if optimizers is None else (models, optimizers)
+
+
+def is_float16_supported(device=None):
+    return True
+
+
+def is_bfloat16_supported(device=None):
+    return False
+
+
+__all__ = ["auto_cast", "amp_guard", "GradScaler", "AmpScaler", "autocast_matmul", "decorate",
+           "is_auto_cast_enabled", "is_float16_supported", "is_bfloat16_supported"]

@@ -1,0 +1,137 @@
+"""Gradient clipping for optimizers (``grad_clip=``): by global norm, by norm, by value.
+
+Clipping returns new gradients for the update and leaves ``param.grad`` untouched, as Paddle.
+Parameters created with ``ParamAttr(need_clip=False)`` are left out.
+"""
+import math
+
+import numpy as np
+
+from ..errors import OpArgumentError
+from ..tensor import Tensor, _wrap
+from .sparse_grad import SparseRowGrad
+
+
+def _sq_sum(g):
+    """Sum of squares of a gradient (a sparse one is coalesced first: repeats add up)."""
+    if isinstance(g, SparseRowGrad):
+        g = g.coalesce().values
+    flat = g.reshape(-1)
+    if flat.dtype == np.float16:
+        flat = flat.astype(np.float32)
+    return float(np.dot(flat, flat))
+
+
+def _scaled(g, scale):
+    if isinstance(g, SparseRowGrad):
+        c = g.coalesce()
+        return SparseRowGrad(c.rows, c.values * np.asarray(scale, dtype=c.dtype), c.shape)
+    return g * np.asarray(scale, dtype=g.dtype)
+
+
+def _clippable(p, g):
+    return g is not None and getattr(p, "need_clip", True)
+
+
+class ClipGradBase:
+    """Base class: ``clip(params_grads)`` maps a list of (param, grad Tensor) to clipped pairs."""
+
+    def __call__(self, params_grads):
+        pairs = [(p, None if g is None else g._data) for p, g in params_grads]
+        out = []
+        for (p, g), (_, orig) in zip(self._clip_arrays(pairs), params_grads):
+            if g is None or (isinstance(orig, Tensor) and g is orig._data):
+                out.append((p, orig))
+            elif isinstance(g, SparseRowGrad):
+                from .sparse_grad import _sparse_grad_tensor
+                out.append((p, _sparse_grad_tensor(g.rows, g.values, g.shape)))
+            else:
+                out.append((p, _wrap(g)))
+        return out
+
+    def _clip_arrays(self, pairs):
+        raise NotImplementedError
+
+
+class ClipGradByGlobalNorm(ClipGradBase):
+    """Scale all gradients by clip_norm / max(global_norm, clip_norm).
+
+    global_norm = sqrt(sum of every gradient's squared L2 norm).
+
+    Args:
+        clip_norm: the largest global norm allowed.
+
+    Example:
+        >>> clip = opsdk.nn.ClipGradByGlobalNorm(clip_norm=5.0)
+        >>> opt = opsdk.optimizer.Adam(parameters=model.parameters(), grad_clip=clip)
+    """
+
+    def __init__(self, clip_norm, group_name="default_group", auto_skip_clip=False):
+        if not clip_norm > 0:
+            raise OpArgumentError(f"ClipGradByGlobalNorm: clip_norm must be positive; got: "
+                                  f"{clip_norm}")
+        self.clip_norm = float(clip_norm)
+        self.group_name = group_name
+
+    def global_norm(self, pairs):
+        """The global L2 norm of the clippable gradients among (param, array) pairs."""
+        return math.sqrt(sum(_sq_sum(g) for p, g in pairs if _clippable(p, g)))
+
+    def _clip_arrays(self, pairs):
+        norm = self.global_norm(pairs)
+        if norm <= self.clip_norm:
+            return pairs
+        scale = self.clip_norm / norm
+        return [(p, _scaled(g, scale) if _clippable(p, g) else g) for p, g in pairs]
+
+    def __repr__(self):
+        return f"ClipGradByGlobalNorm(global_clip_norm={self.clip_norm})"
+
+
+class ClipGradByNorm(ClipGradBase):
+    """Scale each gradient whose L2 norm exceeds clip_norm down to norm clip_norm."""
+
+    def __init__(self, clip_norm):
+        if not clip_norm > 0:
+            raise OpArgumentError(f"ClipGradByNorm: clip_norm must be positive; got: {clip_norm}")
+        self.clip_norm = float(clip_norm)
+
+    def _clip_arrays(self, pairs):
+        out = []
+        for p, g in pairs:
+            if _clippable(p, g):
+                norm = math.sqrt(_sq_sum(g))
+                if norm > self.clip_norm:
+                    g = _scaled(g, self.clip_norm / norm)
+            out.append((p, g))
+        return out
+
+    def __repr__(self):
+        return f"ClipGradByNorm(clip_norm={self.clip_norm})"
+
+
+class ClipGradByValue(ClipGradBase):
+    """Clamp every gradient element into [min, max] (min defaults to -max)."""
+
+    def __init__(self, max, min=None):
+        min = -max if min is None else min
+        if not min <= max:
+            raise OpArgumentError(f"ClipGradByValue: expected: min <= max; got: min={min}, "
+                                  f"max={max}")
+        self.max = float(max)
+        self.min = float(min)
+
+    def _clip_arrays(self, pairs):
+        out = []
+        for p, g in pairs:
+            if _clippable(p, g):
+                if isinstance(g, SparseRowGrad):
+                    c = g.coalesce()
+                    g = SparseRowGrad(c.rows, np.clip(c.values, self.min, self.max), c.shape)
+                else:
+                    g = np.clip(g, self.min, self.max)
+            out.append((p, g))
+        return out
+
+    def __repr__(self):
+        return f"ClipGradByValue(min={self.min}, max={self.max})"

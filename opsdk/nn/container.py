@@ -1,0 +1,115 @@
+"""Containers: Sequential (layers applied in order) and LayerList (an indexable list)."""
+from collections import OrderedDict
+
+from ..errors import OpArgumentError
+from .layer import Layer
+
+
+class Sequential(Layer):
+    """Apply layers one after the other.
+
+    Accepts layers, (name, layer) pairs or one OrderedDict.
+
+    Example:
+        >>> model = opsdk.nn.Sequential(opsdk.nn.Linear(4, 8), opsdk.nn.ReLU(),
+        ...                             opsdk.nn.Linear(8, 2))
+        >>> model(opsdk.randn([3, 4])).shape
+        [3, 2]
+    """
+
+    def __init__(self, *layers):
+        super().__init__()
+        if len(layers) == 1 and isinstance(layers[0], OrderedDict):
+            layers = tuple(layers[0].items())
+        if layers and isinstance(layers[0], (list, tuple)):
+            for name, layer in layers:
+                self.add_sublayer(name, layer)
+        else:
+            for i, layer in enumerate(layers):
+                self.add_sublayer(str(i), layer)
+
+    def forward(self, x):
+        for layer in self._sub_layers.values():
+            x = layer(x)
+        return x
+
+    def __getitem__(self, idx):
+        items = list(self._sub_layers.values())
+        if isinstance(idx, slice):
+            return Sequential(*items[idx])
+        if isinstance(idx, str):
+            return self._sub_layers[idx]
+        try:
+            return items[idx]
+        except IndexError:
+            raise IndexError(f"Sequential: index {idx} out of range for {len(items)} "
+                             f"layers") from None
+
+    def __len__(self):
+        return len(self._sub_layers)
+
+    def __iter__(self):
+        return iter(self._sub_layers.values())
+
+    def append(self, layer):
+        self.add_sublayer(str(len(self._sub_layers)), layer)
+        return self
+
+
+class LayerList(Layer):
+    """A list of layers whose parameters the parent sees; it has no forward of its own.
+
+    Example:
+        >>> blocks = opsdk.nn.LayerList([opsdk.nn.Linear(4, 4) for _ in range(3)])
+        >>> len(blocks.parameters())
+        6
+    """
+
+    def __init__(self, sublayers=None):
+        super().__init__()
+        for layer in sublayers or ():
+            self.append(layer)
+
+    def _index(self, idx):
+        n = len(self._sub_layers)
+        if not -n <= idx < n:
+            raise IndexError(f"LayerList: index {idx} out of range for {n} layers")
+        return idx + n if idx < 0 else idx
+
+    def __getitem__(self, idx):
+        items = list(self._sub_layers.values())
+        if isinstance(idx, slice):
+            return LayerList(items[idx])
+        return items[self._index(idx)]
+
+    def __setitem__(self, idx, layer):
+        self.add_sublayer(str(self._index(idx)), layer)
+
+    def __len__(self):
+        return len(self._sub_layers)
+
+    def __iter__(self):
+        return iter(self._sub_layers.values())
+
+    def append(self, layer):
+        """Add a layer at the end; returns self."""
+        if not isinstance(layer, Layer):
+            raise OpArgumentError(f"LayerList.append: expected: a Layer; got: "
+                                  f"{type(layer).__name__}")
+        self.add_sublayer(str(len(self._sub_layers)), layer)
+        return self
+
+    def extend(self, layers):
+        for layer in layers:
+            self.append(layer)
+        return self
+
+    def insert(self, index, layer):
+        items = list(self._sub_layers.values())
+        items.insert(index, layer)
+        self._sub_layers.clear()
+        for i, item in enumerate(items):
+            self._sub_layers[str(i)] = item
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError("LayerList has no forward; iterate over it in your forward()")

@@ -1,0 +1,250 @@
+"""Losses: cross_entropy (hard/soft labels, ignore_index, weights, label smoothing), mse_loss.
+
+Each is one graph op. cross_entropy works on log-softmax computed with the log-sum-exp shift,
+so large logits never overflow; its gradient is softmax - target, scaled per sample.
+"""
+import numpy as np
+
+from ...amp.state import keep_float32
+from ...errors import DTypeError, OpArgumentError, ShapeError
+from ...functional.record import record, unbroadcast, unbroadcast_array
+from ...functional.shape import moveaxis, reshape
+from ...tensor import _wrap
+from ._graph import float_arg, tensor_arg, wants_grad
+from .activation import log_softmax_array, softmax
+
+_REDUCTIONS = ("none", "mean", "sum")
+
+
+def _check_reduction(reduction, op):
+    if reduction not in _REDUCTIONS:
+        raise OpArgumentError(f"{op}: argument 'reduction' must be one of {_REDUCTIONS}; "
+                              f"got: {reduction!r}")
+
+
+class _Targets:
+    """What cross_entropy needs about the labels, in the (M, C) classes-last layout."""
+
+    def __init__(self, lab, xshape, ax, soft_label, ignore_index, label_smoothing, dtype):
+        nd = len(xshape)
+        c = xshape[ax]
+        lead = xshape[:ax] + xshape[ax + 1:]
+        m = int(np.prod(lead, dtype=np.int64))
+        ld = lab._data
+        self.valid = None      # per-row mask of rows that count (hard labels only)
+        self.index = None      # per-row class index (hard labels without smoothing)
+        self.matrix = None     # (M, C) target probabilities (soft labels or smoothing)
+        if soft_label:
+            if ld.dtype.kind != "f":
+                raise DTypeError(f"cross_entropy: soft_label=True needs float labels (class "
+                                 f"probabilities); got: {ld.dtype}")
+            if tuple(ld.shape) != tuple(xshape):
+                raise ShapeError(f"cross_entropy: soft labels must have the input's shape; "
+                                 f"expected: {list(xshape)}; got: {list(ld.shape)}")
+            self.matrix = np.moveaxis(ld, ax, -1).reshape(m, c).astype(dtype, copy=False)
+            self.squeeze = False
+        else:
+            if ld.dtype.kind not in "iu":
+                raise DTypeError(f"cross_entropy: hard labels must be integer class indices; "
+                                 f"got: {ld.dtype} (pass soft_label=True for probabilities)")
+            self.squeeze = ld.ndim == nd - 1
+            if self.squeeze:
+                ok = tuple(ld.shape) == tuple(lead)
+            else:
+                ok = ld.ndim == nd and ld.shape[ax] == 1 and (
+                    tuple(ld.shape[:ax] + ld.shape[ax + 1:]) == tuple(lead))
+            if not ok:
+                raise ShapeError(f"cross_entropy: labels must have the input's shape without the "
+                                 f"class axis (or with it of size 1); expected: {list(lead)}; "
+                                 f"got: {list(ld.shape)}")
+            y = (ld if self.squeeze else np.moveaxis(ld, ax, -1)).reshape(-1).astype(np.int64)
+            valid = y != ignore_index
+            bad = valid & ((y < 0) | (y >= c))
+            if bad.any():
+                raise OpArgumentError(f"cross_entropy: labels must lie in [0, {c}) or equal "
+                                      f"ignore_index={ignore_index}; got: {int(y[bad][0])}")
+            self.valid = valid
+            self.index = np.where(valid, y, 0)
+        if label_smoothing:
+            if not 0.0 <= label_smoothing <= 1.0:
+                raise OpArgumentError(f"cross_entropy: label_smoothing must lie in [0, 1]; got: "
+                                      f"{label_smoothing}")
+            if self.matrix is None:
+                self.matrix = np.zeros((m, c), dtype=dtype)
+                self.matrix[np.arange(m), self.index] = 1.0
+                self.index = None
+            self.matrix = (self.matrix * (1.0 - label_smoothing) + label_smoothing / c).astype(
+                dtype, copy=False)
+        self.m, self.c, self.lead = m, c, list(lead)
+
+    def row_weights(self, weight, dtype):
+        """Per-row weight: weight[label] (hard) or label . weight (soft); 0 for ignored rows."""
+        if weight is None:
+            w = np.ones(self.m, dtype=dtype)
+        elif self.index is not None:
+            w = weight[self.index].astype(dtype, copy=False)
+        else:
+            w = (self.matrix @ weight).astype(dtype, copy=False)
+        if self.valid is not None:
+            w = w * self.valid
+        return w
+
+    def dense(self):
+        """The (M, C) target matrix (one-hot for hard labels)."""
+        if self.matrix is not None:
+            return self.matrix if self.valid is None else self.matrix * self.valid[:, None]
+        t = np.zeros((self.m, self.c), dtype=np.float64)
+        t[np.arange(self.m), self.index] = self.valid
+        return t
+
+
+def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean",
+                  soft_label=False, axis=-1, use_softmax=True, label_smoothing=0.0, name=None):
+    """Cross entropy between logits (or probabilities) and class labels, as Paddle computes it.
+
+    Args:
+        input: float logits [..., C, ...] with the classes on ``axis`` (probabilities when
+            use_softmax=False).
+        label: int64 class indices shaped like input without the class axis (or with it of
+            size 1), or float probabilities shaped like input when soft_label=True.
+        weight: optional float Tensor [C] of per-class weights.
+        ignore_index: hard-label value whose samples count for nothing.
+        reduction: 'mean' (divided by the summed weights of counted samples), 'sum' or 'none'.
+        soft_label: labels are probability distributions.
+        axis: the class axis.
+        use_softmax: apply log-softmax to input (False: input already holds probabilities).
+        label_smoothing: mix the targets with the uniform distribution by this amount.
+
+    Returns:
+        A 0-d Tensor ('mean'/'sum') or per-sample losses ('none'). Only input gets a
+        gradient; labels (soft ones included) never do, as in Paddle.
+
+    Example:
+        >>> logits = opsdk.to_tensor([[2.0, 0.5, -1.0]], stop_gradient=False)
+        >>> F.cross_entropy(logits, opsdk.to_tensor([0])).backward()
+    """
+    _check_reduction(reduction, "cross_entropy")
+    x = keep_float32(float_arg(input, "cross_entropy", "input"), "cross_entropy")
+    lab = tensor_arg(label, "cross_entropy", "label")
+    xd = x._data
+    if xd.ndim == 0:
+        raise ShapeError("cross_entropy: input must have a class axis; got: a 0-d tensor")
+    ax = axis % xd.ndim
+    dtype = xd.dtype
+    tg = _Targets(lab, xd.shape, ax, soft_label, ignore_index, label_smoothing, dtype)
+    wd = None
+    if weight is not None:
+        wd = tensor_arg(weight, "cross_entropy", "weight")._data
+        if wd.shape != (tg.c,):
+            raise ShapeError(f"cross_entropy: weight must have one entry per class; expected: "
+                             f"[{tg.c}]; got: {list(wd.shape)}")
+    moved = np.moveaxis(xd, ax, -1)
+    xm = moved.reshape(tg.m, tg.c)
+    if use_softmax:
+        logp = log_softmax_array(xm, -1)
+    else:
+        with np.errstate(divide="ignore"):
+            logp = np.log(xm)
+    rows = np.arange(tg.m)
+    if tg.index is not None:
+        nll = -logp[rows, tg.index]
+    else:
+        nll = -(tg.dense() * logp).sum(axis=-1)
+    w = tg.row_weights(wd, dtype)
+    per = (nll * w).astype(dtype, copy=False)
+    if reduction == "none":
+        out_shape = tg.lead if tg.squeeze else list(xd.shape[:ax]) + [1] + list(xd.shape[ax + 1:])
+        out = per.reshape(out_shape)
+        scale = None
+    else:
+        if reduction == "sum":
+            scale = 1.0
+        else:
+            denom = float(w.sum()) if (wd is not None or tg.valid is not None) else float(tg.m)
+            scale = 1.0 / denom if denom != 0 else 0.0
+        out = np.asarray(per.sum() * scale, dtype=dtype)
+    if not wants_grad(x):
+        return _wrap(out)
+
+    def coef(g):
+        c = g.reshape(tg.m) * w if scale is None else w * (g * scale)
+        return c.astype(dtype, copy=False)
+
+    def fast(g):
+        c = coef(g)
+        if use_softmax:
+            gx = np.exp(logp)
+            if tg.index is not None:
+                gx *= c[:, None]
+                gx[rows, tg.index] -= c
+            else:
+                t = tg.dense()
+                gx *= (c * t.sum(axis=-1))[:, None]
+                gx -= t * c[:, None]
+        else:
+            if tg.index is not None:
+                gx = np.zeros_like(xm)
+                gx[rows, tg.index] = -c / xm[rows, tg.index]
+            else:
+                gx = -(tg.dense() * c[:, None]) / xm
+        return (np.moveaxis(gx.astype(dtype, copy=False).reshape(moved.shape), -1, ax),)
+
+    def vjp(g):
+        from ...functional.reduction import sum as _sum
+        c = reshape(g, [tg.m]) * _wrap(w) if scale is None else g * _wrap(w * scale)
+        c = reshape(c, [tg.m, 1])
+        t = _wrap(tg.dense().astype(dtype, copy=False))
+        x2 = reshape(moveaxis(x, ax, -1), [tg.m, tg.c])
+        if use_softmax:
+            gx2 = softmax(x2, axis=-1) * (c * _sum(t, axis=-1, keepdim=True)) - t * c
+        else:
+            gx2 = -(t * c) / x2
+        return (moveaxis(reshape(gx2, list(moved.shape)), -1, ax),)
+    return record("cross_entropy", out, (x,), vjp, fast, saved=(x,))
+
+
+def mse_loss(input, label, reduction="mean", name=None):
+    """Mean squared error: reduce((input - label) ** 2).
+
+    Args:
+        input: float Tensor.
+        label: float Tensor of the same (or a broadcastable) shape.
+        reduction: 'mean', 'sum' or 'none'.
+
+    Returns:
+        A 0-d Tensor ('mean'/'sum') or the elementwise squared errors ('none').
+
+    Example:
+        >>> F.mse_loss(opsdk.to_tensor([1.0, 3.0]), opsdk.to_tensor([0.0, 0.0])).item()
+        5.0
+    """
+    _check_reduction(reduction, "mse_loss")
+    x = keep_float32(float_arg(input, "mse_loss", "input"), "mse_loss")
+    y = keep_float32(float_arg(label, "mse_loss", "label"), "mse_loss")
+    xd, yd = x._data, y._data
+    diff = xd - yd
+    sq = diff * diff
+    if reduction == "none":
+        out, scale = sq, None
+    elif reduction == "sum":
+        out, scale = np.asarray(sq.sum()), 1.0
+    else:
+        out, scale = np.asarray(sq.mean(), dtype=sq.dtype), 1.0 / max(sq.size, 1)
+    if not wants_grad(x, y):
+        return _wrap(out)
+    xs, ys = xd.shape, yd.shape
+    rx, ry = x._req, y._req
+
+    def fast(g):
+        gd = diff * (2 * g if scale is None else 2 * scale * g)
+        return (unbroadcast_array(gd, xs) if rx else None,
+                unbroadcast_array(-gd, ys) if ry else None)
+
+    def vjp(g):
+        d = x - y
+        gd = d * (g * 2.0) if scale is None else d * (g * (2.0 * scale))
+        return (unbroadcast(gd, xs) if rx else None, unbroadcast(-gd, ys) if ry else None)
+    return record("mse_loss", out, (x, y), vjp, fast, saved=(x, y))
+
+
+__all__ = ["cross_entropy", "mse_loss"]

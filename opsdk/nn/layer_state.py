@@ -1,0 +1,76 @@
+"""Layer.state_dict / set_state_dict / to: saving, restoring and moving a layer tree's tensors."""
+from collections import OrderedDict
+
+import numpy as np
+
+from ..dtypes import convert_dtype
+from ..errors import ShapeError
+from ..tensor import Tensor
+
+
+def _entries(layer, include_sublayers, prefix):
+    """(structured name, tensor) for parameters and persistable buffers of the tree."""
+    layers = (layer.named_sublayers(prefix, include_self=True) if include_sublayers
+              else [(prefix, layer)])
+    seen = set()
+    for lname, sub in layers:
+        for key, p in sub._parameters.items():
+            if p is not None and id(p) not in seen:
+                seen.add(id(p))
+                yield lname + ("." if lname else "") + key, p
+        for key, b in sub._buffers.items():
+            if b is not None and key not in sub._non_persistable_buffer_names:
+                yield lname + ("." if lname else "") + key, b
+
+
+def state_dict(layer, destination, include_sublayers, prefix):
+    out = OrderedDict() if destination is None else destination
+    for name, t in _entries(layer, include_sublayers, prefix.rstrip(".")):
+        out[name] = t
+    return out
+
+
+def _values(v):
+    if isinstance(v, Tensor):
+        return v.numpy()
+    return np.asarray(v)
+
+
+def set_state_dict(layer, state, use_structured_name):
+    missing = []
+    used = set()
+    for name, t in _entries(layer, True, ""):
+        key = name if use_structured_name else (t.name or name)
+        if key not in state:
+            missing.append(key)
+            continue
+        used.add(key)
+        v = _values(state[key])
+        if tuple(v.shape) != tuple(t._data.shape):
+            raise ShapeError(f"set_state_dict: '{key}' has the wrong shape; expected: "
+                             f"{list(t._data.shape)}; got: {list(v.shape)}")
+        if type(t._data) is np.ndarray:
+            t._data[...] = v.astype(t._data.dtype, copy=False)
+        else:
+            from ..device import array_module
+            t._data[...] = array_module(t._data).asarray(v.astype(t._data.dtype, copy=False))
+        t._version += 1
+    unexpected = [k for k in state if k not in used]
+    return missing, unexpected
+
+
+def move_to(layer, device, dtype):
+    from .. import device as _device
+    place = None if device is None else _device.parse_place(device)
+    dt = None if dtype is None else convert_dtype(dtype, op="Layer.to")
+    tensors = list(layer.parameters()) + list(layer.buffers())
+    for t in tensors:
+        data = t._data
+        if place is not None:
+            data = _device.move_to(data, place)
+        if dt is not None and data.dtype.kind == "f":
+            data = data.astype(dt)
+        if data is not t._data:
+            t._data = data
+            t._version += 1
+            t.grad = None

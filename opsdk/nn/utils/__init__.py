@@ -1,0 +1,4 @@
+"""opsdk.nn.utils: gradient clipping helpers that work on param.grad in place."""
+from .clip_grad import clip_grad_norm_, clip_grad_value_
+
+__all__ = ["clip_grad_norm_", "clip_grad_value_"]

@@ -1,0 +1,62 @@
+"""Sequential and LayerList."""
+from collections import OrderedDict
+
+import numpy as np
+import pytest
+
+import opsdk as paddle
+from opsdk.errors import OpArgumentError
+from opsdk.nn import LayerList, Linear, ReLU, Sequential
+
+
+def test_sequential_applies_layers_in_order():
+    fc1, fc2 = Linear(3, 4), Linear(4, 2)
+    x = paddle.randn([2, 3])
+    np.testing.assert_array_equal(Sequential(fc1, ReLU(), fc2)(x).numpy(),
+                                  fc2(paddle.nn.functional.relu(fc1(x))).numpy())
+
+
+def test_sequential_indexing_slicing_length_and_names():
+    m = Sequential(Linear(3, 4), ReLU(), Linear(4, 2))
+    assert len(m) == 3 and isinstance(m[1], ReLU) and isinstance(m[-1], Linear)
+    assert len(m[:2]) == 2
+    named = Sequential(OrderedDict([("enc", Linear(2, 2)), ("act", ReLU())]))
+    assert [n for n, _ in named.named_parameters()] == ["enc.weight", "enc.bias"]
+    assert isinstance(named["act"], ReLU)
+    pairs = Sequential(("a", Linear(1, 1)), ("b", ReLU()))
+    assert [n for n, _ in pairs.named_children()] == ["a", "b"]
+
+
+def test_sequential_index_out_of_range_says_how_many_layers():
+    with pytest.raises(IndexError, match="2 layers"):
+        Sequential(Linear(1, 1), ReLU())[5]
+
+
+def test_layerlist_registers_parameters_and_supports_list_operations():
+    blocks = LayerList([Linear(2, 2) for _ in range(3)])
+    assert len(blocks.parameters()) == 6 and len(blocks) == 3
+    blocks.append(Linear(2, 2))
+    blocks[0] = Linear(2, 2)
+    assert len(blocks) == 4 and len(blocks.parameters()) == 8
+    assert [n for n, _ in blocks.named_parameters()][:2] == ["0.weight", "0.bias"]
+
+
+def test_layerlist_inside_a_layer_is_seen_by_the_parent():
+    class Stack(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.blocks = LayerList([Linear(2, 2), Linear(2, 2)])
+
+        def forward(self, x):
+            for blk in self.blocks:
+                x = blk(x)
+            return x
+
+    s = Stack()
+    assert [n for n, _ in s.named_parameters()][0] == "blocks.0.weight"
+    assert s(paddle.ones([1, 2])).shape == [1, 2]
+
+
+def test_layerlist_append_refuses_non_layers():
+    with pytest.raises(OpArgumentError, match="LayerList.append"):
+        LayerList().append(lambda x: x)

@@ -1,0 +1,121 @@
+"""nn.Embedding: the seed example, padding_idx, sparse gradients and optimizers."""
+import numpy as np
+import pytest
+
+import opsdk as paddle
+from opsdk.nn import SparseRowGrad
+
+
+def test_seed000_embedding_gradient_is_ones_on_rows_1_3_5_and_zero_elsewhere():
+    emb = paddle.nn.Embedding(num_embeddings=10000, embedding_dim=128)
+    ids = paddle.to_tensor([[1, 3, 5]])
+    e = emb(ids)
+    loss = e.sum()
+    loss.backward()
+    g = emb.weight.grad.numpy()
+    assert e.shape == [1, 3, 128] and g.shape == (10000, 128)
+    np.testing.assert_array_equal(g[[1, 3, 5]], np.ones((3, 128)))
+    assert np.flatnonzero(np.abs(g).sum(axis=1)).tolist() == [1, 3, 5]
+
+
+def test_padding_idx_row_gets_no_gradient_and_outputs_zeros():
+    emb = paddle.nn.Embedding(10, 4, padding_idx=0)
+    out = emb(paddle.to_tensor([[0, 2, 0]]))
+    np.testing.assert_array_equal(out.numpy()[0, [0, 2]], 0)
+    out.sum().backward()
+    np.testing.assert_array_equal(emb.weight.grad.numpy()[0], 0)
+    np.testing.assert_array_equal(emb.weight.grad.numpy()[2], 1)
+
+
+def test_sparse_embedding_stores_a_row_sparse_gradient_readable_as_dense():
+    emb = paddle.nn.Embedding(10, 4, sparse=True)
+    emb(paddle.to_tensor([[1, 3, 5, 3]])).sum().backward()
+    g = emb.weight.grad
+    assert isinstance(g._data, SparseRowGrad) and g.shape == [10, 4]
+    assert sorted(g.rows.tolist()) == [1, 3, 3, 5]
+    dense = np.zeros((10, 4), np.float32)
+    dense[[1, 5]], dense[3] = 1, 2
+    np.testing.assert_array_equal(g.numpy(), dense)
+    np.testing.assert_array_equal(g.to_dense().numpy(), dense)
+    assert "SparseGradTensor(rows=" in repr(g)
+
+
+def test_sparse_gradients_accumulate_over_two_backward_calls():
+    emb = paddle.nn.Embedding(6, 2, sparse=True)
+    emb(paddle.to_tensor([1])).sum().backward()
+    emb(paddle.to_tensor([4, 1])).sum().backward()
+    np.testing.assert_array_equal(emb.weight.grad.numpy()[:, 0], [0, 2, 0, 0, 1, 0])
+
+
+def test_sparse_weight_also_used_densely_gets_the_sum_of_both_gradients():
+    emb = paddle.nn.Embedding(5, 3, sparse=True)
+    ids = paddle.to_tensor([2])
+    loss = emb(ids).sum() + (emb.weight * 2.0).sum()
+    loss.backward()
+    want = np.full((5, 3), 2.0, np.float32)
+    want[2] += 1
+    np.testing.assert_array_equal(emb.weight.grad.numpy(), want)
+
+
+def test_clear_grad_empties_a_sparse_gradient():
+    emb = paddle.nn.Embedding(5, 3, sparse=True)
+    emb(paddle.to_tensor([2])).sum().backward()
+    emb.weight.clear_gradient()
+    np.testing.assert_array_equal(emb.weight.grad.numpy(), np.zeros((5, 3)))
+
+
+@pytest.mark.parametrize("make_opt", [
+    lambda ps: paddle.optimizer.SGD(learning_rate=0.1, parameters=ps),
+    lambda ps: paddle.optimizer.Momentum(learning_rate=0.1, parameters=ps),
+    lambda ps: paddle.optimizer.Momentum(learning_rate=0.1, parameters=ps, use_nesterov=True),
+    lambda ps: paddle.optimizer.Adam(learning_rate=0.1, parameters=ps),
+    lambda ps: paddle.optimizer.AdamW(learning_rate=0.1, parameters=ps),
+])
+def test_optimizers_apply_sparse_gradients_exactly_as_the_dense_ones(make_opt):
+    ids = [paddle.to_tensor([[1, 3, 3]]), paddle.to_tensor([[0, 3]])]
+    results = []
+    for sparse in (False, True):
+        paddle.seed(5)
+        emb = paddle.nn.Embedding(6, 2, sparse=sparse)
+        opt = make_opt(emb.parameters())
+        for batch in ids + ids:
+            (emb(batch) ** 2).sum().backward()
+            opt.step()
+            opt.clear_grad()
+        results.append(emb.weight.numpy())
+    np.testing.assert_allclose(results[1], results[0], rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("opt_cls", [paddle.optimizer.Adam, paddle.optimizer.AdamW])
+def test_lazy_mode_updates_only_the_rows_present(opt_cls):
+    emb = paddle.nn.Embedding(6, 2, sparse=True)
+    opt = opt_cls(learning_rate=0.1, parameters=emb.parameters(), lazy_mode=True)
+    emb(paddle.to_tensor([1])).sum().backward()
+    opt.step()
+    opt.clear_grad()
+    before = emb.weight.numpy().copy()
+    emb(paddle.to_tensor([4])).sum().backward()
+    opt.step()
+    changed = np.flatnonzero(np.abs(emb.weight.numpy() - before).sum(axis=1)).tolist()
+    assert changed == [4]
+
+
+def test_sgd_on_a_sparse_gradient_changes_only_looked_up_rows():
+    emb = paddle.nn.Embedding(100, 8, sparse=True)
+    before = emb.weight.numpy().copy()
+    emb(paddle.to_tensor([[7, 42]])).sum().backward()
+    paddle.optimizer.SGD(learning_rate=1.0, parameters=emb.parameters()).step()
+    diff = emb.weight.numpy() - before
+    assert np.flatnonzero(np.abs(diff).sum(axis=1)).tolist() == [7, 42]
+    np.testing.assert_allclose(diff[[7, 42]], -1.0)
+
+
+def test_coupled_weight_decay_on_a_sparse_gradient_applies_to_the_present_rows_only():
+    emb = paddle.nn.Embedding(4, 2, sparse=True,
+                              weight_attr=paddle.nn.initializer.Constant(1.0))
+    opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=emb.parameters(), weight_decay=0.5)
+    emb(paddle.to_tensor([2])).sum().backward()
+    opt.step()
+    # row 2: 1 - 0.1 * (1 + 0.5 * 1); the other rows keep their values, as Paddle's
+    # regularization of a sparse gradient does
+    np.testing.assert_allclose(emb.weight.numpy()[:, 0], [1.0, 1.0, 0.85, 1.0], rtol=1e-6)
