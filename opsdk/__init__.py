@@ -36,7 +36,7 @@ from .tensor_methods import clone
 _LAZY = {
     "nn": ".nn", "optimizer": ".optimizer", "amp": ".amp", "ops": ".ops", "plugins": ".plugins",
     "kernels": ".kernels", "testing": ".testing", "check": ".check", "hookspecs": ".hookspecs", "errors": ".errors",
-    "metric": ".metric", "io": ".io", "jit": ".jit", "linalg": ".linalg_api",
+    "regularizer": ".optimizer.regularizer", "io": ".io", "jit": ".jit", "linalg": ".linalg_api",
 }
 
 
@@ -64,6 +64,7 @@ _LAZY_ATTRS = {
     "list_ops": (".plugins", "list_ops"),
     "Sample": (".registry", "Sample"),
     "erf": (".builtin_ops.erf", "erf"),
+    "ParamAttr": (".nn.param_attr", "ParamAttr"),
     "register_pack": (".plugins", "register_pack"),
     "unregister_pack": (".plugins", "unregister_pack"),
 }

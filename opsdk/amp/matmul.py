@@ -6,7 +6,7 @@ that overflows float16 shows up as inf in the gradients (what GradScaler watches
 """
 import numpy as np
 
-from ..functional.linalg import matmul
+from ..functional.linalg import plain_matmul as matmul
 from ..functional.record import _state as _grad_state, record
 from ..tensor import Tensor, _wrap
 from .state import casts_to_low, state

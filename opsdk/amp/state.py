@@ -34,3 +34,12 @@ def keep_float32(x, op):
         return x
     from .matmul import quiet_cast
     return quiet_cast(x, "float32")
+
+
+def _register_with_core():
+    """Let the core matmul see this state (it never imports opsdk.amp itself)."""
+    from ..functional import linalg
+    linalg._amp_state = state
+
+
+_register_with_core()

@@ -14,11 +14,24 @@ def _swap(a):
     return a.swapaxes(-1, -2)
 
 
+# set by opsdk.amp when it is imported: matmul then consults auto_cast without importing amp
+_amp_state = None
+
+
 def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
     """Matrix product of the last two axes, broadcasting the leading (batch) axes.
 
-    1-D arguments act as a row (x) or a column (y) vector whose axis is then dropped.
+    1-D arguments act as a row (x) or a column (y) vector whose axis is then dropped. Inside
+    ``opsdk.amp.auto_cast()`` it runs in float16 (float32 accumulation).
     """
+    if _amp_state is not None and _amp_state.enabled:
+        from ..amp.matmul import autocast_matmul
+        return autocast_matmul(x, y, transpose_x, transpose_y)
+    return plain_matmul(x, y, transpose_x, transpose_y)
+
+
+def plain_matmul(x, y, transpose_x=False, transpose_y=False):
+    """matmul in the inputs' own dtype, whatever the auto_cast state."""
     x = _arg(x, "matmul", "x")
     y = _arg(y, "matmul", "y")
     from .shape import squeeze, transpose, unsqueeze

@@ -12,7 +12,7 @@ from ...functional.record import record
 from ...functional.reduction import normalize_axis, sum as _sum
 from ...tensor import _wrap
 from ._graph import OutRef, float_arg, wants_grad
-from .erf import erf
+from ...builtin_ops.erf import erf_array as erf
 
 _INV_SQRT2 = 1.0 / math.sqrt(2.0)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
