@@ -30,10 +30,10 @@ class Tensor:
     ``stop_gradient=True`` (no gradient), as in Paddle.
     """
 
-    # class-level defaults keep creation cheap: a new tensor sets only what differs
-    _node = None
+    # the three attributes every op touches are slots (set on every creation); the rest are
+    # class-level defaults, so a new tensor pays only for what differs
+    __slots__ = ("_data", "_node", "_req", "__dict__", "__weakref__")
     _out_idx = 0
-    _req = False
     _version = 0
     _base = None  # the tensor this one is a view of (shares memory with), for version counting
     _hooks = None
@@ -47,6 +47,7 @@ class Tensor:
     def __init__(self, data=None, dtype=None, place=None, stop_gradient=True):
         from .functional.creation import _to_array
         self._data = _to_array(data, dtype, place)
+        self._node = None
         self.stop_gradient = stop_gradient
 
     # -- basic attributes -------------------------------------------------------------------
@@ -208,6 +209,8 @@ class Tensor:
         """A tensor sharing this one's data, cut from the graph (stop_gradient=True)."""
         t = _new(Tensor)
         t._data = self._data
+        t._node = None
+        t._req = False
         t._base = self
         return t
 
@@ -288,6 +291,8 @@ def _wrap(data):
     """A new Tensor around an array, without any checks (the engine's hot path)."""
     t = _new(Tensor)
     t._data = data
+    t._node = None
+    t._req = False
     return t
 
 

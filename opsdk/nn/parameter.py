@@ -21,6 +21,7 @@ class Parameter(Tensor):
     def __init__(self, data, name=None, trainable=True, optimize_attr=None, regularizer=None,
                  need_clip=True):
         self._data = data
+        self._node = None
         self.name = name
         self.stop_gradient = not trainable
         self.optimize_attr = optimize_attr if optimize_attr is not None else {"learning_rate": 1.0}

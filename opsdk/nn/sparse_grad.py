@@ -174,6 +174,8 @@ class SparseGradTensor(Tensor):
 def _sparse_grad_tensor(rows, values, shape):
     t = object.__new__(SparseGradTensor)
     t._data = SparseRowGrad(rows, values, shape)
+    t._node = None
+    t._req = False
     return t
 
 
@@ -200,6 +202,7 @@ class RowGradSink(Tensor):
 
     def __init__(self, weight, rows):
         self._data = weight._data
+        self._node = None
         self._req = True
         self._weight = weight
         self._rows = rows
