@@ -44,7 +44,20 @@ class _GradModeContext:
         return wrapper
 
 
-class no_grad(_GradModeContext):
+class _Switch(_GradModeContext):
+    """A grad-mode switch usable as ``with switch():``, ``@switch()`` and bare ``@switch``."""
+
+    def __new__(cls, fn=None):
+        self = super().__new__(cls)
+        if callable(fn):
+            return self(fn)
+        return self
+
+    def __init__(self, fn=None):
+        pass
+
+
+class no_grad(_Switch):
     """Context manager and decorator: ops inside record no graph.
 
     Example:
@@ -54,30 +67,11 @@ class no_grad(_GradModeContext):
 
     _target = False
 
-    def __new__(cls, fn=None):
-        # `@no_grad` without parentheses decorates directly, as Paddle allows.
-        self = super().__new__(cls)
-        if callable(fn):
-            return self(fn)
-        return self
 
-    def __init__(self, fn=None):
-        pass
-
-
-class enable_grad(_GradModeContext):
+class enable_grad(_Switch):
     """Context manager and decorator: ops inside record the graph again."""
 
     _target = True
-
-    def __new__(cls, fn=None):
-        self = super().__new__(cls)
-        if callable(fn):
-            return self(fn)
-        return self
-
-    def __init__(self, fn=None):
-        pass
 
 
 class set_grad_enabled(_GradModeContext):

@@ -31,6 +31,21 @@ def _broadcast_error(op, xd, yd):
                       f"y {list(np.shape(yd))}")
 
 
+def _record_from_output(name, x, out, rule):
+    """Record an op whose gradient is ``rule(g, y)`` of its own output y.
+
+    The same formula serves arrays (first order, y = the output array) and Tensors (create_graph,
+    y = the output tensor, so second order flows through it). The output is saved with its
+    version: modifying it in place before backward is an error.
+    """
+    res = record1(name, out, x, None, None)
+    node = res._node
+    node.fast = lambda g: (rule(g, out),)
+    node.vjp = lambda g: (rule(g, res),)
+    node.saved = ((res, 0),)
+    return res
+
+
 def _is_num(v):
     t = type(v)
     return t is float or t is int
@@ -305,12 +320,7 @@ def exp(x, name=None):
     out = as_array(np.exp(x._data))
     if not (_state.enabled and x._req):
         return _wrap(out)
-    res = record1("exp", out, x, None, None)
-    node = res._node
-    node.fast = lambda g: (g * out,)
-    node.vjp = lambda g: (g * res,)
-    node.saved = ((res, 0),)
-    return res
+    return _record_from_output("exp", x, out, lambda g, y: g * y)
 
 
 def log(x, name=None):
@@ -329,12 +339,7 @@ def sqrt(x, name=None):
     out = as_array(np.sqrt(x._data))
     if not (_state.enabled and x._req):
         return _wrap(out)
-    res = record1("sqrt", out, x, None, None)
-    node = res._node
-    node.fast = lambda g: (g / (out + out),)
-    node.vjp = lambda g: (g / (res + res),)
-    node.saved = ((res, 0),)
-    return res
+    return _record_from_output("sqrt", x, out, lambda g, y: g / (y + y))
 
 
 def rsqrt(x, name=None):
@@ -383,13 +388,8 @@ def tanh(x, name=None):
         out = as_array(out)
     if not (x._req and _state.enabled):
         return _wrap(out)
-    res = record1("tanh", out, x, None, None)
-    node = res._node
     # 1 - y^2 written as g - g*y*y: no slow Python-scalar ufunc on the hot path
-    node.fast = lambda g: (g - g * out * out,)
-    node.vjp = lambda g: (g - g * res * res,)
-    node.saved = ((res, 0),)
-    return res
+    return _record_from_output("tanh", x, out, lambda g, y: g - g * y * y)
 
 
 def sigmoid(x, name=None):
@@ -398,12 +398,7 @@ def sigmoid(x, name=None):
     out = as_array(0.5 * (1 + np.tanh(0.5 * x._data)))
     if not (_state.enabled and x._req):
         return _wrap(out)
-    res = record1("sigmoid", out, x, None, None)
-    node = res._node
-    node.fast = lambda g: (g * (out - out * out),)
-    node.vjp = lambda g: (g * (res - res * res),)
-    node.saved = ((res, 0),)
-    return res
+    return _record_from_output("sigmoid", x, out, lambda g, y: g * (y - y * y))
 
 
 def _no_grad_unary(name, fn, doc):
