@@ -1,5 +1,5 @@
 """Autograd: grad modes, the engine, opsdk.grad, the PyLayer protocol and gradient checks."""
-from .function import Function, PyLayer, PyLayerContext
+from .function import Function, PyLayer, PyLayerContext, once_differentiable
 from .grad_api import grad
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 

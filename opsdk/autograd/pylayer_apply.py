@@ -92,6 +92,6 @@ def apply(cls, args, kwargs):
     final = list(outs)
     for i, w in zip(out_pos, wrapped):
         final[i] = w
-    if type(outs) is tuple:
-        return tuple(final)
-    return type(outs)(*final) if isinstance(outs, tuple) else final
+    kind = type(result)
+    # a namedtuple takes its fields as arguments
+    return kind(final) if kind in (tuple, list) else kind(*final)

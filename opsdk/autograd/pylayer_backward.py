@@ -5,6 +5,7 @@ import numpy as np
 
 from ..device import cupy_module
 from ..errors import DoubleBackwardError, OpBackwardError
+from ..functional.record import _edge
 from ..tensor import Tensor, _wrap, _wrap_req
 from . import grad_mode
 from .node import Node
@@ -24,10 +25,6 @@ class InputMeta:
         self.dtype = t._data.dtype
         self.on_cpu = type(t._data) is np.ndarray
         self.needs_grad = t._req
-
-
-def _edge(t):
-    return (t, -1) if t._node is None else (t._node, t._out_idx)
 
 
 def _tracked(g):
@@ -124,14 +121,14 @@ class BackwardRule:
 
     def _cut(self, g, grads):
         node = self._node()
-        edges = tuple(e for e in node.edges if e is not None) + tuple(
-            _edge(t) for t in grads if t is not None and t._req)
+        # differentiating through it reaches the op's inputs and the incoming grads
+        edges = tuple(e for e in node.edges + tuple(_edge(t) for t in grads) if e is not None)
         guard = Node(f"{self.name}.backward", _first_order_only(self.name, self.site), None,
                      edges, None, site=self.site)
         return _wrap_req(g._data, guard, 0)
 
     def arg_label(self, pos):
-        """'argument 1 (beta)': forward's parameter name when the signature tells it."""
+        """How errors name forward's argument pos: "argument 1 ('beta')", or "argument 1"."""
         import inspect
         try:
             params = list(inspect.signature(self.cls.forward).parameters.values())[1:]
