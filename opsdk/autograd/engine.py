@@ -294,6 +294,13 @@ def _apply_leaf_hooks(leaf, g, create_graph, _wrap):
 
 def _accumulate(leaf, g, create_graph, _wrap):
     """Add g into leaf.grad; first-order grads are owned arrays, so later sums stay in place."""
+    if type(g) is not np.ndarray and getattr(g, "is_sparse_rows", False):
+        if not leaf._hooks:
+            # a row-sparse gradient (sparse embedding) stays sparse in leaf.grad
+            from ..nn.sparse_grad import accumulate_rows
+            accumulate_rows(leaf, g.rows, g.values)
+            return
+        g = g.to_dense()
     g = _apply_leaf_hooks(leaf, g, create_graph, _wrap)
     dtype = leaf._data.dtype
     if create_graph:

@@ -4,11 +4,10 @@ A ``SparseRowGrad`` holds ``rows`` (int64 [k]) and ``values`` ([k, *row_shape]) 
 dense [n, *row_shape] gradient that is zero outside ``rows`` (repeated rows add up). The
 optimizers apply it row by row, without ever building the dense array.
 
-How it reaches ``weight.grad``: the embedding op sends its gradient (the values only) to a
-per-call ``RowGradSink`` leaf instead of to the weight; the engine stores a leaf gradient
-by assigning ``leaf.grad``, and the sink's ``grad`` setter merges the rows into the weight's
-gradient. Everything else reading the gradient (``.numpy()``, printing, arithmetic) sees the
-dense values.
+How it reaches ``weight.grad``: the embedding op's first-order rule returns a SparseRowGrad
+for the weight; the engine sees ``is_sparse_rows`` and calls ``accumulate_rows`` instead of
+densifying (opsdk.grad, which returns dense Tensors, gets the dense view). Everything else
+reading the gradient (``.numpy()``, printing, arithmetic) sees the dense values.
 """
 import numpy as np
 
@@ -89,6 +88,19 @@ class SparseRowGrad:
 
     def copy(self):
         return self.astype(self.values.dtype)
+
+    # tells the engine to hand this gradient to accumulate_rows instead of densifying it
+    is_sparse_rows = True
+
+    def __add__(self, other):
+        if isinstance(other, SparseRowGrad):
+            return SparseRowGrad(np.concatenate([self.rows, other.rows]),
+                                 np.concatenate([self.values, other.values.astype(
+                                     self.values.dtype, copy=False)]), self.shape)
+        return self.to_dense() + other
+
+    def __radd__(self, other):
+        return other + self.to_dense()
 
     def add_rows(self, rows, values):
         """Append rows in place (a later coalesce sums repeats)."""
@@ -195,32 +207,3 @@ def accumulate_rows(weight, rows, values):
         from ..functional.indexing import index_add_into
         from ..tensor import _wrap
         weight.grad = grad + index_add_into(_wrap(values), (rows,), weight._data.shape, False)
-
-
-class RowGradSink(Tensor):
-    """A stand-in leaf for one embedding call: the gradient it receives goes row-wise to weight."""
-
-    def __init__(self, weight, rows):
-        self._data = weight._data
-        self._node = None
-        self._req = True
-        self._weight = weight
-        self._rows = rows
-
-    @property
-    def grad(self):
-        # always empty, so the engine assigns (never adds in place) each gradient it brings
-        return None
-
-    @grad.setter
-    def grad(self, value):
-        if value is None:
-            return
-        if value._node is not None:
-            # a create_graph gradient: keep it differentiable, hence dense
-            from ..functional.indexing import index_add_into
-            dense = index_add_into(value, (self._rows,), self._weight._data.shape, False)
-            w = self._weight
-            w.grad = dense if w.grad is None else w.grad + dense
-            return
-        accumulate_rows(self._weight, self._rows, value._data)

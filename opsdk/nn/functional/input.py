@@ -6,7 +6,7 @@ from ...functional.indexing import getitem, index_add_into, one_hot
 from ...functional.record import record
 from ...functional.shape import reshape
 from ...tensor import _wrap
-from ..sparse_grad import RowGradSink, coalesce_rows
+from ..sparse_grad import SparseRowGrad, coalesce_rows
 from ._graph import float_arg, tensor_arg, wants_grad
 
 
@@ -77,19 +77,20 @@ def embedding(x, weight, padding_idx=None, sparse=False, name=None):
         g2 = reshape(g, [k] + list(row_shape))
         return g2 if keep is None else getitem(g2, keep)
 
+    def vjp(g):
+        return (index_add_into(values_t(g), (rows,), wd.shape, False),)
+
     if sparse and w._node is None:
-        sink = RowGradSink(w, rows)
-        return record("embedding", out, (sink,), lambda g: (values_t(g),),
-                      lambda g: (values(g),))
+        # first-order backward hands the engine the looked-up rows only; it adds them into
+        # weight.grad without densifying (create_graph gets the dense, differentiable vjp)
+        return record("embedding", out, (w,), vjp,
+                      lambda g: (SparseRowGrad(rows, values(g), wd.shape),))
 
     def fast(g):
         dense = np.zeros(wd.shape, dtype=g.dtype)
         r, v = coalesce_rows(rows, values(g))
         dense[r] = v
         return (dense,)
-
-    def vjp(g):
-        return (index_add_into(values_t(g), (rows,), wd.shape, False),)
     return record("embedding", out, (w,), vjp, fast)
 
 

@@ -60,10 +60,6 @@ def test_embedding_sparse_gradient_holds_only_looked_up_rows():
     np.testing.assert_array_equal(w.grad.numpy(), dense)
 
 
-@pytest.mark.xfail(strict=True, reason="lead: the engine densifies any non-ndarray leaf "
-                   "gradient (_accumulate -> as_array), so the sparse route goes through a "
-                   "per-call sink leaf that opsdk.grad cannot see; proposed fix: let "
-                   "_accumulate/capture pass gradient objects with __opsdk_sparse__ through")
 def test_opsdk_grad_returns_the_gradient_of_a_sparse_embedding_weight():
     w = paddle.create_parameter([4, 2], "float64")
     out = F.embedding(paddle.to_tensor([1, 1]), w, sparse=True)
