@@ -1,0 +1,175 @@
+"""Forward + backward of every opsdk-nn op: C kernel vs python kernel (composed NumPy) vs torch.
+
+Run from anywhere (``OPSDK_CACHE_DIR`` picks the kernel cache, as always):
+
+    python plugins/opsdk-nn/benchmarks/fused_ops.py            # 1e7 float32, best of 9
+    python plugins/opsdk-nn/benchmarks/fused_ops.py --n 1000000 --no-torch
+
+Every op runs through the public API (``op(x)`` then ``opsdk.grad`` with a ones gradient made
+once beforehand), so the numbers include the autograd bookkeeping and the output allocations a
+user pays. Elementwise ops are also given as an effective bandwidth (forward reads x and
+writes y, backward reads x and dy and writes dx: 5 arrays moved) next to the in-place
+streaming bandwidth of this machine measured in the same run (a C loop ``x[i] *= a``, same
+threads, on at least 128 MB so it streams from memory). Row ops (softmax, norms,
+cross_entropy) run on [n / 1000, 1000]. Times are the best of ``--repeat`` runs (the machine
+may be shared: the best run is the one least disturbed).
+"""
+import argparse
+import os
+import sys
+import time
+
+import numpy
+
+import opsdk
+from opsdk.kernels import CSource, Kernel, c_pointer, use_backend
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(_HERE))  # the pack itself when it is not installed
+
+import opsdk_nn.functional as F  # noqa: E402
+
+ROW = 1000
+
+_STREAM = Kernel("nn_bench.stream_scale", dtypes=("float32",))
+
+
+@_STREAM.c(CSource(code="""
+#include <stdint.h>
+void stream_scale(float *x, int64_t n, float a) {
+    #pragma omp parallel for simd schedule(static)
+    for (int64_t i = 0; i < n; i++) x[i] *= a;
+}
+""", cdef="void stream_scale(float *x, int64_t n, float a);", extra_compile_args=("-O3",), openmp=True))
+def _(lib, ffi, x, *, a):
+    lib.stream_scale(c_pointer(ffi, x, writable=True), x.size, a)
+    return x
+
+
+def best_ms(fn, repeat):
+    """Best wall time of fn() in milliseconds, after one warm-up call."""
+    fn()
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best * 1e3
+
+
+STREAM_MIN = 32 * 2**20  # float32 elements: 128 MB, past any last-level cache
+
+
+def stream_gbs(n, repeat):
+    """In-place streaming bandwidth (read + write) in GB/s, over max(n, STREAM_MIN) float32.
+
+    A smaller array may stay partly in the last-level cache: on the development VM a 40 MB
+    pass read anywhere from 20 to 185 GB/s, a 128 MB one a steady 55-65 GB/s."""
+    x = numpy.ones(max(n, STREAM_MIN), numpy.float32)
+    # one pass is short, so a disturbed one is common on a shared machine: take many
+    ms = best_ms(lambda: _STREAM(x, a=1.0000001), max(4 * repeat, 20))
+    return 2 * 4 * x.size / (ms * 1e-3) / 1e9
+
+
+def opsdk_step(op, arrays):
+    """A forward + backward through the public API: op(*tensors) then opsdk.grad.
+
+    The output gradient is made once, outside the timed step (it is the caller's data)."""
+    tensors = [opsdk.to_tensor(a, stop_gradient=a.dtype.kind != "f") for a in arrays]
+    inputs = [t for t in tensors if not t.stop_gradient]
+    y = op(*tensors)
+    seed = None if y.ndim == 0 else [opsdk.ones_like(y)]
+
+    def step():
+        opsdk.grad([op(*tensors)], inputs, grad_outputs=seed)
+
+    return step
+
+
+def torch_step(torch, op, arrays):
+    """The same forward + backward in PyTorch (torch.autograd.grad: no .grad accumulation)."""
+    tensors = [torch.from_numpy(a).requires_grad_(a.dtype.kind == "f") for a in arrays]
+    inputs = [t for t in tensors if t.requires_grad]
+    y = op(*tensors)
+    seed = None if y.ndim == 0 else torch.ones_like(y)
+
+    def step():
+        torch.autograd.grad(op(*tensors), inputs, grad_outputs=seed)
+
+    return step
+
+
+def cases(n, rng):
+    """(name, elementwise?, opsdk op, torch op or None, arrays) for every benchmarked op."""
+    x = rng.standard_normal(n).astype(numpy.float32)
+    rows = max(n // ROW, 1)
+    m = rng.standard_normal((rows, ROW)).astype(numpy.float32)
+    w = rng.uniform(0.5, 1.5, ROW).astype(numpy.float32)
+    b = rng.uniform(-0.5, 0.5, ROW).astype(numpy.float32)
+    labels = rng.integers(0, ROW, rows)
+    tf = "torch.nn.functional"
+    return [
+        ("gelu", True, F.gelu, (tf, "gelu", {}), [x]),
+        ("gelu tanh", True, lambda t: F.gelu(t, approximate=True), (tf, "gelu", {"approximate": "tanh"}), [x]),
+        ("silu", True, F.silu, (tf, "silu", {}), [x]),
+        ("softplus", True, F.softplus, (tf, "softplus", {}), [x]),
+        ("mish", True, F.mish, (tf, "mish", {}), [x]),
+        ("softmax", False, F.softmax, (tf, "softmax", {"dim": -1}), [m]),
+        ("log_softmax", False, F.log_softmax, (tf, "log_softmax", {"dim": -1}), [m]),
+        ("layer_norm", False, lambda t, wt, bt: F.layer_norm(t, ROW, wt, bt),
+         (tf, "layer_norm", {"normalized_shape": (ROW,)}), [m, w, b]),
+        ("rms_norm", False, lambda t, wt: F.rms_norm(t, ROW, wt), (tf, "rms_norm", {"normalized_shape": (ROW,)}), [m, w]),
+        ("cross_entropy", False, F.cross_entropy, (tf, "cross_entropy", {}), [m, labels]),
+    ]
+
+
+def _torch_op(torch, spec):
+    module, name, kwargs = spec
+    fn = getattr(torch.nn.functional, name, None)
+    if fn is None:
+        return None
+    if name in ("layer_norm", "rms_norm"):
+        return lambda x, *params: fn(x, kwargs["normalized_shape"], *params)
+    return lambda *args: fn(*args, **kwargs)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=10_000_000, help="elements per input (default 1e7)")
+    parser.add_argument("--repeat", type=int, default=9)
+    parser.add_argument("--no-torch", action="store_true", help="skip the PyTorch column")
+    args = parser.parse_args(argv)
+    torch = None
+    if not args.no_torch:
+        try:
+            import torch
+        except ImportError:
+            torch = None
+    rng = numpy.random.default_rng(0)
+    stream = stream_gbs(args.n, args.repeat)
+    threads = os.environ.get("OMP_NUM_THREADS", str(os.cpu_count()))
+    print(f"opsdk-nn forward+backward, {args.n:.0e} float32, best of {args.repeat}, "
+          f"{threads} OpenMP thread(s), torch {torch.__version__ if torch else 'not run'}")
+    print(f"in-place streaming bandwidth (C, x *= a over {max(args.n, STREAM_MIN) * 4 / 1e6:.0f} MB): {stream:.1f} GB/s")
+    header = f"{'op':<14} {'C ms':>8} {'python ms':>10} {'torch ms':>9} {'C vs python':>12} {'C vs torch':>11} {'C GB/s':>7} {'% stream':>9}"
+    print(header)
+    print("-" * len(header))
+    for name, elementwise, op, torch_spec, arrays in cases(args.n, rng):
+        step = opsdk_step(op, arrays)
+        with use_backend("c"):
+            c_ms = best_ms(step, args.repeat)
+        with use_backend("python"):
+            py_ms = best_ms(step, args.repeat)
+        t_ms = None
+        if torch is not None:
+            top = _torch_op(torch, torch_spec)
+            if top is not None:
+                t_ms = best_ms(torch_step(torch, top, arrays), args.repeat)
+        gbs = 5 * 4 * args.n / (c_ms * 1e-3) / 1e9 if elementwise else None
+        print(f"{name:<14} {c_ms:>8.1f} {py_ms:>10.1f} {t_ms if t_ms is not None else float('nan'):>9.1f} "
+              f"{py_ms / c_ms:>11.1f}x {(t_ms / c_ms if t_ms else float('nan')):>10.1f}x "
+              + (f"{gbs:>7.1f} {100 * gbs / stream:>8.0f}%" if gbs else f"{'':>7} {'':>9}"))
+
+
+if __name__ == "__main__":
+    main()

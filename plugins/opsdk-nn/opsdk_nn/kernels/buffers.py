@@ -1,0 +1,101 @@
+"""Output arrays for the C kernels, recycled when large.
+
+glibc serves allocations above 32 MiB with a fresh ``mmap`` every time, so a kernel writing a
+40 MB output first takes ~10,000 page faults and has the OS zero 40 MB: as long as the kernel
+itself. Large outputs therefore come from a small pool of buffers that are handed out again
+once nothing references them any more (CPython reference counts say so exactly: a buffer whose
+only owner is the pool cannot be reached by anyone else, views and DLPack exports included).
+
+``OPSDK_NN_POOL_MB`` caps the memory the pool keeps (default 256; 0 turns it off).
+"""
+import os
+import sys
+import threading
+from collections import OrderedDict
+
+import numpy
+
+_MIN_BYTES = 4 << 20  # below this glibc reuses freed memory by itself
+_lock = threading.Lock()
+_pool = OrderedDict()  # serial number -> uint8 buffer, least recently handed out first
+_serial = 0
+
+
+def _measure_free_refs():
+    """The reference count of a buffer that only a dict holds, as ``_is_free`` measures it."""
+    holder = {0: numpy.empty(1, numpy.uint8)}
+    return sys.getrefcount(holder[0])
+
+
+_FREE_REFS = _measure_free_refs()
+
+
+def _is_free(key):
+    """True when nothing but the pool references buffer ``key`` (no array, view or export)."""
+    return sys.getrefcount(_pool[key]) <= _FREE_REFS
+
+
+def _limit_bytes():
+    """The pool's cap in bytes; 0 when disabled (or off CPython, where refcounts are not exact)."""
+    if sys.implementation.name != "cpython":
+        return 0
+    try:
+        return max(int(os.environ.get("OPSDK_NN_POOL_MB", "256")), 0) << 20
+    except ValueError:
+        return 256 << 20
+
+
+def empty(shape, dtype):
+    """An uninitialised C-contiguous NumPy array (recycled memory when large and the pool allows).
+
+    Args:
+        shape: the array's shape.
+        dtype: its dtype.
+
+    Returns:
+        numpy.ndarray.
+
+    Example:
+        >>> empty((2, 3), numpy.float32).shape
+        (2, 3)
+    """
+    global _serial
+    dtype = numpy.dtype(dtype)
+    nbytes = int(numpy.prod(shape, dtype=numpy.int64)) * dtype.itemsize
+    if nbytes < _MIN_BYTES:
+        return numpy.empty(shape, dtype)
+    limit = _limit_bytes()
+    if nbytes > limit:
+        return numpy.empty(shape, dtype)
+    with _lock:
+        for key in list(_pool):
+            if _pool[key].nbytes == nbytes and _is_free(key):
+                _pool.move_to_end(key)
+                return _pool[key].view(dtype).reshape(shape)
+        _serial += 1
+        _pool[_serial] = numpy.empty(nbytes, numpy.uint8)
+        _evict(limit)
+        return _pool[_serial].view(dtype).reshape(shape)
+
+
+def empty_like(array):
+    """``empty(array.shape, array.dtype)`` (small arrays straight from NumPy: the common case)."""
+    if array.nbytes < _MIN_BYTES:
+        return numpy.empty(array.shape, array.dtype)
+    return empty(array.shape, array.dtype)
+
+
+def _evict(limit):
+    """Drop the least recently used free buffers while the pool holds more than ``limit`` bytes."""
+    total = sum(b.nbytes for b in _pool.values())
+    for key in list(_pool):
+        if total <= limit:
+            return
+        if _is_free(key):
+            total -= _pool.pop(key).nbytes
+
+
+def pooled_bytes():
+    """Bytes the pool holds now (in use or free)."""
+    with _lock:
+        return sum(b.nbytes for b in _pool.values())

@@ -1,0 +1,1 @@
+"""The pack's ops as PyLayer Functions (one module per op family)."""

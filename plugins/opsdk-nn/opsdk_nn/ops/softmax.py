@@ -1,0 +1,61 @@
+"""softmax and log_softmax along one axis, fused (one kernel forward, one backward).
+
+Backward reads the forward's output, not x. When the backward is itself recorded
+(create_graph=True) its rule is written with opsdk ops on that output (which opsdk hands back
+connected to the graph), so higher orders work too.
+"""
+import opsdk as P
+from opsdk.autograd import PyLayer
+
+from ..kernels.softmax import softmax_bwd, softmax_fwd
+from ._common import array_of, check_axis, creating_graph, float_input, grad_like, run, tensor
+
+
+def _forward(ctx, x, axis, log, op):
+    xa = float_input(x, op, "x")
+    axis = check_axis(axis, xa.ndim, op)
+    out = tensor(run(softmax_fwd, xa, axis=axis, log=log))
+    ctx.save_for_backward(out)  # version-checked: changing the output in place is caught
+    ctx.axis, ctx.log = axis, log
+    return out
+
+
+def _backward(ctx, dy):
+    (out,) = ctx.saved_tensor()
+    if creating_graph():
+        if ctx.log:
+            return dy - P.exp(out) * P.sum(dy, axis=ctx.axis, keepdim=True)
+        return out * (dy - P.sum(dy * out, axis=ctx.axis, keepdim=True))
+    y = array_of(out)
+    return tensor(run(softmax_bwd, y, grad_like(dy, y), axis=ctx.axis, log=ctx.log))
+
+
+class Softmax(PyLayer):
+    """softmax(x) = exp(x - max) / sum(exp(x - max)) along ``axis``; stable for any magnitude.
+
+    Fused kernels (python, c, cuda), float32 and float64; the C and CUDA kernels work on any axis
+    in place (no transpose).
+    """
+
+    _opsdk_qualname = "nn.softmax"
+
+    @staticmethod
+    def forward(ctx, x, axis=-1):
+        return _forward(ctx, x, axis, False, "nn.softmax")
+
+    backward = staticmethod(_backward)
+
+
+class LogSoftmax(PyLayer):
+    """log_softmax(x) = x - max - log(sum(exp(x - max))) along ``axis``; never takes log of 0.
+
+    Fused kernels (python, c, cuda), float32 and float64.
+    """
+
+    _opsdk_qualname = "nn.log_softmax"
+
+    @staticmethod
+    def forward(ctx, x, axis=-1):
+        return _forward(ctx, x, axis, True, "nn.log_softmax")
+
+    backward = staticmethod(_backward)

@@ -1,0 +1,37 @@
+"""The pack's plugin: registers every op under pack ``nn`` (entry point ``nn`` in group ``opsdk``)."""
+from opsdk.hookspecs import hookimpl
+
+from . import samples
+from .kernels import activations, cross_entropy, norms, softmax
+from .ops.activations import Gelu, Mish, Silu, Softplus
+from .ops.cross_entropy import CrossEntropy
+from .ops.norms import LayerNorm, RMSNorm
+from .ops.softmax import LogSoftmax, Softmax
+
+DTYPES = ("float32", "float64")
+
+
+def _activation_kernels(*names):
+    return tuple(k for name in names for k in activations.KERNELS[name])
+
+
+# (Function, op name, samples, kernels)
+OPS = (
+    (Gelu, "gelu", samples.gelu, _activation_kernels("gelu", "gelu_tanh")),
+    (Silu, "silu", samples.silu, _activation_kernels("silu")),
+    (Softplus, "softplus", samples.softplus, _activation_kernels("softplus")),
+    (Mish, "mish", samples.mish, _activation_kernels("mish")),
+    (Softmax, "softmax", samples.softmax, softmax.KERNELS),
+    (LogSoftmax, "log_softmax", samples.log_softmax, softmax.KERNELS),
+    (LayerNorm, "layer_norm", samples.layer_norm, norms.LAYER_NORM_KERNELS),
+    (RMSNorm, "rms_norm", samples.rms_norm, norms.RMS_NORM_KERNELS),
+    (CrossEntropy, "cross_entropy", samples.cross_entropy, cross_entropy.KERNELS),
+)
+
+
+@hookimpl
+def register_ops(register):
+    """Register the pack's fused ops: activations, softmax, norms and cross_entropy."""
+    for function, name, sample_fn, kernels in OPS:
+        register(function, name=name, samples=sample_fn, dtypes=DTYPES, double_backward=True,
+                 kernels=kernels)
