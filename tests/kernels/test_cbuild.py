@@ -96,11 +96,25 @@ def test_build_killed_mid_compile_does_not_block_the_next(cache, tmp_path):
     assert not [n for n in os.listdir(os.path.join(cache, "c")) if ".tmp-" in n]
 
 
+def _replace_file(path, data):
+    """Put new bytes at path as a new file: this process has the old one mapped, and writing
+    into a mapped extension in place would crash it (SIGBUS) when the pages are touched."""
+    tmp = path + ".new"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def _read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
 def test_truncated_extension_is_detected_and_rebuilt(cache):
     build_c(scale_source())
     so_path = _extension_path(cache)
-    with open(so_path, "r+b") as f:
-        f.truncate(os.path.getsize(so_path) // 2)
+    data = _read(so_path)
+    _replace_file(so_path, data[:len(data) // 2])
     result = finish(spawn_build(child_env()))
     assert result["y"] == [0.0, 3.0, 6.0, 9.0]
     assert compile_count(cache) == 2
@@ -109,9 +123,8 @@ def test_truncated_extension_is_detected_and_rebuilt(cache):
 def test_corrupt_extension_of_same_size_is_detected_and_rebuilt(cache):
     build_c(scale_source())
     so_path = _extension_path(cache)
-    with open(so_path, "r+b") as f:
-        f.seek(200)
-        f.write(b"\xff" * 64)
+    data = _read(so_path)
+    _replace_file(so_path, data[:200] + b"\xff" * 64 + data[264:])
     finish(spawn_build(child_env()))
     assert compile_count(cache) == 2
 
