@@ -87,3 +87,14 @@ class CheckContext:
         if not self.sample.diff_positions:
             return "the sample has no differentiable tensor input"
         return None
+
+    def backward_call(self, function=None):
+        """(call, None) for a check that runs backward, or (None, the n/a Outcome saying why not)."""
+        from .result import Outcome
+        problem = self.gradient_problem()
+        if problem:
+            return None, Outcome.not_applicable(problem)
+        call = self.call(function=function)
+        if not call.diff_outputs:
+            return None, Outcome.not_applicable("the op has no differentiable output")
+        return call, None

@@ -21,12 +21,9 @@ def run(ctx):
     """An output hook sees the grad_output passed in; an input hook sees what lands in .grad."""
     from ...autograd import backward
 
-    problem = ctx.gradient_problem()
-    if problem:
-        return Outcome.not_applicable(problem)
-    call = ctx.call()
-    if not call.diff_outputs:
-        return Outcome.not_applicable("the op has no differentiable output")
+    call, not_applicable = ctx.backward_call()
+    if not_applicable:
+        return not_applicable
     seen_out, seen_in = {}, {}
     for k, out in enumerate(call.diff_outputs):
         out.register_hook(_recorder(seen_out, k))

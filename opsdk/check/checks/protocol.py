@@ -78,13 +78,10 @@ def problems(ctx, args, returned):
 
 def run(ctx):
     """Run backward through an instrumented copy of the op and inspect what its backward returned."""
-    problem = ctx.gradient_problem()
-    if problem:
-        return Outcome.not_applicable(problem)
     probe, calls = recording(ctx.op.function)
-    call = ctx.call(function=probe)
-    if not call.diff_outputs:
-        return Outcome.not_applicable("the op has no differentiable output")
+    call, not_applicable = ctx.backward_call(function=probe)
+    if not_applicable:
+        return not_applicable
     engine_error = None
     try:
         ctx.gradients(call)

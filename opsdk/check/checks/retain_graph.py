@@ -13,12 +13,9 @@ def run(ctx):
     """backward, then backward again through the same (freed) graph: expect the retain_graph error."""
     from ...autograd import backward
 
-    problem = ctx.gradient_problem()
-    if problem:
-        return Outcome.not_applicable(problem)
-    call = ctx.call()
-    if not call.diff_outputs:
-        return Outcome.not_applicable("the op has no differentiable output")
+    call, not_applicable = ctx.backward_call()
+    if not_applicable:
+        return not_applicable
     grad_outputs = ctx.grad_outputs(call.diff_outputs)
     with ctx.scope():
         backward(call.diff_outputs, grad_outputs)
