@@ -45,7 +45,7 @@ def getitem(x, idx):
     xs, dtype = xd.shape, xd.dtype
 
     def fast(g):
-        z = np.zeros(xs, dtype=g.dtype)
+        z = np.zeros_like(g, shape=xs)  # zeros_like keeps NumPy vs CuPy
         if basic:
             z[idx] = g
         else:
@@ -60,7 +60,7 @@ def getitem(x, idx):
 def index_add_into(g, idx, shape, basic):
     """zeros(shape) with g added at idx; the adjoint of getitem (differentiable)."""
     gd = g._data
-    z = np.zeros(shape, dtype=gd.dtype)
+    z = np.zeros_like(gd, shape=shape)
     if basic:
         z[idx] = gd
     else:
@@ -105,7 +105,7 @@ def setitem(x, idx, value):
 
 def getitem_zeroed(g, idx):
     """g with the positions at idx set to 0 (differentiable in g)."""
-    mask = np.ones(g._data.shape, dtype=g._data.dtype)
+    mask = np.ones_like(g._data)
     mask[idx] = 0
     return g * _wrap(mask)
 

@@ -200,7 +200,7 @@ def split(x, num_or_sections, axis=0, name=None):
     dtype = xd.dtype
 
     def fast(*gs):
-        parts = [np.zeros(o.shape, dtype) if g is None else g for g, o in zip(gs, outs)]
+        parts = [np.zeros_like(o, dtype=dtype) if g is None else g for g, o in zip(gs, outs)]
         return (np.concatenate(parts, axis=axis),)
 
     def vjp(*gs):
