@@ -10,7 +10,8 @@ from opsdk.errors import BackendUnavailableError, KernelArgumentError, OpsdkWarn
 from opsdk.kernels.arrays import device_of
 from opsdk.kernels.cbuild import build_c, c_buildable
 from opsdk.kernels.cuda import cuda_status, load_module
-from opsdk.kernels.dispatch import BACKENDS, PREFERENCE, _validate, forced_backend
+from opsdk.kernels.dispatch import (BACKENDS, PREFERENCE, _env_backend, _env_get, _env_key,
+                                    _forced_get, _validate, forced_backend)
 from opsdk.kernels.sources import CSource, CudaSource
 
 _registry = {}  # name -> Kernel, the latest created under each name
@@ -129,7 +130,12 @@ class Kernel:
 
     def __call__(self, *args, **kwargs):
         """Run the best available (or the forced) implementation for the arguments' device."""
-        forced = forced_backend()
+        forced = _forced_get()  # forced_backend(), inlined: this is the per-call hot path
+        if forced is None:
+            raw = _env_get(_env_key)
+            forced = None if raw is None else _env_backend(raw)
+        else:
+            forced = forced or None
         if args and type(args[0]) is _ndarray:
             device = "cpu"  # the common case, without a call
         else:
