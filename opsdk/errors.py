@@ -126,3 +126,16 @@ class GradcheckError(OpsdkError, AssertionError):
     def __init__(self, report):
         super().__init__(str(report))
         self.report = report
+
+
+class CheckAborted(OpsdkError):
+    """gradcheck internals: backward cannot run at all (a first-order-only op under a second
+    derivative); the runner turns it into a report entry."""
+
+
+class CheckFailed(OpsdkError, AssertionError):
+    """Raised by a pytest item of ``op_checks`` whose check failed; carries the CheckResult."""
+
+    def __init__(self, result):
+        super().__init__(result.detail)
+        self.result = result

@@ -5,13 +5,9 @@ import numpy as np
 
 from ..autograd.engine import run_backward
 from ..device import array_module
-from ..errors import DoubleBackwardError
+from ..errors import CheckAborted, DoubleBackwardError
 from .problem import to_numpy
 from .report import Failure
-
-
-class CheckAborted(Exception):
-    """Backward cannot run at all (a first-order-only op under a second derivative)."""
 
 
 class Analytic:

@@ -1,13 +1,7 @@
 """Turning an ``op_checks`` declaration into pytest items, one per op x backend x dtype x check."""
 import pytest
 
-
-class CheckFailed(Exception):
-    """Raised by an item whose check failed; carries the CheckResult for the report."""
-
-    def __init__(self, result):
-        super().__init__(result.detail)
-        self.result = result
+from ..errors import CheckFailed
 
 
 class OpCheckItem(pytest.Item):
