@@ -46,11 +46,6 @@ def _record_from_output(name, x, out, rule):
     return res
 
 
-def _is_num(v):
-    t = type(v)
-    return t is float or t is int
-
-
 def _operand(v, op, arg):
     """(array-or-scalar, Tensor-or-None): Python numbers stay numbers, so dtypes stay put."""
     if isinstance(v, Tensor):
@@ -72,11 +67,13 @@ def _shape(t):
 # -- binary ops -----------------------------------------------------------------------------
 def add(x, y, name=None):
     """x + y, with broadcasting."""
-    if _is_num(y) and isinstance(x, Tensor):
+    ty = type(y)
+    if (ty is float or ty is int) and isinstance(x, Tensor):
         out = x._data + y
         if type(out) is not _nd:
             out = as_array(out)
-        if x._req and _state.enabled and out.dtype.kind in "fc":
+        # x needs grad only if it is a float tensor, and float op number stays float
+        if x._req and _state.enabled:
             return record1("add", out, x, _pass, _pass)
         return _wrap(out)
     xd, xt = _operand(x, "add", "x")
@@ -102,11 +99,13 @@ def add(x, y, name=None):
 
 def subtract(x, y, name=None):
     """x - y, with broadcasting."""
-    if _is_num(y) and isinstance(x, Tensor):
+    ty = type(y)
+    if (ty is float or ty is int) and isinstance(x, Tensor):
         out = x._data - y
         if type(out) is not _nd:
             out = as_array(out)
-        if x._req and _state.enabled and out.dtype.kind in "fc":
+        # x needs grad only if it is a float tensor, and float op number stays float
+        if x._req and _state.enabled:
             return record1("subtract", out, x, _pass, _pass)
         return _wrap(out)
     xd, xt = _operand(x, "subtract", "x")
@@ -132,11 +131,13 @@ def subtract(x, y, name=None):
 
 def multiply(x, y, name=None):
     """x * y, with broadcasting."""
-    if _is_num(y) and isinstance(x, Tensor):
+    ty = type(y)
+    if (ty is float or ty is int) and isinstance(x, Tensor):
         out = x._data * y
         if type(out) is not _nd:
             out = as_array(out)
-        if x._req and _state.enabled and out.dtype.kind in "fc":
+        # x needs grad only if it is a float tensor, and float op number stays float
+        if x._req and _state.enabled:
             # the same rule serves arrays and Tensors
             def rule(g):
                 return (g * y,)
