@@ -3,7 +3,7 @@ import numpy as np
 
 from .autograd.grad_mode import _state
 from .errors import LeafInplaceError, ShapeError
-from .functional import creation, elementwise as E, indexing, linalg, reduction as R, shape as S
+from .functional import elementwise as E, indexing, linalg, reduction as R, shape as S
 from .functional.record import record
 from .tensor import Tensor, _wrap, bump_version
 

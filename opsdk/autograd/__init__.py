@@ -3,6 +3,10 @@ from .function import Function, PyLayer, PyLayerContext, once_differentiable
 from .grad_api import grad
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 
+__all__ = ["Function", "PyLayer", "PyLayerContext", "once_differentiable", "grad", "backward",
+           "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "gradcheck",
+           "gradgradcheck"]
+
 
 def backward(tensors, grad_tensors=None, retain_graph=False):
     """Run backward from several tensors at once (Paddle's paddle.autograd.backward)."""

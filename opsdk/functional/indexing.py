@@ -42,7 +42,7 @@ def getitem(x, idx):
     if not (_state.enabled and x._req):
         return mark_view(_wrap(out), x, out)
     basic = _is_basic(idx)
-    xs, dtype = xd.shape, xd.dtype
+    xs = xd.shape
 
     def fast(g):
         z = np.zeros_like(g, shape=xs)  # zeros_like keeps NumPy vs CuPy

@@ -1,5 +1,4 @@
 """Matrix products: matmul with batching and broadcasting, dot, outer."""
-import numpy as np
 
 from ..errors import ShapeError
 from ..tensor import Tensor, _wrap

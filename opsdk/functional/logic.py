@@ -1,0 +1,87 @@
+"""Selection and comparisons: where (differentiable), comparisons and logic (never)."""
+import numpy as np
+
+from ..errors import ShapeError
+from ..tensor import Tensor, _wrap
+from .arithmetic import _operand, _req
+from .unary import _unary_arg
+from .record import _SCALARS, as_array, record, unbroadcast, unbroadcast_array
+
+
+def where(condition, x=None, y=None, name=None):
+    """Pick x where condition is true, else y (broadcasting); gradients go to the picked side."""
+    cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
+    if x is None and y is None:
+        from .indexing import nonzero
+        return nonzero(condition, as_tuple=True)
+    if cond.dtype != np.bool_:
+        cond = cond.astype(bool)
+    xd, xt = _operand(x, "where", "x")
+    yd, yt = _operand(y, "where", "y")
+    try:
+        out = as_array(np.where(cond, xd, yd))
+    except ValueError:
+        raise ShapeError(f"where: shapes do not broadcast; expected: condition, x and y "
+                         f"broadcastable to one shape; got: condition {list(cond.shape)}, "
+                         f"x {list(np.shape(xd))}, y {list(np.shape(yd))}") from None
+    if not _req(xt, yt):
+        return _wrap(out)
+    rx = xt is not None and xt._req
+    ry = yt is not None and yt._req
+    xs = xd.shape if xt is not None else None
+    ys = yd.shape if yt is not None else None
+
+    def fast(g):
+        return (unbroadcast_array(np.where(cond, g, 0), xs) if rx else None,
+                unbroadcast_array(np.where(cond, 0, g), ys) if ry else None)
+
+    def vjp(g):
+        zero = g * 0
+        c = _wrap(cond)
+        return (unbroadcast(where(c, g, zero), xs) if rx else None,
+                unbroadcast(where(c, zero, g), ys) if ry else None)
+    return record("where", out, (xt, yt), vjp, fast)
+
+
+def _compare(name, fn):
+    def op(x, y, name=None):
+        xd = x._data if isinstance(x, Tensor) else (x if type(x) in _SCALARS else np.asarray(x))
+        yd = y._data if isinstance(y, Tensor) else (y if type(y) in _SCALARS else np.asarray(y))
+        return _wrap(as_array(fn(xd, yd)))
+    op.__name__ = name
+    op.__doc__ = f"Elementwise {name}; a bool tensor, no gradient."
+    return op
+
+
+equal = _compare("equal", np.equal)
+not_equal = _compare("not_equal", np.not_equal)
+less_than = _compare("less_than", np.less)
+less_equal = _compare("less_equal", np.less_equal)
+greater_than = _compare("greater_than", np.greater)
+greater_equal = _compare("greater_equal", np.greater_equal)
+logical_and = _compare("logical_and", np.logical_and)
+logical_or = _compare("logical_or", np.logical_or)
+logical_xor = _compare("logical_xor", np.logical_xor)
+remainder = _compare("remainder", np.remainder)
+floor_divide = _compare("floor_divide", np.floor_divide)
+
+
+def logical_not(x, name=None):
+    return _wrap(as_array(np.logical_not(_unary_arg(x, "logical_not")._data)))
+
+
+def isnan(x, name=None):
+    return _wrap(as_array(np.isnan(_unary_arg(x, "isnan")._data)))
+
+
+def isinf(x, name=None):
+    return _wrap(as_array(np.isinf(_unary_arg(x, "isinf")._data)))
+
+
+def isfinite(x, name=None):
+    return _wrap(as_array(np.isfinite(_unary_arg(x, "isfinite")._data)))
+
+
+def allclose(x, y, rtol=1e-5, atol=1e-8, equal_nan=False, name=None):
+    return _wrap(np.asarray(np.allclose(_unary_arg(x, "allclose").numpy(),
+                                        _unary_arg(y, "allclose").numpy(), rtol, atol, equal_nan)))
