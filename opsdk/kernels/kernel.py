@@ -11,7 +11,7 @@ from opsdk.kernels.arrays import device_of
 from opsdk.kernels.cbuild import build_c, c_buildable
 from opsdk.kernels.cuda import cuda_status, load_module
 from opsdk.kernels.dispatch import (BACKENDS, PREFERENCE, _env_backend, _env_get, _env_key,
-                                    _forced_get, _validate, forced_backend)
+                                    _forced_get, _validate)
 from opsdk.kernels.sources import CSource, CudaSource
 
 _registry = {}  # name -> Kernel, the latest created under each name
