@@ -3,6 +3,7 @@
 Clipping returns new gradients for the update and leaves ``param.grad`` untouched, as Paddle.
 Parameters created with ``ParamAttr(need_clip=False)`` are left out.
 """
+import abc
 import math
 
 import numpy as np
@@ -33,7 +34,7 @@ def _clippable(p, g):
     return g is not None and getattr(p, "need_clip", True)
 
 
-class ClipGradBase:
+class ClipGradBase(abc.ABC):
     """Base class: ``clip(params_grads)`` maps a list of (param, grad Tensor) to clipped pairs."""
 
     def __call__(self, params_grads):
@@ -49,8 +50,9 @@ class ClipGradBase:
                 out.append((p, _wrap(g)))
         return out
 
+    @abc.abstractmethod
     def _clip_arrays(self, pairs):
-        raise NotImplementedError
+        """Each subclass defines this."""
 
 
 class ClipGradByGlobalNorm(ClipGradBase):

@@ -3,6 +3,7 @@
 Fans follow Paddle: a 2-D weight is [in, out] (fan_in = shape[0], fan_out = shape[1]); a conv
 weight [out, in, *k] has fan_in = in * prod(k) and fan_out = out * prod(k).
 """
+import abc
 import math
 
 import numpy as np
@@ -51,7 +52,7 @@ def calculate_gain(nonlinearity, param=None):
     return gains[nonlinearity]
 
 
-class Initializer:
+class Initializer(abc.ABC):
     """Base class: ``init(param)`` fills the parameter's values in place and returns it."""
 
     def __call__(self, param, block=None):
@@ -65,8 +66,9 @@ class Initializer:
         param._version += 1
         return param
 
+    @abc.abstractmethod
     def _values(self, shape, dtype):
-        raise NotImplementedError
+        """Each subclass defines this."""
 
     def __repr__(self):
         args = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())

@@ -2,12 +2,13 @@
 
 An optimizer given a scheduler as ``learning_rate`` reads ``scheduler()`` at every step.
 """
+import abc
 import math
 
 from ..errors import OpArgumentError
 
 
-class LRScheduler:
+class LRScheduler(abc.ABC):
     """Base class: ``get_lr()`` computes the rate for ``self.last_epoch``; ``step()`` advances.
 
     Args:
@@ -42,8 +43,9 @@ class LRScheduler:
             print(f"Epoch {self.last_epoch}: {type(self).__name__} set learning rate to "
                   f"{self.last_lr}.")
 
+    @abc.abstractmethod
     def get_lr(self):
-        raise NotImplementedError
+        """Each subclass defines this."""
 
     def state_dict(self):
         """What set_state_dict needs to resume: epoch, rate and the settings."""

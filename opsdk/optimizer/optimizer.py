@@ -1,4 +1,6 @@
 """Optimizer: the base class (parameter groups, learning rate, clipping, weight decay, state)."""
+import abc
+
 import numpy as np
 
 from ..errors import OpArgumentError
@@ -8,7 +10,7 @@ from .lr import LRScheduler
 from .regularizer import as_regularizer
 
 
-class Optimizer:
+class Optimizer(abc.ABC):
     """Base class of the optimizers: ``step()``, ``clear_grad()``, ``state_dict()``.
 
     A step reads each trainable parameter's ``.grad``, clips the gradients (``grad_clip``),
@@ -142,11 +144,13 @@ class Optimizer:
     def _init_state(self, p):
         return {}
 
+    @abc.abstractmethod
     def _update(self, p, g, lr, state, group):
-        raise NotImplementedError
+        """Each subclass defines this: the in-place update of p._data from gradient g."""
 
+    @abc.abstractmethod
     def _update_sparse(self, p, rows, values, lr, state, group):
-        raise NotImplementedError
+        """Each subclass defines this: the update for a row-sparse gradient (rows, values)."""
 
     def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
         """Apply the gradients loss.backward() computed (as Paddle's dygraph minimize does)."""

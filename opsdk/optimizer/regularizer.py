@@ -1,17 +1,20 @@
 """Weight-decay regularizers added to the gradient (Paddle's paddle.regularizer)."""
+import abc
+
 import numpy as np
 
 from ..errors import OpArgumentError
 
 
-class WeightDecayRegularizer:
+class WeightDecayRegularizer(abc.ABC):
     """Base: ``apply(param_array, grad_array)`` returns the regularized gradient (a new array)."""
 
     def __init__(self, coeff=0.0):
         self.coeff = float(coeff)
 
+    @abc.abstractmethod
     def apply(self, p, g):
-        raise NotImplementedError
+        """Each subclass defines this."""
 
     def __repr__(self):
         return f"{type(self).__name__}(coeff={self.coeff})"
