@@ -35,8 +35,8 @@ from .tensor_methods import clone
 
 _LAZY = {
     "nn": ".nn", "optimizer": ".optimizer", "amp": ".amp", "ops": ".ops", "plugins": ".plugins",
-    "kernels": ".kernels", "testing": ".testing", "check": ".check", "hookspecs": ".hookspecs", "errors": ".errors",
-    "regularizer": ".optimizer.regularizer", "io": ".io", "jit": ".jit", "linalg": ".linalg_api",
+    "kernels": ".kernels", "testing": ".testing", "check": ".check", "hookspecs": ".hookspecs",
+    "errors": ".errors", "gradcheck": ".gradcheck", "regularizer": ".optimizer.regularizer",
 }
 
 
