@@ -17,6 +17,15 @@ def _negate_vjp(g):
     return (neg(g),)
 
 
+def _record_from_input(name, x, out, fast_rule, vjp_rule):
+    """Record an op whose gradient is a rule of its input v: ``fast_rule(g, v)`` on arrays,
+    ``vjp_rule(g, v)`` with Tensor ops (differentiable). The input is saved with its version.
+    """
+    xd = x._data
+    return record1(name, out, x, lambda g: (vjp_rule(g, x),), lambda g: (fast_rule(g, xd),),
+                   save_input=True)
+
+
 def _record_from_output(name, x, out, rule):
     """Record an op whose gradient is ``rule(g, y)`` of its own output y.
 
@@ -52,8 +61,8 @@ def abs(x, name=None):
     out = as_array(np.abs(xd))
     if not (_state.enabled and x._req):
         return _wrap(out)
-    return record("abs", out, (x,), lambda g: (g * sign(x),), lambda g: (g * np.sign(xd),),
-                  saved=(x,))
+    return _record_from_input("abs", x, out, lambda g, v: g * np.sign(v),
+                              lambda g, v: g * sign(v))
 
 
 def exp(x, name=None):
@@ -72,7 +81,7 @@ def log(x, name=None):
     out = as_array(np.log(xd))
     if not (_state.enabled and x._req):
         return _wrap(out)
-    return record("log", out, (x,), lambda g: (g / x,), lambda g: (g / xd,), saved=(x,))
+    return _record_from_input("log", x, out, lambda g, v: g / v, lambda g, v: g / v)
 
 
 def sqrt(x, name=None):
@@ -106,8 +115,8 @@ def sin(x, name=None):
     out = as_array(np.sin(xd))
     if not (_state.enabled and x._req):
         return _wrap(out)
-    return record("sin", out, (x,), lambda g: (g * cos(x),), lambda g: (g * np.cos(xd),),
-                  saved=(x,))
+    return _record_from_input("sin", x, out, lambda g, v: g * np.cos(v),
+                              lambda g, v: g * cos(v))
 
 
 def cos(x, name=None):
@@ -117,8 +126,8 @@ def cos(x, name=None):
     out = as_array(np.cos(xd))
     if not (_state.enabled and x._req):
         return _wrap(out)
-    return record("cos", out, (x,), lambda g: (neg(g * sin(x)),),
-                  lambda g: (-(g * np.sin(xd)),), saved=(x,))
+    return _record_from_input("cos", x, out, lambda g, v: -(g * np.sin(v)),
+                              lambda g, v: -(g * sin(v)))
 
 
 def tanh(x, name=None):
