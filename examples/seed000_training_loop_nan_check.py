@@ -1,7 +1,8 @@
 """Seed 000, "即时执行，即时求导": a training loop that checks the loss for NaN at every step.
 
-A small regression model trains normally (no NaN, the loss falls); then one input row is
-replaced by NaN, and the check stops the loop at that step and shows the gradients.
+A small regression model trains normally (no NaN, the loss falls); then one label is replaced
+by NaN, and the check stops the loop at that step and shows the gradients. (A NaN in an input
+row would not do: ReLU maps NaN to 0, as Paddle's does, so the loss could stay finite.)
 """
 import numpy as np
 
@@ -38,8 +39,8 @@ def main(verbose=True):
     losses, nan_step = train(x, label, verbose=verbose)
     if verbose:
         print(f"clean data: loss {losses[0]:.4f} -> {losses[-1]:.4f}, NaN step: {nan_step}")
-    x_np[5] = np.nan
-    _, bad_step = train(paddle.to_tensor(x_np), label, verbose=verbose)
+    y_np[5] = np.nan
+    _, bad_step = train(x, paddle.to_tensor(y_np), verbose=verbose)
     return {"first_loss": losses[0], "last_loss": losses[-1], "clean_nan_step": nan_step,
             "dirty_nan_step": bad_step}
 

@@ -65,3 +65,47 @@ def set_default_dtype(d):
 def default_float():
     """The current default float dtype (a numpy dtype)."""
     return _default_float
+
+
+# -- Paddle 3.x type promotion ----------------------------------------------------------------
+_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
+def _category(dtype):
+    return _RANK[dtype.kind]
+
+
+def promote(dx, dy, x_0d, y_0d, op):
+    """The result dtype of a binary op on tensors of dtypes dx, dy, as Paddle 3.x computes it.
+
+    A 0-d tensor beside a tensor with dimensions acts like a Python number of its kind: the
+    tensor's dtype wins unless the 0-d one is of a higher kind (int tensor * 0-d float64 is
+    float64). Otherwise floats promote to the wider float, and any other mix of dtypes is an
+    error (Paddle raises TypeError: int32 * int64, float32 * int64, bool * float32).
+    """
+    if dx == dy:
+        return dx
+    cx, cy = _category(dx), _category(dy)
+    if x_0d != y_0d:
+        if x_0d:
+            return dx if cx > cy else dy
+        return dy if cy > cx else dx
+    if cx == cy == 2 or (x_0d and y_0d):
+        if cx != cy:
+            return dx if cx > cy else dy
+        return np.promote_types(dx, dy)
+    raise DTypeError(f"{op}: tensors of dtypes {dx} and {dy} do not combine; expected: equal "
+                     f"dtypes, or two float dtypes (Paddle's type promotion); got: {dx} and "
+                     f"{dy}. Cast one with .astype() first")
+
+
+def promote_scalar(dtype, value, op):
+    """The result dtype of a binary op on a tensor of ``dtype`` and a Python number."""
+    kind = dtype.kind
+    if kind == "f" or kind == "c":
+        return dtype
+    if type(value) is float:
+        return _default_float
+    if kind == "b" and type(value) is int:
+        return int64
+    return dtype

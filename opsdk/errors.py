@@ -29,12 +29,22 @@ class InplaceModifiedError(OpsdkError, RuntimeError):
     """A tensor saved for backward was modified in place before backward ran."""
 
 
-class LeafInplaceError(OpsdkError, RuntimeError):
-    """An in-place op on a leaf tensor that needs a gradient, outside no_grad."""
+class LeafInplaceError(OpsdkError, RuntimeError, ValueError):
+    """An in-place op on a leaf tensor that needs a gradient, outside no_grad (Paddle raises
+    ValueError there, so ``except ValueError`` catches it too)."""
+
+
+class ViewInplaceError(OpsdkError, RuntimeError):
+    """An in-place op in grad mode on a view whose graph opsdk cannot route (made under no_grad)."""
 
 
 class BackwardError(OpsdkError, RuntimeError):
     """Backward cannot run: nothing needs a gradient, wrong grad_tensor, unused input, ..."""
+
+
+class UnreachableInputError(BackwardError, ValueError):
+    """opsdk.grad: an input (or output) is not part of the backward graph; Paddle raises
+    ValueError there."""
 
 
 class OpsdkWarning(UserWarning):
@@ -101,13 +111,14 @@ class TemplateError(ScaffoldError):
     """The templates `opsdk new-pack` / `opsdk new-op` render are missing or broken."""
 
 
-class PyLayerError(OpsdkError, TypeError):
+class PyLayerError(OpsdkError, TypeError, ValueError):
     """A PyLayer was defined or applied wrongly: forward returned a non-Tensor, a Tensor that needs
-    a gradient was passed by keyword or inside a list."""
+    a gradient was passed inside a list (Paddle raises ValueError there)."""
 
 
-class BackwardReturnError(BackwardError):
-    """An op's backward returned the wrong number, type, shape, dtype or device of gradients."""
+class BackwardReturnError(BackwardError, ValueError):
+    """An op's backward returned the wrong number, type, shape, dtype or device of gradients
+    (Paddle raises ValueError for a wrong count or type)."""
 
 
 class OpBackwardError(BackwardError):

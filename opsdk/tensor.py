@@ -1,4 +1,6 @@
 """The Tensor: an array (NumPy on CPU, CuPy on GPU) plus what autograd needs."""
+import weakref
+
 import numpy as np
 
 from . import device as _device
@@ -20,7 +22,8 @@ class HookHandle:
         self._table = table
 
     def remove(self):
-        self._table.pop(self.id, None)
+        """Take the hook off; True if it was still registered (as Paddle's handle)."""
+        return self._table.pop(self.id, None) is not None
 
 
 class Tensor:
@@ -34,9 +37,15 @@ class Tensor:
     # class-level defaults, so a new tensor pays only for what differs
     __slots__ = ("_data", "_node", "_req", "__dict__", "__weakref__")
     _out_idx = 0
+    # in-place writes counted per memory owner: a view reads (and bumps) its base's counter
     _version = 0
-    _base = None  # the tensor this one is a view of (shares memory with), for version counting
+    _base = None  # the tensor owning the memory this one views (never itself a view)
+    _view_fn = None  # base -> this view, as graph ops (views made in grad mode; see views.py)
+    _views = None  # on a base: weak references to its views that have a _view_fn
+    _detached = False  # made by detach(): shares memory, never the graph
     _hooks = None
+    # an integer tensor asked for stop_gradient=False reports it (as Paddle) but gets no gradient
+    _sg_off = False
     grad = None
     name = None
     persistable = False
@@ -79,12 +88,15 @@ class Tensor:
 
     @property
     def stop_gradient(self):
-        return not self._req
+        return not (self._req or self._sg_off)
 
     @stop_gradient.setter
     def stop_gradient(self, value):
-        # integer and bool tensors never carry gradients, whatever the user asks
-        self._req = (not value) and self._data.dtype.kind in "fc"
+        want = not value
+        # integer and bool tensors never carry gradients; the flag is kept for what it reports
+        self._req = want and self._data.dtype.kind in "fc"
+        if want != self._req or self._sg_off:
+            self._sg_off = want and not self._req
 
     @property
     def is_leaf(self):
@@ -99,14 +111,24 @@ class Tensor:
         from .functional.shape import transpose
         return transpose(self, list(range(self.ndim))[::-1])
 
+    @property
+    def inplace_version(self):
+        """How many in-place writes the memory of this tensor has seen (shared with its views)."""
+        return version_total(self)
+
     # -- conversion -------------------------------------------------------------------------
     def numpy(self):
-        """The values as a NumPy array (a copy from the GPU; shares memory on the CPU)."""
+        """The values as a new NumPy array (a copy, as in Paddle: later writes do not show)."""
+        d = self._data
+        return d.copy() if type(d) is np.ndarray else d.get()
+
+    def _host(self):
+        """The values as a NumPy array without a copy on the CPU (read-only use inside opsdk)."""
         d = self._data
         return d if type(d) is np.ndarray else d.get()
 
     def item(self, *index):
-        d = self.numpy()
+        d = self._host()
         if index:
             return d[index].item()
         if d.size != 1:
@@ -115,11 +137,12 @@ class Tensor:
         return d.reshape(()).item()
 
     def tolist(self):
-        return self.numpy().tolist()
+        return self._host().tolist()
 
     def __array__(self, dtype=None, copy=None):
-        a = self.numpy()
-        return a if dtype is None else a.astype(dtype)
+        # np.asarray(t, copy=False) asks for the memory itself; anything else gets a copy
+        a = self._host() if copy is False else self.numpy()
+        return a if dtype is None else a.astype(dtype, copy=copy is not False)
 
     def __dlpack__(self, stream=None, **kwargs):
         return self._data.__dlpack__(**({} if stream is None else {"stream": stream}), **kwargs)
@@ -151,7 +174,7 @@ class Tensor:
             yield self[i]
 
     def __repr__(self):
-        body = np.array2string(self.numpy(), separator=", ", prefix="       ")
+        body = np.array2string(self._host(), separator=", ", prefix="       ")
         return (f"Tensor(shape={self.shape}, dtype={self.dtype}, place={self.place}, "
                 f"stop_gradient={self.stop_gradient},\n       {body})")
 
@@ -202,8 +225,10 @@ class Tensor:
         else:
             self.grad = None
 
-    def clear_grad(self, set_to_zero=True):
-        self.clear_gradient(set_to_zero)
+    def clear_grad(self):
+        """Reset the gradient to zeros (Paddle's clear_grad takes no set_to_zero: see
+        clear_gradient)."""
+        self.clear_gradient(True)
 
     def detach(self):
         """A tensor sharing this one's data, cut from the graph (stop_gradient=True)."""
@@ -211,7 +236,8 @@ class Tensor:
         t._data = self._data
         t._node = None
         t._req = False
-        t._base = self
+        t._base = self._base if self._base is not None else self
+        t._detached = True
         return t
 
     def detach_(self):
@@ -234,6 +260,9 @@ class Tensor:
             self._hooks[handle.id] = hook
             return handle
         node, idx = self._node, self._out_idx
+        if node.ignores_hooks:
+            # Paddle never calls hooks registered on a PyLayer's output; neither do we
+            return HookHandle({})
         if node.pre_hooks is None:
             node.pre_hooks = {}
         table = {}
@@ -248,10 +277,14 @@ class Tensor:
         if self._node is None or getattr(self, "_retaining", False):
             return
         self._retaining = True
+        # a weak reference: the hook lives on this tensor's node, a strong one would be a cycle
+        ref = weakref.ref(self)
 
-        def keep(g, t=self):
-            gd = g.detach()
-            t.grad = gd if t.grad is None else t.grad + gd
+        def keep(g):
+            t = ref()
+            if t is not None:
+                gd = g.detach()
+                t.grad = gd if t.grad is None else t.grad + gd
         self.register_hook(keep)
 
     def _bump_version(self):
@@ -269,22 +302,27 @@ class GradientArray(np.ndarray):
 
 
 def bump_version(t):
-    """Record an in-place write into t's memory: t and every tensor it is a view of change."""
-    t._version += 1
+    """Record an in-place write into t's memory (the counter its base and views share).
+
+    A node whose backward reads its own output learns here that the output changed.
+    """
+    node = t._node
+    if node is not None and node.reads_output:
+        node.output_written(t)
     b = t._base
-    while b is not None:
-        b._version += 1
-        b = b._base
+    if b is None:
+        t._version += 1
+        return
+    node = b._node
+    if node is not None and node.reads_output:
+        node.output_written(b)
+    b._version += 1
 
 
 def version_total(t):
-    """A number that changes whenever t's memory is written in place, through t or its bases."""
-    v = t._version
+    """A number that changes whenever t's memory is written in place, through t or a view."""
     b = t._base
-    while b is not None:
-        v += b._version
-        b = b._base
-    return v
+    return t._version if b is None else b._version
 
 
 def _wrap(data):

@@ -2,8 +2,9 @@
 import numpy as np
 
 from .autograd.grad_mode import _state
-from .errors import LeafInplaceError, ShapeError
+from .errors import ShapeError
 from .functional import elementwise as E, indexing, linalg, reduction as R, shape as S
+from .functional import inplace as I
 from .functional.record import record
 from .tensor import Tensor, _wrap, bump_version
 
@@ -20,71 +21,6 @@ def clone(x, name=None):
     return record("clone", out, (x,), lambda g: (g,), lambda g: (g,))
 
 
-def _out_of_place_hint(opname):
-    if opname.endswith("="):
-        return f"`x = x {opname[:-1]} y`"
-    return f"`x = x.{opname[:-1]}(y)`"
-
-
-def _inplace(fn, np_fn, opname):
-    """Build ``x op= y``: true in-place on the array outside the graph, a rebased node inside."""
-    def method(self, other):
-        other_t = isinstance(other, Tensor)
-        if _state.enabled and (self._req or (other_t and other._req)):
-            if self._node is None and self._req:
-                raise LeafInplaceError(
-                    f"{opname}: in-place update of a leaf tensor that needs a gradient "
-                    f"(shape {self.shape}); wrap the update in `with opsdk.no_grad():` (as for "
-                    f"`w -= lr * w.grad`), or compute out of place ({_out_of_place_hint(opname)})")
-            # the new node sees the old value through an alias; nodes that saved self see the
-            # version bump and refuse to run
-            alias = _wrap(self._data)
-            alias._node, alias._out_idx, alias._req = self._node, self._out_idx, self._req
-            alias._version, alias._base = self._version, self._base
-            r = fn(alias, other)
-            if r._data.shape != self._data.shape:
-                raise ShapeError(f"{opname}: the result's shape {r.shape} differs from the "
-                                 f"tensor's {self.shape}; an in-place op cannot grow a tensor")
-            data = r._data if r._data.dtype == self._data.dtype else r._data.astype(
-                self._data.dtype)
-            self._data = data
-            self._node, self._out_idx, self._req = r._node, r._out_idx, r._req
-            # new memory: views of the old array keep their values and their graph, consistently
-            self._base = None
-            self._version += 1
-            return self
-        od = other._data if other_t else other
-        try:
-            np_fn(self._data, od, out=self._data, casting="same_kind")
-        except ValueError:
-            raise ShapeError(f"{opname}: operand of shape {list(np.shape(od))} does not "
-                             f"broadcast to the tensor's shape {self.shape}") from None
-        except TypeError:
-            self._data[...] = np_fn(self._data, od).astype(self._data.dtype)
-        bump_version(self)
-        return self
-    return method
-
-
-def _setitem(self, idx, value):
-    vt = isinstance(value, Tensor)
-    if _state.enabled and (self._req or (vt and value._req)):
-        if self._node is None and self._req:
-            raise LeafInplaceError(
-                f"__setitem__: in-place assignment into a leaf tensor that needs a gradient "
-                f"(shape {self.shape}); use `with opsdk.no_grad():` or work on a clone()")
-        alias = _wrap(self._data)
-        alias._node, alias._out_idx, alias._req = self._node, self._out_idx, self._req
-        alias._version, alias._base = self._version, self._base
-        r = indexing.setitem(alias, idx, value)
-        self._data, self._node, self._out_idx, self._req = r._data, r._node, r._out_idx, r._req
-        self._base = None
-        self._version += 1
-    else:
-        self._data[indexing._plain_index(idx)] = value._data if vt else value
-        bump_version(self)
-
-
 def _set_value(self, value):
     """Overwrite the values (no graph), as Paddle's Tensor.set_value."""
     arr = value._data if isinstance(value, Tensor) else np.asarray(value)
@@ -95,31 +31,31 @@ def _set_value(self, value):
     return self
 
 
-def _fill_(self, value):
-    self._data[...] = value
-    bump_version(self)
-    return self
-
-
-def _zero_(self):
-    return _fill_(self, 0)
-
-
 def _copy_(self, other, blocking=True):
     return _set_value(self, other)
 
 
-def _scale(self, scale=1.0, bias=0.0, bias_after_scale=True):
-    return self * scale + bias if bias_after_scale else (self + bias) * scale
+def _astype(self, dtype):
+    from .dtypes import convert_dtype
+    # Paddle's astype to the tensor's own dtype returns the tensor itself (paddle.cast copies)
+    if convert_dtype(dtype, op="astype") == self._data.dtype:
+        return self
+    return E.cast(self, dtype)
+
+
+def _uniform_(self, min=-1.0, max=1.0, seed=0, name=None):
+    from .functional.creation import get_rng
+    return I.fill_(self, get_rng().uniform(min, max, self._data.shape).astype(self._data.dtype))
+
+
+def _normal_(self, mean=0.0, std=1.0, name=None):
+    from .functional.creation import get_rng
+    return I.fill_(self, get_rng().normal(mean, std, self._data.shape).astype(self._data.dtype))
 
 
 def _erf(self, name=None):
     from .builtin_ops.erf import erf
     return erf(self)
-
-
-def _astype(self, dtype):
-    return E.cast(self, dtype)
 
 
 def _cpu(self):
@@ -144,20 +80,17 @@ _METHODS = {
     "__pow__": E.pow, "__rpow__": _rev(E.pow),
     "__matmul__": linalg.matmul, "__rmatmul__": _rev(linalg.matmul),
     "__neg__": E.neg, "__abs__": E.abs, "__pos__": lambda self: self,
-    "__floordiv__": E.floor_divide, "__mod__": E.remainder,
+    "__floordiv__": E.floor_divide, "__rfloordiv__": _rev(E.floor_divide),
+    "__mod__": E.remainder, "__rmod__": _rev(E.remainder),
     "__eq__": E.equal, "__ne__": E.not_equal, "__lt__": E.less_than, "__le__": E.less_equal,
     "__gt__": E.greater_than, "__ge__": E.greater_equal,
     "__and__": E.logical_and, "__or__": E.logical_or, "__xor__": E.logical_xor,
     "__invert__": E.logical_not,
-    "__getitem__": indexing.getitem, "__setitem__": _setitem,
-    "__iadd__": _inplace(E.add, np.add, "+="),
-    "__isub__": _inplace(E.subtract, np.subtract, "-="),
-    "__imul__": _inplace(E.multiply, np.multiply, "*="),
-    "__itruediv__": _inplace(E.divide, np.divide, "/="),
-    "add_": _inplace(E.add, np.add, "add_"),
-    "subtract_": _inplace(E.subtract, np.subtract, "subtract_"),
-    "multiply_": _inplace(E.multiply, np.multiply, "multiply_"),
-    "divide_": _inplace(E.divide, np.divide, "divide_"),
+    "__getitem__": indexing.getitem, "__setitem__": I.setitem,
+    "__iadd__": I.augmented(E.add, np.add, "+="),
+    "__isub__": I.augmented(E.subtract, np.subtract, "-="),
+    "__imul__": I.augmented(E.multiply, np.multiply, "*="),
+    "__itruediv__": I.augmented(E.divide, np.divide, "/="),
     "add": E.add, "subtract": E.subtract, "multiply": E.multiply, "divide": E.divide,
     "pow": E.pow, "matmul": linalg.matmul, "mm": linalg.mm, "dot": linalg.dot,
     "maximum": E.maximum, "minimum": E.minimum,
@@ -180,9 +113,45 @@ _METHODS = {
     "gather": indexing.gather, "index_select": indexing.index_select,
     "take_along_axis": indexing.take_along_axis, "masked_select": indexing.masked_select,
     "nonzero": indexing.nonzero,
-    "erf": _erf, "clone": clone, "set_value": _set_value, "fill_": _fill_, "zero_": _zero_,
-    "copy_": _copy_, "scale": _scale, "cpu": _cpu, "cuda": _cuda,
+    "erf": _erf, "clone": clone, "set_value": _set_value, "fill_": I.fill_, "zero_": I.zero_,
+    "copy_": _copy_, "scale": E.scale, "cpu": _cpu, "cuda": _cuda,
+    "uniform_": _uniform_, "normal_": _normal_, "remainder": E.remainder, "mod": E.remainder,
+    "floor_mod": E.remainder, "floor_divide": E.floor_divide, "contiguous": lambda self: self,
+    "is_contiguous": lambda self: True,
 }
+
+# in-place variants of the core ops: (name, op, NumPy ufunc for the plain write, reads x)
+_INPLACE = [
+    ("add_", E.add, np.add, False), ("subtract_", E.subtract, np.subtract, False),
+    ("sub_", E.subtract, np.subtract, False), ("multiply_", E.multiply, np.multiply, True),
+    ("mul_", E.multiply, np.multiply, True), ("divide_", E.divide, np.divide, True),
+    ("div_", E.divide, np.divide, True), ("pow_", E.pow, None, True),
+    ("remainder_", E.remainder, None, True), ("mod_", E.remainder, None, True),
+    ("floor_mod_", E.remainder, None, True), ("floor_divide_", E.floor_divide, None, False),
+    ("scale_", E.scale, None, False), ("clip_", E.clip, None, False),
+    ("clamp_", E.clip, None, False), ("exp_", E.exp, None, False), ("tanh_", E.tanh, None, False),
+    ("sigmoid_", E.sigmoid, None, False), ("sqrt_", E.sqrt, None, False),
+    ("rsqrt_", E.rsqrt, None, True), ("abs_", E.abs, None, True), ("neg_", E.neg, None, False),
+    ("log_", E.log, None, True), ("sin_", E.sin, None, True), ("cos_", E.cos, None, True),
+    ("square_", E.square, None, True), ("reciprocal_", E.reciprocal, None, True),
+    ("floor_", E.floor, None, False), ("ceil_", E.ceil, None, False),
+    ("round_", E.round, None, False),
+]
+_SHAPE_INPLACE = [
+    ("reshape_", S.reshape, lambda b, old, a, k: S.reshape(b, old)),
+    ("squeeze_", S.squeeze, lambda b, old, a, k: S.reshape(b, old)),
+    ("unsqueeze_", S.unsqueeze, lambda b, old, a, k: S.reshape(b, old)),
+    ("flatten_", S.flatten, lambda b, old, a, k: S.reshape(b, old)),
+    ("transpose_", S.transpose,
+     lambda b, old, a, k: S.transpose(b, list(np.argsort(a[0] if a else k["perm"])))),
+    ("t_", S.t, lambda b, old, a, k: S.t(b)),
+]
+
+
+for _name, _op, _ufunc, _reads in _INPLACE:
+    _METHODS[_name] = I.inplace_method(_op, _name, _ufunc, _reads)
+for _name, _op, _inverse in _SHAPE_INPLACE:
+    _METHODS[_name] = I.shape_method(_op, _inverse, _name)
 
 
 def install():

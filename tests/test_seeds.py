@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 import opsdk as paddle
-from opsdk.errors import LeafInplaceError
 
 
 # -- seed 000: PaddlePaddle自动微分机制原理解析 ------------------------------------------------
@@ -302,12 +301,16 @@ def test_seed001_error1_forgetting_stop_gradient_leaves_grad_none_with_a_warning
     assert x.grad is None
 
 
-def test_seed001_error3_in_place_update_outside_no_grad_points_to_no_grad():
+def test_seed001_error3_update_outside_no_grad_makes_a_new_tensor_not_an_update():
     w = paddle.to_tensor([1.0], stop_gradient=False)
+    param = w
     (w * w).backward()
     learning_rate = 0.1
-    with pytest.raises(LeafInplaceError, match=r"no_grad"):
-        w -= learning_rate * w.grad
+    w -= learning_rate * w.grad  # as in Paddle: w is rebound to a new tensor in the graph
+    assert not w.is_leaf and param.is_leaf and param.item() == 1.0
+    with paddle.no_grad():
+        param -= learning_rate * param.grad  # the right way updates the parameter itself
+    assert param.item() == pytest.approx(0.8)
 
 
 def test_seed001_error4_numpy_leaves_the_graph():

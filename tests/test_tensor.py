@@ -34,10 +34,12 @@ def test_stop_gradient_is_settable():
 
 
 @pytest.mark.parametrize("values", [[1, 2], [True, False]], ids=["int", "bool"])
-def test_integer_and_bool_tensors_never_need_grad(values):
+def test_integer_and_bool_tensors_report_stop_gradient_but_never_get_a_gradient(values):
     t = opsdk.to_tensor(values, stop_gradient=False)
-    assert t.stop_gradient
-    t.stop_gradient = False
+    assert not t.stop_gradient  # as Paddle reports it
+    (t.astype("float32") * 2.0).sum().backward()
+    assert t.grad is None
+    t.stop_gradient = True
     assert t.stop_gradient
 
 

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..errors import OpsdkError
-from ..nn.sparse_grad import SparseRowGrad
+from ..autograd.sparse_rows import SparseRowGrad
 
 _READY, _UNSCALED, _STEPPED = "ready", "unscaled", "stepped"
 

@@ -4,16 +4,19 @@ First-order backward works on raw arrays (nodes with a ``fast`` rule skip Tensor
 with ``create_graph=True`` it works on Tensors and records the backward ops themselves, so the
 gradients can be differentiated again, to any order.
 """
+import sys
+
 import numpy as np
 
-from ..errors import BackwardError, GraphFreedError, InplaceModifiedError
+from ..errors import GraphFreedError, InplaceModifiedError, UnreachableInputError
 from . import grad_mode
-from .node import Node
+from .node import Node, OutputWritten
 
 
 def version_total(t):
-    from ..tensor import version_total as vt
-    return vt(t)
+    b = t._base
+    return t._version if b is None else b._version
+
 
 _state = grad_mode._state
 
@@ -26,10 +29,15 @@ def _freed_error(node):
 
 
 def _check_versions(node):
+    site = f"\n  forward was called at: {node.site}" if node.site else ""
     for t, version in node.saved:
+        if type(t) is OutputWritten:
+            raise InplaceModifiedError(
+                f"'{node.name}' reads its own output (shape {list(t.shape)}, dtype {t.dtype}) "
+                "in backward, and that output was modified in place after forward. Modify a "
+                f"clone() instead, or do the in-place update after backward.{site}")
         now = version_total(t)
         if now != version:
-            site = f"\n  forward was called at: {node.site}" if node.site else ""
             raise InplaceModifiedError(
                 f"'{node.name}' saved a tensor for backward (shape {list(t._data.shape)}, dtype "
                 f"{t._data.dtype}) that was modified in place afterwards; expected: version "
@@ -37,10 +45,11 @@ def _check_versions(node):
                 f"in-place update after backward.{site}")
 
 
-def _dependencies(roots, needed=None):
+def _dependencies(roots, needed=None, blocked=None):
     """Count, for each node reachable from roots, how many edges point at it.
 
-    Every node is expanded once, also a root that another root reaches.
+    Every node is expanded once, also a root that another root reaches. Edges into nodes not
+    ``needed``, and ``blocked`` edges (opsdk.grad's no_grad_vars), do not count.
     """
     deps = {}
     seen = set(roots)
@@ -52,6 +61,8 @@ def _dependencies(roots, needed=None):
                 target = edge[0]
                 if type(target) is Node:
                     if needed is not None and target not in needed:
+                        continue
+                    if blocked and edge in blocked:
                         continue
                     deps[target] = deps.get(target, 0) + 1
                     if target not in seen:
@@ -70,7 +81,7 @@ def node_needs_run(node, needed, leaf_ids):
     return False
 
 
-def _needed_nodes(roots, leaf_ids, node_targets):
+def _needed_nodes(roots, leaf_ids, node_targets, blocked=None):
     """The nodes whose backward leads to a requested input (post-order, no recursion)."""
     needed = {}
     stack = [(r, False) for r in roots]
@@ -79,7 +90,7 @@ def _needed_nodes(roots, leaf_ids, node_targets):
         if done:
             flag = False
             for edge in node.edges:
-                if edge is None:
+                if edge is None or (blocked and edge in blocked):
                     continue
                 target = edge[0]
                 if type(target) is Node:
@@ -94,17 +105,19 @@ def _needed_nodes(roots, leaf_ids, node_targets):
         needed[node] = False
         stack.append((node, True))
         for edge in node.edges:
-            if edge is not None and type(edge[0]) is Node and edge[0] not in needed:
+            if (edge is not None and type(edge[0]) is Node and edge[0] not in needed
+                    and not (blocked and edge in blocked)):
                 stack.append((edge[0], False))
     return {n for n, flag in needed.items() if flag}
 
 
 def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
-                 allow_unused=False):
+                 allow_unused=False, blocked=None):
     """Backpropagate from ``outputs``.
 
     Without ``inputs`` gradients accumulate into the ``.grad`` of leaves (Tensor.backward);
-    with ``inputs`` they are returned in that order and no ``.grad`` is touched (opsdk.grad).
+    with ``inputs`` they are returned in that order and no ``.grad`` is touched (opsdk.grad),
+    and gradients never flow along the ``blocked`` edges (its no_grad_vars).
     ``grad_outputs`` are arrays (first order) or Tensors (create_graph).
     """
     from ..tensor import Tensor
@@ -115,6 +128,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     node_targets = {}
     if capture:
         for pos, t in enumerate(inputs):
+            if not t._req:
+                continue
             if t._node is None:
                 leaf_ids.setdefault(id(t), []).append(pos)
             else:
@@ -137,9 +152,9 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
 
     needed = None
     if capture:
-        needed = _needed_nodes(roots, leaf_ids, node_targets)
+        needed = _needed_nodes(roots, leaf_ids, node_targets, blocked)
         needed.update(node_targets)
-    deps = _dependencies(roots, needed)
+    deps = _dependencies(roots, needed, blocked)
     ready = [r for r in roots if r not in deps]
 
     prev_mode = _state.enabled
@@ -162,7 +177,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
             saved = node.saved
             if saved is not None:
                 for t, version in saved:
-                    if (t._version if t._base is None else version_total(t)) != version:
+                    b = t._base
+                    if (t._version if b is None else b._version) != version:
                         _check_versions(node)
             fast = node.fast
             if fast is not None and not create_graph:
@@ -178,11 +194,13 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                     continue
                 target, idx = edge
                 if idx < 0:
+                    if capture and (blocked and edge in blocked):
+                        continue
                     key = id(target)
                     old = leaf_grads.get(key)
                     leaf_grads[key] = (target, g if old is None else old[1] + g)
                     continue
-                if capture and target not in needed:
+                if capture and (target not in needed or (blocked and edge in blocked)):
                     continue
                 if target.n_out == 1:
                     old = grads.get(target)
@@ -197,28 +215,52 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
         _state.enabled = prev_mode
 
     if capture:
+        # Paddle applies a leaf's hooks in backward() only, never under paddle.grad
         for key, (leaf, g) in leaf_grads.items():
-            if key in leaf_ids:
-                g = _apply_leaf_hooks(leaf, g, create_graph, _wrap)
-                for pos in leaf_ids[key]:
-                    results[pos] = g
-        out = []
-        for pos, (t, g) in enumerate(zip(inputs, results)):
-            if g is None:
-                if not allow_unused:
-                    raise BackwardError(
-                        f"opsdk.grad: inputs[{pos}] (shape {t.shape}) is not reachable from the "
-                        "outputs, so it has no gradient; pass allow_unused=True to get None for it")
-                out.append(None)
-            elif create_graph:
-                out.append(g)
-            else:
-                out.append(_wrap(_match_dtype(g, t._data.dtype)))
-        return out
+            for pos in leaf_ids.get(key, ()):
+                results[pos] = g
+        return _results(inputs, results, create_graph, allow_unused, grad_outputs)
 
-    for leaf, g in leaf_grads.values():
+    while leaf_grads:
+        _, (leaf, g) = leaf_grads.popitem()
         _accumulate(leaf, g, create_graph, _wrap)
     return None
+
+
+def _results(inputs, results, create_graph, allow_unused, seeds):
+    """opsdk.grad's answer: one fresh gradient (input's dtype) or None per input."""
+    _wrap = _wrap_array
+    out = []
+    taken = {id(s) for s in seeds}
+    for pos, (t, g) in enumerate(zip(inputs, results)):
+        if g is None:
+            if not allow_unused:
+                why = ("has stop_gradient=True" if not t._req else
+                       "is not reachable from the outputs")
+                raise UnreachableInputError(
+                    f"opsdk.grad: inputs[{pos}] (shape {t.shape}) {why}, so it has no "
+                    "gradient; pass allow_unused=True to get None for it")
+            out.append(None)
+            continue
+        if create_graph:
+            if g._data.dtype != t._data.dtype:
+                g = g.astype(t._data.dtype)
+            if id(g) in taken or not g._data.flags.writeable:
+                # a gradient that is a grad_outputs tensor, or another input's, gets its own copy
+                from ..tensor_methods import clone
+                g = clone(g)
+            taken.add(id(g))
+            out.append(g)
+            continue
+        if type(g) is not np.ndarray:
+            g = _wrap(g)._data
+        if g.dtype != t._data.dtype:
+            g = g.astype(t._data.dtype)
+        elif id(g) in taken or g.base is not None or not g.flags.writeable:
+            g = g.copy()
+        taken.add(id(g))
+        out.append(_wrap(g))
+    return out
 
 
 def _add_pending(grads, node, idx, g):
@@ -292,16 +334,46 @@ def _apply_leaf_hooks(leaf, g, create_graph, _wrap):
     return g
 
 
+def _count(a):
+    return sys.getrefcount(a)
+
+
+def _sole_owner(a):
+    """True when the caller of the caller (run_backward) holds the only other reference to a,
+    and a owns writable memory: the engine made it and nothing else can see it."""
+    return (type(a) is np.ndarray and a.base is None and a.flags.writeable
+            and _count(a) - _SOLE <= 2)
+
+
+def _calibrate(a):
+    return _count(a)
+
+
+# references _count sees from inside a function given a temporary (no reference elsewhere)
+_SOLE = _calibrate(np.empty(1))
+
+
+def _new_grad(arr):
+    """A leaf's .grad: a leaf tensor that reports stop_gradient=False, as in Paddle."""
+    from ..tensor import _wrap
+    t = _wrap(arr)
+    t._req = arr.dtype.kind in "fc"
+    return t
+
+
 def _accumulate(leaf, g, create_graph, _wrap):
-    """Add g into leaf.grad; first-order grads are owned arrays, so later sums stay in place."""
+    """Add g into leaf.grad, taking over g's buffer when the engine owns it alone."""
     if type(g) is not np.ndarray and getattr(g, "is_sparse_rows", False):
         if not leaf._hooks:
             # a row-sparse gradient (sparse embedding) stays sparse in leaf.grad
-            from ..nn.sparse_grad import accumulate_rows
+            from .sparse_rows import accumulate_rows
             accumulate_rows(leaf, g.rows, g.values)
             return
         g = g.to_dense()
-    g = _apply_leaf_hooks(leaf, g, create_graph, _wrap)
+    hooked = _apply_leaf_hooks(leaf, g, create_graph, _wrap)
+    # a hook's result may be held by the hook: never take its buffer over
+    own = hooked is g
+    g = hooked
     dtype = leaf._data.dtype
     if create_graph:
         if g.dtype != dtype:
@@ -310,12 +382,18 @@ def _accumulate(leaf, g, create_graph, _wrap):
         return
     if type(g) is not np.ndarray:
         g = _wrap(g)._data
-    if leaf.grad is None or leaf.grad._node is not None:
-        arr = g.astype(dtype, copy=True)
-        if leaf.grad is not None:
-            arr += leaf.grad._data
-        leaf.grad = _wrap(arr)
+    grad = leaf.grad
+    if grad is None or grad._node is not None:
+        if g.dtype != dtype:
+            arr = g.astype(dtype)
+        elif own and _sole_owner(g):
+            arr = g
+        else:
+            arr = g.copy()
+        if grad is not None:
+            arr += grad._data
+        leaf.grad = _new_grad(arr)
     else:
-        acc = leaf.grad._data
+        acc = grad._data
         acc += g
-        leaf.grad._version += 1
+        grad._version += 1

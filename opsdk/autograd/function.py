@@ -1,5 +1,6 @@
 """The PyLayer protocol: custom ops with a user-written forward and backward."""
 from ..errors import OpArgumentError
+from ..functional.record import OutputOf as _OutputOf
 
 
 class PyLayerContext:
@@ -25,7 +26,10 @@ class PyLayerContext:
 
     def saved_tensor(self):
         """The tensors given to save_for_backward, in order (outputs as apply returned them)."""
-        return self._saved
+        saved = self._saved
+        if any(type(t) is _OutputOf for t in saved):
+            return tuple(t.get() if type(t) is _OutputOf else t for t in saved)
+        return saved
 
     saved_tensors = property(saved_tensor)
 
@@ -96,7 +100,8 @@ class PyLayer:
 
         Args:
             *args: forward's arguments; Tensors among them get gradients.
-            **kwargs: forward's keyword arguments (non-differentiable values only).
+            **kwargs: forward's keyword arguments; Tensors among them get gradients too
+                (after the positional ones, in keyword order).
 
         Returns:
             What forward returned, its Tensors replaced by graph-connected ones.

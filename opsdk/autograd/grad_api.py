@@ -1,5 +1,5 @@
 """opsdk.grad: gradients of outputs with respect to inputs, returned, not accumulated."""
-from ..errors import BackwardError
+from ..errors import BackwardError, UnreachableInputError
 from .engine import run_backward
 
 
@@ -21,13 +21,18 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
          only_inputs=True, allow_unused=False, no_grad_vars=None):
     """Return d(outputs)/d(inputs) as a list of Tensors, without touching ``.grad``.
 
+    As in Paddle, the graph is kept whatever ``retain_graph`` says: a later opsdk.grad or
+    backward() through it works (it is freed with the last reference to the outputs).
+
     Args:
         outputs: a Tensor or list of Tensors to differentiate.
         inputs: a Tensor or list of Tensors to differentiate with respect to.
         grad_outputs: weights for each output (ones when None).
-        retain_graph: keep the graph for another backward (defaults to create_graph).
+        retain_graph: accepted for Paddle compatibility; the graph is always kept.
         create_graph: record the backward itself, so the result can be differentiated again.
-        allow_unused: return None for inputs the outputs do not depend on (else an error).
+        allow_unused: return None for inputs the outputs do not depend on, or that have
+            stop_gradient=True (else an error).
+        no_grad_vars: Tensors treated as constants: no gradient flows through them.
 
     Example:
         >>> x = opsdk.to_tensor([2.0], stop_gradient=False)
@@ -38,16 +43,19 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     from ..tensor import _wrap
     outs = _as_list(outputs, "outputs")
     ins = _as_list(inputs, "inputs")
-    if retain_graph is None:
-        retain_graph = create_graph
-    for i, t in enumerate(ins):
-        if not t._req:
-            raise BackwardError(f"opsdk.grad: inputs[{i}] has stop_gradient=True, so it has no "
-                                "gradient; set stop_gradient=False on it before the forward")
-    for i, t in enumerate(outs):
-        if not t._req:
-            raise BackwardError(f"opsdk.grad: outputs[{i}] has stop_gradient=True: it does not "
-                                "depend on any tensor that needs a gradient")
+    if not allow_unused:
+        for i, t in enumerate(ins):
+            if not t._req:
+                raise UnreachableInputError(
+                    f"opsdk.grad: inputs[{i}] has stop_gradient=True, so it has no gradient; "
+                    "set stop_gradient=False on it before the forward, or pass "
+                    "allow_unused=True to get None for it")
+    if not any(t._req for t in outs):
+        if allow_unused:
+            return [None] * len(ins)
+        raise UnreachableInputError(f"opsdk.grad: outputs[0]{' (and every other)' if len(outs) > 1 else ''} "
+                                    "has stop_gradient=True: it does not depend on any tensor "
+                                    "that needs a gradient")
     if grad_outputs is None:
         gos = [None] * len(outs)
     else:
@@ -56,7 +64,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             raise BackwardError(f"opsdk.grad: expected: one grad_output per output "
                                 f"({len(outs)}); got: {len(gos)}")
     seeds = []
+    kept = []
     for i, (t, g) in enumerate(zip(outs, gos)):
+        if not t._req:
+            continue
+        kept.append(t)
         if g is None:
             arr = array_module(t._data).ones_like(t._data)
             seeds.append(_wrap(arr) if create_graph else arr)
@@ -64,6 +76,28 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         if list(g.shape) != t.shape:
             raise BackwardError(f"opsdk.grad: grad_outputs[{i}] must have the shape of "
                                 f"outputs[{i}]; expected: {t.shape}; got: {g.shape}")
-        seeds.append(g if create_graph else g._data)
-    return run_backward(outs, seeds, retain_graph, create_graph, inputs=ins,
-                        allow_unused=allow_unused)
+        if not create_graph:
+            g = g._data
+        elif not isinstance(g, _tensor_type()):
+            g = _wrap(g)
+        seeds.append(g)
+    return run_backward(kept, seeds, True, create_graph, inputs=ins, allow_unused=allow_unused,
+                        blocked=_blocked_edges(no_grad_vars))
+
+
+def _tensor_type():
+    from ..tensor import Tensor
+    return Tensor
+
+
+def _blocked_edges(no_grad_vars):
+    """The graph edges into the tensors of no_grad_vars (gradients stop there)."""
+    if no_grad_vars is None:
+        return None
+    vs = _as_list(no_grad_vars, "no_grad_vars") if not isinstance(no_grad_vars, set) \
+        else list(no_grad_vars)
+    blocked = set()
+    for t in vs:
+        if t._req:
+            blocked.add((t, -1) if t._node is None else (t._node, t._out_idx))
+    return blocked or None

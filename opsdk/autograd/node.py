@@ -1,6 +1,19 @@
 """A node of the backward graph: one recorded op call."""
 
 
+class OutputWritten:
+    """Stands in node.saved for an output of the node that was written in place after forward
+    (the node's backward reads it). Never equal to any version, so backward raises."""
+
+    __slots__ = ("shape", "dtype")
+    _base = None
+    _version = -1
+
+    def __init__(self, data):
+        self.shape = tuple(data.shape)
+        self.dtype = data.dtype
+
+
 class Node:
     """One op call recorded for backward.
 
@@ -15,6 +28,10 @@ class Node:
     n_out = 1
     pre_hooks = None
     site = None
+    # the output indices whose values backward reads (set by record.save_output), or None
+    reads_output = None
+    # a PyLayer's node: Paddle ignores hooks registered on its outputs
+    ignores_hooks = False
 
     def __init__(self, name, vjp, fast, edges, saved, n_out=1, site=None):
         self.name = name
@@ -26,6 +43,13 @@ class Node:
             self.n_out = n_out
         if site is not None:
             self.site = site
+
+    def output_written(self, t):
+        """Output ``t`` of this node was written in place: its backward must refuse to run."""
+        if t._out_idx in self.reads_output and self.vjp is not None:
+            entry = ((OutputWritten(t._data), None),)
+            self.saved = entry if self.saved is None else self.saved + entry
+            self.reads_output = None  # once is enough
 
     def release(self):
         """Drop what backward needed; the node stays as a marker that the graph was freed."""

@@ -1,7 +1,7 @@
 """Running a PyLayer: forward without a graph, then one node whose rule calls backward."""
 from ..errors import PyLayerError
-from ..functional.record import record_multi
-from ..tensor import Tensor
+from ..functional.record import OutputOf, record_multi
+from ..tensor import Tensor, version_total
 from . import grad_mode
 from .call_site import caller_site
 from .function import PyLayerContext
@@ -15,19 +15,14 @@ def op_name(cls):
     return getattr(cls, "_opsdk_qualname", None) or cls.__name__
 
 
-def _reject_hidden_tensors(args, kwargs, name):
-    """Tensors that need a gradient must be positional: elsewhere they would silently get none."""
+def _reject_hidden_tensors(args, name):
+    """Tensors that need a gradient inside a list would silently get none: refuse them."""
     for i, a in enumerate(args):
         if type(a) in (list, tuple) and any(isinstance(t, Tensor) and t._req for t in a):
             raise PyLayerError(f"{name}.apply: argument {i} is a {type(a).__name__} holding "
                                "Tensors that need gradients; expected: each such Tensor as its "
-                               "own positional argument; got: a container (its Tensors would "
-                               "get no gradient)")
-    for key, a in kwargs.items():
-        if isinstance(a, Tensor) and a._req:
-            raise PyLayerError(f"{name}.apply: keyword argument '{key}' is a Tensor that needs a "
-                               "gradient; expected: Tensors that need gradients passed "
-                               f"positionally; got: {key}=Tensor(shape={a.shape})")
+                               "own argument; got: a container (its Tensors would get no "
+                               "gradient)")
 
 
 def _outputs(result, name):
@@ -47,42 +42,57 @@ def _outputs(result, name):
 
 def _final_saved(saved, inputs, outs, wrapped):
     """Saved outputs become the returned, graph-connected outputs (so a second derivative
-    through them is right); saved inputs stay the caller's tensors."""
+    through them is right), held as OutputOf (the Tensors themselves would make a cycle
+    node -> rule -> ctx -> output -> node); saved inputs stay the caller's tensors."""
     input_ids = {id(t) for t in inputs}
     out_map = {id(o): w for o, w in zip(outs, wrapped)}
-    return tuple(t if id(t) in input_ids else out_map.get(id(t), t) for t in saved)
+    final = []
+    for t in saved:
+        w = out_map.get(id(t)) if id(t) not in input_ids else None
+        final.append(t if w is None or w._node is None else OutputOf(w))
+    return tuple(final)
 
 
 def apply(cls, args, kwargs):
-    """Run cls.forward on args and record its backward node (see PyLayer.apply)."""
+    """Run cls.forward on args and record its backward node (see PyLayer.apply).
+
+    Tensors passed by keyword get gradients too, after the positional ones (as in Paddle).
+    """
     name = op_name(cls)
-    tensors = [a for a in args if isinstance(a, Tensor)]
-    if kwargs or any(type(a) in (list, tuple) for a in args):
-        _reject_hidden_tensors(args, kwargs, name)
+    every = args + tuple(kwargs.values()) if kwargs else args
+    tensors = [a for a in every if isinstance(a, Tensor)]
+    if any(type(a) in (list, tuple) for a in every):
+        _reject_hidden_tensors(every, name)
     enabled = _state.enabled
     ctx = PyLayerContext()
-    ctx.needs_input_grad = tuple(enabled and isinstance(a, Tensor) and a._req for a in args)
+    ctx.needs_input_grad = tuple(enabled and isinstance(a, Tensor) and a._req for a in every)
     req = enabled and any(t._req for t in tensors)
     _state.enabled = False
     try:
         result = cls.forward(ctx, *args, **kwargs)
     finally:
         _state.enabled = enabled
+    single, outs, out_pos = _outputs(result, name)
     if not req:
         return result
-    single, outs, out_pos = _outputs(result, name)
     out_tensors = [outs[i] for i in out_pos]
-    rule = BackwardRule(cls, ctx, name, args, [InputMeta(t) for t in tensors],
-                        [(o._data.shape, o._data.dtype, type(o._data)) for o in out_tensors])
+    rule = BackwardRule(cls, ctx, name, every, [InputMeta(t) for t in tensors],
+                        [(o._data.shape, o._data.dtype, type(o._data)) for o in out_tensors],
+                        tuple(kwargs))
     wrapped = record_multi(name, [o._data for o in out_tensors], tensors, rule)
     node = next((w._node for w in wrapped if w._node is not None), None)
     if node is None:
         return result
     node.site = rule.site = caller_site(2)
+    node.ignores_hooks = True
     rule.bind(node)
     if ctx._saved:
         ctx._saved = _final_saved(ctx._saved, tensors, out_tensors, wrapped)
-        node.saved = tuple((t, t._version) for t in ctx._saved if isinstance(t, Tensor)) or None
+        node.saved = tuple((t, version_total(t)) for t in ctx._saved
+                           if isinstance(t, Tensor)) or None
+        reads = {t.idx for t in ctx._saved if isinstance(t, OutputOf)}
+        if reads:
+            node.reads_output = reads
     for w, o in zip(wrapped, out_tensors):
         if id(o) in ctx._non_diff:
             w._node = None

@@ -52,12 +52,13 @@ class BackwardRule:
     """The node rule of one PyLayer call (``vjp(*grads)`` for the engine)."""
 
     __slots__ = ("cls", "ctx", "name", "n_args", "tensor_pos", "inputs", "outputs", "site",
-                 "first_order_only", "_node")
+                 "first_order_only", "_node", "keywords")
 
-    def __init__(self, cls, ctx, name, args, inputs, outputs):
+    def __init__(self, cls, ctx, name, args, inputs, outputs, keywords=()):
         self.cls = cls
         self.ctx = ctx
         self.name = name
+        self.keywords = keywords  # the names of the last len(keywords) of args
         self.n_args = len(args)
         self.tensor_pos = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
         self.inputs = inputs
@@ -129,6 +130,9 @@ class BackwardRule:
 
     def arg_label(self, pos):
         """How errors name forward's argument pos: "argument 1 ('beta')", or "argument 1"."""
+        first_kw = self.n_args - len(self.keywords)
+        if pos >= first_kw:
+            return f"keyword argument '{self.keywords[pos - first_kw]}'"
         import inspect
         try:
             params = list(inspect.signature(self.cls.forward).parameters.values())[1:]

@@ -1,14 +1,18 @@
-"""Arithmetic with broadcasting: add, subtract, multiply, divide, pow, maximum, minimum.
+"""Arithmetic with broadcasting: add, subtract, multiply, divide, pow, maximum, minimum,
+remainder, floor_divide, scale.
 
 Each op: forward, then its gradient rule. ``vjp`` rules use Tensor ops (so backward can be
 differentiated again); ``fast`` rules do the same on raw arrays for first-order backward.
+Result dtypes follow Paddle 3.x (dtypes.promote): operands of another dtype are cast first,
+as graph ops, so every gradient comes back in its input's dtype.
 """
 import numpy as np
 
+from ..dtypes import default_float, promote, promote_scalar
 from ..errors import ShapeError
 from ..tensor import Tensor, _wrap
-from .record import (_SCALARS, _state, as_array, record, record1, to_tensor_arg, unbroadcast,
-                     unbroadcast_array)
+from .record import (_SCALARS, _state, as_array, record, record1, save_output, to_tensor_arg,
+                     unbroadcast, unbroadcast_array)
 
 _nd = np.ndarray
 
@@ -24,11 +28,14 @@ def _broadcast_error(op, xd, yd):
 
 
 def _operand(v, op, arg):
-    """(array-or-scalar, Tensor-or-None): Python numbers stay numbers, so dtypes stay put."""
+    """(array-or-number, Tensor-or-None): Python numbers stay numbers, so dtypes stay put."""
     if isinstance(v, Tensor):
         return v._data, v
     if type(v) in _SCALARS:
         return v, None
+    if isinstance(v, np.generic) and v.ndim == 0 and v.dtype.kind in "biuf":
+        # NumPy scalars count as the Python numbers they hold (as in Paddle)
+        return v.item(), None
     t = to_tensor_arg(v, op, arg)
     return t._data, t
 
@@ -41,26 +48,74 @@ def _shape(t):
     return t._data.shape
 
 
+def promoted(xd, xt, yd, yt, op, true_div=False):
+    """The operands of a binary op cast to Paddle's result dtype (tensors by graph casts)."""
+    from .unary import cast
+    if xt is not None and yt is not None:
+        dx, dy = xd.dtype, yd.dtype
+        target = dx if dx == dy else promote(dx, dy, xd.ndim == 0, yd.ndim == 0, op)
+    elif xt is not None:
+        target = promote_scalar(xd.dtype, yd, op)
+    elif yt is not None:
+        target = promote_scalar(yd.dtype, xd, op)
+    else:
+        return xd, xt, yd, yt
+    if true_div and target.kind in "biu":
+        target = default_float()
+    if xt is not None and xd.dtype != target:
+        xt = cast(xt, target)
+        xd = xt._data
+    if yt is not None and yd.dtype != target:
+        yt = cast(yt, target)
+        yd = yt._data
+    return xd, xt, yd, yt
+
+
+def _compute(fn, xd, yd, op):
+    """fn(xd, yd) with the errors NumPy raises turned into opsdk's."""
+    try:
+        return as_array(fn(xd, yd))
+    except ValueError:
+        raise _broadcast_error(op, xd, yd) from None
+    except OverflowError:
+        # a Python int beyond a small integer dtype wraps around, as C casts do
+        if type(xd) is int:
+            xd = np.asarray(xd).astype(yd.dtype)
+        else:
+            yd = np.asarray(yd).astype(xd.dtype)
+        return as_array(fn(xd, yd))
+
+
+def _plain_scalar(xd, y, fn, op):
+    """x op number without a graph, in Paddle's dtype (an int tensor * 1.5 is float32)."""
+    out = _compute(fn, xd, y, op)
+    if out.dtype != xd.dtype and xd.dtype.kind not in "fc":
+        out = out.astype(promote_scalar(xd.dtype, y, op))
+    return _wrap(out)
+
+
+def _binary_args(x, y, op, true_div=False):
+    xd, xt = _operand(x, op, "x")
+    yd, yt = _operand(y, op, "y")
+    return promoted(xd, xt, yd, yt, op, true_div)
+
+
 # -- binary ops -----------------------------------------------------------------------------
 def add(x, y, name=None):
     """x + y, with broadcasting."""
     ty = type(y)
     if (ty is float or ty is int) and isinstance(x, Tensor):
-        out = x._data + y
-        if type(out) is not _nd:
-            out = as_array(out)
         # x needs grad only if it is a float tensor, and float op number stays float
         if x._req and _state.enabled:
+            out = x._data + y
+            if type(out) is not _nd:
+                out = as_array(out)
             return record1("add", out, x, _pass, _pass)
-        return _wrap(out)
-    xd, xt = _operand(x, "add", "x")
-    yd, yt = _operand(y, "add", "y")
-    try:
-        out = xd + yd
-    except ValueError:
-        raise _broadcast_error("add", xd, yd) from None
+        return _plain_scalar(x._data, y, np.add, "add")
+    xd, xt, yd, yt = _binary_args(x, y, "add")
+    out = _compute(np.add, xd, yd, "add")
     if not _req(xt, yt):
-        return _wrap(as_array(out))
+        return _wrap(out)
     xs = _shape(xt) if xt is not None else None
     ys = _shape(yt) if yt is not None else None
 
@@ -78,21 +133,16 @@ def subtract(x, y, name=None):
     """x - y, with broadcasting."""
     ty = type(y)
     if (ty is float or ty is int) and isinstance(x, Tensor):
-        out = x._data - y
-        if type(out) is not _nd:
-            out = as_array(out)
-        # x needs grad only if it is a float tensor, and float op number stays float
         if x._req and _state.enabled:
+            out = x._data - y
+            if type(out) is not _nd:
+                out = as_array(out)
             return record1("subtract", out, x, _pass, _pass)
-        return _wrap(out)
-    xd, xt = _operand(x, "subtract", "x")
-    yd, yt = _operand(y, "subtract", "y")
-    try:
-        out = xd - yd
-    except ValueError:
-        raise _broadcast_error("subtract", xd, yd) from None
+        return _plain_scalar(x._data, y, np.subtract, "subtract")
+    xd, xt, yd, yt = _binary_args(x, y, "subtract")
+    out = _compute(np.subtract, xd, yd, "subtract")
     if not _req(xt, yt):
-        return _wrap(as_array(out))
+        return _wrap(out)
     xs = _shape(xt) if xt is not None else None
     ys = _shape(yt) if yt is not None else None
 
@@ -110,34 +160,27 @@ def multiply(x, y, name=None):
     """x * y, with broadcasting."""
     ty = type(y)
     if (ty is float or ty is int) and isinstance(x, Tensor):
-        out = x._data * y
-        if type(out) is not _nd:
-            out = as_array(out)
-        # x needs grad only if it is a float tensor, and float op number stays float
         if x._req and _state.enabled:
+            out = x._data * y
+            if type(out) is not _nd:
+                out = as_array(out)
+
             # the same rule serves arrays and Tensors
             def rule(g):
                 return (g * y,)
             return record1("multiply", out, x, rule, rule)
-        return _wrap(out)
-    xd, xt = _operand(x, "multiply", "x")
-    yd, yt = _operand(y, "multiply", "y")
-    try:
-        out = xd * yd
-    except ValueError:
-        raise _broadcast_error("multiply", xd, yd) from None
+        return _plain_scalar(x._data, y, np.multiply, "multiply")
+    xd, xt, yd, yt = _binary_args(x, y, "multiply")
+    out = _compute(np.multiply, xd, yd, "multiply")
     if not _req(xt, yt):
-        return _wrap(as_array(out))
+        return _wrap(out)
     if yt is None or xt is None:
-        t, s = (xt, yd) if yt is None else (yt, xd)
+        s = yd if yt is None else xd
         first = yt is None
 
         def fast(g):
             return (g * s, None) if first else (None, g * s)
-
-        def vjp(g):
-            return (g * s, None) if first else (None, g * s)
-        return record("multiply", out, (xt, yt), vjp, fast)
+        return record("multiply", out, (xt, yt), fast, fast)
     rx, ry = xt._req, yt._req
     xs, ys = xd.shape, yd.shape
 
@@ -152,13 +195,11 @@ def multiply(x, y, name=None):
 
 
 def divide(x, y, name=None):
-    """x / y, with broadcasting."""
-    xd, xt = _operand(x, "divide", "x")
-    yd, yt = _operand(y, "divide", "y")
-    try:
-        out = as_array(xd / yd)
-    except ValueError:
-        raise _broadcast_error("divide", xd, yd) from None
+    """x / y, with broadcasting; integers divide into the default float dtype, as in Paddle."""
+    xd, xt, yd, yt = _binary_args(x, y, "divide", true_div=True)
+    if xt is None and yt is None:
+        return _wrap(as_array(np.true_divide(xd, yd)).astype(default_float()))
+    out = _compute(np.true_divide, xd, yd, "divide")
     if not _req(xt, yt):
         return _wrap(out)
     rx = xt is not None and xt._req
@@ -174,20 +215,43 @@ def divide(x, y, name=None):
     def vjp(g):
         yv = yt if yt is not None else yd
         gx = unbroadcast(g / yv, xs) if rx else None
-        gy = unbroadcast(-g * (x if xt is not None else xd) / (yt * yt), ys) if ry else None
+        # -(g * (x / y)) / y, not -g * x / y**2: y**2 underflows for tiny y (as the fast rule)
+        xv = xt if xt is not None else xd
+        gy = unbroadcast(-(g * (xv / yt)) / yt, ys) if ry else None
         return gx, gy
-    return record("divide", out, (xt, yt), vjp, fast,
-                  saved=tuple(t for t in (xt, yt) if t is not None))
+    res = record("divide", out, (xt, yt), vjp, fast,
+                 saved=tuple(t for t in (xt, yt) if t is not None))
+    # the fast rule for y reads the quotient itself
+    return save_output(res) if ry else res
+
+
+def _power_rule(x, a):
+    """d(x**a)/dx = a * x**(a-1) as a graph op; 0 everywhere for a == 0 (also at x = 0 and
+    nan, as Paddle). Its own derivative is the plain formula a*(a-1)*x**(a-2)."""
+    xd = x._data
+    if a == 0:
+        out = np.zeros_like(xd)
+    else:
+        with np.errstate(all="ignore"):
+            out = as_array(a * xd ** (a - 1))
+    if not (_state.enabled and x._req):
+        return _wrap(out)
+    c = a * (a - 1)
+
+    def fast(g):
+        with np.errstate(all="ignore"):
+            return (g * (c * xd ** (a - 2)),)
+
+    def vjp(g):
+        return (g * (pow(x, a - 2) * c),)
+    return record("pow_grad", out, (x,), vjp, fast, saved=(x,))
 
 
 def pow(x, y, name=None):
     """x ** y (y a number or a Tensor), with broadcasting."""
-    xd, xt = _operand(x, "pow", "x")
-    yd, yt = _operand(y, "pow", "y")
-    try:
-        out = as_array(xd ** yd)
-    except ValueError:
-        raise _broadcast_error("pow", xd, yd) from None
+    xd, xt, yd, yt = _binary_args(x, y, "pow")
+    with np.errstate(all="ignore"):
+        out = _compute(np.power, xd, yd, "pow")
     if not _req(xt, yt):
         return _wrap(out)
     if yt is None:
@@ -199,14 +263,17 @@ def pow(x, y, name=None):
             if a == 0:
                 # d(x**0)/dx is 0 everywhere, also at x = 0 (0 * inf would give nan)
                 return (np.zeros_like(g),)
-            return (g * (a * xd ** (a - 1)),) if a != 1 else (g,)
+            if a == 1:
+                return (g,)
+            with np.errstate(all="ignore"):
+                return (g * (a * xd ** (a - 1)),)
 
         def vjp(g):
             if a == 2:
                 return (g * (xt * 2),)
-            if a == 0:
-                return (g * 0,)
-            return (g * (pow(xt, a - 1) * a),) if a != 1 else (g,)
+            if a == 1:
+                return (g,)
+            return (g * _power_rule(xt, a),)
         return record("pow", out, (xt,), vjp, fast, saved=(xt,))
     rx = xt is not None and xt._req
     ry = yt._req
@@ -214,58 +281,125 @@ def pow(x, y, name=None):
     ys = yd.shape
 
     def fast(g):
-        gx = unbroadcast_array(g * yd * xd ** (yd - 1), xs) if rx else None
-        gy = unbroadcast_array(g * out * np.log(xd), ys) if ry else None
+        with np.errstate(all="ignore"):
+            gx = None
+            if rx:
+                # y == 0: the derivative is 0, also where x**(y-1) is inf or nan (Paddle)
+                gx = unbroadcast_array(np.where(yd == 0, 0, g * yd * xd ** (yd - 1)), xs)
+            gy = None
+            if ry:
+                # x == 0, y >= 0: x**y is flat in y there (log 0 would give nan or -inf)
+                gy = unbroadcast_array(
+                    np.where((xd == 0) & (yd >= 0), 0, g * out * np.log(xd)), ys)
         return gx, gy
 
     def vjp(g):
+        from .logic import where
         base = xt if xt is not None else _wrap(as_array(np.asarray(xd, dtype=yd.dtype)))
-        gx = unbroadcast(g * yt * pow(xt, yt - 1), xs) if rx else None
-        gy = unbroadcast(g * pow(base, yt) * base.log(), ys) if ry else None
+        gx = None
+        if rx:
+            gx = unbroadcast(g * where(_wrap(as_array(yd == 0)), 0.0, yt * pow(xt, yt - 1)), xs)
+        gy = None
+        if ry:
+            flat = _wrap(as_array((np.asarray(xd) == 0) & (yd >= 0)))
+            gy = unbroadcast(g * where(flat, 0.0, pow(base, yt) * base.log()), ys)
         return gx, gy
 
-    return record("pow", out, (xt, yt), vjp, fast,
-                  saved=tuple(t for t in (xt, yt) if t is not None))
+    res = record("pow", out, (xt, yt), vjp, fast,
+                 saved=tuple(t for t in (xt, yt) if t is not None))
+    # the fast rule for the exponent reads x ** y itself
+    return save_output(res) if ry else res
 
 
-def _select_op(name, pick_x):
+def _select_op(name, fn, greater):
+    """maximum / minimum: NaN propagates (as Paddle); a tie gives each side half the gradient."""
     def op(x, y, name=None):
-        xd, xt = _operand(x, name_, "x")
-        yd, yt = _operand(y, name_, "y")
-        try:
-            mask = as_array(pick_x(xd, yd))
-        except ValueError:
-            raise _broadcast_error(name_, xd, yd) from None
-        out = as_array(np.where(mask, xd, yd))
+        xd, xt, yd, yt = _binary_args(x, y, name_)
+        out = _compute(fn, xd, yd, name_)
         if not _req(xt, yt):
             return _wrap(out)
         rx = xt is not None and xt._req
         ry = yt is not None and yt._req
         xs = xd.shape if xt is not None else None
         ys = yd.shape if yt is not None else None
+        dtype = out.dtype
+        # where x wins 1, where y wins 0, at a tie 0.5; a NaN on either side gives 0 to both
+        wins = greater(xd, yd)
+        tie = np.equal(xd, yd)
+        wx = as_array(np.where(tie, 0.5, wins)).astype(dtype)
+        wy = as_array(np.where(tie, 0.5, greater(yd, xd))).astype(dtype)
 
         def fast(g):
-            # a Python 0 keeps g's dtype (NEP 50) and works for NumPy and CuPy alike
-            return (unbroadcast_array(np.where(mask, g, 0), xs) if rx else None,
-                    unbroadcast_array(np.where(mask, 0, g), ys) if ry else None)
+            return (unbroadcast_array(g * wx, xs) if rx else None,
+                    unbroadcast_array(g * wy, ys) if ry else None)
 
         def vjp(g):
-            from .logic import where
-            m = _wrap(mask)
-            zero = g * 0
-            return (unbroadcast(where(m, g, zero), xs) if rx else None,
-                    unbroadcast(where(m, zero, g), ys) if ry else None)
+            return (unbroadcast(g * _wrap(wx), xs) if rx else None,
+                    unbroadcast(g * _wrap(wy), ys) if ry else None)
         return record(name_, out, (xt, yt), vjp, fast)
     name_ = name
     op.__name__ = name
     return op
 
 
-# the tie goes to x, as in Paddle's maximum/minimum gradients
-maximum = _select_op("maximum", lambda a, b: a >= b)
-maximum.__doc__ = "Elementwise maximum of x and y; where equal, the gradient goes to x."
-minimum = _select_op("minimum", lambda a, b: a <= b)
-minimum.__doc__ = "Elementwise minimum of x and y; where equal, the gradient goes to x."
+maximum = _select_op("maximum", np.maximum, np.greater)
+maximum.__doc__ = ("Elementwise maximum of x and y (NaN wins); at a tie each side gets half "
+                   "the gradient, as in Paddle.")
+minimum = _select_op("minimum", np.minimum, np.less)
+minimum.__doc__ = ("Elementwise minimum of x and y (NaN wins); at a tie each side gets half "
+                   "the gradient, as in Paddle.")
 
 
-# -- unary ops ------------------------------------------------------------------------------
+def remainder(x, y, name=None):
+    """x % y with the sign of y (Python's modulo); d/dx = 1, d/dy = -floor(x / y)."""
+    xd, xt, yd, yt = _binary_args(x, y, "remainder")
+    with np.errstate(all="ignore"):
+        out = _compute(np.remainder, xd, yd, "remainder")
+    if not _req(xt, yt):
+        return _wrap(out)
+    rx = xt is not None and xt._req
+    ry = yt is not None and yt._req
+    xs = xd.shape if xt is not None else None
+    ys = yd.shape if yt is not None else None
+    with np.errstate(all="ignore"):
+        q = as_array(-np.floor(np.true_divide(xd, yd))).astype(out.dtype, copy=False)
+
+    def fast(g):
+        return (unbroadcast_array(g, xs) if rx else None,
+                unbroadcast_array(g * q, ys) if ry else None)
+
+    def vjp(g):
+        return (unbroadcast(g, xs) if rx else None,
+                unbroadcast(g * _wrap(q), ys) if ry else None)
+    return record("remainder", out, (xt, yt), vjp, fast)
+
+
+def floor_divide(x, y, name=None):
+    """floor(x / y); piecewise constant: not differentiable, stop_gradient=True (as Paddle)."""
+    xd, xt, yd, yt = _binary_args(x, y, "floor_divide")
+    with np.errstate(all="ignore"):
+        return _wrap(_compute(np.floor_divide, xd, yd, "floor_divide"))
+
+
+def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
+    """scale * x + bias (or scale * (x + bias)), in x's dtype.
+
+    Example:
+        >>> opsdk.scale(opsdk.to_tensor([1.0, 2.0]), scale=2.0, bias=1.0).numpy()
+        array([3., 5.], dtype=float32)
+    """
+    if not isinstance(x, Tensor):
+        x = to_tensor_arg(x, "scale", "x")
+    if isinstance(scale, Tensor):
+        out = multiply(x, scale) + bias if bias_after_scale else multiply(x + bias, scale)
+    elif bias_after_scale:
+        out = multiply(x, float(scale)) + float(bias) if bias else multiply(x, float(scale))
+    else:
+        out = multiply(add(x, float(bias)), float(scale))
+    if out._data.dtype != x._data.dtype:
+        from .unary import cast
+        out = cast(out, x._data.dtype)
+    if act is not None:
+        from ..errors import OpArgumentError
+        raise OpArgumentError(f"scale: argument 'act' is not supported; got: {act!r}")
+    return out

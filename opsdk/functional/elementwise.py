@@ -3,10 +3,11 @@
 The ops live in ``arithmetic``, ``unary`` and ``logic``; this module re-exports them under one
 name, which the rest of opsdk imports.
 """
-from .arithmetic import add, divide, maximum, minimum, multiply, pow, subtract
-from .logic import (allclose, equal, floor_divide, greater_equal, greater_than, isfinite, isinf,
-                    isnan, less_equal, less_than, logical_and, logical_not, logical_or,
-                    logical_xor, not_equal, remainder, where)
+from .arithmetic import (add, divide, floor_divide, maximum, minimum, multiply, pow, remainder,
+                         scale, subtract)
+from .logic import (allclose, equal, greater_equal, greater_than, isfinite, isinf, isnan,
+                    less_equal, less_than, logical_and, logical_not, logical_or, logical_xor,
+                    not_equal, where)
 from .unary import (abs, cast, ceil, clip, cos, exp, floor, log, neg, reciprocal, round, rsqrt,
                     sigmoid, sign, sin, sqrt, square, tanh)
 
@@ -15,4 +16,4 @@ __all__ = ["add", "subtract", "multiply", "divide", "pow", "maximum", "minimum",
            "sigmoid", "sign", "floor", "ceil", "round", "clip", "cast", "where", "equal",
            "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
            "logical_and", "logical_or", "logical_xor", "logical_not", "remainder",
-           "floor_divide", "isnan", "isinf", "isfinite", "allclose"]
+           "floor_divide", "isnan", "isinf", "isfinite", "allclose", "scale"]

@@ -33,15 +33,22 @@ def getitem(x, idx):
     x = _arg(x, "getitem")
     idx = _plain_index(idx)
     xd = x._data
+    shown = idx
+    basic = _is_basic(idx)
+    if basic:
+        items = idx if isinstance(idx, tuple) else (idx,)
+        if not any(i is Ellipsis for i in items):
+            # a trailing ... makes NumPy return a 0-d view, not a scalar copy, for x[1]
+            idx = items + (Ellipsis,)
     try:
         out = xd[idx]
     except IndexError as e:
-        raise OpArgumentError(f"getitem: index {idx!r} does not fit a tensor of shape "
+        raise OpArgumentError(f"getitem: index {shown!r} does not fit a tensor of shape "
                               f"{list(xd.shape)}; got: {e}") from None
     out = as_array(out)
+    fn = (lambda b: getitem(b, idx)) if basic else None
     if not (_state.enabled and x._req):
-        return mark_view(_wrap(out), x, out)
-    basic = _is_basic(idx)
+        return mark_view(_wrap(out), x, out, fn)
     xs = xd.shape
 
     def fast(g):
@@ -54,7 +61,7 @@ def getitem(x, idx):
 
     def vjp(g):
         return (index_add_into(g, idx, xs, basic),)
-    return mark_view(record("getitem", out, (x,), vjp, fast), x, out)
+    return mark_view(record("getitem", out, (x,), vjp, fast), x, out, fn)
 
 
 def index_add_into(g, idx, shape, basic):
@@ -72,18 +79,38 @@ def index_add_into(g, idx, shape, basic):
 
 
 def setitem(x, idx, value):
-    """x[idx] = value as a graph op: returns the new tensor (x itself is rebound by Tensor)."""
+    """x[idx] = value as a graph op: returns the new tensor (x itself is left as it was)."""
     x = _arg(x, "setitem")
+    out = x._data.copy()
+    return _assign(x, idx, value, out, "setitem")
+
+
+def setitem_into(x, idx, value):
+    """x[idx] = value written into x's memory, x moved onto the setitem node (grad mode)."""
+    from .views import adopt, alias
+    old = alias(x)  # x's place in the graph; setitem's rule never reads x's values
+    from ..tensor import bump_version
+    bump_version(x)
+    adopt(x, _assign(old, idx, value, x._data, "__setitem__"))
+
+
+def _assign(x, idx, value, out, op):
+    """Write value at idx into the array out (x's values) and record setitem's rule."""
     idx = _plain_index(idx)
     vt = value if isinstance(value, Tensor) else None
     vd = value._data if vt is not None else value
-    out = x._data.copy()
-    out[idx] = vd
+    try:
+        out[idx] = vd
+    except (ValueError, IndexError) as e:
+        raise OpArgumentError(f"{op}: cannot assign a value of shape {list(np.shape(vd))} at "
+                              f"index {idx!r} of a tensor of shape {list(out.shape)}; "
+                              f"got: {e}") from None
     if not (_state.enabled and (x._req or (vt is not None and vt._req))):
         return _wrap(out)
     vs = vt._data.shape if vt is not None else None
     rx = x._req
     rv = vt is not None and vt._req
+    region = np.shape(out[idx])
 
     def fast(g):
         gx = None
@@ -93,7 +120,7 @@ def setitem(x, idx, value):
         gv = None
         if rv:
             from .record import unbroadcast_array
-            gv = unbroadcast_array(np.broadcast_to(as_array(g[idx]), np.shape(out[idx])), vs)
+            gv = unbroadcast_array(np.broadcast_to(as_array(g[idx]), region), vs)
         return gx, gv
 
     def vjp(g):

@@ -1,11 +1,16 @@
 """Selection and comparisons: where (differentiable), comparisons and logic (never)."""
 import numpy as np
 
+from ..dtypes import promote
 from ..errors import ShapeError
 from ..tensor import Tensor, _wrap
-from .arithmetic import _operand, _req
+from .arithmetic import _operand, _req, floor_divide, promoted, remainder
 from .unary import _unary_arg
 from .record import _SCALARS, as_array, record, unbroadcast, unbroadcast_array
+
+__all__ = ["where", "equal", "not_equal", "less_than", "less_equal", "greater_than",
+           "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not",
+           "remainder", "floor_divide", "isnan", "isinf", "isfinite", "allclose"]
 
 
 def where(condition, x=None, y=None, name=None):
@@ -18,6 +23,7 @@ def where(condition, x=None, y=None, name=None):
         cond = cond.astype(bool)
     xd, xt = _operand(x, "where", "x")
     yd, yt = _operand(y, "where", "y")
+    xd, xt, yd, yt = promoted(xd, xt, yd, yt, "where")
     try:
         out = as_array(np.where(cond, xd, yd))
     except ValueError:
@@ -47,7 +53,15 @@ def _compare(name, fn):
     def op(x, y, name=None):
         xd = x._data if isinstance(x, Tensor) else (x if type(x) in _SCALARS else np.asarray(x))
         yd = y._data if isinstance(y, Tensor) else (y if type(y) in _SCALARS else np.asarray(y))
-        return _wrap(as_array(fn(xd, yd)))
+        if isinstance(x, Tensor) and isinstance(y, Tensor) and xd.dtype != yd.dtype:
+            # the dtypes must combine as for arithmetic (Paddle refuses float32 == int64)
+            promote(xd.dtype, yd.dtype, xd.ndim == 0, yd.ndim == 0, name_)
+        try:
+            return _wrap(as_array(fn(xd, yd)))
+        except ValueError:
+            raise ShapeError(f"{name_}: shapes of 'x' and 'y' do not broadcast; got: x "
+                             f"{list(np.shape(xd))}, y {list(np.shape(yd))}") from None
+    name_ = name
     op.__name__ = name
     op.__doc__ = f"Elementwise {name}; a bool tensor, no gradient."
     return op
@@ -62,8 +76,6 @@ greater_equal = _compare("greater_equal", np.greater_equal)
 logical_and = _compare("logical_and", np.logical_and)
 logical_or = _compare("logical_or", np.logical_or)
 logical_xor = _compare("logical_xor", np.logical_xor)
-remainder = _compare("remainder", np.remainder)
-floor_divide = _compare("floor_divide", np.floor_divide)
 
 
 def logical_not(x, name=None):

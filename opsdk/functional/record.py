@@ -1,10 +1,14 @@
 """Helpers every core op uses: argument conversion, graph recording, broadcast reduction."""
+import weakref
+
 import numpy as np
 
 from ..autograd import grad_mode
 from ..autograd.node import Node
 from ..errors import DTypeError, OpArgumentError
 from ..tensor import Tensor, _wrap, _wrap_req, version_total
+# mark_view(res, x, out, fn=None): res views x's memory; fn(base) recomputes it (views.py)
+from .views import mark_view  # noqa: F401  (re-exported: ops import it from here)
 
 _new = object.__new__
 
@@ -59,7 +63,10 @@ def record(name, out, inputs, vjp, fast=None, saved=()):
     if type(out) is not np.ndarray:
         out = as_array(out)
     if out.dtype.kind not in "fc":
-        return _wrap(out)
+        # no gradient flows into an integer result, but it reports stop_gradient=False (Paddle)
+        t = _wrap(out)
+        t._sg_off = True
+        return t
     if len(inputs) == 1:
         edges = (_edge(inputs[0]),)
     else:
@@ -87,18 +94,58 @@ def record1(name, out, x, vjp, fast, save_input=False):
     return t
 
 
-def mark_view(res, x, out):
-    """res (holding array out) shares x's memory when NumPy/CuPy made a view: count versions."""
-    if out.base is not None:
-        res._base = x
+def save_output(t):
+    """The op's rule reads its own output t: an in-place write into t makes backward refuse.
+
+    Nothing is kept on the node (a reference to t would make a reference cycle); the write
+    itself tells the node (tensor.bump_version). A view's memory belongs to its base, which is
+    version-checked as a saved tensor instead.
+    """
+    node = t._node
+    if t._base is not None:
+        entry = ((t._base, t._base._version),)
+        node.saved = entry if node.saved is None else node.saved + entry
+        return t
+    reads = node.reads_output
+    node.reads_output = {t._out_idx} if reads is None else reads | {t._out_idx}
+    return t
+
+
+class OutputOf:
+    """A node's own output, rebuilt as a graph-connected Tensor when its rule runs.
+
+    Holding the output Tensor itself would make a cycle (node -> rule -> output -> node), so
+    graphs that are never backpropagated would wait for the garbage collector.
+    """
+
+    __slots__ = ("data", "node", "idx")
+
+    def __init__(self, t):
+        self.data = t._data
+        self.node = weakref.ref(t._node)
+        self.idx = t._out_idx
+
+    def get(self):
+        return _wrap_req(self.data, self.node(), self.idx)
+
+
+def record_from_output(name, x, out, rule):
+    """Record a one-input op whose gradient is ``rule(g, y)`` of its own output y.
+
+    The same formula serves arrays (first order, y = the output array) and Tensors
+    (create_graph, y = the output rebuilt as a Tensor, so second order flows through it).
+    Writing the output in place before backward is an error.
+    """
+    res = record1(name, out, x, None, None)
+    ref = OutputOf(res)
+    node = res._node
+    node.fast = lambda g: (rule(g, out),)
+    node.vjp = lambda g: (rule(g, ref.get()),)
+    node.reads_output = _READS_FIRST
     return res
 
 
-def save_output(t):
-    """Also version-check the op's own output, for rules that read it (tanh, exp, ...)."""
-    entry = ((t, version_total(t)),)
-    t._node.saved = entry if t._node.saved is None else t._node.saved + entry
-    return t
+_READS_FIRST = frozenset((0,))
 
 
 def record_multi(name, outs, inputs, vjp, fast=None, saved=()):
@@ -136,11 +183,11 @@ def unbroadcast(g, shape):
     if tuple(g._data.shape) == shape:
         return g
     from .reduction import sum as _sum
-    from .shape import reshape
+    from .shape import reshape_exact
     axes = reduce_axes(g._data.shape, shape)
     if axes:
         g = _sum(g, axis=list(axes))
-    return reshape(g, list(shape))
+    return reshape_exact(g, list(shape))
 
 
 def check_float(t, op, arg):

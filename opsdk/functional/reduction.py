@@ -39,9 +39,9 @@ def _arg(x, op):
 
 def _expand_back(g, xshape, axes, keepdim):
     """Broadcast a reduced gradient back to the input's shape (Tensor ops)."""
-    from .shape import broadcast_to, reshape
+    from .shape import broadcast_to, reshape_exact
     if not keepdim:
-        g = reshape(g, list(_kept_shape(xshape, axes)))
+        g = reshape_exact(g, list(_kept_shape(xshape, axes)))
     return broadcast_to(g, list(xshape))
 
 
@@ -119,8 +119,8 @@ def _extreme(name, np_fn):
             return (g.reshape(ks) * weight,)
 
         def vjp(g):
-            from .shape import reshape
-            return (reshape(g, list(ks)) * _wrap(weight),)
+            from .shape import reshape_exact
+            return (reshape_exact(g, list(ks)) * _wrap(weight),)
         return record(name_, out, (x,), vjp, fast)
     name_ = name
     op.__name__ = name

@@ -21,22 +21,32 @@ def _ints(shape):
 
 
 def reshape(x, shape, name=None):
-    """x with a new shape of the same size; -1 infers one dimension, 0 keeps that dimension."""
+    """x with a new shape of the same size; -1 infers one dimension, 0 keeps that dimension
+    (Paddle's rule; opsdk's own code calls reshape_exact, where 0 is a size-0 dimension)."""
     x = _arg(x, "reshape")
     xd = x._data
     shape = _ints(shape)
     shape = [xd.shape[i] if s == 0 and i < xd.ndim else s for i, s in enumerate(shape)]
+    return reshape_exact(x, shape, "reshape")
+
+
+def reshape_exact(x, shape, op="reshape"):
+    """x with exactly this shape (-1 infers one dimension); a view where NumPy can make one."""
+    xd = x._data
+    shape = [int(s) for s in shape]
     try:
         out = xd.reshape(shape)
     except ValueError:
-        raise ShapeError(f"reshape: cannot reshape a tensor of shape {list(xd.shape)} "
+        raise ShapeError(f"{op}: cannot reshape a tensor of shape {list(xd.shape)} "
                          f"({xd.size} elements); expected: a shape with {xd.size} elements; "
                          f"got: {shape}") from None
+    new = list(out.shape)
+    fn = lambda b: reshape_exact(b, new, op)
     if not (_state.enabled and x._req):
-        return mark_view(_wrap(out), x, out)
-    xs = xd.shape
-    return mark_view(record("reshape", out, (x,), lambda g: (reshape(g, list(xs)),),
-                            lambda g: (g.reshape(xs),)), x, out)
+        return mark_view(_wrap(out), x, out, fn)
+    xs = list(xd.shape)
+    return mark_view(record("reshape", out, (x,), lambda g: (reshape_exact(g, xs),),
+                            lambda g: (g.reshape(xs),)), x, out, fn)
 
 
 view = reshape
@@ -47,11 +57,11 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
     x = _arg(x, "flatten")
     nd = x.ndim
     if nd == 0:
-        return reshape(x, [1])
+        return reshape_exact(x, [1], "flatten")
     s, e = start_axis % nd, stop_axis % nd
     shp = x.shape
     new = shp[:s] + [int(np.prod(shp[s:e + 1]))] + shp[e + 1:]
-    return reshape(x, new)
+    return reshape_exact(x, new, "flatten")
 
 
 def transpose(x, perm, name=None):
@@ -62,11 +72,12 @@ def transpose(x, perm, name=None):
         raise ShapeError(f"transpose: argument 'perm' must be a permutation of "
                          f"{list(range(x.ndim))}; got: {perm}")
     out = x._data.transpose(perm)
+    fn = lambda b: transpose(b, perm)
     if not (_state.enabled and x._req):
-        return mark_view(_wrap(out), x, out)
-    inv = list(np.argsort(perm))
+        return mark_view(_wrap(out), x, out, fn)
+    inv = [int(i) for i in np.argsort(perm)]
     return mark_view(record("transpose", out, (x,), lambda g: (transpose(g, inv),),
-                            lambda g: (g.transpose(inv),)), x, out)
+                            lambda g: (g.transpose(inv),)), x, out, fn)
 
 
 def t(x, name=None):
@@ -98,7 +109,8 @@ def squeeze(x, axis=None, name=None):
     else:
         axes = {check_axis(a, x.ndim, "squeeze") for a in _ints(axis)}
         new = [s for i, s in enumerate(shp) if not (i in axes and s == 1)]
-    return reshape(x, new) if new != shp else x
+    # a new tensor (a view) also when nothing is squeezed, as in Paddle
+    return reshape_exact(x, new, "squeeze")
 
 
 def unsqueeze(x, axis, name=None):
@@ -109,7 +121,7 @@ def unsqueeze(x, axis, name=None):
         # each new axis counts in the shape grown so far, so -1 always means "last"
         a = check_axis(a, len(shp) + 1, "unsqueeze")
         shp = shp[:a] + [1] + shp[a:]
-    return reshape(x, shp)
+    return reshape_exact(x, shp, "unsqueeze")
 
 
 def broadcast_to(x, shape, name=None):
@@ -119,7 +131,8 @@ def broadcast_to(x, shape, name=None):
     shape = [xd.shape[i - (len(shape) - xd.ndim)] if s == -1 else s
              for i, s in enumerate(_ints(shape))]
     try:
-        out = np.broadcast_to(xd, shape)
+        # a copy, as Paddle's expand makes (a broadcast view would be read-only)
+        out = np.broadcast_to(xd, shape).copy()
     except ValueError:
         raise ShapeError(f"broadcast_to: shape {list(xd.shape)} cannot broadcast; expected: "
                          f"a shape compatible with {list(xd.shape)}; got: {shape}") from None
@@ -194,9 +207,10 @@ def split(x, num_or_sections, axis=0, name=None):
             raise ShapeError(f"split: section sizes must add up to {n} (axis {axis}); "
                              f"got: {sizes}")
     bounds = np.cumsum(sizes)[:-1].tolist()
-    outs = np.split(xd, bounds, axis=axis)
+    # copies, as Paddle's split makes (a write into a part never reaches x)
+    outs = [o.copy() for o in np.split(xd, bounds, axis=axis)]
     if not (_state.enabled and x._req):
-        return [mark_view(_wrap(o), x, o) for o in outs]
+        return [_wrap(o) for o in outs]
     dtype = xd.dtype
 
     def fast(*gs):
@@ -207,7 +221,7 @@ def split(x, num_or_sections, axis=0, name=None):
         from .creation import zeros
         parts = [zeros(list(o.shape), dtype) if g is None else g for g, o in zip(gs, outs)]
         return (concat(parts, axis=axis),)
-    return [mark_view(r, x, o) for r, o in zip(record_multi("split", outs, (x,), vjp, fast), outs)]
+    return record_multi("split", outs, (x,), vjp, fast)
 
 
 def chunk(x, chunks, axis=0, name=None):
@@ -215,18 +229,22 @@ def chunk(x, chunks, axis=0, name=None):
 
 
 def unbind(x, axis=0):
-    """Split along axis and drop that axis."""
+    """The slices along axis, that axis dropped; views of x, as in Paddle."""
+    from .indexing import getitem
     x = _arg(x, "unbind")
-    return [squeeze(p, axis) for p in split(x, x.shape[axis], axis)]
+    axis = check_axis(axis, x.ndim, "unbind")
+    lead = (slice(None),) * axis
+    return [getitem(x, lead + (i,)) for i in range(x._data.shape[axis])]
 
 
 def flip(x, axis, name=None):
     """Reverse the order of elements along the axes in axis."""
     x = _arg(x, "flip")
     axes = tuple(check_axis(a, x.ndim, "flip") for a in _ints(axis))
-    out = np.flip(x._data, axis=axes)
+    # a copy, as Paddle's flip makes: a write into the result never reaches x
+    out = np.flip(x._data, axis=axes).copy()
     if not (_state.enabled and x._req):
-        return mark_view(_wrap(out), x, out)
+        return _wrap(out)
     return record("flip", out, (x,), lambda g: (flip(g, list(axes)),),
                   lambda g: (np.flip(g, axis=axes),))
 
@@ -238,9 +256,9 @@ def tile(x, repeat_times, name=None):
     nd = max(len(reps), x.ndim)
     xs = [1] * (nd - x.ndim) + x.shape
     reps = [1] * (nd - len(reps)) + reps
-    xr = reshape(x, [v for r, s in zip(reps, xs) for v in (1, s)])
+    xr = reshape_exact(x, [v for r, s in zip(reps, xs) for v in (1, s)], "tile")
     big = broadcast_to(xr, [v for r, s in zip(reps, xs) for v in (r, s)])
-    return reshape(big, [r * s for r, s in zip(reps, xs)])
+    return reshape_exact(big, [r * s for r, s in zip(reps, xs)], "tile")
 
 
 def as_contiguous(x):

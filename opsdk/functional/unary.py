@@ -4,9 +4,10 @@ Each op: forward, then its gradient rule (``vjp`` with Tensor ops, ``fast`` on r
 """
 import numpy as np
 
+from ..dtypes import default_float
 from ..tensor import Tensor, _wrap
 from .arithmetic import _nd, divide, pow
-from .record import _state, as_array, record, record1, to_tensor_arg
+from .record import _state, as_array, record, record1, record_from_output, to_tensor_arg
 
 
 def _negate_fast(g):
@@ -26,23 +27,26 @@ def _record_from_input(name, x, out, fast_rule, vjp_rule):
                    save_input=True)
 
 
-def _record_from_output(name, x, out, rule):
-    """Record an op whose gradient is ``rule(g, y)`` of its own output y.
+_record_from_output = record_from_output
 
-    The same formula serves arrays (first order, y = the output array) and Tensors (create_graph,
-    y = the output tensor, so second order flows through it). The output is saved with its
-    version: modifying it in place before backward is an error.
-    """
-    res = record1(name, out, x, None, None)
-    node = res._node
-    node.fast = lambda g: (rule(g, out),)
-    node.vjp = lambda g: (rule(g, res),)
-    node.saved = ((res, 0),)
-    return res
+
+def _record_constant_weight(name, x, out, weight):
+    """Record an op whose gradient is g * weight, weight an array fixed at forward (abs, sign):
+    the gradient does not depend on x differentiably, so a second derivative through it gets
+    no path to x (as Paddle's)."""
+    return record1(name, out, x, lambda g: (g * _wrap(weight),), lambda g: (g * weight,))
 
 
 def _unary_arg(x, op):
     return x if isinstance(x, Tensor) else to_tensor_arg(x, op, "x")
+
+
+def _float_arg(x, op):
+    """x as a float tensor: integer and bool tensors become the default float, as in Paddle."""
+    x = x if isinstance(x, Tensor) else to_tensor_arg(x, op, "x")
+    if x._data.dtype.kind not in "fc":
+        return _wrap(x._data.astype(default_float()))
+    return x
 
 
 def neg(x, name=None):
@@ -55,19 +59,20 @@ def neg(x, name=None):
 
 
 def abs(x, name=None):
-    """|x|; the gradient at 0 is 0."""
+    """|x|; the gradient is x / |x|: 0 at 0, and nan at +-inf, as in Paddle."""
     x = _unary_arg(x, "abs")
     xd = x._data
     out = as_array(np.abs(xd))
     if not (_state.enabled and x._req):
         return _wrap(out)
-    return _record_from_input("abs", x, out, lambda g, v: g * np.sign(v),
-                              lambda g, v: g * sign(v))
+    with np.errstate(all="ignore"):
+        weight = as_array(np.where(xd == 0, 0, xd / out)).astype(xd.dtype, copy=False)
+    return _record_constant_weight("abs", x, out, weight)
 
 
 def exp(x, name=None):
     """e ** x."""
-    x = _unary_arg(x, "exp")
+    x = _float_arg(x, "exp")
     out = as_array(np.exp(x._data))
     if not (_state.enabled and x._req):
         return _wrap(out)
@@ -76,7 +81,7 @@ def exp(x, name=None):
 
 def log(x, name=None):
     """Natural logarithm."""
-    x = _unary_arg(x, "log")
+    x = _float_arg(x, "log")
     xd = x._data
     out = as_array(np.log(xd))
     if not (_state.enabled and x._req):
@@ -86,7 +91,7 @@ def log(x, name=None):
 
 def sqrt(x, name=None):
     """Square root."""
-    x = _unary_arg(x, "sqrt")
+    x = _float_arg(x, "sqrt")
     out = as_array(np.sqrt(x._data))
     if not (_state.enabled and x._req):
         return _wrap(out)
@@ -94,8 +99,13 @@ def sqrt(x, name=None):
 
 
 def rsqrt(x, name=None):
-    """1 / sqrt(x)."""
-    return pow(_unary_arg(x, "rsqrt"), -0.5)
+    """1 / sqrt(x) (so rsqrt(-0.0) is -inf, as in Paddle); the gradient is -y**3 / 2."""
+    x = _float_arg(x, "rsqrt")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = as_array(1 / np.sqrt(x._data))
+    if not (_state.enabled and x._req):
+        return _wrap(out)
+    return _record_from_output("rsqrt", x, out, lambda g, y: g * (y * y * y) * -0.5)
 
 
 def square(x, name=None):
@@ -105,12 +115,12 @@ def square(x, name=None):
 
 def reciprocal(x, name=None):
     """1 / x."""
-    return divide(1.0, _unary_arg(x, "reciprocal"))
+    return divide(1.0, _float_arg(x, "reciprocal"))
 
 
 def sin(x, name=None):
     """Sine."""
-    x = _unary_arg(x, "sin")
+    x = _float_arg(x, "sin")
     xd = x._data
     out = as_array(np.sin(xd))
     if not (_state.enabled and x._req):
@@ -121,7 +131,7 @@ def sin(x, name=None):
 
 def cos(x, name=None):
     """Cosine."""
-    x = _unary_arg(x, "cos")
+    x = _float_arg(x, "cos")
     xd = x._data
     out = as_array(np.cos(xd))
     if not (_state.enabled and x._req):
@@ -132,8 +142,8 @@ def cos(x, name=None):
 
 def tanh(x, name=None):
     """Hyperbolic tangent."""
-    if not isinstance(x, Tensor):
-        x = to_tensor_arg(x, "tanh", "x")
+    if not isinstance(x, Tensor) or x._data.dtype.kind not in "fc":
+        x = _float_arg(x, "tanh")
     out = np.tanh(x._data)
     if type(out) is not _nd:
         out = as_array(out)
@@ -144,22 +154,34 @@ def tanh(x, name=None):
 
 
 def sigmoid(x, name=None):
-    """1 / (1 + e ** -x), computed as (1 + tanh(x/2)) / 2 so it never overflows."""
-    x = _unary_arg(x, "sigmoid")
-    out = as_array(0.5 * (1 + np.tanh(0.5 * x._data)))
+    """1 / (1 + e ** -x), computed from e ** -|x| so it never overflows and keeps its relative
+    precision far out on the negative side (log(sigmoid(-20)) is -20 in float32)."""
+    x = _float_arg(x, "sigmoid")
+    xd = x._data
+    e = np.exp(-np.abs(xd))
+    out = as_array(np.where(xd >= 0, 1 / (1 + e), e / (1 + e)))
+    if out.dtype != xd.dtype:
+        out = out.astype(xd.dtype)
     if not (_state.enabled and x._req):
         return _wrap(out)
     return _record_from_output("sigmoid", x, out, lambda g, y: g * (y - y * y))
 
 
+def _zeros_of(g):
+    return (_wrap(np.zeros_like(g._data)),)
+
+
 def _no_grad_unary(name, fn, doc):
     def op(x, name=None):
         x = _unary_arg(x, name_)
-        out = as_array(fn(x._data))
+        xd = x._data
+        # integers are their own floor, ceil and round (NumPy would make floats of them)
+        out = as_array(fn(xd) if xd.dtype.kind in "fc" or name_ == "sign" else xd.copy())
         if not (_state.enabled and x._req) or out.dtype.kind not in "fc":
             return _wrap(out)
-        # piecewise-constant: zero gradient almost everywhere
-        return record(name_, out, (x,), lambda g: (g * 0,), lambda g: (np.zeros_like(g),))
+        # piecewise-constant: zero gradient almost everywhere (not connected to x: a second
+        # derivative finds no path, as in Paddle)
+        return record(name_, out, (x,), _zeros_of, lambda g: (np.zeros_like(g),))
     name_ = name
     op.__name__ = name
     op.__doc__ = doc
@@ -169,15 +191,24 @@ def _no_grad_unary(name, fn, doc):
 sign = _no_grad_unary("sign", np.sign, "Sign of x (-1, 0, 1); gradient 0.")
 floor = _no_grad_unary("floor", np.floor, "Round down; gradient 0.")
 ceil = _no_grad_unary("ceil", np.ceil, "Round up; gradient 0.")
-round = _no_grad_unary("round", np.round, "Round to nearest; gradient 0.")
+def _round_half_away(a):
+    # Paddle rounds halves away from zero (2.5 -> 3); NumPy rounds them to even
+    return np.where(a >= 0, np.floor(a + 0.5), np.ceil(a - 0.5)).astype(a.dtype, copy=False)
+
+
+round = _no_grad_unary("round", _round_half_away, "Round to nearest, halves away from zero; "
+                       "gradient 0.")
 
 
 def clip(x, min=None, max=None, name=None):
     """Clamp x into [min, max]; the gradient is 1 inside (bounds included), 0 outside."""
     x = _unary_arg(x, "clip")
-    xd = x._data
     lo = -np.inf if min is None else (min.item() if isinstance(min, Tensor) else min)
     hi = np.inf if max is None else (max.item() if isinstance(max, Tensor) else max)
+    if x._data.dtype.kind not in "fc" and (type(lo) is float and np.isfinite(lo) or
+                                          type(hi) is float and np.isfinite(hi)):
+        x = _float_arg(x, "clip")  # float bounds make an integer tensor float, as in Paddle
+    xd = x._data
     out = as_array(np.clip(xd, lo, hi).astype(xd.dtype, copy=False))
     if not (_state.enabled and x._req):
         return _wrap(out)
@@ -198,8 +229,12 @@ def cast(x, dtype):
     dt = convert_dtype(dtype, op="cast")
     src = x._data.dtype
     out = x._data.astype(dt)
-    if not (_state.enabled and x._req) or dt.kind not in "fc":
+    if not (_state.enabled and x._req):
         return _wrap(as_array(out))
+    if dt.kind not in "fc":
+        t = _wrap(as_array(out))
+        t._sg_off = True  # no gradient through an integer result; the flag still says False
+        return t
     return record("cast", out, (x,), lambda g: (cast(g, src),), lambda g: (g.astype(src),))
 
 

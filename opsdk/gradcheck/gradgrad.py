@@ -1,7 +1,7 @@
 """gradgradcheck's function: the first-order gradients of func, as a function of the inputs and
 the grad_outputs, whose own gradient is then checked."""
 from ..autograd.grad_api import grad
-from ..errors import OpArgumentError
+from ..errors import BackwardError, OpArgumentError
 from ..functional.creation import to_tensor, zeros_like
 from .problem import Problem
 
@@ -33,8 +33,13 @@ def first_order_function(func, inputs, grad_outputs, rng):
     def first_order(*args):
         outs = first.pick_outputs(func(*args[:n]))
         diff = [args[p] for p in first.diff_pos]
-        grads = grad([outs[k] for k in graph], diff, grad_outputs=list(args[n:]),
-                     create_graph=True, allow_unused=True)
+        outs = [outs[k] for k in graph]
+        if not any(o._req for o in outs):
+            # evaluated without a graph: opsdk.grad would answer None (allow_unused, as in
+            # Paddle); the evaluator retries with a graph on this error
+            raise BackwardError("gradgradcheck: the first-order gradients need a graph")
+        grads = grad(outs, diff, grad_outputs=list(args[n:]), create_graph=True,
+                     allow_unused=True)
         return tuple(zeros_like(d) if g is None else g for g, d in zip(grads, diff))
 
     names = [f"inputs[{i}]" for i in range(n)] + [f"grad_outputs[{i}]" for i in range(len(gos))]

@@ -4,7 +4,7 @@ import abc
 import numpy as np
 
 from ..errors import OpArgumentError
-from ..nn.sparse_grad import SparseRowGrad
+from ..autograd.sparse_rows import SparseRowGrad
 from ..tensor import Tensor, _wrap
 from .lr import LRScheduler
 from .regularizer import as_regularizer

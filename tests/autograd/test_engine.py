@@ -60,10 +60,10 @@ def test_gradient_reaches_every_leaf_of_a_diamond_once_per_path():
     assert a.grad.item() == 45.0 and b.grad.item() == 24.0
 
 
-def test_leaf_grad_is_a_plain_tensor_without_graph():
+def test_leaf_grad_is_a_leaf_that_reports_stop_gradient_false_as_in_paddle():
     x = leaf([1.0])
     (x * 3.0).backward()
-    assert x.grad.stop_gradient and x.grad.is_leaf
+    assert not x.grad.stop_gradient and x.grad.is_leaf
 
 
 def test_gradient_dtype_is_the_leaf_dtype():
@@ -159,11 +159,20 @@ def test_clear_gradient_sets_the_grad_to_zeros():
     np.testing.assert_array_equal(x.grad.numpy(), [0.0, 0.0])
 
 
-def test_clear_grad_without_set_to_zero_drops_the_grad():
+def test_clear_gradient_without_set_to_zero_drops_the_grad():
     x = leaf([1.0])
     (x * 2.0).backward()
-    x.clear_grad(set_to_zero=False)
+    x.clear_gradient(set_to_zero=False)
     assert x.grad is None
+
+
+def test_clear_grad_takes_no_set_to_zero_as_in_paddle():
+    x = leaf([1.0])
+    (x * 2.0).backward()
+    with pytest.raises(TypeError):
+        x.clear_grad(set_to_zero=False)
+    x.clear_grad()
+    assert x.grad.numpy().tolist() == [0.0]
 
 
 def test_backward_after_clear_gradient_starts_from_zero():

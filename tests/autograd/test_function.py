@@ -236,18 +236,24 @@ def test_saved_input_is_version_checked():
         y.sum().backward()
 
 
-def test_tensor_needing_grad_passed_by_keyword_is_an_error():
+def test_tensors_passed_by_keyword_get_gradients_after_the_positional_ones():
     class Kw(PyLayer):
         @staticmethod
         def forward(ctx, x, w=None):
+            ctx.save_for_backward(x, w)
             return x * w
 
         @staticmethod
         def backward(ctx, dy):
-            return dy
+            x, w = ctx.saved_tensor()
+            return dy * w, dy * x
 
-    with pytest.raises(PyLayerError, match="keyword argument 'w'"):
-        Kw.apply(leaf([1.0]), w=leaf([2.0]))
+    x, w = leaf([1.0]), leaf([2.0])
+    Kw.apply(x, w=w).backward()
+    assert x.grad.item() == 2.0 and w.grad.item() == 1.0
+    a, b = leaf([3.0]), leaf([4.0])
+    Kw.apply(x=a, w=b).backward()
+    assert a.grad.item() == 4.0 and b.grad.item() == 3.0
 
 
 def test_tensor_needing_grad_inside_a_list_is_an_error():

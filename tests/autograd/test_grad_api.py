@@ -83,12 +83,15 @@ def test_allow_unused_returns_none_for_an_unused_input():
     assert gx.item() == 2.0 and gy is None
 
 
-def test_grad_frees_the_graph_by_default():
+def test_grad_keeps_the_graph_whatever_retain_graph_says_as_in_paddle():
     x = leaf([1.0])
-    z = x * x
+    z = opsdk.exp(x)
     opsdk.grad(z, x)
+    (g,) = opsdk.grad(z, x, retain_graph=False)
+    z.backward()
+    assert g.item() == x.grad.item() == pytest.approx(np.e)
     with pytest.raises(GraphFreedError, match=r"retain_graph=True"):
-        opsdk.grad(z, x)
+        z.backward()  # backward() frees the graph, as in Paddle
 
 
 def test_retain_graph_keeps_the_graph_for_another_grad():

@@ -136,18 +136,18 @@ def test_abs_gradient_at_zero_is_zero():
     np.testing.assert_array_equal(g.numpy(), [0.0, -1.0, 1.0])
 
 
-def test_maximum_tie_sends_the_gradient_to_x():
+def test_maximum_tie_splits_the_gradient_half_and_half_as_in_paddle():
     x, y = leaf([1.0, 2.0]), leaf([1.0, 3.0])
     gx, gy = opsdk.grad(opsdk.maximum(x, y).sum(), [x, y])
-    np.testing.assert_array_equal(gx.numpy(), [1.0, 0.0])
-    np.testing.assert_array_equal(gy.numpy(), [0.0, 1.0])
+    np.testing.assert_array_equal(gx.numpy(), [0.5, 0.0])
+    np.testing.assert_array_equal(gy.numpy(), [0.5, 1.0])
 
 
-def test_minimum_tie_sends_the_gradient_to_x():
+def test_minimum_tie_splits_the_gradient_half_and_half_as_in_paddle():
     x, y = leaf([1.0, 2.0]), leaf([1.0, 0.0])
     gx, gy = opsdk.grad(opsdk.minimum(x, y).sum(), [x, y])
-    np.testing.assert_array_equal(gx.numpy(), [1.0, 0.0])
-    np.testing.assert_array_equal(gy.numpy(), [0.0, 1.0])
+    np.testing.assert_array_equal(gx.numpy(), [0.5, 0.0])
+    np.testing.assert_array_equal(gy.numpy(), [0.5, 1.0])
 
 
 def test_clip_gradient_is_one_inside_including_the_bounds_and_zero_outside():
@@ -178,9 +178,12 @@ def test_cast_gradient_comes_back_in_the_source_dtype():
     np.testing.assert_array_equal(g.numpy(), [3.0, 3.0])
 
 
-def test_cast_to_an_integer_dtype_cuts_the_gradient():
+def test_cast_to_an_integer_dtype_cuts_the_gradient_but_reports_stop_gradient_false():
     x = leaf([1.5, 2.5])
-    assert opsdk.cast(x, "int64").stop_gradient
+    i = opsdk.cast(x, "int64")
+    assert not i.stop_gradient and i.is_leaf  # as in Paddle
+    (i.astype("float64") * x).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [1.0, 2.0])
 
 
 def test_pow_with_exponent_zero_has_zero_gradient_at_zero():
@@ -241,11 +244,16 @@ def test_python_scalars_do_not_promote_float16():
 
 
 def test_integer_tensor_never_gets_a_gradient_next_to_a_float_one():
-    i = opsdk.to_tensor([1, 2], stop_gradient=False)
+    i = opsdk.to_tensor(2, stop_gradient=False)  # a 0-d int combines with a float tensor
     w = leaf([1.0, 1.0], "float32")
     (i * w).sum().backward()
-    assert i.stop_gradient and i.grad is None
-    np.testing.assert_array_equal(w.grad.numpy(), [1.0, 2.0])
+    assert not i.stop_gradient and i.grad is None
+    np.testing.assert_array_equal(w.grad.numpy(), [2.0, 2.0])
+
+
+def test_integer_and_float_tensors_with_dimensions_do_not_combine_as_in_paddle():
+    with pytest.raises(TypeError, match=r"int64 and float32"):
+        opsdk.to_tensor([1, 2]) * opsdk.to_tensor([1.0, 1.0])
 
 
 # -- errors --------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Small helpers the nn.functional ops share: argument checks and saved-output references."""
 from ...errors import DTypeError
-from ...functional.record import _state, to_tensor_arg
-from ...tensor import Tensor, _wrap_req
+from ...functional.record import OutputOf, _state, to_tensor_arg
+from ...tensor import Tensor
 
 
 def tensor_arg(x, op, arg="x"):
@@ -28,18 +28,8 @@ def wants_grad(*ts):
     return False
 
 
-class OutRef:
-    """A node's own output, rebuilt on use, so the node does not keep a cycle to it alive."""
-
-    __slots__ = ("data", "node", "idx")
-
-    def __init__(self, t):
-        self.data = t._data
-        self.node = t._node
-        self.idx = t._out_idx
-
-    def get(self):
-        return _wrap_req(self.data, self.node, self.idx)
+# a node's own output rebuilt on use, without a reference cycle (the core's OutputOf)
+OutRef = OutputOf
 
 
 def same_dtype(op, **tensors):

@@ -8,10 +8,10 @@ import numpy as np
 
 from ...amp.state import keep_float32
 from ...functional.elementwise import exp, sigmoid, tanh
-from ...functional.record import record
+from ...functional.record import OutputOf, record, save_output
 from ...functional.reduction import normalize_axis, sum as _sum
 from ...tensor import _wrap
-from ._graph import OutRef, float_arg, wants_grad
+from ._graph import float_arg, wants_grad
 from ...builtin_ops.erf import erf_array as erf
 
 _INV_SQRT2 = 1.0 / math.sqrt(2.0)
@@ -35,10 +35,11 @@ def relu(x, name=None):
     """
     x = float_arg(x, "relu")
     xd = x._data
-    out = np.maximum(xd, 0)
+    mask = xd > 0
+    # where, not maximum: relu(nan) is 0 in Paddle (maximum would keep the nan)
+    out = np.where(mask, xd, 0).astype(xd.dtype, copy=False)
     if not wants_grad(x):
         return _wrap(out)
-    mask = xd > 0
 
     def fast(g):
         return (g * mask,)
@@ -197,11 +198,11 @@ def softmax(x, axis=-1, dtype=None, name=None):
         return (gy,)
     res = record("softmax", out, (x,), None, fast)
 
-    def vjp(g, r=OutRef(res)):
+    def vjp(g, r=OutputOf(res)):
         y = r.get()
         return (y * (g - _sum(g * y, axis=ax, keepdim=True)),)
     res._node.vjp = vjp
-    return res
+    return save_output(res)  # both rules read the output: writing it in place is an error
 
 
 def log_softmax(x, axis=-1, dtype=None, name=None):
@@ -229,10 +230,10 @@ def log_softmax(x, axis=-1, dtype=None, name=None):
         return (g - np.exp(out) * g.sum(axis=ax, keepdims=True),)
     res = record("log_softmax", out, (x,), None, fast)
 
-    def vjp(g, r=OutRef(res)):
+    def vjp(g, r=OutputOf(res)):
         return (g - exp(r.get()) * _sum(g, axis=ax, keepdim=True),)
     res._node.vjp = vjp
-    return res
+    return save_output(res)  # both rules read the output: writing it in place is an error
 
 
 def log_softmax_array(xd, axis):

@@ -76,7 +76,8 @@ def test_changing_the_output_in_place_is_caught_at_backward(backend):
     x = opsdk.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
     y = F.softmax(x)
     loss = y.sum()  # sum saves nothing: only softmax's own check can fire
-    y *= 2.0
+    with opsdk.no_grad():
+        y *= 2.0  # in place (in grad mode `y *= 2` would rebind y, as in Paddle)
     with pytest.raises(InplaceModifiedError, match="nn.softmax"):
         loss.backward()
 

@@ -1,0 +1,176 @@
+"""In-place ops: ``x op= y``, ``x[idx] = v`` and the ``op_`` methods (``add_``, ``tanh_``, ...).
+
+Outside the graph (no_grad, or nothing involved needs a gradient) they write x's memory and
+bump its version, so a node that saved x refuses to run backward. Inside the graph:
+
+- ``x += y`` (and ``-= *= /=``) rebinds x to a new tensor ``x + y``, as Paddle does (Paddle's
+  Tensor has no ``__iadd__``); under no_grad it updates x in place (opsdk keeps the update
+  ``w -= lr * w.grad`` of the seed programs working);
+- ``x.add_(y)`` and the other ``op_`` methods, and ``x[idx] = v``, write x's memory (its views
+  and its base see the values, as in Paddle) and move x to the new value's place in the graph
+  (views.write); on a leaf that needs a gradient they raise, as in Paddle.
+"""
+import numpy as np
+
+from ..autograd.grad_mode import _state, no_grad
+from ..errors import ShapeError
+from ..tensor import Tensor, _wrap, bump_version
+from . import views
+
+
+def _any_req(args, kwargs):
+    for a in args:
+        if isinstance(a, Tensor) and a._req:
+            return True
+    for a in kwargs.values():
+        if isinstance(a, Tensor) and a._req:
+            return True
+    return False
+
+
+def in_graph(t, args=(), kwargs=None):
+    """True when an in-place op on t must be a graph op (not a plain write)."""
+    if not _state.enabled:
+        return False
+    others = _any_req(args, kwargs or {})
+    if not (t._req or others):
+        return False
+    # constants written through a view of a leaf are new values of the leaf, as in Paddle
+    return others or not views.view_of_leaf(t)
+
+
+def _broadcast_error(op, t, od):
+    return ShapeError(f"{op}: operand of shape {list(np.shape(od))} does not broadcast to the "
+                      f"tensor's shape {t.shape}")
+
+
+def plain_ufunc(t, ufunc, other, op):
+    """t = ufunc(t, other) written into t's memory (no graph)."""
+    od = other._data if isinstance(other, Tensor) else other
+    try:
+        ufunc(t._data, od, out=t._data, casting="same_kind")
+    except ValueError:
+        raise _broadcast_error(op, t, od) from None
+    except TypeError:
+        # a result of another kind (int tensor /= 2): computed, then cast into t's dtype
+        res = ufunc(t._data, od)
+        if np.shape(res) != t._data.shape:
+            raise _broadcast_error(op, t, od) from None
+        t._data[...] = res.astype(t._data.dtype)
+    bump_version(t)
+    return t
+
+
+def plain_result(t, r, op):
+    """t's memory takes the values of r (computed without a graph)."""
+    if tuple(r._data.shape) != tuple(t._data.shape):
+        raise ShapeError(f"{op}: the result's shape {r.shape} differs from the tensor's "
+                         f"{t.shape}; an in-place op cannot change a tensor's shape")
+    views._copy_into(t._data, r._data)
+    bump_version(t)
+    return t
+
+
+def augmented(fn, ufunc, op):
+    """``x op= y``: a new tensor in the graph (Paddle), an in-place update outside it."""
+    def method(self, other):
+        if _state.enabled and (self._req or (isinstance(other, Tensor) and other._req)):
+            return fn(self, other)
+        return plain_ufunc(self, ufunc, other, op)
+    method.__name__ = op
+    return method
+
+
+def inplace_method(fn, name, ufunc=None, reads_input=True):
+    """``x.name(*args)``: fn(x, *args) written into x (see the module docstring).
+
+    ``reads_input``: fn's backward reads x's values, so the graph gets a copy of the old x.
+    """
+    def method(self, *args, **kwargs):
+        if in_graph(self, args, kwargs):
+            views.check_writable(self, name)
+            r = fn(views.alias(self, copy=reads_input), *args, **kwargs)
+            return views.write(self, r, name)
+        if ufunc is not None and len(args) == 1 and not kwargs:
+            return plain_ufunc(self, ufunc, args[0], name)
+        with no_grad():
+            r = fn(self, *args, **kwargs)
+        return plain_result(self, r, name)
+    method.__name__ = name
+    method.__doc__ = f"In-place {name[:-1]}: writes the result into this tensor and returns it."
+    return method
+
+
+def _constant_like(x, value):
+    """A tensor of x's shape filled with value whose gradient to x is zero (fill_, zero_)."""
+    from .record import record
+    out = np.full_like(x._data, value) if type(x._data) is np.ndarray else x._data * 0 + value
+    if not (_state.enabled and x._req):
+        return _wrap(out)
+    return record("fill", out, (x,), lambda g: (g * 0,), lambda g: (np.zeros_like(g),))
+
+
+fill_ = inplace_method(_constant_like, "fill_", reads_input=False)
+fill_.__doc__ = "Set every element to value, in place (the gradient to the old values is 0)."
+
+
+def zero_(self):
+    """Set every element to 0, in place."""
+    return fill_(self, 0)
+
+
+def setitem(self, idx, value):
+    """``x[idx] = value``: a plain write, or a graph op in grad mode (views.write)."""
+    from . import indexing
+    if in_graph(self, (value,)):
+        views.check_writable(self, "__setitem__")
+        if self._base is not None and not self._detached:
+            # through a view: the view's new value out of place, then written through
+            views.write(self, indexing.setitem(views.alias(self), idx, value), "__setitem__")
+        else:
+            indexing.setitem_into(self, idx, value)
+        return
+    vd = value._data if isinstance(value, Tensor) else value
+    try:
+        self._data[indexing._plain_index(idx)] = vd
+    except (ValueError, IndexError) as e:
+        from ..errors import OpArgumentError
+        raise OpArgumentError(f"__setitem__: cannot assign a value of shape "
+                              f"{list(np.shape(vd))} at index {idx!r} of a tensor of shape "
+                              f"{self.shape}; got: {e}") from None
+    bump_version(self)
+
+
+def shape_method(fn, inverse, name):
+    """``x.reshape_(...)`` and friends: x takes a new shape over the same memory.
+
+    ``inverse(x, t)`` maps a tensor of the new shape back to x's old shape (so the views of x
+    can still be recomputed from it).
+    """
+    def method(self, *args, **kwargs):
+        graph = _state.enabled and (self._req or _any_req(args, kwargs))
+        if graph:
+            views.check_writable(self, name)
+        old = list(self._data.shape)
+        views._regen.active = True  # r is this tensor itself, not one more view of it
+        try:
+            r = fn(self, *args, **kwargs)
+        finally:
+            views._regen.active = False
+        bump_version(self)
+        self._data = r._data
+        if graph:
+            self._node, self._out_idx, self._req = r._node, r._out_idx, r._req
+        back = lambda b, old=old, a=args, k=kwargs: inverse(b, old, a, k)
+        if self._view_fn is not None:
+            inner = self._view_fn
+            self._view_fn = lambda b: fn(inner(b), *args, **kwargs)
+        for ref in self._views or ():
+            v = ref()
+            if v is not None and v._view_fn is not None:
+                vf = v._view_fn
+                v._view_fn = lambda b, vf=vf: vf(back(b))
+        return self
+    method.__name__ = name
+    method.__doc__ = f"In-place {name[:-1]}: this tensor takes the new shape (same memory)."
+    return method
