@@ -10,7 +10,7 @@ import numpy as np
 
 from ..errors import GraphFreedError, InplaceModifiedError, UnreachableInputError
 from . import grad_mode
-from .node import Node, OutputWritten
+from .node import Node, OutputWritten, running
 
 
 def version_total(t):
@@ -54,20 +54,33 @@ def _dependencies(roots, needed=None, blocked=None):
     deps = {}
     seen = set(roots)
     stack = list(seen)
+    if needed is None and not blocked:
+        # Tensor.backward: every reachable node counts (the hot path)
+        while stack:
+            for edge in stack.pop().edges:
+                # an edge's index is -1 for a leaf tensor, an output index for a node
+                if edge is not None and edge[1] >= 0:
+                    target = edge[0]
+                    if target in seen:
+                        deps[target] = deps.get(target, 0) + 1  # roots are seen, not counted
+                    else:
+                        deps[target] = 1
+                        seen.add(target)
+                        stack.append(target)
+        return deps
     while stack:
         node = stack.pop()
         for edge in node.edges:
-            if edge is not None:
+            if edge is not None and edge[1] >= 0:
                 target = edge[0]
-                if type(target) is Node:
-                    if needed is not None and target not in needed:
-                        continue
-                    if blocked and edge in blocked:
-                        continue
-                    deps[target] = deps.get(target, 0) + 1
-                    if target not in seen:
-                        seen.add(target)
-                        stack.append(target)
+                if needed is not None and target not in needed:
+                    continue
+                if blocked and edge in blocked:
+                    continue
+                deps[target] = deps.get(target, 0) + 1
+                if target not in seen:
+                    seen.add(target)
+                    stack.append(target)
     return deps
 
 
@@ -76,7 +89,7 @@ def node_needs_run(node, needed, leaf_ids):
     for edge in node.edges:
         if edge is not None:
             target = edge[0]
-            if (target in needed) if type(target) is Node else (id(target) in leaf_ids):
+            if (target in needed) if edge[1] >= 0 else (id(target) in leaf_ids):
                 return True
     return False
 
@@ -93,7 +106,7 @@ def _needed_nodes(roots, leaf_ids, node_targets, blocked=None):
                 if edge is None or (blocked and edge in blocked):
                     continue
                 target = edge[0]
-                if type(target) is Node:
+                if edge[1] >= 0:
                     if needed.get(target) or target in node_targets:
                         flag = True
                 elif id(target) in leaf_ids:
@@ -105,7 +118,7 @@ def _needed_nodes(roots, leaf_ids, node_targets, blocked=None):
         needed[node] = False
         stack.append((node, True))
         for edge in node.edges:
-            if (edge is not None and type(edge[0]) is Node and edge[0] not in needed
+            if (edge is not None and edge[1] >= 0 and edge[0] not in needed
                     and not (blocked and edge in blocked)):
                 stack.append((edge[0], False))
     return {n for n, flag in needed.items() if flag}
@@ -292,16 +305,22 @@ def _match_dtype(arr, dtype):
 
 def _call_rule(node, gs, create_graph, Tensor, _wrap):
     """Run a node's backward rule; always returns a tuple aligned with node.edges."""
-    if create_graph:
-        r = node.vjp(*gs)
-    elif node.fast is not None:
+    if not create_graph and node.fast is not None:
         r = node.fast(*gs)
     else:
-        r = node.vjp(*[None if g is None else _wrap(g) for g in gs])
-        if type(r) is tuple or type(r) is list:
-            r = tuple(None if g is None else g._data for g in r)
-        else:
-            r = None if r is None else r._data
+        outer = running.node
+        running.node = node
+        try:
+            if create_graph:
+                r = node.vjp(*gs)
+            else:
+                r = node.vjp(*[None if g is None else _wrap(g) for g in gs])
+                if type(r) is tuple or type(r) is list:
+                    r = tuple(None if g is None else g._data for g in r)
+                else:
+                    r = None if r is None else r._data
+        finally:
+            running.node = outer
     if type(r) is not tuple:
         r = tuple(r) if type(r) is list else (r,)
     return r

@@ -1,4 +1,14 @@
 """A node of the backward graph: one recorded op call."""
+import threading
+
+
+class _Running(threading.local):
+    node = None
+
+
+# the node whose Tensor rule (vjp) the engine is running now, in this thread: a rule that needs
+# its own node's output finds the node here instead of keeping a reference to it (a cycle)
+running = _Running()
 
 
 class OutputWritten:
@@ -64,3 +74,10 @@ class Node:
 
     def __repr__(self):
         return f"<Node {self.name}>"
+
+
+class OutputReadingNode(Node):
+    """A one-output node whose backward reads its own output (exp, tanh, ...)."""
+
+    __slots__ = ()
+    reads_output = frozenset((0,))

@@ -4,7 +4,7 @@ import weakref
 import numpy as np
 
 from ..autograd import grad_mode
-from ..autograd.node import Node
+from ..autograd.node import Node, OutputReadingNode, running
 from ..errors import DTypeError, OpArgumentError
 from ..tensor import Tensor, _wrap, _wrap_req, version_total
 # mark_view(res, x, out, fn=None): res views x's memory; fn(base) recomputes it (views.py)
@@ -133,19 +133,21 @@ def record_from_output(name, x, out, rule):
     """Record a one-input op whose gradient is ``rule(g, y)`` of its own output y.
 
     The same formula serves arrays (first order, y = the output array) and Tensors
-    (create_graph, y = the output rebuilt as a Tensor, so second order flows through it).
-    Writing the output in place before backward is an error.
+    (create_graph, y = the output rebuilt as a Tensor of this node, so second order flows
+    through it). Writing the output in place before backward is an error.
     """
-    res = record1(name, out, x, None, None)
-    ref = OutputOf(res)
-    node = res._node
-    node.fast = lambda g: (rule(g, out),)
-    node.vjp = lambda g: (rule(g, ref.get()),)
-    node.reads_output = _READS_FIRST
-    return res
+    node = x._node
+
+    def vjp(g):
+        return (rule(g, _wrap_req(out, running.node, 0)),)
+    t = _new(Tensor)
+    t._data = out
+    t._node = OutputReadingNode(name, vjp, lambda g: (rule(g, out),),
+                                ((x, -1) if node is None else (node, x._out_idx),), None)
+    t._req = True
+    return t
 
 
-_READS_FIRST = frozenset((0,))
 
 
 def record_multi(name, outs, inputs, vjp, fast=None, saved=()):

@@ -142,12 +142,14 @@ def cos(x, name=None):
 
 def tanh(x, name=None):
     """Hyperbolic tangent."""
-    if not isinstance(x, Tensor) or x._data.dtype.kind not in "fc":
+    if not isinstance(x, Tensor):
         x = _float_arg(x, "tanh")
     out = np.tanh(x._data)
     if type(out) is not _nd:
         out = as_array(out)
     if not (x._req and _state.enabled):
+        if x._data.dtype.kind not in "fc":
+            out = np.tanh(_float_arg(x, "tanh")._data)
         return _wrap(out)
     # 1 - y^2 written as g - g*y*y: no slow Python-scalar ufunc on the hot path
     return _record_from_output("tanh", x, out, lambda g, y: g - g * y * y)
