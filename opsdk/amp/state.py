@@ -37,9 +37,10 @@ def keep_float32(x, op):
 
 
 def _register_with_core():
-    """Let the core matmul see this state (it never imports opsdk.amp itself)."""
-    from ..functional import linalg
-    linalg._amp_state = state
+    """Install auto_cast as the core's casting policy (the core never imports opsdk.amp)."""
+    from ..functional import cast_policy
+    from .matmul import autocast_matmul
+    cast_policy.install(state, autocast_matmul)
 
 
 _register_with_core()

@@ -2,6 +2,7 @@
 
 from ..errors import ShapeError
 from ..tensor import Tensor, _wrap
+from . import cast_policy
 from .record import _state, as_array, record, to_tensor_arg, unbroadcast, unbroadcast_array
 
 
@@ -13,19 +14,15 @@ def _swap(a):
     return a.swapaxes(-1, -2)
 
 
-# set by opsdk.amp when it is imported: matmul then consults auto_cast without importing amp
-_amp_state = None
-
-
 def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
     """Matrix product of the last two axes, broadcasting the leading (batch) axes.
 
     1-D arguments act as a row (x) or a column (y) vector whose axis is then dropped. Inside
     ``opsdk.amp.auto_cast()`` it runs in float16 (float32 accumulation).
     """
-    if _amp_state is not None and _amp_state.enabled:
-        from ..amp.matmul import autocast_matmul
-        return autocast_matmul(x, y, transpose_x, transpose_y)
+    if cast_policy.state.enabled:
+        # automatic casting (opsdk.amp.auto_cast), installed from above
+        return cast_policy.matmul(x, y, transpose_x, transpose_y)
     return plain_matmul(x, y, transpose_x, transpose_y)
 
 
