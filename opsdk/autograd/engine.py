@@ -234,6 +234,9 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 results[pos] = g
         return _results(inputs, results, create_graph, allow_unused, grad_outputs)
 
+    # the last rule's result must not keep a gradient alive: _accumulate takes over a buffer
+    # only when nothing else refers to it
+    in_grads = g = None
     while leaf_grads:
         _, (leaf, g) = leaf_grads.popitem()
         _accumulate(leaf, g, create_graph, _wrap)
@@ -389,10 +392,13 @@ def _accumulate(leaf, g, create_graph, _wrap):
             accumulate_rows(leaf, g.rows, g.values)
             return
         g = g.to_dense()
-    hooked = _apply_leaf_hooks(leaf, g, create_graph, _wrap)
-    # a hook's result may be held by the hook: never take its buffer over
-    own = hooked is g
-    g = hooked
+    own = True
+    if leaf._hooks:
+        hooked = _apply_leaf_hooks(leaf, g, create_graph, _wrap)
+        # a hook's result may be held by the hook: never take its buffer over
+        own = hooked is g
+        g = hooked
+        del hooked
     dtype = leaf._data.dtype
     if create_graph:
         if g.dtype != dtype:
