@@ -18,6 +18,8 @@ def _plain_index(idx):
     if isinstance(idx, tuple):
         return tuple(_plain_index(i) for i in idx)
     if isinstance(idx, list):
+        if not idx:
+            return np.zeros(0, dtype=np.int64)  # x[[]] picks nothing (NumPy would say float)
         return np.asarray([i.item() if isinstance(i, Tensor) else i for i in idx])
     return idx
 
@@ -182,7 +184,11 @@ def masked_select(x, mask, name=None):
 
 
 def nonzero(x, as_tuple=False):
+    """The indices of the non-zero elements (one row per element, or one array per axis)."""
     x = _arg(x, "nonzero")
+    if x._data.ndim == 0:
+        raise OpArgumentError("nonzero: argument 'x' must have at least one dimension (as in "
+                              "Paddle); got: a 0-d tensor. Reshape it to [1] first")
     nz = np.nonzero(x._data)
     if as_tuple:
         return tuple(_wrap(as_array(a.astype(np.int64))) for a in nz)

@@ -78,9 +78,12 @@ def mean(x, axis=None, keepdim=False, name=None):
     x = _arg(x, "mean")
     xd = x._data
     axes = normalize_axis(axis, xd.ndim, "mean") if xd.ndim else ()
-    out = as_array(xd.mean(axis=axes, keepdims=keepdim))
-    if xd.dtype.kind in "fc":
-        out = out.astype(xd.dtype, copy=False)
+    if xd.size == 0:  # the mean of nothing is nan (NumPy would warn)
+        out = np.full(np.sum(xd, axis=axes, keepdims=keepdim).shape, np.nan)
+    else:
+        out = as_array(xd.mean(axis=axes, keepdims=keepdim))
+    # the input's dtype, integers too (truncated, as Paddle's integer mean)
+    out = out.astype(np.int64 if xd.dtype.kind == "b" else xd.dtype, copy=False)
     if not (_state.enabled and x._req):
         return _wrap(out)
     xs = xd.shape
@@ -103,8 +106,11 @@ def _extreme(name, np_fn):
         x = _arg(x, name_)
         xd = x._data
         axes = normalize_axis(axis, xd.ndim, name_) if xd.ndim else ()
-        if xd.size == 0:
-            raise OpArgumentError(f"{name_}: the tensor is empty; expected: at least one element")
+        empty = [a for a in axes if xd.shape[a] == 0]
+        if empty:
+            raise OpArgumentError(f"{name_}: cannot reduce along axis {empty[0]} of size 0 "
+                                  f"(shape {list(xd.shape)}); expected: at least one element "
+                                  "along every reduced axis")
         out = as_array(np_fn(xd, axis=axes, keepdims=keepdim))
         if not (_state.enabled and x._req):
             return _wrap(out)
@@ -138,11 +144,16 @@ def logsumexp(x, axis=None, keepdim=False, name=None):
     """log(sum(exp(x))) over axis, computed without overflow."""
     from .elementwise import exp, log
     x = _arg(x, "logsumexp")
+    if x._data.dtype.kind not in "fc":
+        from .unary import _float_arg
+        x = _float_arg(x, "logsumexp")
     axes = normalize_axis(axis, x.ndim, "logsumexp") if x.ndim else ()
-    m = x._data.max(axis=axes, keepdims=True)
+    # initial=-inf: over a size-0 axis the sum of nothing is 0, its log -inf
+    m = x._data.max(axis=axes, keepdims=True, initial=-np.inf)
     m = np.where(np.isfinite(m), m, 0)
     shifted = x - _wrap(as_array(m))
-    s = log(sum(exp(shifted), axis=list(axes), keepdim=True))
+    with np.errstate(divide="ignore"):
+        s = log(sum(exp(shifted), axis=list(axes), keepdim=True))
     out = s + _wrap(as_array(m))
     if not keepdim:
         from .shape import squeeze
@@ -154,6 +165,9 @@ def _index_reduce(name, np_fn):
     def op(x, axis=None, keepdim=False, dtype="int64", name=None):
         x = _arg(x, name_)
         xd = x._data
+        if xd.size == 0 and (axis is None or xd.shape[check_axis(axis, xd.ndim, name_)] == 0):
+            raise OpArgumentError(f"{name_}: the tensor has no element to pick along the axis "
+                                  f"(shape {list(xd.shape)}); expected: at least one")
         if axis is None:
             out = np_fn(xd.reshape(-1))
             if keepdim:
@@ -184,31 +198,94 @@ def any(x, axis=None, keepdim=False, name=None):
 
 
 def var(x, axis=None, unbiased=True, keepdim=False, name=None):
-    """Variance over axis (unbiased by default, as Paddle)."""
+    """Variance over axis (unbiased by default, as Paddle; of one element that is nan)."""
     x = _arg(x, "var")
+    if x._data.dtype.kind not in "fc":
+        # Paddle computes an integer variance in floats and truncates it to the input's dtype
+        from .unary import cast
+        return cast(var(cast(x, "float64"), axis, unbiased, keepdim), x._data.dtype)
+    return _var(x, axis, unbiased, keepdim)
+
+
+def _var(x, axis, unbiased, keepdim):
     axes = normalize_axis(axis, x.ndim, "var") if x.ndim else ()
     n = 1
     for a in axes:
         n *= x._data.shape[a]
     c = x - mean(x, axis=list(axes), keepdim=True)
     s = sum(c * c, axis=list(axes), keepdim=keepdim)
-    return s / builtins.max(n - 1 if unbiased else n, 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        # 0 / 0 = nan for one element (unbiased) or none, as in Paddle
+        return s / float(builtins.max(n - 1 if unbiased else n, 0))
 
 
 def std(x, axis=None, unbiased=True, keepdim=False, name=None):
-    """Standard deviation over axis."""
+    """Standard deviation over axis (integers give the default float, as in Paddle)."""
     from .elementwise import sqrt
-    return sqrt(var(x, axis, unbiased, keepdim))
+    from .unary import _float_arg
+    x = _arg(x, "std")
+    if x._data.dtype.kind not in "fc":
+        x = _float_arg(x, "std")
+    return sqrt(_var(x, axis, unbiased, keepdim))
 
 
 def norm(x, p=2, axis=None, keepdim=False, name=None):
-    """p-norm over axis (the flattened tensor when axis is None)."""
-    from .elementwise import abs as _abs, pow as _pow, sqrt
+    """p-norm over axis (the flattened tensor when axis is None).
+
+    The gradient is sign(x) |x|^(p-1) / norm^(p-1), and 0 where the norm is 0, as in Paddle;
+    for p = +-inf it goes to every element whose |x| is the norm.
+    """
     x = _arg(x, "norm")
-    if p in (2, "fro"):
-        return sqrt(sum(x * x, axis=axis, keepdim=keepdim))
-    if p == 1:
-        return sum(_abs(x), axis=axis, keepdim=keepdim)
-    if p in (np.inf, "inf"):
-        return max(_abs(x), axis=axis, keepdim=keepdim)
-    return _pow(sum(_pow(_abs(x), p), axis=axis, keepdim=keepdim), 1.0 / p)
+    if x._data.dtype.kind not in "fc":
+        from .unary import _float_arg
+        x = _float_arg(x, "norm")
+    if p == "fro":
+        p = 2
+    elif p in ("inf", "-inf"):
+        p = float(p)
+    p = float(p)
+    xd = x._data
+    axes = normalize_axis(axis, xd.ndim, "norm") if xd.ndim else ()
+    a = np.abs(xd)
+    with np.errstate(all="ignore"):
+        if p == np.inf:
+            kept = a.max(axis=axes, keepdims=True, initial=0)
+        elif p == -np.inf:
+            kept = a.min(axis=axes, keepdims=True, initial=np.inf)
+        elif p == 0:
+            kept = (a != 0).sum(axis=axes, keepdims=True).astype(xd.dtype)
+        else:
+            kept = (a ** p).sum(axis=axes, keepdims=True) ** (1.0 / p)
+    kept = as_array(kept).astype(xd.dtype, copy=False)
+    out = kept if keepdim else kept.reshape([s for i, s in enumerate(xd.shape) if i not in axes])
+    if not (_state.enabled and x._req):
+        return _wrap(as_array(out))
+    with np.errstate(all="ignore"):
+        if p in (np.inf, -np.inf):
+            w = np.sign(xd) * (a == kept)
+        elif p == 0:
+            w = np.zeros_like(xd)
+        else:
+            w = np.sign(xd) * a ** (p - 1) / kept ** (p - 1)
+            if p >= 1:
+                # where the norm is 0 the gradient is 0 (for p < 1 Paddle's is nan there)
+                w = np.where(kept == 0, 0, w)
+    w = as_array(w).astype(xd.dtype, copy=False)
+    ks = kept.shape
+
+    def fast(g):
+        return (g.reshape(ks) * w,)
+
+    def vjp(g):
+        from .shape import reshape_exact
+        g = reshape_exact(g, list(ks))
+        if p in (np.inf, -np.inf) or p == 0:
+            return (g * _wrap(w),)  # piecewise constant in x: its own derivative is 0
+        from .elementwise import abs as _abs, where
+        zero = _wrap(as_array((kept == 0) & (p >= 1)))
+        with np.errstate(all="ignore"):
+            # the other branch of where must stay finite, or its zero gradient becomes nan
+            k = where(zero, 1.0, norm(x, p, list(axes), keepdim=True))
+            wt = _wrap(np.sign(xd)) * _abs(x) ** (p - 1) / k ** (p - 1)
+            return (g * where(zero, 0.0, wt),)
+    return record("norm", as_array(out), (x,), vjp, fast, saved=(x,))

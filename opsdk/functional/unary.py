@@ -193,12 +193,7 @@ def _no_grad_unary(name, fn, doc):
 sign = _no_grad_unary("sign", np.sign, "Sign of x (-1, 0, 1); gradient 0.")
 floor = _no_grad_unary("floor", np.floor, "Round down; gradient 0.")
 ceil = _no_grad_unary("ceil", np.ceil, "Round up; gradient 0.")
-def _round_half_away(a):
-    # Paddle rounds halves away from zero (2.5 -> 3); NumPy rounds them to even
-    return np.where(a >= 0, np.floor(a + 0.5), np.ceil(a - 0.5)).astype(a.dtype, copy=False)
-
-
-round = _no_grad_unary("round", _round_half_away, "Round to nearest, halves away from zero; "
+round = _no_grad_unary("round", np.round, "Round to nearest, halves to even (as Paddle); "
                        "gradient 0.")
 
 

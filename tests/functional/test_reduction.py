@@ -164,6 +164,15 @@ def test_axis_out_of_range_names_op_argument_range_and_value(op):
         op(opsdk.ones([2, 3]), axis=2)
 
 
-def test_max_of_an_empty_tensor_is_an_error_naming_the_op():
-    with pytest.raises(OpArgumentError, match=r"max: the tensor is empty"):
+def test_max_over_a_size_0_axis_is_an_error_naming_the_op_and_axis():
+    with pytest.raises(OpArgumentError, match=r"max: cannot reduce along axis 0 of size 0"):
         opsdk.max(opsdk.ones([0, 3]))
+
+
+def test_max_over_a_full_axis_of_a_tensor_with_a_size_0_dim_is_empty_as_in_paddle():
+    x = opsdk.zeros([0, 3], dtype="float64")
+    x.stop_gradient = False
+    y = opsdk.max(x, axis=1)
+    assert y.shape == [0]
+    (g,) = opsdk.grad(y.sum(), x)
+    assert g.shape == [0, 3]

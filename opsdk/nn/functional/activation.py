@@ -186,7 +186,8 @@ def softmax(x, axis=-1, dtype=None, name=None):
     x = _prepare(x, dtype, "softmax")
     xd = x._data
     ax = _axis(x, axis, "softmax")
-    e = np.exp(xd - xd.max(axis=ax, keepdims=True))
+    # initial=-inf: a size-0 axis has no max (the result is empty, as in Paddle)
+    e = np.exp(xd - xd.max(axis=ax, keepdims=True, initial=-np.inf))
     e /= e.sum(axis=ax, keepdims=True)
     out = e
     if not wants_grad(x):
@@ -238,7 +239,7 @@ def log_softmax(x, axis=-1, dtype=None, name=None):
 
 def log_softmax_array(xd, axis):
     """log_softmax on a raw array (shared with cross_entropy)."""
-    shifted = xd - xd.max(axis=axis, keepdims=True)
+    shifted = xd - xd.max(axis=axis, keepdims=True, initial=-np.inf)
     shifted -= np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
     return shifted
 

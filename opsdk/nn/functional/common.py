@@ -1,11 +1,13 @@
 """linear (x @ W + b as one op, float16 under auto_cast) and dropout."""
+import numpy as np
+
 from ...amp.state import casts_to_low
 from ...errors import OpArgumentError, ShapeError
 from ...functional.creation import get_rng
 from ...functional.linalg import matmul
 from ...functional.record import record
 from ...functional.reduction import sum as _sum
-from ...functional.shape import reshape
+from ...functional.shape import reshape_exact
 from ...tensor import _wrap
 from ._graph import float_arg, same_dtype, wants_grad
 
@@ -46,17 +48,19 @@ def linear(x, weight, bias=None, name=None):
         return _wrap(out)
     rx, rw, rb = x._req, w._req, b is not None and b._req
     n_in, n_out = wd.shape
+    # the row count spelled out: -1 cannot be inferred when a size is 0 (Linear(3, 0))
+    rows = int(np.prod(xd.shape[:-1], dtype=np.int64))
 
     def fast(g):
-        g2 = g.reshape(-1, n_out)
+        g2 = g.reshape(rows, n_out)
         return (g @ wd.T if rx else None,
-                xd.reshape(-1, n_in).T @ g2 if rw else None,
+                xd.reshape(rows, n_in).T @ g2 if rw else None,
                 g2.sum(axis=0) if rb else None)
 
     def vjp(g):
-        g2 = reshape(g, [-1, n_out])
+        g2 = reshape_exact(g, [rows, n_out])
         return (matmul(g, w, transpose_y=True) if rx else None,
-                matmul(reshape(x, [-1, n_in]), g2, transpose_x=True) if rw else None,
+                matmul(reshape_exact(x, [rows, n_in]), g2, transpose_x=True) if rw else None,
                 _sum(g2, axis=0) if rb else None)
     return record("linear", out, (x, w, b), vjp, fast, saved=(x, w))
 
