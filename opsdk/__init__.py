@@ -31,7 +31,12 @@ from .functional.shape import (broadcast_to, chunk, concat, expand, expand_as, f
                                moveaxis, reshape, split, squeeze, stack, t, tile, transpose,
                                unbind, unsqueeze)
 from .tensor import Tensor, is_tensor
-from .tensor_methods import clone
+from .tensor_methods import clone, module_inplace_functions as _inplace_functions
+from .functional.elementwise import scale
+from .functional.inplace import assign
+
+# paddle.tanh_(x), paddle.add_(x, y), ...: the in-place Tensor methods as functions
+globals().update(_inplace_functions())
 
 _LAZY = {
     "nn": ".nn", "optimizer": ".optimizer", "amp": ".amp", "ops": ".ops", "plugins": ".plugins",

@@ -160,3 +160,16 @@ def install():
 
 
 install()
+
+
+# Paddle's module-level in-place functions (paddle.tanh_(x), ...): the methods above
+MODULE_INPLACE = ("abs_", "cos_", "divide_", "div_", "floor_divide_", "floor_mod_", "mod_",
+                  "remainder_", "flatten_", "log_", "multiply_", "neg_", "pow_", "reshape_",
+                  "sin_", "square_", "squeeze_", "unsqueeze_", "subtract_", "sub_", "tanh_",
+                  "transpose_", "t_", "exp_", "sqrt_", "rsqrt_", "reciprocal_", "sigmoid_",
+                  "scale_", "clip_", "floor_", "ceil_", "round_", "zero_", "fill_", "add_")
+
+
+def module_inplace_functions():
+    """{name: function(x, *args)} for MODULE_INPLACE, each calling the Tensor method."""
+    return {name: _METHODS[name] for name in MODULE_INPLACE}

@@ -1,5 +1,7 @@
 """Grad mode: whether ops record a graph. Per thread, like Paddle and PyTorch."""
 import functools
+import inspect
+import sys
 import threading
 
 
@@ -31,6 +33,8 @@ class _GradModeContext:
 
     def __call__(self, fn):
         target = self._target
+        if inspect.isgeneratorfunction(fn):
+            return _generator_wrapper(fn, target)
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
@@ -42,6 +46,38 @@ class _GradModeContext:
                 _state.enabled = prev
 
         return wrapper
+
+
+def _generator_wrapper(fn, target):
+    """A generator function decorated with a grad mode: the mode holds while its body runs (each
+    resumption), and the caller's mode between yields, as in Paddle."""
+    def run(step, *args):
+        prev = _state.enabled
+        _state.enabled = target
+        try:
+            return step(*args)
+        finally:
+            _state.enabled = prev
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        gen = fn(*args, **kwargs)  # runs nothing yet
+        try:
+            value = run(gen.send, None)
+            while True:
+                try:
+                    sent = yield value
+                except GeneratorExit:
+                    run(gen.close)
+                    raise
+                except BaseException:
+                    value = run(gen.throw, sys.exc_info()[1])
+                else:
+                    value = run(gen.send, sent)
+        except StopIteration as stop:
+            return stop.value
+
+    return wrapper
 
 
 class _Switch(_GradModeContext):

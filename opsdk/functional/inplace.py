@@ -174,3 +174,33 @@ def shape_method(fn, inverse, name):
     method.__name__ = name
     method.__doc__ = f"In-place {name[:-1]}: this tensor takes the new shape (same memory)."
     return method
+
+
+def assign(x, output=None):
+    """A copy of x (a Tensor, array, list or number) as a new tensor, or written into output.
+
+    Gradients flow through it, also into ``output`` (which then joins the graph), as Paddle's
+    assign. A Python number becomes a tensor of shape [1], as in Paddle.
+
+    Example:
+        >>> opsdk.assign([1.0, 2.0]).numpy()
+        array([1., 2.], dtype=float32)
+    """
+    from ..functional.creation import to_tensor
+    from ..tensor_methods import clone
+    if isinstance(x, Tensor):
+        r = clone(x)
+    else:
+        if isinstance(x, (bool, int, float)):
+            x = [x]
+        r = to_tensor(x)
+    if output is None:
+        return r
+    if not isinstance(output, Tensor):
+        from ..errors import OpArgumentError
+        raise OpArgumentError(f"assign: argument 'output' must be a Tensor; got: "
+                              f"{type(output).__name__}")
+    if in_graph(output, (r,)):
+        views.check_writable(output, "assign")
+        return views.write(output, r, "assign")
+    return plain_result(output, r, "assign")

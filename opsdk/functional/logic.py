@@ -95,5 +95,6 @@ def isfinite(x, name=None):
 
 
 def allclose(x, y, rtol=1e-5, atol=1e-8, equal_nan=False, name=None):
-    return _wrap(np.asarray(np.allclose(_unary_arg(x, "allclose").numpy(),
-                                        _unary_arg(y, "allclose").numpy(), rtol, atol, equal_nan)))
+    return _wrap(np.asarray(np.allclose(_unary_arg(x, "allclose")._host(),
+                                        _unary_arg(y, "allclose")._host(), rtol, atol,
+                                        equal_nan)))

@@ -10,7 +10,8 @@ def array_of(tensor):
         import cupy  # only ever needed for tensors that already live on a GPU
 
         return cupy.from_dlpack(tensor)
-    return tensor.numpy()
+    # DLPack, not numpy(): Tensor.numpy() returns a copy (as Paddle's does)
+    return numpy.from_dlpack(tensor)
 
 
 def tensor_of(array):
