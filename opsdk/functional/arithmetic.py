@@ -250,6 +250,10 @@ def _power_rule(x, a):
 def pow(x, y, name=None):
     """x ** y (y a number or a Tensor), with broadcasting."""
     xd, xt, yd, yt = _binary_args(x, y, "pow")
+    if yt is None and xt is not None and (yd == 0.5 or yd == -0.5) and xd.dtype.kind == "f":
+        # x ** 0.5 is sqrt(x) (and ** -0.5 its reciprocal): nan at -inf too, as in Paddle's
+        # float32 kernel and PyTorch (NumPy's C pow says +inf)
+        xd = np.where(xd == -np.inf, np.nan, xd)
     with np.errstate(all="ignore"):
         out = _compute(np.power, xd, yd, "pow")
     if not _req(xt, yt):

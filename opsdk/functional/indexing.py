@@ -30,11 +30,43 @@ def _is_basic(idx):
                for i in items)
 
 
+def _ints_first(idx, ndim):
+    """(ints-only index, the rest) when idx mixes ints with arrays, else None.
+
+    Paddle and PyTorch apply the ints first, as basic indexing; NumPy counts them as advanced
+    indices, so x[0, :, [0, 1]] would put the list's axis in front.
+    """
+    items = idx if isinstance(idx, tuple) else (idx,)
+    is_int = [isinstance(i, (int, np.integer)) and not isinstance(i, bool) for i in items]
+    if not any(is_int) or not any(isinstance(i, np.ndarray) for i in items):
+        return None
+    consumed = sum(1 if not isinstance(i, np.ndarray) or i.dtype != bool else i.ndim
+                   for i in items if i is not None and i is not Ellipsis)
+    first, rest = [], []
+    for i, whole in zip(items, is_int):
+        if whole:
+            first.append(i)
+        elif i is Ellipsis:
+            first.extend([slice(None)] * (ndim - consumed))
+            rest.append(i)
+        elif i is not None:
+            n = i.ndim if isinstance(i, np.ndarray) and i.dtype == bool else 1
+            first.extend([slice(None)] * n)
+            rest.append(i)
+        else:
+            rest.append(i)
+    return tuple(first), tuple(rest)
+
+
 def getitem(x, idx):
-    """x[idx] for slices, ints, None, Ellipsis, bool masks and integer arrays."""
+    """x[idx] for slices, ints, None, Ellipsis, bool masks and integer arrays (ints are applied
+    first, as basic indexing, as Paddle and PyTorch do)."""
     x = _arg(x, "getitem")
     idx = _plain_index(idx)
     xd = x._data
+    split = _ints_first(idx, xd.ndim)
+    if split is not None:
+        return getitem(getitem(x, split[0]), split[1])
     shown = idx
     basic = _is_basic(idx)
     if basic:

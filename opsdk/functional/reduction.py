@@ -208,7 +208,13 @@ def var(x, axis=None, unbiased=True, keepdim=False, name=None):
 
 
 def _var(x, axis, unbiased, keepdim):
-    axes = normalize_axis(axis, x.ndim, "var") if x.ndim else ()
+    if x.ndim == 0:
+        # Paddle: the spread of one number is a constant, nan unbiased and 0 biased (also for
+        # a nan input), reported stop_gradient=False but with no gradient path
+        t = _wrap(np.asarray(np.nan if unbiased else 0.0, dtype=x._data.dtype))
+        t._sg_off = _state.enabled and x._req
+        return t
+    axes = normalize_axis(axis, x.ndim, "var")
     n = 1
     for a in axes:
         n *= x._data.shape[a]
@@ -226,7 +232,10 @@ def std(x, axis=None, unbiased=True, keepdim=False, name=None):
     x = _arg(x, "std")
     if x._data.dtype.kind not in "fc":
         x = _float_arg(x, "std")
-    return sqrt(_var(x, axis, unbiased, keepdim))
+    v = _var(x, axis, unbiased, keepdim)
+    r = sqrt(v)
+    r._sg_off = v._sg_off  # a 0-d tensor's constant (see _var)
+    return r
 
 
 def norm(x, p=2, axis=None, keepdim=False, name=None):
@@ -286,6 +295,7 @@ def norm(x, p=2, axis=None, keepdim=False, name=None):
         with np.errstate(all="ignore"):
             # the other branch of where must stay finite, or its zero gradient becomes nan
             k = where(zero, 1.0, norm(x, p, list(axes), keepdim=True))
-            wt = _wrap(np.sign(xd)) * _abs(x) ** (p - 1) / k ** (p - 1)
+            # p = 2: x / k itself (sign(x) |x| has the wrong derivative, 0, at x = 0)
+            wt = x / k if p == 2 else _wrap(np.sign(xd)) * _abs(x) ** (p - 1) / k ** (p - 1)
             return (g * where(zero, 0.0, wt),)
     return record("norm", as_array(out), (x,), vjp, fast, saved=(x,))

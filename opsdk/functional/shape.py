@@ -26,7 +26,8 @@ def reshape(x, shape, name=None):
     x = _arg(x, "reshape")
     xd = x._data
     shape = _ints(shape)
-    shape = [xd.shape[i] if s == 0 and i < xd.ndim else s for i, s in enumerate(shape)]
+    if xd.size:  # of a tensor with no elements, Paddle 3.3.1 reads 0 as a size-0 dimension
+        shape = [xd.shape[i] if s == 0 and i < xd.ndim else s for i, s in enumerate(shape)]
     return reshape_exact(x, shape, "reshape")
 
 

@@ -105,7 +105,27 @@ def rsqrt(x, name=None):
         out = as_array(1 / np.sqrt(x._data))
     if not (_state.enabled and x._req):
         return _wrap(out)
-    return _record_from_output("rsqrt", x, out, lambda g, y: g * (y * y * y) * -0.5)
+    return _record_from_output("rsqrt", x, out, _rsqrt_rule)
+
+
+def _rsqrt_rule(g, y):
+    """-g y**3 / 2: on arrays directly; on Tensors as one op whose own derivative in y is written
+    (3 / y) * its value, as Paddle's double grad is (nan at x = 0 and inf, where y is inf or 0)."""
+    if not isinstance(g, Tensor):
+        return g * (y * y * y) * -0.5
+    yd, gd = y._data, g._data
+    out = as_array(gd * (yd * yd * yd) * -0.5)
+    if not (_state.enabled and (g._req or y._req)):
+        return _wrap(out)
+
+    def fast(gg):
+        with np.errstate(all="ignore"):
+            return gg * (3 / yd) * out, gg * (yd * yd * yd) * -0.5
+
+    def vjp(gg):
+        with np.errstate(all="ignore"):
+            return gg * (3 / y) * _rsqrt_rule(g, y), gg * (y * y * y) * -0.5
+    return record("rsqrt_grad", out, (y, g), vjp, fast, saved=(y, g))
 
 
 def square(x, name=None):
@@ -200,12 +220,15 @@ round = _no_grad_unary("round", np.round, "Round to nearest, halves to even (as 
 def clip(x, min=None, max=None, name=None):
     """Clamp x into [min, max]; the gradient is 1 inside (bounds included), 0 outside."""
     x = _unary_arg(x, "clip")
-    lo = -np.inf if min is None else (min.item() if isinstance(min, Tensor) else min)
-    hi = np.inf if max is None else (max.item() if isinstance(max, Tensor) else max)
-    if x._data.dtype.kind not in "fc" and (type(lo) is float and np.isfinite(lo) or
-                                          type(hi) is float and np.isfinite(hi)):
+    lo = None if min is None else (min.item() if isinstance(min, Tensor) else min)
+    hi = None if max is None else (max.item() if isinstance(max, Tensor) else max)
+    if x._data.dtype.kind not in "fc" and (type(lo) is float or type(hi) is float):
         x = _float_arg(x, "clip")  # float bounds make an integer tensor float, as in Paddle
     xd = x._data
+    # a missing bound is the dtype's finite extreme, as in Paddle (so clip(-inf) is finite)
+    info = np.finfo(xd.dtype) if xd.dtype.kind == "f" else np.iinfo(xd.dtype)
+    lo = info.min if lo is None else lo
+    hi = info.max if hi is None else hi
     out = as_array(np.clip(xd, lo, hi).astype(xd.dtype, copy=False))
     if not (_state.enabled and x._req):
         return _wrap(out)
