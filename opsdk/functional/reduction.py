@@ -288,7 +288,7 @@ def norm(x, p=2, axis=None, keepdim=False, name=None):
     def vjp(g):
         from .shape import reshape_exact
         g = reshape_exact(g, list(ks))
-        if p in (np.inf, -np.inf) or p == 0:
+        if p in (np.inf, -np.inf) or p == 0 or p == 1:
             return (g * _wrap(w),)  # piecewise constant in x: its own derivative is 0
         from .elementwise import abs as _abs, where
         zero = _wrap(as_array((kept == 0) & (p >= 1)))

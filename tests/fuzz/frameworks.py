@@ -112,7 +112,11 @@ class _Torch(Framework):
         return t.requires_grad_(needs_grad and array.dtype.kind == "f")
 
     def array(self, t):
-        return t.detach().numpy()
+        t = t.detach()
+        try:
+            return t.numpy()
+        except RuntimeError:  # torch's ZeroTensor (a known-zero gradient) has no buffer
+            return np.zeros(tuple(t.shape), dtype=str(t.dtype).replace("torch.", ""))
 
     def needs_grad(self, t):
         return t.requires_grad

@@ -5,6 +5,9 @@ PyTorch is the reference where Paddle has no second order, where its answer is a
 number (ops.py, paddle_wrong), and at inf/nan/-0.0 inputs where Paddle's float kernels differ
 from its own float64 ones (then opsdk must match PyTorch).
 """
+import os
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
@@ -58,6 +61,8 @@ def test_op_matches_paddle(op, data):
         with np.errstate(all="ignore"):
             ref = evaluate(torch_fw, op.torch or fn, arrays, diff, attrs, seed, True)
     if stages:  # Paddle is not called where it is wrong throughout: it may crash there
+        if os.environ.get("OPSDK_FUZZ_TRACE"):  # the last line shown names a case that crashed
+            print(case, file=sys.stderr, flush=True)
         with np.errstate(all="ignore"):
             theirs = evaluate(frameworks.get("paddle"), fn, arrays, diff, attrs, seed, op.second)
         try:
@@ -74,8 +79,11 @@ def test_op_matches_paddle(op, data):
             except AssertionError:
                 compare_either(ours, theirs, ref, case, dtype, op.scale)
     if ref is not None and ref.error is None:
+        # torch is the reference here only because Paddle has no answer: at special inputs a
+        # nan on either side is not held against opsdk (the two disagree on how nan flows)
+        lenient = _special(arrays)
         if wrong - {"second order"}:
             compare(ours, ref, case + " (vs torch)", dtype, op.scale, shapes,
-                    sorted(wrong - {"second order"}))
+                    sorted(wrong - {"second order"}), lenient)
         if "second order" in wrong or not op.second:
-            compare_second_order(ours, ref, case, dtype, op.scale)
+            compare_second_order(ours, ref, case, dtype, op.scale, lenient)
