@@ -85,6 +85,8 @@ def promote(dx, dy, x_0d, y_0d, op):
     """
     if dx == dy:
         return dx
+    if dx.kind not in _RANK or dy.kind not in _RANK:
+        raise DTypeError(f"{op}: dtypes {dx} and {dy} are not supported")
     cx, cy = _category(dx), _category(dy)
     if x_0d != y_0d:
         if x_0d:

@@ -48,12 +48,20 @@ def _shape(t):
     return t._data.shape
 
 
-def promoted(xd, xt, yd, yt, op, true_div=False):
-    """The operands of a binary op cast to Paddle's result dtype (tensors by graph casts)."""
+def promoted(xd, xt, yd, yt, op, true_div=False, scalar_0d=True):
+    """The operands of a binary op cast to Paddle's result dtype (tensors by graph casts).
+
+    ``scalar_0d``: a 0-d tensor acts like a number beside one with dimensions (Paddle's rule
+    for arithmetic; maximum, minimum and where promote 0-d tensors like any other; "kinds":
+    only beside a tensor of another kind, as floor_divide).
+    """
     from .unary import cast
     if xt is not None and yt is not None:
         dx, dy = xd.dtype, yd.dtype
-        target = dx if dx == dy else promote(dx, dy, xd.ndim == 0, yd.ndim == 0, op)
+        zx, zy = (xd.ndim == 0, yd.ndim == 0) if scalar_0d else (False, False)
+        if scalar_0d == "kinds" and (zx or zy) and dx.kind == dy.kind:
+            zx = zy = True  # floor_divide: one kind beside a 0-d promotes to the wider dtype
+        target = dx if dx == dy else promote(dx, dy, zx, zy, op)
     elif xt is not None:
         target = promote_scalar(xd.dtype, yd, op)
     elif yt is not None:
@@ -77,6 +85,11 @@ def _compute(fn, xd, yd, op):
         return as_array(fn(xd, yd))
     except ValueError:
         raise _broadcast_error(op, xd, yd) from None
+    except TypeError:
+        from ..errors import DTypeError
+        raise DTypeError(f"{op}: not defined for these dtypes; got: x "
+                         f"{getattr(xd, 'dtype', type(xd).__name__)}, y "
+                         f"{getattr(yd, 'dtype', type(yd).__name__)}") from None
     except OverflowError:
         # a Python int beyond a small integer dtype wraps around, as C casts do
         if type(xd) is int:
@@ -94,10 +107,10 @@ def _plain_scalar(xd, y, fn, op):
     return _wrap(out)
 
 
-def _binary_args(x, y, op, true_div=False):
+def _binary_args(x, y, op, true_div=False, scalar_0d=True):
     xd, xt = _operand(x, op, "x")
     yd, yt = _operand(y, op, "y")
-    return promoted(xd, xt, yd, yt, op, true_div)
+    return promoted(xd, xt, yd, yt, op, true_div, scalar_0d)
 
 
 # -- binary ops -----------------------------------------------------------------------------
@@ -318,7 +331,7 @@ def pow(x, y, name=None):
 def _select_op(name, fn, greater):
     """maximum / minimum: NaN propagates (as Paddle); a tie gives each side half the gradient."""
     def op(x, y, name=None):
-        xd, xt, yd, yt = _binary_args(x, y, name_)
+        xd, xt, yd, yt = _binary_args(x, y, name_, scalar_0d=False)
         out = _compute(fn, xd, yd, name_)
         if not _req(xt, yt):
             return _wrap(out)
@@ -354,9 +367,18 @@ minimum.__doc__ = ("Elementwise minimum of x and y (NaN wins); at a tie each sid
                    "the gradient, as in Paddle.")
 
 
+def _integer_zero_division(op, yd, dtype):
+    """Integer % 0 and // 0 are errors, as in Paddle (NumPy would answer 0 with a warning)."""
+    if dtype.kind in "biu" and not np.all(yd):
+        from ..errors import OpArgumentError
+        raise OpArgumentError(f"{op}: integer division by zero; expected: a divisor 'y' with "
+                              "no zero element; got: a zero")
+
+
 def remainder(x, y, name=None):
     """x % y with the sign of y (Python's modulo); d/dx = 1, d/dy = -floor(x / y)."""
     xd, xt, yd, yt = _binary_args(x, y, "remainder")
+    _integer_zero_division("remainder", yd, np.result_type(xd, yd))
     with np.errstate(all="ignore"):
         out = _compute(np.remainder, xd, yd, "remainder")
     if not _req(xt, yt):
@@ -380,7 +402,9 @@ def remainder(x, y, name=None):
 
 def floor_divide(x, y, name=None):
     """floor(x / y); piecewise constant: not differentiable, stop_gradient=True (as Paddle)."""
-    xd, xt, yd, yt = _binary_args(x, y, "floor_divide")
+    # (Paddle's floor_divide takes a 0-d operand as a number only beside another kind)
+    xd, xt, yd, yt = _binary_args(x, y, "floor_divide", scalar_0d="kinds")
+    _integer_zero_division("floor_divide", yd, np.result_type(xd, yd))
     with np.errstate(all="ignore"):
         return _wrap(_compute(np.floor_divide, xd, yd, "floor_divide"))
 

@@ -23,7 +23,7 @@ def where(condition, x=None, y=None, name=None):
         cond = cond.astype(bool)
     xd, xt = _operand(x, "where", "x")
     yd, yt = _operand(y, "where", "y")
-    xd, xt, yd, yt = promoted(xd, xt, yd, yt, "where")
+    xd, xt, yd, yt = promoted(xd, xt, yd, yt, "where", scalar_0d=False)
     try:
         out = as_array(np.where(cond, xd, yd))
     except ValueError:

@@ -82,8 +82,8 @@ def mean(x, axis=None, keepdim=False, name=None):
         out = np.full(np.sum(xd, axis=axes, keepdims=keepdim).shape, np.nan)
     else:
         out = as_array(xd.mean(axis=axes, keepdims=keepdim))
-    # the input's dtype, integers too (truncated, as Paddle's integer mean)
-    out = out.astype(np.int64 if xd.dtype.kind == "b" else xd.dtype, copy=False)
+    # the input's dtype, integers (truncated) and bools too, as Paddle's mean
+    out = out.astype(xd.dtype, copy=False)
     if not (_state.enabled and x._req):
         return _wrap(out)
     xs = xd.shape

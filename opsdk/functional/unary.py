@@ -50,9 +50,9 @@ def _float_arg(x, op):
 
 
 def neg(x, name=None):
-    """-x."""
+    """-x (of a bool tensor: itself, as in Paddle)."""
     x = _unary_arg(x, "neg")
-    out = as_array(-x._data)
+    out = as_array(-x._data if x._data.dtype.kind != "b" else x._data.copy())
     if not (_state.enabled and x._req):
         return _wrap(out)
     return record1("neg", out, x, _negate_vjp, _negate_fast)
@@ -198,7 +198,11 @@ def _no_grad_unary(name, fn, doc):
         x = _unary_arg(x, name_)
         xd = x._data
         # integers are their own floor, ceil and round (NumPy would make floats of them)
-        out = as_array(fn(xd) if xd.dtype.kind in "fc" or name_ == "sign" else xd.copy())
+        try:
+            out = as_array(fn(xd) if xd.dtype.kind in "fc" or name_ == "sign" else xd.copy())
+        except TypeError:
+            from ..errors import DTypeError
+            raise DTypeError(f"{name_}: not defined for {xd.dtype} tensors") from None
         if not (_state.enabled and x._req) or out.dtype.kind not in "fc":
             return _wrap(out)
         # piecewise-constant: zero gradient almost everywhere (not connected to x: a second
