@@ -115,6 +115,13 @@ def write(t, r, op):
         r = cast(r, t._data.dtype)
     bump_version(t)
     _copy_into(t._data, r._data)
+    node = r._node
+    if node is not None and node.reads_output:
+        # its output now lives in t's memory too (as in Paddle and PyTorch, where an op_ writes
+        # its result there): a later write into that memory must make backward refuse
+        owner = t._base if t._base is not None else t
+        entry = ((owner, owner._version),)
+        node.saved = entry if node.saved is None else node.saved + entry
     adopt(t, r)
     return t
 

@@ -12,14 +12,14 @@ def examples():
     return 400 if os.environ.get("OPSDK_FUZZ") == "deep" else 6
 
 
-def fuzz_settings():
+def fuzz_settings(factor=1):
     """The hypothesis settings every fuzz test uses (no deadline: Paddle's first call is slow).
 
-    The default run is derandomized (the same examples every time, so CI is stable); a deep
+    ``factor`` scales the example count for cheap tests. The default run is derandomized (the same examples every time, so CI is stable); a deep
     run draws new ones.
     """
     deep = bool(os.environ.get("OPSDK_FUZZ") or os.environ.get("OPSDK_FUZZ_EXAMPLES"))
-    return settings(max_examples=examples(), deadline=None, print_blob=True,
+    return settings(max_examples=examples() * factor, deadline=None, print_blob=True,
                     derandomize=not deep, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                            HealthCheck.filter_too_much])
