@@ -12,7 +12,10 @@ def check_axis(axis, ndim, op, arg="axis"):
     """One axis as a non-negative int; out of [-ndim, ndim) is an error naming op and arg."""
     # a 0-d tensor accepts axis 0 and -1, as in Paddle
     n = builtins.max(ndim, 1)
-    a = int(axis.item() if isinstance(axis, Tensor) else axis)
+    a = axis.item() if isinstance(axis, Tensor) else axis
+    if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
+        raise OpArgumentError(f"{op}: argument '{arg}' must be an int; got: {axis!r}")
+    a = int(a)
     if not -n <= a < n:
         raise OpArgumentError(f"{op}: argument '{arg}' out of range; expected: in "
                               f"[{-n}, {n - 1}] for a {ndim}-d tensor; got: {a}")
@@ -25,7 +28,7 @@ def normalize_axis(axis, ndim, op):
         return tuple(range(ndim))
     if isinstance(axis, Tensor):
         axis = axis.tolist()
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    axes = tuple(axis) if isinstance(axis, (list, tuple)) else (axis,)
     return tuple(sorted({check_axis(a, ndim, op) for a in axes}))
 
 
@@ -250,9 +253,11 @@ def norm(x, p=2, axis=None, keepdim=False, name=None):
         x = _float_arg(x, "norm")
     if p == "fro":
         p = 2
-    elif p in ("inf", "-inf"):
+    try:
         p = float(p)
-    p = float(p)
+    except (TypeError, ValueError):
+        raise OpArgumentError(f"norm: argument 'p' must be a number, 'fro', 'inf' or '-inf'; "
+                              f"got: {p!r}") from None
     xd = x._data
     axes = normalize_axis(axis, xd.ndim, "norm") if xd.ndim else ()
     a = np.abs(xd)

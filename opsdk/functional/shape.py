@@ -12,12 +12,22 @@ def _arg(x, op):
     return x if isinstance(x, Tensor) else to_tensor_arg(x, op, "x")
 
 
-def _ints(shape):
+def _ints(shape, op="shape op", arg="shape"):
+    """A list of ints from an int, a list of ints (or int Tensors) or an int Tensor."""
     if isinstance(shape, Tensor):
-        return [int(v) for v in shape.tolist()]
-    if isinstance(shape, (int, np.integer)):
+        shape = shape.tolist()
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
         return [int(shape)]
-    return [int(s.item()) if isinstance(s, Tensor) else int(s) for s in shape]
+    if not isinstance(shape, (list, tuple)):
+        raise OpArgumentError(f"{op}: argument '{arg}' must be an int or a list of ints; "
+                              f"got: {shape!r}")
+    out = []
+    for s in shape:
+        v = s.item() if isinstance(s, Tensor) else s
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise OpArgumentError(f"{op}: argument '{arg}' must hold ints; got: {shape!r}")
+        out.append(int(v))
+    return out
 
 
 def reshape(x, shape, name=None):
@@ -25,7 +35,7 @@ def reshape(x, shape, name=None):
     (Paddle's rule; opsdk's own code calls reshape_exact, where 0 is a size-0 dimension)."""
     x = _arg(x, "reshape")
     xd = x._data
-    shape = _ints(shape)
+    shape = _ints(shape, "reshape")
     if xd.size:  # of a tensor with no elements, Paddle 3.3.1 reads 0 as a size-0 dimension
         shape = [xd.shape[i] if s == 0 and i < xd.ndim else s for i, s in enumerate(shape)]
     return reshape_exact(x, shape, "reshape")
@@ -68,7 +78,7 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
 def transpose(x, perm, name=None):
     """Permute the axes of x by perm."""
     x = _arg(x, "transpose")
-    perm = [p + x.ndim if p < 0 else p for p in _ints(perm)]
+    perm = [p + x.ndim if p < 0 else p for p in _ints(perm, "transpose", "perm")]
     if sorted(perm) != list(range(x.ndim)):
         raise ShapeError(f"transpose: argument 'perm' must be a permutation of "
                          f"{list(range(x.ndim))}; got: {perm}")
@@ -90,8 +100,8 @@ def t(x, name=None):
 def moveaxis(x, source, destination, name=None):
     """Move the axes at source to the positions in destination; the others keep their order."""
     x = _arg(x, "moveaxis")
-    src = [check_axis(a, x.ndim, "moveaxis", "source") for a in _ints(source)]
-    dst = [check_axis(a, x.ndim, "moveaxis", "destination") for a in _ints(destination)]
+    src = [check_axis(a, x.ndim, "moveaxis", "source") for a in _ints(source, "moveaxis", "source")]
+    dst = [check_axis(a, x.ndim, "moveaxis", "destination") for a in _ints(destination, "moveaxis", "destination")]
     if len(src) != len(dst):
         raise ShapeError(f"moveaxis: expected: as many destination axes as source axes "
                          f"({len(src)}); got: {len(dst)}")
@@ -108,7 +118,7 @@ def squeeze(x, axis=None, name=None):
     if axis is None:
         new = [s for s in shp if s != 1]
     else:
-        axes = {check_axis(a, x.ndim, "squeeze") for a in _ints(axis)}
+        axes = {check_axis(a, x.ndim, "squeeze") for a in _ints(axis, "squeeze", "axis")}
         new = [s for i, s in enumerate(shp) if not (i in axes and s == 1)]
     # a new tensor (a view) also when nothing is squeezed, as in Paddle
     return reshape_exact(x, new, "squeeze")
@@ -118,7 +128,7 @@ def unsqueeze(x, axis, name=None):
     """Insert axes of size 1 at the positions in axis."""
     x = _arg(x, "unsqueeze")
     shp = x.shape
-    for a in sorted(_ints(axis)):
+    for a in sorted(_ints(axis, "unsqueeze", "axis")):
         # each new axis counts in the shape grown so far, so -1 always means "last"
         a = check_axis(a, len(shp) + 1, "unsqueeze")
         shp = shp[:a] + [1] + shp[a:]
@@ -129,8 +139,14 @@ def broadcast_to(x, shape, name=None):
     """x broadcast to shape; the gradient sums over the broadcast axes."""
     x = _arg(x, "broadcast_to")
     xd = x._data
-    shape = [xd.shape[i - (len(shape) - xd.ndim)] if s == -1 else s
-             for i, s in enumerate(_ints(shape))]
+    shape = _ints(shape, "broadcast_to")
+    lead = len(shape) - xd.ndim
+    if lead < 0 or any(s == -1 and i < lead for i, s in enumerate(shape)) or \
+            any(s < -1 for s in shape):
+        raise ShapeError(f"broadcast_to: shape {list(xd.shape)} cannot broadcast; expected: "
+                         f"at least {xd.ndim} sizes, -1 only where x has a dimension; got: "
+                         f"{shape}")
+    shape = [xd.shape[i - lead] if s == -1 else s for i, s in enumerate(shape)]
     try:
         # a copy, as Paddle's expand makes (a broadcast view would be read-only)
         out = np.broadcast_to(xd, shape).copy()
@@ -196,6 +212,9 @@ def split(x, num_or_sections, axis=0, name=None):
     axis = check_axis(axis, xd.ndim, "split")
     n = xd.shape[axis]
     if isinstance(num_or_sections, int):
+        if num_or_sections < 1:
+            raise OpArgumentError(f"split: argument 'num_or_sections' must be at least 1; "
+                                  f"got: {num_or_sections}")
         if n % num_or_sections:
             raise ShapeError(f"split: axis {axis} of size {n} does not divide into "
                              f"{num_or_sections} equal parts")
@@ -241,7 +260,9 @@ def unbind(x, axis=0):
 def flip(x, axis, name=None):
     """Reverse the order of elements along the axes in axis."""
     x = _arg(x, "flip")
-    axes = tuple(check_axis(a, x.ndim, "flip") for a in _ints(axis))
+    axes = tuple(check_axis(a, x.ndim, "flip") for a in _ints(axis, "flip", "axis"))
+    if len(set(axes)) != len(axes):
+        raise OpArgumentError(f"flip: argument 'axis' repeats an axis; got: {list(axes)}")
     # a copy, as Paddle's flip makes: a write into the result never reaches x
     out = np.flip(x._data, axis=axes).copy()
     if not (_state.enabled and x._req):
@@ -253,7 +274,7 @@ def flip(x, axis, name=None):
 def tile(x, repeat_times, name=None):
     """Repeat x along each axis."""
     x = _arg(x, "tile")
-    reps = _ints(repeat_times)
+    reps = _ints(repeat_times, "tile", "repeat_times")
     nd = max(len(reps), x.ndim)
     xs = [1] * (nd - x.ndim) + x.shape
     reps = [1] * (nd - len(reps)) + reps

@@ -169,7 +169,7 @@ def tanh(x, name=None):
         out = as_array(out)
     if not (x._req and _state.enabled):
         if x._data.dtype.kind not in "fc":
-            out = np.tanh(_float_arg(x, "tanh")._data)
+            out = as_array(np.tanh(_float_arg(x, "tanh")._data))
         return _wrap(out)
     # 1 - y^2 written as g - g*y*y: no slow Python-scalar ufunc on the hot path
     return _record_from_output("tanh", x, out, lambda g, y: g - g * y * y)
@@ -230,6 +230,9 @@ def clip(x, min=None, max=None, name=None):
         x = _float_arg(x, "clip")  # float bounds make an integer tensor float, as in Paddle
     xd = x._data
     # a missing bound is the dtype's finite extreme, as in Paddle (so clip(-inf) is finite)
+    if xd.dtype.kind not in "fiu":
+        from ..errors import DTypeError
+        raise DTypeError(f"clip: argument 'x' must be a float or integer tensor; got: {xd.dtype}")
     info = np.finfo(xd.dtype) if xd.dtype.kind == "f" else np.iinfo(xd.dtype)
     lo = info.min if lo is None else lo
     hi = info.max if hi is None else hi
