@@ -267,6 +267,11 @@ def pow(x, y, name=None):
         # x ** 0.5 is sqrt(x) (and ** -0.5 its reciprocal): nan at -inf too, as in Paddle's
         # float32 kernel and PyTorch (NumPy's C pow says +inf)
         xd = np.where(xd == -np.inf, np.nan, xd)
+    if np.result_type(xd, yd).kind in "biu" and np.any(np.asarray(yd) < 0):
+        from ..errors import OpArgumentError
+        raise OpArgumentError("pow: an integer tensor to a negative integer power is not an "
+                              "integer; expected: exponents >= 0, or a float base (cast x with "
+                              ".astype('float32')); got: a negative exponent")
     with np.errstate(all="ignore"):
         out = _compute(np.power, xd, yd, "pow")
     if not _req(xt, yt):

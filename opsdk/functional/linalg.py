@@ -30,6 +30,7 @@ def plain_matmul(x, y, transpose_x=False, transpose_y=False):
     """matmul in the inputs' own dtype, whatever the auto_cast state."""
     x = _arg(x, "matmul", "x")
     y = _arg(y, "matmul", "y")
+    x, y = _same_dtype(x, y)
     from .shape import squeeze, transpose, unsqueeze
     if transpose_x and x.ndim >= 2:
         x = transpose(x, list(range(x.ndim - 2)) + [x.ndim - 1, x.ndim - 2])
@@ -47,6 +48,22 @@ def plain_matmul(x, y, transpose_x=False, transpose_y=False):
         nd = out.ndim
         return squeeze(out, [d % nd for d in drop])
     return _matmul2(x, y)
+
+
+def _same_dtype(x, y):
+    """Paddle's matmul dtypes: an integer operand takes the other's float dtype; two different
+    float (or integer) dtypes are an error."""
+    dx, dy = x._data.dtype, y._data.dtype
+    if dx == dy:
+        return x, y
+    from .unary import cast
+    if dx.kind == "f" and dy.kind in "biu":
+        return x, cast(y, dx)
+    if dy.kind == "f" and dx.kind in "biu":
+        return cast(x, dy), y
+    from ..errors import DTypeError
+    raise DTypeError(f"matmul: arguments 'x' and 'y' must share one dtype (as in Paddle); "
+                     f"got: {dx} and {dy}. Cast one with .astype() first")
 
 
 def _matmul2(x, y):

@@ -222,3 +222,20 @@ def test_integer_mean_and_var_keep_the_integer_dtype_as_in_paddle():
     assert opsdk.mean(opsdk.to_tensor([1, 2])).item() == 1
     assert opsdk.var(opsdk.to_tensor([1, 2, 4])).item() == 2
     assert opsdk.std(opsdk.to_tensor([1, 2, 4])).dtype == np.float32
+
+
+def test_matmul_takes_an_integer_operand_into_the_float_dtype_and_refuses_two_floats():
+    a = leaf(np.ones((2, 2)), "float32")
+    assert opsdk.matmul(a, opsdk.to_tensor([[1, 2], [3, 4]])).dtype == np.float32
+    with pytest.raises(DTypeError, match="matmul"):
+        opsdk.matmul(a, opsdk.ones([2, 2], dtype="float64"))
+
+
+def test_an_integer_tensor_to_a_negative_power_is_a_clear_error():
+    with pytest.raises(OpArgumentError, match="pow: .*negative"):
+        opsdk.to_tensor([2]) ** -1
+
+
+def test_integer_division_by_zero_is_a_clear_error():
+    with pytest.raises(OpArgumentError, match="division by zero"):
+        opsdk.to_tensor([1, 2]) // opsdk.to_tensor([0, 1])
