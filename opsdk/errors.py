@@ -101,6 +101,11 @@ class TemplateError(ScaffoldError):
     """The templates `opsdk new-pack` / `opsdk new-op` render are missing or broken."""
 
 
+class FormulaError(ScaffoldError, ValueError):
+    """`opsdk new-op --formula` cannot use the formula: unparseable, an unsupported function or
+    symbol, or no domain where it and its derivatives are finite; the message names the token."""
+
+
 class PyLayerError(OpsdkError, TypeError):
     """A PyLayer was defined or applied wrongly: forward returned a non-Tensor, a Tensor that needs
     a gradient was passed by keyword or inside a list."""

@@ -7,6 +7,7 @@ from functools import partial
 import numpy
 
 from opsdk.errors import BackendUnavailableError, KernelArgumentError, OpsdkWarning
+from opsdk.kernels.adapters import CAdapter, CudaAdapter
 from opsdk.kernels.arrays import device_of
 from opsdk.kernels.cbuild import build_c, c_buildable
 from opsdk.kernels.cuda import cuda_status, load_module
@@ -84,16 +85,30 @@ class Kernel:
         self._register("python", fn, None)
         return fn
 
-    def c(self, source):
-        """Decorator registering the C implementation: ``adapter(lib, ffi, *arrays, **params)``."""
+    def c(self, source, function=None):
+        """Register the C implementation.
+
+        ``kernel.c(source, "stem")`` calls ``stem_f32`` / ``stem_f64`` / ... of the source with an
+        adapter the SDK writes from their declarations (see ``opsdk.kernels.adapters``) and
+        returns the kernel; ``@kernel.c(source)`` decorates a hand-written
+        ``adapter(lib, ffi, *arrays, **params)``.
+        """
         if not isinstance(source, CSource):
             raise TypeError(f"kernel {self.name!r}: Kernel.c expected: a CSource\n  got: {type(source).__name__}")
+        if function is not None:
+            self._register("c", CAdapter(function), source)
+            return self
         return lambda fn: self._register("c", fn, source)
 
-    def cuda(self, source):
-        """Decorator registering the CUDA implementation: ``adapter(module, *arrays, **params)``."""
+    def cuda(self, source, function=None):
+        """Register the CUDA implementation: ``kernel.cuda(source, "stem")`` (an adapter the SDK
+        writes, launching ``stem_f32`` / ``stem_f64`` / ... over every element; returns the kernel)
+        or ``@kernel.cuda(source)`` on a hand-written ``adapter(module, *arrays, **params)``."""
         if not isinstance(source, CudaSource):
             raise TypeError(f"kernel {self.name!r}: Kernel.cuda expected: a CudaSource\n  got: {type(source).__name__}")
+        if function is not None:
+            self._register("cuda", CudaAdapter(function), source)
+            return self
         return lambda fn: self._register("cuda", fn, source)
 
     def _register(self, backend, fn, source):
@@ -246,13 +261,18 @@ class Kernel:
         if backend == "c":
             if device != "cpu":
                 raise self._unavailable("c", "the C backend runs on NumPy arrays; got CuPy (GPU) arrays")
+            if isinstance(fn, CAdapter):  # checks its arguments itself, in generated code
+                return fn.bind(*self.build_c(), self.sources["c"], self.name, tuple(map(numpy.dtype, self.dtypes))), None, None, None
             call, contiguous, array_type = partial(fn, *self.build_c()), numpy.ascontiguousarray, _ndarray
         else:
             if device != "gpu":
                 raise self._unavailable("cuda", "the CUDA backend runs on CuPy (GPU) arrays; got NumPy arrays")
             import cupy
 
-            call = partial(fn, load_module(self.sources["cuda"], self.name))
+            module = load_module(self.sources["cuda"], self.name)
+            if isinstance(fn, CudaAdapter):  # checks its arguments itself
+                return fn.bind(module, self.sources["cuda"], self.name, tuple(map(numpy.dtype, self.dtypes))), None, None, None
+            call = partial(fn, module)
             contiguous, array_type = cupy.ascontiguousarray, cupy.ndarray
         fix = _Fixer(self, backend, contiguous, array_type)
         # with per-argument dtypes no dtype passes the quick check: every call takes the exact path

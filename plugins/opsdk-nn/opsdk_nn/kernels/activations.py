@@ -13,7 +13,7 @@ from opsdk.kernels import Kernel, launch_1d
 
 from ..maths import array_module, compute_dtype
 from . import activation_math as math
-from . import buffers
+from opsdk.kernels import outputs as buffers
 from .launch import CFunctions, cuda_function, out_ptr, ptr
 from .sources import ACTIVATIONS, ACTIVATIONS_C, ACTIVATIONS_CUDA
 

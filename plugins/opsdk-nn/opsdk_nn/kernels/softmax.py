@@ -11,7 +11,7 @@ import numpy
 from opsdk.kernels import Kernel
 
 from ..maths import array_module, compute_dtype
-from . import buffers
+from opsdk.kernels import outputs as buffers
 from .launch import CFunctions, cuda_function, device_blocks, out_ptr, ptr, row_launch
 from .sources import SOFTMAX_C, SOFTMAX_CUDA
 
