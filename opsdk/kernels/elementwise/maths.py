@@ -7,7 +7,8 @@ namespace; each offers the same functions, written so they never overflow where 
 finite (``sigmoid``, ``softplus``) and keep their precision near 0 (``log1p``, ``expm1``).
 
 Functions: exp expm1 log log1p sqrt cbrt sin cos tan asin acos atan sinh cosh tanh asinh acosh
-atanh erf erfc sigmoid softplus abs, and maximum minimum where (not differentiable at ties).
+atanh erf erfc sigmoid softplus abs, tanh_softplus (tanh(softplus(u)), mish's core) and
+sech2_softplus (1 - tanh_softplus(u)**2), and maximum minimum where (not differentiable at ties).
 """
 
 import math
@@ -18,7 +19,7 @@ from opsdk.kernels.tensors import array_of, tensor_of
 
 FUNCTIONS = ("exp", "expm1", "log", "log1p", "sqrt", "cbrt", "sin", "cos", "tan", "asin", "acos",
              "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "sigmoid",
-             "softplus", "abs")
+             "softplus", "abs", "tanh_softplus", "sech2_softplus")
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
@@ -45,6 +46,24 @@ class ArrayMaths:
         """log(1 + exp(u)) = max(u, 0) + log1p(exp(-|u|)): no overflow."""
         xp = self.xp
         return xp.maximum(u, 0) + xp.log1p(xp.exp(-xp.abs(u)))
+
+    def _tanh_softplus_parts(self, u):
+        """(n, gap) with tanh(softplus(u)) = n / (n + gap) exactly, from e = exp(-|u|)."""
+        xp = self.xp
+        e = xp.exp(-xp.abs(u))
+        pos = u >= 0
+        return xp.where(pos, 1 + 2 * e, e * (e + 2)), xp.where(pos, 2 * e * e, 2)
+
+    def tanh_softplus(self, u):
+        """tanh(log(1 + exp(u))): no overflow, no cancellation."""
+        n, gap = self._tanh_softplus_parts(u)
+        return (n / (n + gap)).astype(u.dtype, copy=False)
+
+    def sech2_softplus(self, u):
+        """1 - tanh_softplus(u)**2, precise where tanh_softplus(u) is near 1."""
+        n, gap = self._tanh_softplus_parts(u)
+        inv = 1 / (n + gap)
+        return (gap * inv * (1 + n * inv)).astype(u.dtype, copy=False)
 
     def erf(self, u):
         """The error function, in u's dtype."""
@@ -83,6 +102,8 @@ def _derivatives():
         "erf": lambda m, u: _TWO_OVER_SQRT_PI * m.exp(-(u * u)),
         "erfc": lambda m, u: -_TWO_OVER_SQRT_PI * m.exp(-(u * u)),
         "softplus": lambda m, u: m.sigmoid(u),
+        "tanh_softplus": lambda m, u: m.sech2_softplus(u) * m.sigmoid(u),
+        "sech2_softplus": lambda m, u: -2 * m.tanh_softplus(u) * m.sech2_softplus(u) * m.sigmoid(u),
     }
 
 

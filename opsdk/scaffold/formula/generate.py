@@ -30,10 +30,24 @@ _CUDA_HELPER_CODE = {
         "{\n    return fmaxf(u, 0.0f) + log1pf(expf(-fabsf(u)));\n}\n\n"
         "__device__ __forceinline__ double opsdk_softplus(double u)\n"
         "{\n    return fmax(u, 0.0) + log1p(exp(-fabs(u)));\n}\n"),
+    "tanh_softplus": (
+        "// tanh(softplus(u)) = n / d with e = exp(-|u|), exactly (see opsdk/maths.h)\n"
+        "template <typename T> __device__ __forceinline__ void opsdk_tanh_softplus_parts(T u, T &n, T &gap)\n"
+        "{\n    T e = exp(-fabs(u));\n    bool pos = u >= T(0);\n"
+        "    n = pos ? T(1) + T(2) * e : e * (e + T(2));\n    gap = pos ? T(2) * e * e : T(2);\n}\n\n"
+        "template <typename T> __device__ __forceinline__ T opsdk_tanh_softplus(T u)\n"
+        "{\n    T n, gap;\n    opsdk_tanh_softplus_parts(u, n, gap);\n    return n / (n + gap);\n}\n"),
+    "sech2_softplus": (
+        "// 1 - tanh(softplus(u))^2 = (d - n)(d + n) / d^2, without cancellation\n"
+        "template <typename T> __device__ __forceinline__ T opsdk_sech2_softplus(T u)\n"
+        "{\n    T n, gap;\n    opsdk_tanh_softplus_parts(u, n, gap);\n    T inv = T(1) / (n + gap);\n"
+        "    return gap * inv * (T(1) + n * inv);\n}\n"),
 }
 # what the stable functions in the derivations stand for
 STABLE_FORMS = {"softplus": "softplus(u) = log(1 + exp(u))", "sigmoid": "sigmoid(u) = 1/(1 + exp(-u))",
-                "log1p": "log1p(u) = log(1 + u)", "expm1": "expm1(u) = exp(u) - 1"}
+                "log1p": "log1p(u) = log(1 + u)", "expm1": "expm1(u) = exp(u) - 1",
+                "tanh_softplus": "tanh_softplus(u) = tanh(softplus(u))",
+                "sech2_softplus": "sech2_softplus(u) = 1 - tanh_softplus(u)**2"}
 # the functions of the formula as written, evaluated naively in float64 by the generated tests
 NAIVE_REFERENCE = {
     "exp": "numpy.exp", "expm1": "numpy.expm1", "log": "numpy.log", "log1p": "numpy.log1p",
@@ -259,8 +273,8 @@ def formula_context(op, text, inputs=("x",), attrs=None, backends=("python",), d
         "formula": formula.text,
         "command": formula_command(op, formula, backends, domain),
         "derivation": derivation(formula, derived),
-        "stable_forms": [STABLE_FORMS[name] for name in ("softplus", "sigmoid", "log1p", "expm1")
-                         if name in _functions_used([derived.value, *derived.grad])],
+        "stable_forms": [STABLE_FORMS[name] for name in STABLE_FORMS
+                         if name in _functions_used([derived.value, *derived.grad, *derived.hessian[0]])],
         "inputs": list(formula.inputs),
         "attrs": [(name, repr(value)) for name, value in formula.attrs.items()],
         "inputs_py": "(" + ", ".join(f'"{x}"' for x in formula.inputs) + ("," if len(formula.inputs) == 1 else "") + ")",

@@ -18,7 +18,9 @@ _SYMPY_NAMES = {"asin": "asin", "acos": "acos", "atan": "atan", "asinh": "asinh"
 # CUDA's own functions (float versions take an f suffix); the others come from helpers in the file
 _CUDA_LIBRARY = {"exp", "expm1", "log", "log1p", "sqrt", "cbrt", "sin", "cos", "tan", "asin", "acos",
                  "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "pow"}
-CUDA_HELPERS = ("sigmoid", "softplus")
+CUDA_HELPERS = ("sigmoid", "softplus", "tanh_softplus", "sech2_softplus")
+# functions the stable rewrites introduce (formulas cannot name them)
+DERIVED_FUNCTIONS = ("tanh_softplus", "sech2_softplus")
 
 
 def numeric(expr, digits=17):
@@ -40,7 +42,7 @@ def function_name(expr):
     """The maths name of a SymPy function application (``softplus``, ``log1p``, ``asin``, ...)."""
     name = type(expr).__name__
     name = _SYMPY_NAMES.get(name, name)
-    if name not in FUNCTIONS.values():
+    if name not in FUNCTIONS.values() and name not in DERIVED_FUNCTIONS:
         raise ValueError(f"no code for the function {name!r}")
     return name
 

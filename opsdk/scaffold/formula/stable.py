@@ -7,6 +7,8 @@
     1 - sigmoid(u)    -> sigmoid(-u)
     log(1 + u)        -> log1p(u)         (keeps the precision of small u)
     exp(u) - 1        -> expm1(u)
+    tanh(softplus(u)) -> tanh_softplus(u) (mish's core: one exp and one division, not three)
+    1 - tanh_softplus(u)**2 -> sech2_softplus(u)   (no cancellation where tanh nears 1)
 
 softplus and sigmoid are SymPy functions of their own whose derivatives stay in the set
 (softplus' = sigmoid, sigmoid'(u) = sigmoid(u) sigmoid(-u)), so derivatives are stable too.
@@ -45,7 +47,28 @@ def special_functions():
         def _eval_is_real(self):
             return self.args[0].is_real
 
-    return {"sigmoid": sigmoid, "softplus": softplus, "log1p": log1p, "expm1": expm1}
+    class tanh_softplus(sympy.Function):  # noqa: N801
+        """tanh(log(1 + exp(u)))."""
+
+        def fdiff(self, argindex=1):
+            u = self.args[0]
+            return sech2_softplus(u) * sigmoid(u)
+
+        def _eval_is_real(self):
+            return self.args[0].is_real
+
+    class sech2_softplus(sympy.Function):  # noqa: N801
+        """1 - tanh(log(1 + exp(u)))**2."""
+
+        def fdiff(self, argindex=1):
+            u = self.args[0]
+            return -2 * tanh_softplus(u) * sech2_softplus(u) * sigmoid(u)
+
+        def _eval_is_real(self):
+            return self.args[0].is_real
+
+    return {"sigmoid": sigmoid, "softplus": softplus, "log1p": log1p, "expm1": expm1,
+            "tanh_softplus": tanh_softplus, "sech2_softplus": sech2_softplus}
 
 
 def _split_add(expr, sympy):
@@ -69,8 +92,15 @@ def _rewrite_add(expr, sympy, f):
     return None
 
 
-def _add_rule(sympy, sigmoid, expm1):
+def _add_rule(sympy, special):
+    sigmoid, expm1 = special["sigmoid"], special["expm1"]
+    tanh_softplus, sech2_softplus = special["tanh_softplus"], special["sech2_softplus"]
+
     def rule(constant, sign, core):
+        # 1 - tanh_softplus(u)**2 = sech2_softplus(u)
+        if core.is_Pow and core.exp == 2 and isinstance(core.base, tanh_softplus) and constant == 1 \
+                and sign == -1:
+            return 0, sech2_softplus(core.base.args[0])
         # 1 + tanh(u) = 2 sigmoid(2u); 1 - tanh(u) = 2 sigmoid(-2u)
         if isinstance(core, sympy.tanh) and constant == 1:
             return 0, 2 * sigmoid(2 * sign * core.args[0])
@@ -95,13 +125,15 @@ def stabilize(expr):
     import sympy
 
     special = special_functions()
-    sigmoid, softplus, log1p, expm1 = (special[n] for n in ("sigmoid", "softplus", "log1p", "expm1"))
-    add_rule = _add_rule(sympy, sigmoid, expm1)
+    sigmoid, softplus, log1p = (special[n] for n in ("sigmoid", "softplus", "log1p"))
+    add_rule = _add_rule(sympy, special)
 
     def visit(node):
         if not node.args:
             return node
         node = node.func(*(visit(a) for a in node.args))
+        if isinstance(node, sympy.tanh) and isinstance(node.args[0], softplus):
+            return special["tanh_softplus"](node.args[0].args[0])
         if isinstance(node, sympy.log):
             (arg,) = node.args
             if isinstance(arg, sigmoid):

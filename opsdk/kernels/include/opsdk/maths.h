@@ -1,6 +1,7 @@
 /* opsdk/maths.h: elementwise maths for C kernels, one function per dtype (_f32, _f64).
  *
- * float32: exp, expm1, log, log1p, tanh, sigmoid and softplus are written here, branch-free
+ * float32: exp, expm1, log, log1p, tanh, sigmoid, softplus, tanh_softplus (tanh(softplus(u)),
+ * mish's core) and sech2_softplus (1 - tanh_softplus^2) are written here, branch-free
  * (selects, not jumps), so loops calling them vectorize without -ffast-math: glibc's scalar
  * expf & co. stop gcc from vectorizing, and -ffast-math would break inf and nan. Each is
  * within about 1 ulp of the float64 result over the whole float range; inf and nan behave as
@@ -107,11 +108,23 @@ static inline float opsdk_log1p_f32(float u) {
     return u == INFINITY ? u : y;
 }
 
-/* log(1 + e) for e in [0, 1]: 2 atanh(s), s = e / (2 + e) <= 1/3, series to s^17 */
+/* exp(x) for x <= 0 (every exp of -|u| below): results under 2^-126 flush to 0 (nothing these
+ * functions return depends on them beyond rounding); nan stays nan */
+static inline float opsdk_exp_neg_f32(float x) {
+    float xc = x < -87.0f || x != x ? 0.0f : x; /* nan never reaches the float -> int conversion */
+    float k = xc * 1.44269504088896341f + 12582912.0f;
+    k -= 12582912.0f;
+    float r = (xc - k * 0.693145751953125f) - k * 1.428606765330187045e-06f;
+    float scale = opsdk_f32_from_bits((uint32_t)((int32_t)k + 127) << 23);
+    float y = (1.0f + opsdk_expm1_reduced_f32(r)) * scale;
+    y = x < -87.0f ? 0.0f : y;
+    return x != x ? x : y;
+}
+
+/* log(1 + e) for e in [0, 1]: 2 atanh(s), s = e / (2 + e) <= 1/3, series to s^15 */
 static inline float opsdk_log1p_unit_f32(float e) {
     float s = e / (2.0f + e), z = s * s;
-    float p = 1.0f / 17.0f;
-    p = p * z + 1.0f / 15.0f;
+    float p = 1.0f / 15.0f;
     p = p * z + 1.0f / 13.0f;
     p = p * z + 1.0f / 11.0f;
     p = p * z + 1.0f / 9.0f;
@@ -122,13 +135,36 @@ static inline float opsdk_log1p_unit_f32(float e) {
 }
 
 static inline float opsdk_sigmoid_f32(float u) {
-    float e = opsdk_exp_f32(-fabsf(u));
+    float e = opsdk_exp_neg_f32(-fabsf(u));
     float inv = 1.0f / (1.0f + e);
     return u >= 0.0f ? inv : e * inv;
 }
 
 static inline float opsdk_softplus_f32(float u) {
-    return (u > 0.0f ? u : 0.0f) + opsdk_log1p_unit_f32(opsdk_exp_f32(-fabsf(u)));
+    return (u > 0.0f ? u : 0.0f) + opsdk_log1p_unit_f32(opsdk_exp_neg_f32(-fabsf(u)));
+}
+
+/* tanh(softplus(u)) = n / d exactly, with e = exp(-|u|): u >= 0: n = 1 + 2e, d = n + 2e^2;
+ * u < 0: n = e^2 + 2e, d = n + 2 (mish's core: one exp, one division). sech2_softplus(u) =
+ * 1 - tanh(softplus(u))^2 = (d - n)(d + n) / d^2, without the cancellation of 1 - T^2 near 1. */
+static inline void opsdk_tanh_softplus_parts_f32(float u, float *n, float *gap) {
+    float e = opsdk_exp_neg_f32(-fabsf(u));
+    int pos = u >= 0.0f;
+    *n = pos ? 1.0f + 2.0f * e : e * (e + 2.0f);
+    *gap = pos ? 2.0f * e * e : 2.0f;
+}
+
+static inline float opsdk_tanh_softplus_f32(float u) {
+    float n, gap;
+    opsdk_tanh_softplus_parts_f32(u, &n, &gap);
+    return n / (n + gap);
+}
+
+static inline float opsdk_sech2_softplus_f32(float u) {
+    float n, gap;
+    opsdk_tanh_softplus_parts_f32(u, &n, &gap);
+    float inv = 1.0f / (n + gap);
+    return gap * inv * (1.0f + n * inv);
 }
 
 /* tanh(x) = -expm1(-2|x|) / (2 + expm1(-2|x|)), the sign of x restored */
@@ -167,6 +203,23 @@ static inline double opsdk_sigmoid_f64(double u) {
     return u >= 0.0 ? inv : e * inv;
 }
 static inline double opsdk_softplus_f64(double u) { return (u > 0.0 ? u : 0.0) + log1p(exp(-fabs(u))); }
+static inline void opsdk_tanh_softplus_parts_f64(double u, double *n, double *gap) {
+    double e = exp(-fabs(u));
+    int pos = u >= 0.0;
+    *n = pos ? 1.0 + 2.0 * e : e * (e + 2.0);
+    *gap = pos ? 2.0 * e * e : 2.0;
+}
+static inline double opsdk_tanh_softplus_f64(double u) {
+    double n, gap;
+    opsdk_tanh_softplus_parts_f64(u, &n, &gap);
+    return n / (n + gap);
+}
+static inline double opsdk_sech2_softplus_f64(double u) {
+    double n, gap;
+    opsdk_tanh_softplus_parts_f64(u, &n, &gap);
+    double inv = 1.0 / (n + gap);
+    return gap * inv * (1.0 + n * inv);
+}
 static inline double opsdk_sqrt_f64(double x) { return sqrt(x); }
 static inline double opsdk_cbrt_f64(double x) { return cbrt(x); }
 static inline double opsdk_pow_f64(double x, double y) { return pow(x, y); }
