@@ -120,18 +120,19 @@ def _function_head(head):
     return text
 
 
-def _parse(declarations, where):
+def _parse(declarations, where, shown=None):
     """The pycparser AST of ``declarations`` (with the stdint typedefs in front)."""
     import pycparser  # shipped with cffi; only reading declarations pays for importing it
 
     try:
         return pycparser.CParser().parse(_PRELUDE + declarations, filename=where)
     except pycparser.c_parser.ParseError as exc:
+        problem = _renumbered(str(exc))
         raise KernelBuildError(
             f"cannot read the function declarations of {where}\n"
             f"  expected: plain C declarations, e.g. 'void scale_f64(const double *x, double *y, int64_t n, "
             f"double alpha)' (or give them: CSource(..., cdef=\"...\"))\n"
-            f"  got: {_renumbered(str(exc))}"
+            f"  got: {f'{shown!r}: ' + problem.split(': ', 1)[-1] if shown else problem}"
         ) from None
 
 
@@ -178,7 +179,7 @@ def c_declarations(code, where="<C source>"):
     lines = []
     generator = c_generator.CGenerator()
     for text, line in found:
-        ast = _parse(text + ";", f"{where}, the function at line {line}")
+        ast = _parse(text + ";", f"{where}, the function at line {line}", shown=text)
         decl = ast.ext[-1]
         if not isinstance(decl, c_ast.Decl) or not isinstance(decl.type, c_ast.FuncDecl):
             continue

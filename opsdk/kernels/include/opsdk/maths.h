@@ -30,7 +30,7 @@ static inline float opsdk_expm1_reduced_f32(float r) {
     p = p * r + 1.0f / 24.0f;
     p = p * r + 1.0f / 6.0f;
     p = p * r + 0.5f;
-    return r + r * r * p;
+    return r + r * (r * p); /* r * (r * p) keeps the sign of r: expm1(-0) = -0 */
 }
 
 /* x = k ln 2 + r, |r| <= ln(2) / 2; k as a float (x clamped to [-104, 89], nan to 0) */
@@ -47,7 +47,7 @@ static inline float opsdk_reduce_f32(float x, float *kf) {
  * subnormal, zero or inf, rounded once) */
 static inline void opsdk_pow2_f32(float kf, float *s1, float *s2) {
     int32_t k = (int32_t)kf;
-    int32_t k1 = k / 2, k2 = k - k1;
+    int32_t k1 = k >> 1, k2 = k - k1; /* gcc shifts signed integers arithmetically: k1 = floor(k / 2) */
     *s1 = opsdk_f32_from_bits((uint32_t)(k1 + 127) << 23);
     *s2 = opsdk_f32_from_bits((uint32_t)(k2 + 127) << 23);
 }
@@ -69,7 +69,7 @@ static inline float opsdk_expm1_f32(float x) {
     float q = opsdk_expm1_reduced_f32(r);
     float s = s1 * s2;
     float y = kf > 64.0f ? ((1.0f + q) * s1) * s2 : s * q + (s - 1.0f);
-    return x != x ? x : y;
+    return (x != x || x == 0.0f) ? x : y; /* nan, and the sign of zero, pass through */
 }
 
 /* log(1 + f) for f in [sqrt(1/2) - 1, sqrt(2) - 1]: 2 atanh(s), s = f / (2 + f), |s| <= 0.172 */
@@ -108,16 +108,17 @@ static inline float opsdk_log1p_f32(float u) {
     return u == INFINITY ? u : y;
 }
 
-/* exp(x) for x <= 0 (every exp of -|u| below): results under 2^-126 flush to 0 (nothing these
- * functions return depends on them beyond rounding); nan stays nan */
+/* exp(x) for x <= 0 (every exp of -|u| below): the general exp without its overflow side;
+ * subnormal results are right (two scale factors), nan stays nan */
 static inline float opsdk_exp_neg_f32(float x) {
-    float xc = x < -87.0f || x != x ? 0.0f : x; /* nan never reaches the float -> int conversion */
+    float xc = x < -104.0f || x != x ? 0.0f : x; /* nan never reaches the float -> int conversion */
     float k = xc * 1.44269504088896341f + 12582912.0f;
     k -= 12582912.0f;
     float r = (xc - k * 0.693145751953125f) - k * 1.428606765330187045e-06f;
-    float scale = opsdk_f32_from_bits((uint32_t)((int32_t)k + 127) << 23);
-    float y = (1.0f + opsdk_expm1_reduced_f32(r)) * scale;
-    y = x < -87.0f ? 0.0f : y;
+    float s1, s2;
+    opsdk_pow2_f32(k, &s1, &s2);
+    float y = ((1.0f + opsdk_expm1_reduced_f32(r)) * s1) * s2;
+    y = x < -104.0f ? 0.0f : y;
     return x != x ? x : y;
 }
 
@@ -154,10 +155,11 @@ static inline void opsdk_tanh_softplus_parts_f32(float u, float *n, float *gap) 
     *gap = pos ? 2.0f * e * e : 2.0f;
 }
 
+/* n * (1 / d), not n / d: with sech2_softplus at the same u, the compiler computes 1 / d once */
 static inline float opsdk_tanh_softplus_f32(float u) {
     float n, gap;
     opsdk_tanh_softplus_parts_f32(u, &n, &gap);
-    return n / (n + gap);
+    return n * (1.0f / (n + gap));
 }
 
 static inline float opsdk_sech2_softplus_f32(float u) {
@@ -170,8 +172,7 @@ static inline float opsdk_sech2_softplus_f32(float u) {
 /* tanh(x) = -expm1(-2|x|) / (2 + expm1(-2|x|)), the sign of x restored */
 static inline float opsdk_tanh_f32(float x) {
     float em = opsdk_expm1_f32(-2.0f * fabsf(x));
-    float t = -em / (2.0f + em);
-    return x < 0.0f ? -t : t;
+    return copysignf(-em / (2.0f + em), x);
 }
 
 static inline float opsdk_sqrt_f32(float x) { return sqrtf(x); }
@@ -212,7 +213,7 @@ static inline void opsdk_tanh_softplus_parts_f64(double u, double *n, double *ga
 static inline double opsdk_tanh_softplus_f64(double u) {
     double n, gap;
     opsdk_tanh_softplus_parts_f64(u, &n, &gap);
-    return n / (n + gap);
+    return n * (1.0 / (n + gap));
 }
 static inline double opsdk_sech2_softplus_f64(double u) {
     double n, gap;
