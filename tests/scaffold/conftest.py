@@ -111,13 +111,17 @@ def _invoke_in(folder, args):
 
 @pytest.fixture
 def generated_pack(tmp_path, kernel_cache):
-    """Factory: ``generated_pack(name, {op: backends})``: new-pack, then new-op per op; a GeneratedPack."""
+    """Factory: ``generated_pack(name, {op: backends or new-op options})``: new-pack, then new-op per op."""
     def make(name, ops):
         made = _invoke_in(tmp_path, ["new-pack", name])
         assert made.exit_code == 0, made.output
         pack = GeneratedPack(tmp_path / name, name, kernel_cache, tmp_path / "site")
         for op, backends in ops.items():
-            args = ["new-op", op] + [f"--backend={b}" for b in backends]
+            # backends, or the new-op options themselves (--formula ..., --kind ...)
+            options = [b if b.startswith("--") else f"--backend={b}" for b in backends]
+            if any(b.startswith("--") for b in backends):
+                options = list(backends)
+            args = ["new-op", op] + options
             added = pack.cli(*args)
             assert added.exit_code == 0, added.output
         return pack

@@ -11,7 +11,9 @@ from .stable import stabilize
 
 # what a form costs: a function call or a non-integer power counts like many multiplications
 _CALL_COST = 12
-_SIMPLIFY_LIMIT = 400  # operations: beyond, SymPy's simplify may take minutes
+# SymPy's simplify can take minutes (its trigsimp factors polynomials of trigonometric and
+# hyperbolic terms): it is only tried on small expressions without them
+_SIMPLIFY_LIMIT = 80
 
 
 @dataclass
@@ -58,12 +60,17 @@ def _cheapest(expr, kept):
     """The cheapest of ``expr``'s candidate forms, counted with the expressions already ``kept``."""
     import sympy
 
+    from sympy.functions.elementary.hyperbolic import HyperbolicFunction
+    from sympy.functions.elementary.trigonometric import TrigonometricFunction
+
     candidates = [expr]
-    if sympy.count_ops(expr) <= _SIMPLIFY_LIMIT:
-        for form in (sympy.factor_terms(expr), sympy.simplify(expr)):
-            form = stabilize(form)
-            if form not in candidates:
-                candidates.append(form)
+    forms = [sympy.factor_terms]
+    if sympy.count_ops(expr) <= _SIMPLIFY_LIMIT and not expr.has(TrigonometricFunction, HyperbolicFunction):
+        forms.append(sympy.simplify)
+    for simplified in forms:
+        form = stabilize(simplified(expr))
+        if form not in candidates:
+            candidates.append(form)
     return min(candidates, key=lambda form: (cost([*kept, form]), candidates.index(form)))
 
 

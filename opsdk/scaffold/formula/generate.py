@@ -46,7 +46,7 @@ _CUDA_HELPER_CODE = {
 # what the stable functions in the derivations stand for
 STABLE_FORMS = {"softplus": "softplus(u) = log(1 + exp(u))", "sigmoid": "sigmoid(u) = 1/(1 + exp(-u))",
                 "log1p": "log1p(u) = log(1 + u)", "expm1": "expm1(u) = exp(u) - 1",
-                "tanh_softplus": "tanh_softplus(u) = tanh(softplus(u))",
+                "tanh_softplus": "tanh_softplus(u) = tanh(log(1 + exp(u)))",
                 "sech2_softplus": "sech2_softplus(u) = 1 - tanh_softplus(u)**2"}
 # the functions of the formula as written, evaluated naively in float64 by the generated tests
 NAIVE_REFERENCE = {
@@ -83,6 +83,23 @@ def derivation(formula, derived):
         for j in range(i, len(formula.inputs)):
             rows.append((_label(2, [xi, formula.inputs[j]]), _short(derived.hessian[i][j])))
     return rows
+
+
+def _stable_note(derived):
+    """Lines saying what the stable functions of the derivation stand for (none if it has none)."""
+    used = _functions_used([derived.value, *derived.grad, *(h for row in derived.hessian for h in row)])
+    forms = [STABLE_FORMS[name] for name in STABLE_FORMS if name in used]
+    if not forms:
+        return []
+    lines, line = [], "with"
+    for at, form in enumerate(forms):
+        piece = f" {form}" + ("," if at < len(forms) - 1 else ": stable forms (no overflow, no cancellation).")
+        if len(line) + len(piece) > 96:  # break between forms, never inside one
+            lines.append(line)
+            line = piece.lstrip()
+        else:
+            line += piece
+    return ["", *lines, line]
 
 
 def _functions_used(exprs):
@@ -273,8 +290,7 @@ def formula_context(op, text, inputs=("x",), attrs=None, backends=("python",), d
         "formula": formula.text,
         "command": formula_command(op, formula, backends, domain),
         "derivation": derivation(formula, derived),
-        "stable_forms": [STABLE_FORMS[name] for name in STABLE_FORMS
-                         if name in _functions_used([derived.value, *derived.grad, *derived.hessian[0]])],
+        "stable_note": _stable_note(derived),
         "inputs": list(formula.inputs),
         "attrs": [(name, repr(value)) for name, value in formula.attrs.items()],
         "inputs_py": "(" + ", ".join(f'"{x}"' for x in formula.inputs) + ("," if len(formula.inputs) == 1 else "") + ")",

@@ -5,7 +5,10 @@ expression node by node, so anything outside the supported set is refused by nam
 function, a keyword argument, a comparison, a string.
 """
 import ast
+import io
 import keyword
+import re
+import tokenize
 from dataclasses import dataclass, field
 
 from ...errors import FormulaError
@@ -140,9 +143,9 @@ class _Converter:
             return left * right
         if op is ast.Div:
             return left / right
-        if op in (ast.Pow, ast.BitXor):  # x^2 as in maths papers
+        if op is ast.Pow:
             return left ** right
-        _refuse(self.text, node, f"unsupported operator {type(node.op).__name__}", "+ - * / ** (or ^)")
+        _refuse(self.text, node, f"unsupported operator {type(node.op).__name__}", "+ - * / ** (or ^ for **)")
 
     def _Call(self, node):
         name = node.func.id if isinstance(node.func, ast.Name) else None
@@ -181,10 +184,24 @@ def _names_in(tree):
 
 
 def _syntax_error(text, error):
-    offset = (error.offset or 1) - 1
-    token = text[offset:].split()[0] if text[offset:].strip() else "the end of the formula"
-    return FormulaError(f"cannot parse formula {text!r}: {error.msg} at column {offset + 1}; "
-                        f"expected: a Python-style expression, e.g. {_EXAMPLE}; got: {token!r}")
+    offset = (error.offset or 0) - 1  # Python reports 0 when the formula ended too soon
+    match = re.match(r"\s*([A-Za-z_]\w*|\d[\d.eE+-]*|\*\*|\S)", text[offset:]) if offset >= 0 else None
+    token = match[1] if match else "the end of the formula"
+    where = f" at column {offset + 1}" if match else ""
+    return FormulaError(f"cannot parse formula {text!r}: {error.msg}{where}; expected: a Python-style "
+                        f"expression, e.g. {_EXAMPLE}; got: {token!r}")
+
+
+def _carets_as_powers(text):
+    """``x^2`` as ``x**2``, token by token, so ``^`` binds as tightly as a power (not as Python's xor)."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return text  # the parser reports the problem, with its position
+    if not any(t.type == tokenize.OP and t.string == "^" for t in tokens):
+        return text
+    return tokenize.untokenize((t.type, "**" if t.type == tokenize.OP and t.string == "^" else t.string)
+                               for t in tokens)
 
 
 def parse_formula(text, inputs=("x",), attrs=None):
@@ -210,11 +227,12 @@ def parse_formula(text, inputs=("x",), attrs=None):
     attrs = dict(attrs or {})
     if not isinstance(text, str) or not text.strip():
         raise FormulaError(f"the formula is empty; expected: an expression, e.g. {_EXAMPLE}; got: {text!r}")
-    try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except SyntaxError as error:
-        raise _syntax_error(text.strip(), error) from None
     text = text.strip()
+    source = _carets_as_powers(text)  # what the parser sees: messages quote it
+    try:
+        tree = ast.parse(source, mode="eval")
+    except SyntaxError as error:
+        raise _syntax_error(source, error) from None
     inputs = tuple(inputs)
     if len(set(inputs)) != len(inputs):
         raise FormulaError(f"inputs {list(inputs)} name one input twice; expected: distinct names; "
@@ -249,7 +267,7 @@ def parse_formula(text, inputs=("x",), attrs=None):
             values[name] = 1.0
             notes.append(f"'{name}' is an attribute with default 1.0 (set another with --attr {name}=VALUE)")
     symbols = {name: sp.Symbol(name, real=True) for name in (*inputs, *values)}
-    expr = _Converter(sp, text, symbols).convert(tree)
+    expr = _Converter(sp, source, symbols).convert(tree)
     return Formula(text=text, expr=expr, inputs=inputs, attrs=values, symbols=symbols, notes=notes)
 
 
