@@ -140,3 +140,26 @@ def test_cuda_sources_pass_nvcc(generated, index):
 
 def test_a_pole_at_zero_moves_the_domain_off_it(generated):
     assert _domain(generated[12]) == (0.1, 3.0)
+
+
+@pytest.mark.parametrize("index", [0, 1, 2, 3])  # mish, gelu (tanh form), softplus, the gaussian
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_where_the_forward_is_finite_so_are_the_derivatives(generated, index, dtype):
+    """The verifier's special points, and far beyond the domain: the stable forms keep large
+    inputs finite (up to |x| = 1e4: past 1e13, gelu's x**3 overflows float32 as its formula says)."""
+    text, inputs, attrs = FORMULAS[index]
+    op = generated[index].OP
+    attrs = dict(parse_formula(text, inputs, attrs).attrs)
+    x = numpy.array([0.0, -0.0, 1.0, -1.0, 30.0, -30.0, 88.5, -88.5, 200.0, -200.0, 1e4, -1e4], dtype)
+    xs = [x] + [x[::-1].copy() for _ in inputs[1:]]
+    ones = numpy.ones_like(x)
+    backends = [b for b in ("python", "c") if b in op.value_kernel.available_backends("cpu")]
+    for backend in backends:
+        with numpy.errstate(all="ignore"):
+            y = op.value_kernel.run(backend, *xs, **attrs)
+            grads = op.grad_kernel.run(backend, *xs, ones, **attrs)
+            second = op.grad2_kernel.run(backend, *xs, ones, *([ones] * len(xs)), **attrs)
+        finite = numpy.isfinite(y)
+        assert finite.all(), (backend, x[~finite], y[~finite])
+        for out in (grads if isinstance(grads, tuple) else (grads,)) + tuple(second):
+            assert numpy.isfinite(out[finite]).all(), (backend, x[finite], out[finite])
