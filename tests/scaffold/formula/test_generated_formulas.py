@@ -163,3 +163,15 @@ def test_where_the_forward_is_finite_so_are_the_derivatives(generated, index, dt
         assert finite.all(), (backend, x[~finite], y[~finite])
         for out in (grads if isinstance(grads, tuple) else (grads,)) + tuple(second):
             assert numpy.isfinite(out[finite]).all(), (backend, x[finite], out[finite])
+
+
+@pytest.mark.skipif(not compiler_info().available, reason="no C compiler")
+@pytest.mark.parametrize("index", CASES)
+def test_generated_c_compiles_without_a_warning(generated, index, tmp_path):
+    import subprocess
+
+    source = generated[index].OP.value_kernel.sources["c"]
+    command = [*compiler_info().command, "-fsyntax-only", "-Wall", "-Wextra", "-Werror", "-fopenmp",
+               *source.extra_compile_args, *(f"-I{d}" for d in source.include_dirs), source.path]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr

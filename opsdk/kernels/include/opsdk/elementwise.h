@@ -7,7 +7,7 @@
  *   OPSDK_PARALLEL(n, lo, hi, call)
  *                   run `call` (which uses lo and hi) over ranges [lo, hi) covering [0, n):
  *                   on the calling thread below OPSDK_OMP_MIN elements, else chunk by chunk
- *                   on the OpenMP team
+ *                   on the OpenMP team (OPSDK_PARALLEL_CHUNKS: the same over rows)
  *
  * Compile with OpenMP (CSource(openmp=True)) and -O3 -fno-math-errno -fno-trapping-math (no
  * -ffast-math: inf and nan keep their meaning); opsdk/maths.h comes with it.
@@ -48,31 +48,36 @@ static inline int opsdk_threads(void) {
 }
 
 /* Chunks are handed out dynamically, about 8 per thread, so a thread that loses its core to
- * another process delays the call by one small chunk; they are whole multiples of 16 elements
- * (a 64-byte line of float32), so two threads never write one cache line. */
-static inline int64_t opsdk_chunk(int64_t n, int threads) {
+ * another process delays the call by one small chunk; they are whole multiples of granule
+ * elements (16 float32 = one 64-byte line for elementwise loops), so two threads never write
+ * one cache line. */
+static inline int64_t opsdk_chunk(int64_t count, int64_t granule, int threads) {
     int64_t chunks = (int64_t)threads * 8;
-    int64_t size = ((n + chunks - 1) / chunks + 15) / 16 * 16;
-    return size < 16 ? 16 : size;
+    int64_t size = ((count + chunks - 1) / chunks + granule - 1) / granule * granule;
+    return size < granule ? granule : size;
 }
 
-#define OPSDK_PARALLEL(n, lo, hi, call)                                        \
-    do {                                                                       \
-        int64_t opsdk_n_ = (n);                                                \
-        int opsdk_threads_ = opsdk_threads();                                  \
-        if (opsdk_n_ < OPSDK_OMP_MIN || opsdk_threads_ < 2) {                  \
-            int64_t lo = 0, hi = opsdk_n_;                                     \
-            call;                                                              \
-        } else {                                                               \
-            int64_t opsdk_size_ = opsdk_chunk(opsdk_n_, opsdk_threads_);       \
-            int64_t opsdk_chunks_ = (opsdk_n_ + opsdk_size_ - 1) / opsdk_size_; \
-            _Pragma("omp parallel for schedule(dynamic, 1)")                   \
-            for (int64_t opsdk_c_ = 0; opsdk_c_ < opsdk_chunks_; opsdk_c_++) { \
-                int64_t lo = opsdk_c_ * opsdk_size_;                           \
+/* The general form: `count` items (rows, elements) cut in chunks of whole `granule`s, run on the
+ * team when `work` (elements touched) reaches OPSDK_OMP_MIN. */
+#define OPSDK_PARALLEL_CHUNKS(count, work, granule, lo, hi, call)                    \
+    do {                                                                             \
+        int64_t opsdk_n_ = (count);                                                  \
+        int opsdk_threads_ = opsdk_threads();                                        \
+        if ((work) < OPSDK_OMP_MIN || opsdk_n_ < 2 || opsdk_threads_ < 2) {          \
+            int64_t lo = 0, hi = opsdk_n_;                                           \
+            call;                                                                    \
+        } else {                                                                     \
+            int64_t opsdk_size_ = opsdk_chunk(opsdk_n_, (granule), opsdk_threads_);  \
+            int64_t opsdk_chunks_ = (opsdk_n_ + opsdk_size_ - 1) / opsdk_size_;      \
+            _Pragma("omp parallel for schedule(dynamic, 1)")                         \
+            for (int64_t opsdk_c_ = 0; opsdk_c_ < opsdk_chunks_; opsdk_c_++) {       \
+                int64_t lo = opsdk_c_ * opsdk_size_;                                 \
                 int64_t hi = lo + opsdk_size_ < opsdk_n_ ? lo + opsdk_size_ : opsdk_n_; \
-                call;                                                          \
-            }                                                                  \
-        }                                                                      \
+                call;                                                                \
+            }                                                                        \
+        }                                                                            \
     } while (0)
+
+#define OPSDK_PARALLEL(n, lo, hi, call) OPSDK_PARALLEL_CHUNKS(n, n, 16, lo, hi, call)
 
 #endif

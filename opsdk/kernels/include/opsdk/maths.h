@@ -35,8 +35,8 @@ static inline float opsdk_expm1_reduced_f32(float r) {
 
 /* x = k ln 2 + r, |r| <= ln(2) / 2; k as a float (x clamped to [-104, 89], nan to 0) */
 static inline float opsdk_reduce_f32(float x, float *kf) {
-    float xc = x < -104.0f ? -104.0f : (x > 89.0f ? 89.0f : x);
-    xc = x != x ? 0.0f : xc;
+    float xc = x > -104.0f ? x : -104.0f; /* nan compares false: it never reaches the float -> int conversion */
+    xc = xc < 89.0f ? xc : 89.0f;
     float k = xc * 1.44269504088896341f + 12582912.0f; /* 1.5 * 2^23: rounds to an integer */
     k -= 12582912.0f;
     *kf = k;
@@ -111,14 +111,13 @@ static inline float opsdk_log1p_f32(float u) {
 /* exp(x) for x <= 0 (every exp of -|u| below): the general exp without its overflow side;
  * subnormal results are right (two scale factors), nan stays nan */
 static inline float opsdk_exp_neg_f32(float x) {
-    float xc = x < -104.0f || x != x ? 0.0f : x; /* nan never reaches the float -> int conversion */
+    float xc = x > -104.0f ? x : -104.0f; /* exp(-104) rounds to 0 already; nan compares false */
     float k = xc * 1.44269504088896341f + 12582912.0f;
     k -= 12582912.0f;
     float r = (xc - k * 0.693145751953125f) - k * 1.428606765330187045e-06f;
     float s1, s2;
     opsdk_pow2_f32(k, &s1, &s2);
     float y = ((1.0f + opsdk_expm1_reduced_f32(r)) * s1) * s2;
-    y = x < -104.0f ? 0.0f : y;
     return x != x ? x : y;
 }
 
