@@ -98,6 +98,22 @@ class GeneratedPack:
     def pytest(self, *args):
         return self.run("-m", "pytest", "-v", "-p", "no:cacheprovider", *plugin_args(), *args)
 
+    def pip_install_editable(self, venv):
+        """`pip install -e` of the pack into a new virtual environment at ``venv``, as a user would.
+
+        Returns:
+            ``(python, env)``: the venv's interpreter and the environment to run it with.
+        """
+        # the venv sees this interpreter's packages (pip, setuptools, numpy, pytest) but installs into itself
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(venv)],
+                       check=True)
+        python = str(Path(venv) / "bin" / "python")
+        installed = subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+                                    "--no-build-isolation", "--editable", str(self.root)],
+                                   env=self.env(), capture_output=True, text=True, timeout=300)
+        assert installed.returncode == 0, installed.stdout + installed.stderr
+        return python, {**self.env(), "PYTHONPATH": str(self.env()["PYTHONPATH"]).split(os.pathsep)[0]}
+
 
 def _invoke_in(folder, args):
     """Invoke the opsdk CLI with ``args`` with ``folder`` as the working directory."""

@@ -3,9 +3,7 @@
 The packs are installed the way `pip install -e` leaves them (an entry point and src/ on the
 path); the slow tests run `pip install -e .` itself, in a virtual environment, as a user would.
 """
-import os
 import subprocess
-import sys
 
 import pytest
 
@@ -79,14 +77,7 @@ def test_two_input_formula_ops_broadcast(generated_pack):
 def test_pip_install_e_then_pytest_and_opsdk_check(generated_pack, tmp_path, case):
     """The acceptance commands: new-pack, new-op, `pip install -e .`, `pytest`, `opsdk check`."""
     pack = generated_pack(f"pip_{case}", {case: CASES[case]})
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(venv)], check=True)
-    python = str(venv / "bin" / "python")
-    installed = subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
-                                "--no-build-isolation", "--editable", str(pack.root)],
-                               env=pack.env(), capture_output=True, text=True, timeout=300)
-    assert installed.returncode == 0, installed.stdout + installed.stderr
-    env = {**pack.env(), "PYTHONPATH": str(pack.env()["PYTHONPATH"]).split(os.pathsep)[0]}
+    python, env = pack.pip_install_editable(tmp_path / "venv")
     tests = subprocess.run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", *plugin_args()],
                            cwd=pack.root, env=env, capture_output=True, text=True, timeout=600)
     assert tests.returncode == 0, tests.stdout + tests.stderr
