@@ -101,6 +101,16 @@ class TemplateError(ScaffoldError):
     """The templates `opsdk new-pack` / `opsdk new-op` render are missing or broken."""
 
 
+class FrameworkNotInstalledError(OpsdkError, ImportError):
+    """``opsdk.interop.<framework>`` was used where that framework is not installed; the message
+    names the extra to install (``opsdk[torch]``, ``opsdk[jax]``, ``opsdk[paddle]``)."""
+
+
+class InteropError(OpsdkError, TypeError):
+    """An op cannot be exported to a framework, or its exported form was called wrongly: an
+    attribute of a type the framework has no name for, a tensor where an attribute belongs."""
+
+
 class PyLayerError(OpsdkError, TypeError):
     """A PyLayer was defined or applied wrongly: forward returned a non-Tensor, a Tensor that needs
     a gradient was passed by keyword or inside a list."""
