@@ -144,6 +144,16 @@ class OpSignature:
                                    f"{self.attr_types[name]}, not a tensor")
         return tensors, attrs
 
+    def declared(self, attrs):
+        """The attributes as their declared types hold them: a lone number given for a list
+        attribute (``normalized_shape=5``) becomes a one-element list."""
+        out = dict(attrs)
+        for name, value in attrs.items():
+            if self.attr_types.get(name, "").startswith(("int[]", "float[]")) \
+                    and isinstance(value, Real):
+                out[name] = [value]
+        return out
+
     def bind_sample(self, sample):
         """(tensors, attrs) of one verification Sample, bound as the forward binds it."""
         from ..tensor import Tensor

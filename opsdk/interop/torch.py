@@ -23,6 +23,7 @@ from .torch_ops import TorchExport, is_float_tensor  # noqa: E402
 _EXPORTS = {}
 _PLAIN = (torch.Tensor, torch.nn.Parameter)
 _C = torch._C
+_VMAP = _C._functorch.TransformType.Vmap  # vmap alone runs the op's own vmap rule
 
 
 class TorchOp(CustomOpDef):
@@ -32,6 +33,14 @@ class TorchOp(CustomOpDef):
     def __call__(self, *args, **kwargs):
         export = self._opsdk_export
         tensors, attrs = export.signature.bind(args, kwargs, _is_tensor)
+        attrs = export.signature.declared(attrs)
+        if torch.compiler.is_compiling():
+            return self._opoverload(*tensors, **attrs)
+        transform = _C._functorch.peek_interpreter_stack()
+        if transform is not None:
+            if transform.key() == _VMAP:
+                return self._opoverload(*tensors, **attrs)
+            return _Transformable.apply(export, 0, attrs, 0, *tensors)
         if _plain_eager(tensors):
             return _Eager.apply(export, attrs, *tensors)
         return self._opoverload(*tensors, **attrs)
@@ -47,9 +56,7 @@ def _is_tensor(value):
 
 
 def _plain_eager(tensors):
-    if torch.compiler.is_compiling() or _C._len_torch_dispatch_stack() \
-            or _C._is_torch_function_mode_enabled() \
-            or _C._functorch.peek_interpreter_stack() is not None:
+    if _C._len_torch_dispatch_stack() or _C._is_torch_function_mode_enabled():
         return False
     return all(t is None or type(t) in _PLAIN for t in tensors)
 
@@ -67,6 +74,44 @@ class _Eager(torch.autograd.Function):
     @staticmethod
     def backward(ctx, *grads):
         return (None, None, *ctx.opsdk_export.backward(ctx, grads, ctx.needs_input_grad[2:]))
+
+
+class _Transformable(torch.autograd.Function):
+    """Level k of the op under torch.func transforms (grad, vjp, jacrev, vmap): the same custom
+    ops, in an autograd.Function with a separate setup_context, which functorch requires
+    (torch's custom_op autograd has none)."""
+
+    generate_vmap_rule = True
+
+    @staticmethod
+    def forward(export, k, attrs, n_cotangents, *args):
+        cotangents, tensors = list(args[:n_cotangents]), args[n_cotangents:]
+        if k == 0:
+            return export.op._opoverload(*tensors, **attrs)
+        return tuple(export.level(k)._opoverload(cotangents, *tensors, **attrs))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        export, k, attrs, n_cotangents, *args = inputs
+        ctx.save_for_backward(*args)
+        ctx.opsdk = (export, k, attrs, n_cotangents)
+        outs = output if isinstance(output, tuple) else (output,)
+        ctx.opsdk_float_outputs = [i for i, o in enumerate(outs) if o.is_floating_point()]
+
+    @staticmethod
+    def backward(ctx, *grads):
+        export, k, attrs, n_cotangents = ctx.opsdk
+        saved = ctx.saved_tensors
+        cotangents, tensors = list(saved[:n_cotangents]), saved[n_cotangents:]
+        if k == 0:
+            grads = [grads[i] for i in ctx.opsdk_float_outputs]
+        new = cotangents + list(grads)
+        result = _Transformable.apply(export, k + 1, attrs, len(new), *new, *tensors)
+        result = result if isinstance(result, tuple) else (result,)
+        n_floats = sum(1 for t in tensors if is_float_tensor(t))
+        floats = iter(result[:n_floats])
+        by_tensor = [next(floats) if is_float_tensor(t) else None for t in tensors]
+        return (None, None, None, None, *result[n_floats:], *by_tensor)
 
 
 def op(name):

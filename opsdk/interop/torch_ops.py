@@ -72,11 +72,11 @@ class TorchExport:
             outs = fake_outputs(exported, tensors, attrs)
             return outs[0] if exported.single else tuple(outs)
 
-        def setup_context(ctx, inputs, keyword_only_inputs, output):
+        def setup_context(ctx, inputs, output, keyword_only_inputs=None):
             pending, _pending.value = getattr(_pending, "value", None), None
             outs = output if isinstance(output, tuple) else (output,)
             same = pending is not None and all(a is b for a, b in zip(pending[0], outs))
-            self.save(ctx, inputs, keyword_only_inputs, outs, pending[1] if same else None)
+            self.save(ctx, inputs, keyword_only_inputs or {}, outs, pending[1] if same else None)
 
         op.register_autograd(lambda ctx, *grads: self.backward(ctx, grads, ctx.needs_input_grad),
                             setup_context=setup_context)
@@ -139,11 +139,11 @@ class TorchExport:
         def _(cotangents, *tensors, **attrs):
             return [torch.empty_like(t) for t in _level_inputs(k, tensors, cotangents)]
 
-        def setup_context(ctx, inputs, keyword_only_inputs, output):
+        def setup_context(ctx, inputs, output, keyword_only_inputs=None):
             cotangents, tensors = inputs[0], inputs[1:]
             ctx.save_for_backward(*cotangents, *tensors)
             ctx.opsdk_n_cotangents = len(cotangents)
-            ctx.opsdk_attrs = dict(keyword_only_inputs)
+            ctx.opsdk_attrs = dict(keyword_only_inputs or {})
 
         def backward(ctx, grads):
             saved = ctx.saved_tensors
@@ -185,7 +185,7 @@ def _loop_vmap(op):
         return value.select(dim, i)
 
     def rule(info, in_dims, *args, **kwargs):
-        results = [op(*(select(a, d, i) for a, d in zip(args, in_dims)), **kwargs)
+        results = [op._opoverload(*(select(a, d, i) for a, d in zip(args, in_dims)), **kwargs)
                    for i in range(info.batch_size)]
         first = results[0]
         if isinstance(first, torch.Tensor):

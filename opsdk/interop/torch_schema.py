@@ -36,8 +36,11 @@ def _attrs(signature):
     return parts
 
 
-def _tensors(signature):
-    return [f"Tensor? {n}=None" if n in signature.optional else f"Tensor {n}"
+def _tensors(signature, defaults=True):
+    # levels declare no defaults: torch drops arguments equal to their default before autograd
+    # sees them, and a Tensor[] op's backward must then return exactly one grad per remaining one
+    optional = "=None" if defaults else ""
+    return [f"Tensor? {n}{optional}" if n in signature.optional else f"Tensor {n}"
             for n in signature.tensor_names]
 
 
@@ -53,4 +56,5 @@ def op_schema(signature, n_outputs):
 
 def level_schema(signature):
     """The schema of every gradient level of the op."""
-    return _join(["Tensor[] cotangents"] + _tensors(signature), _attrs(signature)) + " -> Tensor[]"
+    return _join(["Tensor[] cotangents"] + _tensors(signature, defaults=False),
+                 _attrs(signature)) + " -> Tensor[]"
