@@ -105,11 +105,24 @@ class OpSignature:
         self.attr_defaults = {p.name: p.default for p in attrs if p.default is not _MISSING}
         self.attr_types = {p.name: attr_type(p.name, seen.get(p.name, ()), p.default, self.qualname)
                            for p in attrs}
+        self._lists = tuple(n for n, t in self.attr_types.items() if t.startswith(("int[]", "float[]")))
+        index = {n: i for i, n in enumerate(self.tensor_names)}
+        # where each forward parameter's value comes from: (True, tensor index) or (False, name)
+        self._positional = tuple((p.name in index, index.get(p.name, p.name))
+                                 for p in params if p.kind in _POSITIONAL)
+        self._keyword_only = tuple(p.name for p in params if p.kind not in _POSITIONAL)
 
     def bind(self, args, kwargs, is_tensor):
         """(tensors, attrs): one entry per tensor parameter (None where absent), and the
         attributes with defaults filled in. Positional arguments fill the tensor parameters in
         order; attributes are keywords (a tensor parameter may be a keyword too)."""
+        if len(args) == len(self.tensor_names) and all(k in self.attr_defaults for k in kwargs) \
+                and all(is_tensor(a) for a in args) and len(self.attr_defaults) == len(self.attr_names):
+            # the common call: every tensor positional, attributes with defaults as keywords
+            attrs = dict(self.attr_defaults)
+            attrs.update(kwargs)
+            if not any(is_tensor(v) for v in kwargs.values()):
+                return list(args), attrs
         op = self.qualname
         unknown = [k for k in kwargs if k not in self.tensor_names and k not in self.attr_names]
         if unknown:
@@ -144,14 +157,25 @@ class OpSignature:
                                    f"{self.attr_types[name]}, not a tensor")
         return tensors, attrs
 
+    def complete(self, tensors, attrs):
+        """What torch's dispatcher hands a kernel, with the arguments it drops for equalling
+        their defaults put back: (tensors, attrs)."""
+        tensors = list(tensors) + [None] * (len(self.tensor_names) - len(tensors))
+        if len(attrs) == len(self.attr_names):
+            return tensors, attrs
+        full = dict(self.attr_defaults)
+        full.update(attrs)
+        return tensors, full
+
     def declared(self, attrs):
         """The attributes as their declared types hold them: a lone number given for a list
         attribute (``normalized_shape=5``) becomes a one-element list."""
+        if not self._lists:
+            return attrs
         out = dict(attrs)
-        for name, value in attrs.items():
-            if self.attr_types.get(name, "").startswith(("int[]", "float[]")) \
-                    and isinstance(value, Real):
-                out[name] = [value]
+        for name in self._lists:
+            if isinstance(out.get(name), Real):
+                out[name] = [out[name]]
         return out
 
     def bind_sample(self, sample):
@@ -170,14 +194,5 @@ class OpSignature:
 
     def call(self, tensors, attrs):
         """(args, kwargs) for the Function's forward, in its parameter order."""
-        by_name = dict(zip(self.tensor_names, tensors))
-        by_name.update(attrs)
-        args, kwargs = [], {}
-        for p in self.params:
-            if p.name not in by_name:
-                continue
-            if p.kind in _POSITIONAL and len(args) == self.params.index(p):
-                args.append(by_name[p.name])
-            else:
-                kwargs[p.name] = by_name[p.name]
-        return tuple(args), kwargs
+        args = tuple(tensors[key] if is_tensor else attrs[key] for is_tensor, key in self._positional)
+        return args, {name: attrs[name] for name in self._keyword_only if name in attrs}

@@ -59,6 +59,7 @@ class TorchExport:
         schema = op_schema(sig, exported.n_outputs)
 
         def kernel(*tensors, **attrs):
+            tensors, attrs = sig.complete(tensors, attrs)
             outs, state = self.forward(tensors, attrs)
             _pending.value = (outs, state) if any(
                 t is not None and t.requires_grad for t in tensors) else None
@@ -69,7 +70,7 @@ class TorchExport:
 
         @op.register_fake
         def _(*tensors, **attrs):
-            outs = fake_outputs(exported, tensors, attrs)
+            outs = fake_outputs(exported, *sig.complete(tensors, attrs))
             return outs[0] if exported.single else tuple(outs)
 
         def setup_context(ctx, inputs, output, keyword_only_inputs=None):
@@ -126,6 +127,7 @@ class TorchExport:
         names = sig.tensor_names
 
         def kernel(cotangents, *tensors, **attrs):
+            tensors, attrs = sig.complete(tensors, attrs)
             arrays = _arrays(tensors, self.qualname, names)
             cots = [to_array(c, self.qualname, "cotangent") for c in cotangents]
             ins = direct.wrap_inputs(arrays, [False] * len(arrays))
