@@ -6,6 +6,7 @@ import numpy as np
 import torch
 
 from ..errors import InteropError
+from .arrays import fresh  # noqa: F401 (re-exported for the torch adapter)
 
 
 def to_array(t, op, arg):
@@ -27,31 +28,6 @@ def to_array(t, op, arg):
         return cupy.from_dlpack(t)
     raise InteropError(f"{op}: argument '{arg}' lives on device '{t.device}'; expected: cpu or "
                        f"cuda (opsdk runs C/python kernels on NumPy, CUDA kernels on CuPy)")
-
-
-def _xp(array):
-    if type(array) is np.ndarray:
-        return np
-    import cupy
-
-    return cupy
-
-
-def fresh(arrays, inputs):
-    """The arrays, each copied where it shares memory with an input or an earlier one, made
-    C-contiguous and writable (what torch.from_numpy and fake tensors expect)."""
-    out = []
-    for a in arrays:
-        xp = _xp(a)
-        a = xp.asarray(a)
-        if any(b is not None and xp.may_share_memory(a, b) for b in (*inputs, *out)):
-            a = a.copy()
-        elif xp is np and not (a.flags.c_contiguous and a.flags.writeable):
-            a = np.ascontiguousarray(a) if a.flags.writeable else a.copy()
-        elif xp is not np and not a.flags.c_contiguous:
-            a = xp.ascontiguousarray(a)
-        out.append(a)
-    return out
 
 
 def to_torch(array):
