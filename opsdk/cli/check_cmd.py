@@ -39,8 +39,11 @@ def _select(ops, packs):
 @click.option("--progress/--no-progress", "show_progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
 @click.option("-q", "--quiet", is_flag=True, help="Table rows only for checks that did not pass.")
+@click.option("--framework", type=click.Choice(("torch", "jax", "paddle")), default=None,
+              help="Instead: verify the ops exported to this framework with its own tools "
+                   "(opcheck/gradcheck, check_grads/vmap, Paddle vs opsdk). See docs/interop.md.")
 def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_xml, show_progress,
-              quiet):
+              quiet, framework):
     """Verify the gradients of registered ops: every op x backend x dtype x sample.
 
     OPS are op names (pack.op, or a short name one pack registers); none means every op of
@@ -56,6 +59,10 @@ def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_x
 
     start = time.perf_counter()
     selected, failures = _select(ops, packs)
+    if framework:
+        from ..interop.verify.command import run_framework_check
+
+        return run_framework_check(framework, selected, as_json, quiet)
     cases = plan_cases(selected, backends, dtypes, checks)
     mode = "fast" if fast else "full"
     with progress(len(cases), show_progress) as advance:
