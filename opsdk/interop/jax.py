@@ -81,7 +81,9 @@ class _Call:
         tensors, cotangents = self._split(args)
         if k == 0:
             metas = [None if t is None else (tuple(t.shape), np.dtype(t.dtype)) for t in tensors]
-            return [jax.ShapeDtypeStruct(s, d) for s, d in self.exported.output_meta(metas, self.attrs)]
+            # without jax_enable_x64 an int64 (float64) output comes back as int32 (float32)
+            return [jax.ShapeDtypeStruct(s, jax.dtypes.canonicalize_dtype(d))
+                    for s, d in self.exported.output_meta(metas, self.attrs)]
         floats = [t for t in tensors if t is not None and _is_float(t)]
         counts = Levels.cotangent_counts(k, len(floats), self._n_float_outputs(tensors))
         like = floats + cotangents[:sum(counts[:-1])]
