@@ -82,6 +82,7 @@ class _Op(paddle.autograd.PyLayer):
         exported.check_outputs(len(state.outputs))
         outs = _to_paddle([o._data for o in state.outputs], arrays)
         ctx.save_for_backward(*present)
+        ctx.stops = [t.stop_gradient for t in present]
         ctx.plan, ctx.state = plan, state
         ctx.float_outputs = [i for i, o in enumerate(state.outputs) if is_float(o._data)]
         non_float = [p for p, o in zip(outs, state.outputs) if not is_float(o._data)]
@@ -102,7 +103,14 @@ class _Op(paddle.autograd.PyLayer):
         else:
             cotangents = [grads[i] for i in ctx.float_outputs]
             result = _level_grads(ctx.plan, 1, cotangents, present)[1]
-        return tuple(result) if len(result) != 1 else result[0]
+        return _returned(result, ctx.stops)
+
+
+def _returned(grads, stops):
+    """What a PyLayer backward returns: None wherever the input had stop_gradient=True at the
+    forward (Paddle refuses a gradient there), a lone tensor for a single input."""
+    grads = [None if stop else g for g, stop in zip(grads, stops)]
+    return tuple(grads) if len(grads) != 1 else grads[0]
 
 
 def _level_grads(plan, k, cotangents, present):
@@ -125,6 +133,7 @@ class _Level(paddle.autograd.PyLayer):
         present = direct.wrap_inputs(arrays[n_cotangents:], [False] * (len(args) - n_cotangents))
         outs = exported.levels(plan.attrs).level(k, plan.tensors(present), cotangents)
         ctx.save_for_backward(*args)
+        ctx.stops = [a.stop_gradient for a in args]
         ctx.plan, ctx.k, ctx.n_cotangents = plan, k, n_cotangents
         result = _to_paddle([o._data for o in outs], arrays)
         return tuple(result) if len(result) != 1 else result[0]
@@ -135,8 +144,7 @@ class _Level(paddle.autograd.PyLayer):
         n = ctx.n_cotangents
         cotangents, present = list(args[:n]), list(args[n:])
         old, by_tensor = _level_grads(ctx.plan, ctx.k + 1, cotangents + list(grads), present)
-        result = [*old, *by_tensor]
-        return tuple(result) if len(result) != 1 else result[0]
+        return _returned([*old, *by_tensor], ctx.stops)
 
 
 class PaddleOp:
