@@ -1,4 +1,4 @@
-"""The in-test pack is loaded for every interop test, and unloaded after the last."""
+"""The in-test pack is loaded for the interop tests, and unloaded after the last of them."""
 import sys
 
 import pytest
@@ -8,7 +8,7 @@ import opsdk
 from . import pack
 
 
-@pytest.fixture(scope="session", autouse=True)
+@pytest.fixture(scope="package", autouse=True)
 def interop_pack():
     opsdk.plugins.register_pack(sys.modules[pack.__name__], name=pack.NAME)
     try:
