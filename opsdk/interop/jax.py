@@ -18,7 +18,6 @@ jax = require("jax")
 
 import numpy as np  # noqa: E402
 
-from ..errors import InteropError  # noqa: E402
 from . import direct  # noqa: E402
 from .exported import Exported, freeze  # noqa: E402
 from .levels import Levels  # noqa: E402
@@ -171,4 +170,4 @@ def op(name):
     return _OPS[info.qualname]
 
 
-__all__ = ["op", "JaxOp", "InteropError"]
+__all__ = ["op", "JaxOp"]

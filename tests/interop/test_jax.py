@@ -31,13 +31,6 @@ def test_int64_output_and_bool_argument():
 
 
 def test_sharded_example_equals_the_unsharded_run():
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
+    from .examples import run_example
 
-    root = Path(__file__).resolve().parents[2]
-    r = subprocess.run([sys.executable, str(root / "examples" / "jax_sharded.py")], cwd=root,
-                       capture_output=True, text=True, timeout=300, env=dict(os.environ))
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    assert "sharded over 2 devices" in r.stdout
+    assert "sharded over 2 devices" in run_example("jax_sharded").stdout

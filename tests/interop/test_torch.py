@@ -133,13 +133,6 @@ def test_float32_runs_the_c_kernel_and_matches_float64():
 
 @pytest.mark.slow
 def test_ddp_example_equals_a_single_process_run():
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
+    from .examples import run_example
 
-    root = Path(__file__).resolve().parents[2]
-    r = subprocess.run([sys.executable, str(root / "examples" / "ddp_torch.py")], cwd=root,
-                       capture_output=True, text=True, timeout=300, env=dict(os.environ))
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    assert "max parameter difference" in r.stdout
+    assert "max parameter difference" in run_example("ddp_torch").stdout

@@ -3,7 +3,7 @@ import contextlib
 
 import numpy as np
 
-from .outcome import Outcome, failure_text, float64_cases, opsdk_reference
+from .outcome import Recorder, float64_cases, opsdk_reference
 
 
 @contextlib.contextmanager
@@ -26,14 +26,7 @@ def verify_jax(info):
 
     fn = jax_op(info.qualname)
     exported = fn.exported
-    outcomes = []
-
-    def record(check, index, run):
-        try:
-            run()
-            outcomes.append(Outcome(info.qualname, "jax", check, index, True))
-        except Exception as error:  # every failure is a row of the report, never a crash
-            outcomes.append(Outcome(info.qualname, "jax", check, index, False, failure_text(error)))
+    record = Recorder(info.qualname, "jax")
 
     with float64_enabled(jax):
         for index, arrays, attrs in float64_cases(exported):
@@ -72,4 +65,4 @@ def verify_jax(info):
             record("forward", index, forward)
             record("check_grads[jit]", index, grads)
             record("vmap", index, vmap)
-    return outcomes
+    return record.outcomes

@@ -15,6 +15,22 @@ class Outcome(NamedTuple):
     detail: str = ""
 
 
+class Recorder:
+    """Collects Outcomes: ``record(check, sample, run)`` runs ``run`` and notes pass or fail."""
+
+    def __init__(self, op, framework):
+        self.op, self.framework, self.outcomes = op, framework, []
+
+    def __call__(self, check, index, run):
+        try:
+            detail = run()
+            self.outcomes.append(Outcome(self.op, self.framework, check, index, True,
+                                         detail if isinstance(detail, str) else ""))
+        except Exception as error:  # every failure is a row of the report, never a crash
+            self.outcomes.append(Outcome(self.op, self.framework, check, index, False,
+                                         failure_text(error)))
+
+
 def float64_cases(exported):
     """[(index, arrays, attrs)]: the op's float64 samples as NumPy arrays (None where absent)."""
     sig = exported.signature

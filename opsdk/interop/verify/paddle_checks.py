@@ -2,7 +2,7 @@
 directional derivative of the Paddle op itself."""
 import numpy as np
 
-from .outcome import Outcome, failure_text, float64_cases, opsdk_reference
+from .outcome import Recorder, float64_cases, opsdk_reference
 
 _EPS = 1e-6
 
@@ -27,15 +27,7 @@ def verify_paddle(info):
 
     fn = paddle_op(info.qualname)
     exported = fn.exported
-    outcomes = []
-
-    def record(check, index, run):
-        try:
-            run()
-            outcomes.append(Outcome(info.qualname, "paddle", check, index, True))
-        except Exception as error:  # every failure is a row of the report, never a crash
-            outcomes.append(Outcome(info.qualname, "paddle", check, index, False,
-                                    failure_text(error)))
+    record = Recorder(info.qualname, "paddle")
 
     def first_output(tensors, attrs):
         out = fn(*tensors, **attrs)
@@ -91,4 +83,4 @@ def verify_paddle(info):
         if info.double_backward:
             record("second order", index, lambda: gradients(2))
         record("numeric gradient", index, numeric)
-    return outcomes
+    return record.outcomes

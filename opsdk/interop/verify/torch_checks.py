@@ -1,7 +1,7 @@
 """torch's own checks on an exported op: opcheck, gradcheck, gradgradcheck, forward agreement."""
 import numpy as np
 
-from .outcome import Outcome, failure_text, float64_cases, opsdk_reference
+from .outcome import Recorder, float64_cases, opsdk_reference
 
 OPCHECK_UTILS = ("test_schema", "test_autograd_registration", "test_faketensor",
                  "test_aot_dispatch_dynamic")
@@ -21,14 +21,7 @@ def verify_torch(info):
     fn = torch_op(info.qualname)
     exported = fn._opsdk_export.exported
     packet = getattr(getattr(torch.ops, info.pack), info.name)
-    outcomes = []
-
-    def record(check, index, run):
-        try:
-            detail = run()
-            outcomes.append(Outcome(info.qualname, "torch", check, index, True, detail or ""))
-        except Exception as error:  # every failure is a row of the report, never a crash
-            outcomes.append(Outcome(info.qualname, "torch", check, index, False, failure_text(error)))
+    record = Recorder(info.qualname, "torch")
 
     for index, arrays, attrs in float64_cases(exported):
         attrs = exported.signature.declared(attrs)
@@ -63,4 +56,4 @@ def verify_torch(info):
                 record(f"gradgradcheck{label}", index,
                        lambda call=call: torch.autograd.gradgradcheck(of_floats(call), inputs)
                        and None)
-    return outcomes
+    return record.outcomes
