@@ -53,6 +53,11 @@ class BackendUnavailableError(OpsdkError, RuntimeError):
     """A forced or requested kernel backend cannot run here (not implemented, no compiler, no GPU)."""
 
 
+class CacheUnusableError(BackendUnavailableError):
+    """The kernel cache directory cannot be used (not a directory, not writable): C kernels that
+    are not already built there fall back to python until it is fixed."""
+
+
 class KernelArgumentError(OpArgumentError, TypeError):
     """A kernel got an array of the wrong dtype, device or layout for its C or CUDA implementation."""
 

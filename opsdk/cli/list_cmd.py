@@ -17,18 +17,20 @@ def failure_hint(failure):
 
 def backend_status(op):
     """``{backend: None}`` for each backend of ``op`` that runs here, ``{backend: why}`` for the others."""
-    from ..kernels import compiler_info, cuda_status
+    from ..kernels import cuda_status
+    from ..kernels.cbuild import c_buildable
 
     status = {}
     for backend in op.backends:
         device = "gpu" if backend == "cuda" else "cpu"
         kernels = [k for k in op.kernels if backend in k.backends]
-        if all(backend in k.available_backends(device) for k in kernels):
+        missing = [k for k in kernels if backend not in k.available_backends(device)]
+        if not missing:
             status[backend] = None
         elif backend == "cuda":
             status[backend] = cuda_status()[1]
         else:
-            status[backend] = compiler_info().reason or "no C compiler and no cached build"
+            status[backend] = c_buildable(missing[0].sources["c"])[1]
     return status
 
 
