@@ -126,31 +126,9 @@ def cache_problem(writing=True):
         >>> cache_problem() is None or cache_problem().startswith("the kernel cache")
         True
     """
-    root = cache_dir()
-    folder = root
-    while not os.path.lexists(folder) and os.path.dirname(folder) != folder:
-        folder = os.path.dirname(folder)  # created on first use: the nearest existing parent decides
-    if not os.path.isdir(folder):
-        what = f"{root} is not a directory" if folder == root else f"{root} cannot be created: {folder} is not a directory"
-    elif writing and not _can_create_in(folder):
-        what = f"{root} is not writable" if folder == root else f"{root} cannot be created: {folder} is not writable"
-    else:
-        return None
-    return f"the kernel cache {what}"
+    from opsdk.writable import creation_problem
 
-
-def _can_create_in(folder):
-    """True if a file can be created in folder (asked of the OS: permission bits lie to root, ACLs and
-    read-only mounts to os.access)."""
-    import tempfile
-
-    try:
-        fd, path = tempfile.mkstemp(prefix=".opsdk-probe-", dir=folder)
-    except OSError:
-        return False
-    os.close(fd)
-    os.unlink(path)
-    return True
+    return creation_problem(cache_dir(), "the kernel cache", writing)
 
 
 def build_lock(path, timeout):

@@ -4,7 +4,7 @@ import stat
 
 import pytest
 
-from opsdk.kernels import cache
+from opsdk import writable
 
 _READ_ONLY_DIR = stat.S_IRUSR | stat.S_IXUSR | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH
 _READ_ONLY_FILE = stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH
@@ -24,8 +24,8 @@ def read_only(monkeypatch):
             os.chmod(folder, _READ_ONLY_DIR)
         made.append(path)
         if os.geteuid() == 0:
-            real = cache._can_create_in
-            monkeypatch.setattr(cache, "_can_create_in",
+            real = writable.can_create_in
+            monkeypatch.setattr(writable, "can_create_in",
                                 lambda folder: not _inside(folder, made) and real(folder))
         return path
 
