@@ -4,12 +4,12 @@ One pack per backend choice and one with all three; C kernels compile where ther
 (always, on CI), CUDA sources are compile-checked where nvcc exists and run where there is a GPU.
 """
 import os
-import site
 import subprocess
 import sys
 
 import pytest
 
+from helpers.venvs import venv_seeing_this_interpreter
 from opsdk.kernels import compiler_info, cuda_status, find_nvcc
 
 from .conftest import plugin_args
@@ -76,29 +76,10 @@ def test_generated_pack_is_listed_with_its_ops(generated_pack):
     assert "opsdk-e2e-listed" in listed.stdout
 
 
-def _venv_seeing_this_interpreter(venv):
-    """A venv that installs into itself but sees this interpreter's packages (pip, setuptools,
-    numpy, pytest, opsdk), offline; returns its python.
-
-    ``--system-site-packages`` is not it: inside a venv it shows the *base* Python's packages,
-    not this venv's. A .pth that adds this interpreter's site directories (with their own .pth
-    files, so editable installs resolve) works inside and outside a venv.
-    """
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                             check=True, capture_output=True, text=True).stdout.strip()
-    ours = [*site.getsitepackages(), site.getusersitepackages()]
-    lines = [f"import site; site.addsitedir({folder!r})" for folder in ours if os.path.isdir(folder)]
-    with open(os.path.join(purelib, "_outer_site.pth"), "w", encoding="utf-8") as f:
-        f.write("\n".join(lines) + "\n")
-    return str(python)
-
-
 @pytest.mark.slow
 def test_pip_installed_pack_is_listed_and_passes_its_tests(generated_pack, tmp_path):
     pack = generated_pack("e2e_pip", {"smooth": ("python", "c")})
-    python = _venv_seeing_this_interpreter(tmp_path / "venv")
+    python = venv_seeing_this_interpreter(tmp_path / "venv")
     installed = subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
                                 "--no-build-isolation", "--editable", str(pack.root)],
                                env=pack.env(), capture_output=True, text=True, timeout=300)
