@@ -31,7 +31,7 @@ def _html_ready(ctx, param, value):
     """--html needs matplotlib for its plots: say which extra to install before running."""
     value = _writable_file(ctx, param, value)
     if value is not None:
-        from ..check.render.html import missing_dependency
+        from ..check.render.plots import missing_dependency
 
         missing = missing_dependency()
         if missing:
