@@ -1,7 +1,7 @@
 """The registry: loaded packs, their ops by qualified and short name, and packs that failed."""
 from typing import NamedTuple
 
-from ..errors import PackNameClashError, PackNotFoundError, RegistrationError
+from ..errors import PackNameClashError, PackNotFoundError
 from .resolution import ambiguous, not_found
 
 

@@ -4,9 +4,7 @@ Each test runs one row's input and hands the result to ``expect(row, ...)``, whi
 expected exit status and message from the table itself; the last test checks that every row of
 the table has its test here and every test its row.
 """
-import importlib
 import os
-import re
 import sys
 import warnings
 from pathlib import Path
@@ -16,6 +14,7 @@ import pytest
 
 import opsdk
 import opsdk.plugins
+from helpers.fake_dist import install_pack
 from opsdk.kernels import kernel as kernel_module
 
 from .conftest import BAD_C, make_kernel
@@ -131,6 +130,9 @@ def test_op_call_under_an_unknown_opsdk_backend(monkeypatch):
     expect("an op called under `OPSDK_BACKEND=bogus`", None, str(caught.value))
 
 
+_EMPTY_PACK = "from opsdk import hookimpl\n\n\n@hookimpl\ndef register_ops(register):\n    pass\n"
+
+
 @pytest.fixture
 def installed(tmp_path, monkeypatch):
     """``installed(dist, pack)``: a fake installed distribution whose entry point registers ``pack``."""
@@ -140,15 +142,8 @@ def installed(tmp_path, monkeypatch):
     made = []
 
     def install(dist, pack):
-        module = f"opsdk_bad_inputs_{len(made)}"
-        (site / f"{module}.py").write_text("from opsdk import hookimpl\n\n\n@hookimpl\n"
-                                           "def register_ops(register):\n    pass\n")
-        info = site / f"{dist.replace('-', '_')}-1.0.dist-info"
-        info.mkdir()
-        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
-        (info / "entry_points.txt").write_text(f"[opsdk]\n{pack} = {module}\n")
-        made.append(module)
-        importlib.invalidate_caches()
+        made.append(f"opsdk_bad_inputs_{len(made)}")
+        install_pack(site, dist, pack, made[-1], _EMPTY_PACK)
 
     yield install
     for module in made:

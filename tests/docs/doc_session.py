@@ -4,7 +4,6 @@ throw-away venv that sees this interpreter's packages, so `pip install` in a doc
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 from helpers.venvs import venv_seeing_this_interpreter

@@ -5,7 +5,6 @@ One pack per backend choice and one with all three; C kernels compile where ther
 """
 import os
 import subprocess
-import sys
 
 import pytest
 

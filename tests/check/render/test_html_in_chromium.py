@@ -4,13 +4,13 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
 from fixtures.packs import registered
 from helpers.chromium import find_chromium, render
+from helpers.fake_dist import install_pack
 from opsdk.check import plan_cases, run_checks, select_ops
 from opsdk.check.render.html import write_html
 
@@ -75,19 +75,9 @@ def test_the_page_loads_without_console_messages_with_one_plot_per_failure(tmp_p
     assert f'data-plots-shown="{expected}"' in dom  # the page's script ran to its end
 
 
-def _install(site, name, source):
-    """A fake installed distribution whose entry point is the pack module ``name``."""
-    site.mkdir()
-    (site / f"{name}.py").write_text(textwrap.dedent(source))
-    info = site / f"opsdk_{name}-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: opsdk-{name}\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text(f"[opsdk]\n{name} = {name}\n")
-
-
 @pytest.mark.slow
 def test_check_html_outside_the_project_over_a_failing_pack(tmp_path):
-    _install(tmp_path / "site", "wrongpack", WRONG_PACK)
+    install_pack(tmp_path / "site", "opsdk-wrongpack", "wrongpack", "wrongpack", WRONG_PACK)
     work = tmp_path / "elsewhere"
     work.mkdir()
     env = {**os.environ, "OPSDK_LOAD_PLUGINS": "wrongpack", "OPSDK_CACHE_DIR": str(tmp_path / "cache"),
