@@ -5,7 +5,7 @@ from ..errors import NotAPackError, ScaffoldError
 from .answers import ANSWERS_FILE, dump_answers, find_pack_root, read_answers
 from .context import op_context, sdk_version
 from .locate import template_version, templates_dir
-from .names import check_backends, check_op_name
+from .names import BACKENDS, check_backends, check_op_name
 from .ops_list import add_op, listed_ops
 from .plan import UPDATE, Plan, PlannedFile
 from .render import render_tree
@@ -78,6 +78,8 @@ def plan_op(op, pack_dir=".", backends=("python",), force=False, kind="elementwi
     version = template_version(templates)
     context = {**op_context(pack, op, backends, version), **own}
     files = [PlannedFile(path, content) for path, content in render_tree(templates / template, context)]
+    every_backend = {**op_context(pack, op, check_backends(BACKENDS), version), **own}
+    stale = _stale_files(root, templates / template, every_backend, files)
     new_ops_text = add_op(ops_text, op, ops_init.as_posix())
     if new_ops_text != ops_text:
         files.append(PlannedFile(ops_init.as_posix(), new_ops_text.encode("utf-8"), UPDATE))
@@ -89,10 +91,21 @@ def plan_op(op, pack_dir=".", backends=("python",), force=False, kind="elementwi
                                          "domain": [float(v) for v in own["domain"]]}
     files.append(PlannedFile(ANSWERS_FILE, dump_answers(answers), UPDATE))
     what = "formula" if formula is not None else kind
-    return Plan(root, files, summary=f"op '{pack['name']}.{op}' ({what}; {', '.join(backends)})", next_steps=(
+    steps = (
         *(f"note: {note}" for note in notes),
         f"cd {root}",
         "pip install -e .            # once, if the pack is not installed yet",
         f"pytest                      # tests/ops/test_{op}.py and the checks of every op",
         f"opsdk check {pack['name']}.{op}",
-    ))
+    )
+    return Plan(root, files, summary=f"op '{pack['name']}.{op}' ({what}; {', '.join(backends)})", stale=stale,
+                next_steps=steps)
+
+
+def _stale_files(root, template, every, files):
+    """Files of the op that another backend choice generates, that ``files`` lacks and that are on
+    disk: e.g. the .c of an op regenerated without --backend c. ``every``: the op's template
+    variables with every backend."""
+    wanted = {f.path for f in files}
+    return tuple(path for path, _ in render_tree(template, every)
+                 if path not in wanted and (root / path).exists())

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import opsdk
+from helpers.venvs import venv_seeing_this_interpreter
 from opsdk.cli import main
 from opsdk.scaffold import ANSWERS_FILE, plan_op, plan_pack, write_plan
 
@@ -105,9 +106,7 @@ class GeneratedPack:
             ``(python, env)``: the venv's interpreter and the environment to run it with.
         """
         # the venv sees this interpreter's packages (pip, setuptools, numpy, pytest) but installs into itself
-        subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(venv)],
-                       check=True)
-        python = str(Path(venv) / "bin" / "python")
+        python = venv_seeing_this_interpreter(venv)
         installed = subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
                                     "--no-build-isolation", "--editable", str(self.root)],
                                    env=self.env(), capture_output=True, text=True, timeout=300)
