@@ -120,7 +120,9 @@ class Elementwise:
     # -- python kernels ---------------------------------------------------------------------
 
     def _value_python(self, *arrays, **attrs):
-        return _filled(self.value(maths_of(arrays[0]), *arrays, **attrs), arrays[0])
+        out = _filled(self.value(maths_of(arrays[0]), *arrays, **attrs), arrays[0])
+        # f = x returns x itself: an output must never be an input
+        return out.copy() if any(out is a for a in arrays) else out
 
     def _grad_python(self, *arrays, **attrs):
         *xs, dy = arrays

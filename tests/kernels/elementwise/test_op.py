@@ -147,3 +147,9 @@ def test_forcing_python_runs_the_maths():
     x, y = tensors((3,), (3,))
     with use_backend("python"):
         numpy.testing.assert_allclose(Gauss.apply(x, y).numpy(), exact(x.numpy(), y.numpy(), 0.5))
+
+
+def test_an_identity_formula_still_returns_a_new_array():
+    op = Elementwise("tests.identity", lambda m, x: x, lambda m, x: (1,), lambda m, x: ((1,), ((0,),)))
+    x = numpy.ones(3)
+    assert op.value_kernel.run("python", x) is not x
