@@ -99,3 +99,16 @@ def set_device(device):
 
 def get_device():
     return "cpu"
+
+
+def _install_cuda_simulator_if_asked():
+    """OPSDK_CUDA_SIM=1: the cuda backend runs on the CPU simulator (nothing is compiled yet)."""
+    import os
+
+    if os.environ.get("OPSDK_CUDA_SIM", "").strip().lower() in ("1", "true", "yes", "on"):
+        from .kernels.cudasim import install
+
+        install()
+
+
+_install_cuda_simulator_if_asked()

@@ -39,8 +39,12 @@ def _select(ops, packs):
 @click.option("--progress/--no-progress", "show_progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
 @click.option("-q", "--quiet", is_flag=True, help="Table rows only for checks that did not pass.")
+@click.option("--simulate", is_flag=True,
+              help="Run the cuda backend on the CPU CUDA simulator (as OPSDK_CUDA_SIM=1): finds "
+                   "out-of-bounds accesses, races, divergent barriers and mistyped launch arguments "
+                   "without a GPU. See docs/kernels.md.")
 def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_xml, show_progress,
-              quiet):
+              quiet, simulate):
     """Verify the gradients of registered ops: every op x backend x dtype x sample.
 
     OPS are op names (pack.op, or a short name one pack registers); none means every op of
@@ -54,6 +58,10 @@ def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_x
     from ..check.progress import progress
     from ..check.render import render_report, to_json, to_junit_xml
 
+    if simulate:
+        from ..kernels.cudasim import install
+
+        install()
     start = time.perf_counter()
     selected, failures = _select(ops, packs)
     cases = plan_cases(selected, backends, dtypes, checks)

@@ -11,6 +11,32 @@ def pytest_addoption(parser):
                     help="run op checks in full mode (full Jacobians, every derived sample)")
     group.addoption("--opsdk-seed", type=int, default=None,
                     help="seed of op-check samples (default: 0, or the declaration's seed)")
+    group.addoption("--opsdk-cuda-sim", action="store_true", default=False,
+                    help="run the cuda backend (CuPy, RawKernel) on the CPU CUDA simulator, as "
+                         "OPSDK_CUDA_SIM=1 does: gpu-marked tests and cuda op checks run here")
+
+
+def pytest_load_initial_conftests(early_config, parser, args):
+    # before conftests import anything that asks whether CUDA runs
+    if getattr(early_config.known_args_namespace, "opsdk_cuda_sim", False):
+        from opsdk.kernels.cudasim import install
+
+        install()
+
+
+def pytest_configure(config):
+    if config.getoption("opsdk_cuda_sim", False):
+        from opsdk.kernels.cudasim import install
+
+        install()
+
+
+def pytest_report_header(config):
+    import sys
+
+    if getattr(sys.modules.get("cupy"), "__opsdk_simulator__", False):
+        return "opsdk: CUDA simulated on the CPU (cuda backend and gpu tests run here; not a benchmark)"
+    return None
 
 
 def pytest_pycollect_makeitem(collector, name, obj):
