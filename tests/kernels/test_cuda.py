@@ -64,7 +64,7 @@ def test_launch_1d_caps_the_grid_at_what_fills_the_device(fake_cupy):
     launches = []
     grid = launch_1d(lambda *a, **k: launches.append((a, k)), 10**6, [1, 2], block=128)
     assert grid == (64, 128)  # 32 blocks per multiprocessor, 2 multiprocessors
-    assert launches == [(((64,), (128,), (1, 2)), {"shared_mem": 0})]
+    assert launches == [(((64,), (128,), (1, 2)), {"shared_mem": 0, "stream": None})]
 
 
 def test_launch_1d_of_nothing_launches_nothing(fake_cupy):

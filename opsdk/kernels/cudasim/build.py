@@ -100,9 +100,9 @@ def build_module(code, options=(), name_expressions=(), display_name="<CUDA sour
         with open(os.path.join(tmp, "stage2.ii"), "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(rewritten.text)
             f.write(_entries(kernels))
-        std = [f for f in KERNEL_FLAGS if not f.startswith("-std=")]
-        _run([*chain.command, "-x", "c++-cpp-output", opts.std, *std, *chain.hooks, "stage2.ii",
-              "-o", MODULE_NAME], tmp, display_name)
+        _run([*chain.command, "-x", "c++-cpp-output", opts.std, *KERNEL_FLAGS, *chain.hooks, "-c",
+              "stage2.ii", "-o", "module.o"], tmp, display_name)
+        _run([*chain.command, "-shared", "module.o", "-o", MODULE_NAME], tmp, display_name)
         return {"kernels": kernels, "instrumented": bool(chain.hooks), "fast_math": opts.fast_math}
 
     path = _cached(entry, MODULE_NAME, compile_into, display_name)

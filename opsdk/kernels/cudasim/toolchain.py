@@ -15,15 +15,17 @@ INCLUDE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include"
 
 # -fwrapv: signed overflow wraps as on a GPU; -fno-strict-aliasing: kernels pun types through
 # reinterpret_cast, which nvcc does not punish; no contraction (a*b+c stays two roundings)
-KERNEL_FLAGS = ("-std=c++17", "-O2", "-fPIC", "-shared", "-fwrapv", "-fno-strict-aliasing",
-                "-ffp-contract=off", "-fvisibility=hidden", "-w")
+KERNEL_FLAGS = ("-O2", "-fPIC", "-fwrapv", "-fno-strict-aliasing", "-ffp-contract=off",
+                "-fvisibility=hidden", "-w")
 RUNTIME_FLAGS = ("-std=c++17", "-O2", "-fPIC", "-shared", "-pthread", "-fno-strict-aliasing",
                  "-frounding-math", "-U_FORTIFY_SOURCE", "-D_FORTIFY_SOURCE=0")
-# every load and store of a kernel calls the runtime's __asan_* hooks (bounds, shared memory)
-_GCC_HOOKS = ("-fsanitize=kernel-address", "--param", "asan-instrumentation-with-call-threshold=0",
-              "--param", "asan-stack=0", "--param", "asan-globals=0")
-_CLANG_HOOKS = ("-fsanitize=kernel-address", "-mllvm", "-asan-instrumentation-with-call-threshold=0",
-                "-mllvm", "-asan-stack=0", "-mllvm", "-asan-globals=0")
+# every load and store of a kernel calls the runtime's __tsan_read/__tsan_write hooks (bounds,
+# shared-memory initialisation and races): thread-sanitizer instrumentation reports each access
+# with its direction, where address-sanitizer's drops a store after a load of the same address.
+# Only the compile step gets it: the link takes no sanitizer runtime (the simulator's is it).
+_GCC_HOOKS = ("-fsanitize=thread", "--param", "tsan-instrument-func-entry-exit=0")
+_CLANG_HOOKS = ("-fsanitize=thread", "-mllvm", "-tsan-instrument-func-entry-exit=0",
+                "-mllvm", "-tsan-instrument-read-before-write=1")
 
 
 class Toolchain(NamedTuple):

@@ -4,7 +4,7 @@
 // shuffles not reached by every thread that must reach them) instead of crashing or hanging.
 //
 // Built once per machine by cudasim/build.py (never instrumented itself); kernel modules are
-// compiled with -fsanitize=kernel-address and call the __asan_* hooks below on every access.
+// compiled with -fsanitize=thread and call the __tsan_* hooks below on every access.
 #include "sim_abi.h"
 
 #include <errno.h>
@@ -760,20 +760,20 @@ static bool same_warp_synced(uint16_t other, uint16_t sync) {
     return other / OPSDK_SIM_WARP == t / OPSDK_SIM_WARP && g_warps[t / OPSDK_SIM_WARP].sync_gen != sync;
 }
 
-static void shared_access(uintptr_t a, size_t n, bool write, bool atomic) {
+static void shared_access(uintptr_t a, size_t n, bool reads, bool write, bool atomic) {
     size_t off = a - (uintptr_t)g_arena;
     for (size_t i = 0; i < n; i++) {
         size_t o = off + i;
         bool inside = o < OPSDK_SIM_MAX_DYNAMIC_SHARED ? o < g_dyn_bytes
                                                        : (o - OPSDK_SIM_MAX_DYNAMIC_SHARED < kStaticShared &&
                                                           g_zone[o - OPSDK_SIM_MAX_DYNAMIC_SHARED]);
-        if (!inside) shared_oob(a, n, write);
+        if (!inside) shared_oob(a, n, write && !reads);
     }
     uint16_t t = (uint16_t)g_cur;
     uint16_t sync = g_warps[g_cur / OPSDK_SIM_WARP].sync_gen;
     for (size_t i = 0; i < n; i++) {
         Shadow &s = g_shadow[off + i];
-        if (!write || atomic) {
+        if (reads) {
             if (s.w_epoch < g_block_epoch) {
                 char what[256];
                 describe_shared(what, sizeof what, a);
@@ -928,7 +928,8 @@ EXPORT void opsdk_sim_fill_uninitialised(void *ptr, uint64_t nbytes) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// the access hooks of kernel modules (gcc/clang -fsanitize=kernel-address with calls)
+// the access hooks of kernel modules: gcc/clang -fsanitize=thread makes every load and store of
+// a kernel call __tsan_read/__tsan_write (no runtime library is linked: these are the runtime)
 
 __attribute__((noreturn)) static void global_oob(uintptr_t a, size_t n, bool write, const Page *p) {
     g_result->address = a, g_result->size = (int)n, g_result->is_write = write;
@@ -936,42 +937,114 @@ __attribute__((noreturn)) static void global_oob(uintptr_t a, size_t n, bool wri
          write ? "write" : "read", n, a < p->lo ? "before" : "after");
 }
 
-static inline void check_access(uintptr_t a, size_t n, bool write, bool atomic) {
-    if (!g_in_kernel) return;
+static inline void check_access(uintptr_t a, size_t n, bool reads, bool writes, bool atomic) {
+    if (!g_in_kernel || !n) return;
     if (a - (uintptr_t)g_arena < OPSDK_SIM_MAX_DYNAMIC_SHARED + g_static_used) {
-        shared_access(a, n, write, atomic);
+        shared_access(a, n, reads, writes, atomic);
         return;
     }
     if (g_pages_used) {
         const Page *p = pages_find(a / kPage);
-        if (p && (a < p->lo || a + n > p->hi)) global_oob(a, n, write, p);
+        if (p && (a < p->lo || a + n > p->hi)) global_oob(a, n, writes && !reads, p);
         if (!p && (a + n - 1) / kPage != a / kPage) {
             p = pages_find((a + n - 1) / kPage);
-            if (p && (a < p->lo || a + n > p->hi)) global_oob(a, n, write, p);
+            if (p && (a < p->lo || a + n > p->hi)) global_oob(a, n, writes && !reads, p);
         }
     }
     if ((++g_ticks & 0xFFFFF) == 0 && g_deadline > 0 && now_s() > g_deadline) tick();
 }
 
-#define SIM_HOOKS(N)                                                                                  \
-    EXPORT void __asan_load##N##_noabort(uintptr_t a) { check_access(a, N, false, false); }           \
-    EXPORT void __asan_store##N##_noabort(uintptr_t a) { check_access(a, N, true, false); }           \
-    EXPORT void __asan_load##N(uintptr_t a) { check_access(a, N, false, false); }                     \
-    EXPORT void __asan_store##N(uintptr_t a) { check_access(a, N, true, false); }
+#define SIM_HOOKS(N)                                                                                    \
+    EXPORT void __tsan_read##N(void *a) { check_access((uintptr_t)a, N, true, false, false); }          \
+    EXPORT void __tsan_write##N(void *a) { check_access((uintptr_t)a, N, false, true, false); }         \
+    EXPORT void __tsan_unaligned_read##N(void *a) { check_access((uintptr_t)a, N, true, false, false); } \
+    EXPORT void __tsan_unaligned_write##N(void *a) { check_access((uintptr_t)a, N, false, true, false); } \
+    EXPORT void __tsan_volatile_read##N(void *a) { check_access((uintptr_t)a, N, true, false, false); }  \
+    EXPORT void __tsan_volatile_write##N(void *a) { check_access((uintptr_t)a, N, false, true, false); }
 SIM_HOOKS(1)
 SIM_HOOKS(2)
 SIM_HOOKS(4)
 SIM_HOOKS(8)
 SIM_HOOKS(16)
-EXPORT void __asan_loadN_noabort(uintptr_t a, size_t n) { check_access(a, n, false, false); }
-EXPORT void __asan_storeN_noabort(uintptr_t a, size_t n) { check_access(a, n, true, false); }
-EXPORT void __asan_loadN(uintptr_t a, size_t n) { check_access(a, n, false, false); }
-EXPORT void __asan_storeN(uintptr_t a, size_t n) { check_access(a, n, true, false); }
-EXPORT void __asan_handle_no_return() {}
-EXPORT void __asan_register_globals(void *, size_t) {}
-EXPORT void __asan_unregister_globals(void *, size_t) {}
-EXPORT void __asan_before_dynamic_init(const char *) {}
-EXPORT void __asan_after_dynamic_init() {}
+EXPORT void __tsan_read_range(void *a, size_t n) { check_access((uintptr_t)a, n, true, false, false); }
+EXPORT void __tsan_write_range(void *a, size_t n) { check_access((uintptr_t)a, n, false, true, false); }
+EXPORT void *__tsan_memcpy(void *d, const void *s, size_t n) {
+    check_access((uintptr_t)s, n, true, false, false);
+    check_access((uintptr_t)d, n, false, true, false);
+    return memcpy(d, s, n);
+}
+EXPORT void *__tsan_memmove(void *d, const void *s, size_t n) {
+    check_access((uintptr_t)s, n, true, false, false);
+    check_access((uintptr_t)d, n, false, true, false);
+    return memmove(d, s, n);
+}
+EXPORT void *__tsan_memset(void *d, int c, size_t n) {
+    check_access((uintptr_t)d, n, false, true, false);
+    return memset(d, c, n);
+}
+EXPORT void __tsan_init() {}
+EXPORT void __tsan_func_entry(void *) {}
+EXPORT void __tsan_func_exit() {}
+EXPORT void __tsan_vptr_update(void **p, void *) { check_access((uintptr_t)p, sizeof(void *), false, true, false); }
+EXPORT void __tsan_vptr_read(void **p) { check_access((uintptr_t)p, sizeof(void *), true, false, false); }
+EXPORT void __tsan_atomic_thread_fence(int) {}
+EXPORT void __tsan_atomic_signal_fence(int) {}
+
+// C/C++ atomics inside kernel code (static-local guards, user __atomic builtins)
+#define SIM_TSAN_ATOMICS(N, T)                                                                          \
+    EXPORT T __tsan_atomic##N##_load(const volatile T *a, int) {                                         \
+        check_access((uintptr_t)a, sizeof(T), true, false, true);                                        \
+        return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                     \
+    }                                                                                                    \
+    EXPORT void __tsan_atomic##N##_store(volatile T *a, T v, int) {                                      \
+        check_access((uintptr_t)a, sizeof(T), false, true, true);                                        \
+        __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                        \
+    }                                                                                                    \
+    EXPORT T __tsan_atomic##N##_exchange(volatile T *a, T v, int) {                                      \
+        check_access((uintptr_t)a, sizeof(T), true, true, true);                                         \
+        return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                              \
+    }                                                                                                    \
+    EXPORT T __tsan_atomic##N##_fetch_add(volatile T *a, T v, int) {                                     \
+        check_access((uintptr_t)a, sizeof(T), true, true, true);                                         \
+        return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                               \
+    }                                                                                                    \
+    EXPORT T __tsan_atomic##N##_fetch_sub(volatile T *a, T v, int) {                                     \
+        check_access((uintptr_t)a, sizeof(T), true, true, true);                                         \
+        return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                               \
+    }                                                                                                    \
+    EXPORT T __tsan_atomic##N##_fetch_and(volatile T *a, T v, int) {                                     \
+        check_access((uintptr_t)a, sizeof(T), true, true, true);                                         \
+        return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                               \
+    }                                                                                                    \
+    EXPORT T __tsan_atomic##N##_fetch_or(volatile T *a, T v, int) {                                      \
+        check_access((uintptr_t)a, sizeof(T), true, true, true);                                         \
+        return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                                \
+    }                                                                                                    \
+    EXPORT T __tsan_atomic##N##_fetch_xor(volatile T *a, T v, int) {                                     \
+        check_access((uintptr_t)a, sizeof(T), true, true, true);                                         \
+        return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                               \
+    }                                                                                                    \
+    EXPORT T __tsan_atomic##N##_fetch_nand(volatile T *a, T v, int) {                                    \
+        check_access((uintptr_t)a, sizeof(T), true, true, true);                                         \
+        return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                              \
+    }                                                                                                    \
+    EXPORT int __tsan_atomic##N##_compare_exchange_strong(volatile T *a, T *c, T v, int, int) {          \
+        check_access((uintptr_t)a, sizeof(T), true, true, true);                                         \
+        return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);          \
+    }                                                                                                    \
+    EXPORT int __tsan_atomic##N##_compare_exchange_weak(volatile T *a, T *c, T v, int, int) {            \
+        check_access((uintptr_t)a, sizeof(T), true, true, true);                                         \
+        return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);          \
+    }                                                                                                    \
+    EXPORT T __tsan_atomic##N##_compare_exchange_val(volatile T *a, T c, T v, int, int) {                \
+        check_access((uintptr_t)a, sizeof(T), true, true, true);                                         \
+        __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                \
+        return c;                                                                                        \
+    }
+SIM_TSAN_ATOMICS(8, uint8_t)
+SIM_TSAN_ATOMICS(16, uint16_t)
+SIM_TSAN_ATOMICS(32, uint32_t)
+SIM_TSAN_ATOMICS(64, uint64_t)
 
 // ---------------------------------------------------------------------------------------------
 // atomics (read-modify-write; fibers never run at the same time, so this is atomic)
@@ -1006,7 +1079,7 @@ template <class T> static T rmw_bits(int op, T *p, T v) {
 // kind: 1 float (size 4/8), 2 signed, 3 unsigned; values travel as raw bits
 EXPORT uint64_t opsdk_sim_atomic(int op, void *ptr, int size, int kind, uint64_t value, uint64_t compare) {
     tick();
-    check_access((uintptr_t)ptr, size, true, true);
+    check_access((uintptr_t)ptr, size, true, op != 11, true);
     uint64_t out = 0;
     if (kind == OPSDK_KIND_FLOAT && size == 4) {
         float v, c, r;
