@@ -41,6 +41,10 @@ def pytest_report_header(config):
 
 def pytest_pycollect_makeitem(collector, name, obj):
     # look the marker up on the type: an instance's __getattr__ could do anything
+    if getattr(type(obj), "__opsdk_cuda_kernels__", False) is True:
+        from .cuda_differential import collect_cuda_kernels
+
+        return collect_cuda_kernels(collector, obj)
     if getattr(type(obj), "__opsdk_op_checks__", False) is not True:
         return None
     from .collect import collect_declaration
