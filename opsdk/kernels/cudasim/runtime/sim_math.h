@@ -17,7 +17,7 @@ inline float cospif(float x) { return (float)cos(M_PI * (double)x); }
 inline double cospi(double x) { return cos(M_PI * x); }
 inline void sincospif(float x, float *s, float *c) { *s = sinpif(x), *c = cospif(x); }
 inline void sincospi(double x, double *s, double *c) { *s = sinpi(x), *c = cospi(x); }
-inline float normcdff(float x) { return 0.5f * erfcf(-x * 0.70710678118654752440f); }
+inline float normcdff(float x) { return (float)(0.5 * erfc(-(double)x * 0.70710678118654752440)); }
 inline double normcdf(double x) { return 0.5 * erfc(-x * 0.70710678118654752440); }
 inline double erfinv(double y) {
     if (y <= -1.0) return y == -1.0 ? -HUGE_VAL : NAN;
