@@ -3,13 +3,13 @@
 A check module has ``NAME``, ``SUMMARY``, ``applies(op, backend)`` and ``run(ctx) -> Outcome``
 (one sample; the runner aggregates over samples and turns exceptions into errors).
 """
-from . import (accumulate, backward_agreement, double_backward_error, forward, gradcheck,
+from . import (accumulate, backward_agreement, cuda_sizes, double_backward_error, forward, gradcheck,
                gradgradcheck, hooks, materialize_grads, needs_input_grad, no_grad, protocol,
                retain_graph, stop_gradient)
 
 _ORDER = (forward, gradcheck, gradgradcheck, double_backward_error, backward_agreement, protocol,
           needs_input_grad, materialize_grads, accumulate, stop_gradient, no_grad, retain_graph,
-          hooks)
+          hooks, cuda_sizes)
 
 CHECKS = {module.NAME: module for module in _ORDER}
 

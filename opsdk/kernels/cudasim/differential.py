@@ -25,11 +25,12 @@ _MAX_ELEMENTS = 4 * max(SIZES)
 
 
 class Recorded(NamedTuple):
-    """One kernel call seen while the op ran: the kernel and its (NumPy) arguments."""
+    """One kernel call seen while the op ran: the kernel, its (NumPy) arguments, its outputs' shapes."""
 
     kernel: object
     args: tuple
     kwargs: dict
+    outputs: tuple = ()
 
     @property
     def signature(self):
@@ -70,13 +71,17 @@ def _recording():
     def copy(v):
         return numpy.array(v) if isinstance(v, numpy.ndarray) else v
 
+    def seen(kernel, args, kwargs, result):
+        results = result if isinstance(result, (tuple, list)) else (result,)
+        shapes = tuple(tuple(getattr(r, "shape", ())) for r in results)
+        calls.append(Recorded(kernel, tuple(map(copy, args)), {k: copy(v) for k, v in kwargs.items()}, shapes))
+        return result
+
     def call(self, *args, **kwargs):
-        calls.append(Recorded(self, tuple(map(copy, args)), {k: copy(v) for k, v in kwargs.items()}))
-        return original_call(self, *args, **kwargs)
+        return seen(self, args, kwargs, original_call(self, *args, **kwargs))
 
     def run(self, backend, *args, **kwargs):
-        calls.append(Recorded(self, tuple(map(copy, args)), {k: copy(v) for k, v in kwargs.items()}))
-        return original_run(self, backend, *args, **kwargs)
+        return seen(self, args, kwargs, original_run(self, backend, *args, **kwargs))
 
     Kernel.__call__, Kernel.run = call, run
     try:
@@ -122,7 +127,8 @@ def cases(op, dtypes=DTYPES, layouts=LAYOUTS, seed=0):
     for pattern in record(op, seed):
         arrays = [a for a in _arrays(pattern) if a.ndim]
         along_an_axis = any(k in ("axis", "dim", "axes") for k in pattern.kwargs)
-        elementwise = len({a.shape for a in arrays}) <= 1 and not along_an_axis
+        shapes = {a.shape for a in arrays} | set(pattern.outputs)
+        elementwise = len(shapes) <= 1 and not along_an_axis
         axes = ("all",) if elementwise else ("last", "first")
         for dtype in dtypes:
             if dtype not in pattern.kernel.dtypes:
