@@ -102,13 +102,15 @@ def get_device():
 
 
 def _install_cuda_simulator_if_asked():
-    """OPSDK_CUDA_SIM=1: the cuda backend runs on the CPU simulator (nothing is compiled yet)."""
+    """OPSDK_CUDA_SIM=1 (or =auto, without a GPU): the cuda backend runs on the CPU simulator
+    (nothing is compiled yet)."""
     import os
 
-    if os.environ.get("OPSDK_CUDA_SIM", "").strip().lower() in ("1", "true", "yes", "on"):
-        from .kernels.cudasim import install
+    value = os.environ.get("OPSDK_CUDA_SIM", "").strip().lower()
+    if value in ("1", "true", "yes", "on", "auto"):
+        from .kernels import cudasim
 
-        install()
+        cudasim.install() if value != "auto" else cudasim.install_unless_a_gpu()
 
 
 _install_cuda_simulator_if_asked()

@@ -11,24 +11,26 @@ def pytest_addoption(parser):
                     help="run op checks in full mode (full Jacobians, every derived sample)")
     group.addoption("--opsdk-seed", type=int, default=None,
                     help="seed of op-check samples (default: 0, or the declaration's seed)")
-    group.addoption("--opsdk-cuda-sim", action="store_true", default=False,
+    group.addoption("--opsdk-cuda-sim", nargs="?", const="on", default=None, choices=("on", "auto", "off"),
                     help="run the cuda backend (CuPy, RawKernel) on the CPU CUDA simulator, as "
-                         "OPSDK_CUDA_SIM=1 does: gpu-marked tests and cuda op checks run here")
+                         "OPSDK_CUDA_SIM=1 does: gpu-marked tests and cuda op checks run here; "
+                         "=auto: only where CuPy finds no GPU")
+
+
+def _simulate(value):
+    if value in ("on", "auto"):
+        from opsdk.kernels import cudasim
+
+        cudasim.install() if value == "on" else cudasim.install_unless_a_gpu()
 
 
 def pytest_load_initial_conftests(early_config, parser, args):
     # before conftests import anything that asks whether CUDA runs
-    if getattr(early_config.known_args_namespace, "opsdk_cuda_sim", False):
-        from opsdk.kernels.cudasim import install
-
-        install()
+    _simulate(getattr(early_config.known_args_namespace, "opsdk_cuda_sim", None))
 
 
 def pytest_configure(config):
-    if config.getoption("opsdk_cuda_sim", False):
-        from opsdk.kernels.cudasim import install
-
-        install()
+    _simulate(config.getoption("opsdk_cuda_sim", None))
 
 
 def pytest_report_header(config):

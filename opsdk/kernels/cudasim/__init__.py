@@ -18,8 +18,29 @@ ENV = "OPSDK_CUDA_SIM"
 
 
 def requested():
-    """True when the environment asks for the simulator (``OPSDK_CUDA_SIM=1``)."""
-    return os.environ.get(ENV, "").strip().lower() in ("1", "true", "yes", "on")
+    """What the environment asks for: ``"on"`` (``OPSDK_CUDA_SIM=1``), ``"auto"`` (the simulator
+    unless CuPy finds a GPU) or None."""
+    value = os.environ.get(ENV, "").strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return "on"
+    return "auto" if value == "auto" else None
+
+
+def install_unless_a_gpu():
+    """The simulator, unless a real CuPy finds a CUDA device (``auto``). Returns whether it is on."""
+    if active():
+        return True
+    try:
+        import cupy
+
+        if cupy.cuda.runtime.getDeviceCount() > 0:
+            return False
+    except Exception:  # no CuPy, no driver, no device: all mean simulate
+        pass
+    for name in [n for n in sys.modules if n == "cupy" or n.startswith("cupy.")]:
+        del sys.modules[name]  # a CuPy that sees no GPU steps aside
+    install()
+    return True
 
 
 def active():
@@ -113,7 +134,7 @@ def status():
     from .toolchain import find_cxx
 
     cxx = find_cxx()
-    state = "on" if active() else ("requested" if requested() else "off")
+    state = "on" if active() else (f"requested ({requested()})" if requested() else "off")
     if cxx is None:
         return state, "no C++ compiler (g++ / clang++ / $CXX): the simulator cannot compile kernels"
     return state, f"CUDA kernels compile with {cxx[0]}, run on the CPU"
