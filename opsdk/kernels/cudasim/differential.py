@@ -109,10 +109,14 @@ def record(op, seed=0):
             if not inputs or not outputs:
                 continue
             seeds = [opsdk.to_tensor(rng.standard_normal(o.shape), dtype=o.dtype) for o in outputs]
-            grads = opsdk.grad(outputs, inputs, grad_outputs=seeds, create_graph=op.double_backward,
-                               allow_unused=True)
+            # first order (ops often use their fused backward kernels only here), then through
+            # a recorded backward, differentiated again (double-backward kernels)
+            opsdk.grad(outputs, inputs, grad_outputs=seeds, retain_graph=True, allow_unused=True)
+            if not op.double_backward:
+                continue
+            grads = opsdk.grad(outputs, inputs, grad_outputs=seeds, create_graph=True, allow_unused=True)
             grads = [g for g in grads if g is not None and not g.stop_gradient]
-            if op.double_backward and grads:
+            if grads:
                 again = [opsdk.to_tensor(rng.standard_normal(g.shape), dtype=g.dtype) for g in grads]
                 opsdk.grad(grads, inputs, grad_outputs=again, allow_unused=True)
     for call in calls:
