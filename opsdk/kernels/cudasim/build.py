@@ -64,8 +64,8 @@ def build_runtime():
     entry = os.path.join(subdir("cudasim"), f"runtime-{key}")
 
     def compile_into(tmp):
-        command = [*chain.command, *RUNTIME_FLAGS, f"-I{RUNTIME_DIR}",
-                   os.path.join(RUNTIME_DIR, "sim_runtime.cpp"), "-o", RUNTIME_NAME]
+        sources = sorted(os.path.join(RUNTIME_DIR, f) for f in os.listdir(RUNTIME_DIR) if f.endswith(".cpp"))
+        command = [*chain.command, *RUNTIME_FLAGS, f"-I{RUNTIME_DIR}", *sources, "-o", RUNTIME_NAME]
         _run(command, tmp, "the CUDA simulator's runtime")
         return {}
 

@@ -20,7 +20,7 @@ INCLUDE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include"
 KERNEL_FLAGS = ("-O2", "-fPIC", "-fwrapv", "-fno-strict-aliasing", "-ffp-contract=off",
                 "-fvisibility=hidden", "-fstack-clash-protection", "-w")
 RUNTIME_FLAGS = ("-std=c++17", "-O2", "-fPIC", "-shared", "-pthread", "-fno-strict-aliasing",
-                 "-frounding-math", "-U_FORTIFY_SOURCE", "-D_FORTIFY_SOURCE=0")
+                 "-fvisibility=hidden", "-frounding-math", "-U_FORTIFY_SOURCE", "-D_FORTIFY_SOURCE=0")
 # every load and store of a kernel calls the runtime's __tsan_read/__tsan_write hooks (bounds,
 # shared-memory initialisation and races): thread-sanitizer instrumentation reports each access
 # with its direction, where address-sanitizer's drops a store after a load of the same address.
