@@ -89,8 +89,12 @@ def _select(ops, packs):
 @click.option("--html", "html", type=click.Path(dir_okay=False), metavar="FILE", callback=_html_ready,
               help="Also write a self-contained HTML report to FILE, with a plot of each failed "
                    "gradient check (needs: pip install 'opsdk[report]').")
+@click.option("--simulate", is_flag=True,
+              help="Run the cuda backend on the CPU CUDA simulator (as OPSDK_CUDA_SIM=1): finds "
+                   "out-of-bounds accesses, races, divergent barriers and mistyped launch arguments "
+                   "without a GPU. See docs/kernels.md.")
 def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_xml, show_progress,
-              quiet, verbose, html, framework):
+              quiet, verbose, html, framework, simulate):
     """Verify the gradients of registered ops: every op x backend x dtype x sample.
 
     OPS are op names (pack.op, or a short name one pack registers); none means every op of

@@ -46,13 +46,24 @@ def _device_line(cupy):
 # -- the packs ----------------------------------------------------------------------------------
 
 def generated_pack(folder):
-    """Register a pack made by new-pack + new-op (python, C and CUDA kernels) from ``folder``."""
+    """Register a pack made by new-pack + new-op (python, C and CUDA kernels) from ``folder``:
+    the default op, and one of each ``--kind`` and a ``--formula`` op where new-op has them."""
+    import inspect
+
     import opsdk.plugins
     from opsdk.scaffold import plan_op, plan_pack, read_answers, write_plan
 
     root = os.path.join(folder, TEMPLATE_PACK)
+    backends = ("python", "c", "cuda")
     write_plan(plan_pack(TEMPLATE_PACK, root))
-    write_plan(plan_op("smooth", root, ("python", "c", "cuda")))
+    write_plan(plan_op("smooth", root, backends))
+    offered = inspect.signature(plan_op).parameters
+    if "kind" in offered:
+        for kind in ("multi", "rows"):
+            write_plan(plan_op(f"smooth_{kind}", root, backends, kind=kind))
+    if "formula" in offered:
+        formula = {"text": "x*y + sin(x)*exp(-y*y/2)", "inputs": ["x", "y"], "attrs": {}}
+        write_plan(plan_op("formula_xy", root, backends, formula=formula))
     sys.path.insert(0, os.path.join(root, "src"))
     opsdk.plugins.register_pack(read_answers(root)["pack"]["package"], name=TEMPLATE_PACK)
 

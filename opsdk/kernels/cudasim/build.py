@@ -8,15 +8,13 @@ import json
 import os
 import shlex
 import shutil
-import subprocess
 import threading
 import time
 from typing import NamedTuple
 
 from opsdk.errors import BackendUnavailableError, KernelBuildError
-from opsdk.kernels.cache import append_build_log, subdir, verified_extension, write_manifest
-from opsdk.kernels.cbuild import _file_lock
-from opsdk.kernels.compiler import first_error
+from opsdk.kernels.cache import append_build_log, build_lock, subdir, verified_extension, write_manifest
+from opsdk.kernels.compiler import first_error, run_compiler
 from opsdk.kernels.digest import digest_parts
 from opsdk.kernels.keys import local_headers
 
@@ -163,8 +161,7 @@ def _run(command, cwd, what):
         log.write(f"$ cd {shlex.quote(cwd)} && {shlex.join(command)}\n")
         log.flush()
         try:
-            done = subprocess.run(command, cwd=cwd, stdout=log, stderr=subprocess.STDOUT)
-            returncode = done.returncode
+            returncode = run_compiler(command, cwd, log)
         except OSError as exc:
             log.write(f"cannot run the compiler: {exc}\n")
             returncode = -1
@@ -190,7 +187,7 @@ def _cached(entry, so_name, compile_into, label):
     if so_path is not None:
         return so_path
     with _lock:
-        lock, timeout_error = _file_lock(entry + ".lock")
+        lock, timeout_error = build_lock(entry + ".lock", float(os.environ.get("OPSDK_BUILD_TIMEOUT", "600")))
         try:
             with lock:
                 so_path = verified_extension(entry)
