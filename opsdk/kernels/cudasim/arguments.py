@@ -120,10 +120,12 @@ def mismatch(param, g):
         e = param.pointee
         if e.kind in (abi.KIND_VOID, abi.KIND_BYTES, abi.KIND_OTHER, abi.KIND_POINTER):
             return None
-        if e.kind == abi.KIND_VECTOR:
-            ok = g.kind == e.elem_kind and g.size == e.elem_size or g.kind == abi.KIND_VECTOR and g.size == 2 * e.elem_size
-            return None if ok or e.elem_kind in (abi.KIND_BYTES,) else (
-                f"a {g.dtype} array for a pointer to {e.elem_size * 8}-bit vector elements")
+        if e.kind == abi.KIND_VECTOR:  # float4 over float32, float2 over complex64, ...
+            elementwise = g.kind == e.elem_kind and g.size == e.elem_size
+            complex_pairs = g.kind == abi.KIND_VECTOR and g.size == 2 * e.elem_size
+            if elementwise or complex_pairs:
+                return None
+            return f"a {g.dtype} array for a pointer to vectors of {e.elem_size * 8}-bit elements"
         if e.kind == abi.KIND_BOOL and g.size == 1 and g.kind in (abi.KIND_BOOL, abi.KIND_SINT, abi.KIND_UINT):
             return None
         same_kind = g.kind == e.kind or {g.kind, e.kind} <= {abi.KIND_SINT, abi.KIND_UINT}

@@ -84,7 +84,7 @@ def describe(result, handle, arrays):
 
 # -- poison found in a launch's outputs --------------------------------------------------------
 
-def _signatures(word):
+def signatures(word):
     """The bit patterns poison ``word`` takes in float32 and float64 arrays (also after a cast)."""
     f32 = numpy.array([word], numpy.uint32).view(numpy.float32)
     f64 = numpy.array([(word << 32) | word], numpy.uint64).view(numpy.float64)
@@ -96,10 +96,10 @@ def _signatures(word):
 
 
 POISONS = {
-    "shuffle": (_signatures(SHUFFLE_POISON), "values computed from a warp shuffle that read a lane "
+    "shuffle": (signatures(SHUFFLE_POISON), "values computed from a warp shuffle that read a lane "
                                               "not taking part (undefined on a GPU)"),
-    "shared": (_signatures(SHARED_POISON), "values computed from shared memory no thread had written"),
-    "canary": (_signatures(CANARY), "values read from outside a device allocation (out of bounds)"),
+    "shared": (signatures(SHARED_POISON), "values computed from shared memory no thread had written"),
+    "canary": (signatures(CANARY), "values read from outside a device allocation (out of bounds)"),
 }
 
 

@@ -25,7 +25,7 @@ class LaunchRecord(NamedTuple):
     stream: int
 
 
-def _dims(value, what, label):
+def _dims(value, what):
     if not isinstance(value, tuple):
         raise TypeError(f"Argument '{what}' has incorrect type (expected tuple, got {type(value).__name__})")
     dims = (value + (1, 1))[:3]
@@ -55,8 +55,8 @@ def launch(handle, grid, block, args, shared_mem=0, stream=None, max_dynamic_sha
             every thread that must reach it.
     """
     label = f"kernel '{handle.name}' ({handle.where})"
-    grid = _dims(grid, "grid", label)
-    block = _dims(block, "block", label)
+    grid = _dims(grid, "grid")
+    block = _dims(block, "block")
     threads = block[0] * block[1] * block[2]
     if threads > abi.MAX_THREADS or block[0] > 1024 or block[1] > 1024 or block[2] > 64:
         raise _invalid(label, f"block {block} has {threads} threads; at most 1024, and (1024, 1024, 64) per axis")

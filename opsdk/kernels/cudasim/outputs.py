@@ -14,7 +14,7 @@ from . import faults
 from .cupy_api.ndarray import ndarray
 from .memory import UNINITIALISED
 
-_FLOATS = faults._signatures(UNINITIALISED)
+_FLOATS = faults.signatures(UNINITIALISED)
 _INTS = {4: UNINITIALISED, 8: (UNINITIALISED << 32) | UNINITIALISED}
 
 

@@ -251,9 +251,9 @@ def rewrite(text):
                 stack.pop()
         elif group == "kw" and m.group(0) == "__global__":
             edits.append((m.start(), m.end(), " " * len("__global__")))
-            kernel = _kernel_at(text, m, stack, lines)
-            if kernel:
-                kernels.append(kernel)
+            found = _kernel_at(text, m, stack, lines)
+            if found:
+                kernels.append(found)
         elif group == "kw":
             start = _statement_start(text, m.start())
             end = _declaration_end(text, m.end())
@@ -269,7 +269,7 @@ def rewrite(text):
 
 
 def _kernel_at(text, m, stack, lines):
-    """The KernelSource declared by the __global__ at match ``m`` (None if it is not a function)."""
+    """(KernelSource, whether it is a definition) of the __global__ at match ``m``, or None."""
     paren = text.find("(", m.end())
     if paren < 0:
         return None
