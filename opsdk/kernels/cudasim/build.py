@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from opsdk.errors import BackendUnavailableError, KernelBuildError
 from opsdk.kernels.cache import append_build_log, build_lock, subdir, verified_extension, write_manifest
-from opsdk.kernels.compiler import first_error, run_compiler
+from opsdk.kernels.compiler import first_error, run_logged
 from opsdk.kernels.digest import digest_parts
 from opsdk.kernels.keys import local_headers
 
@@ -157,15 +157,7 @@ def _entries(kernels):
 def _run(command, cwd, what):
     """Run a compiler step in cwd (its output appended to build.log); KernelBuildError on failure."""
     log_path = os.path.join(cwd, "build.log")
-    with open(log_path, "a", encoding="utf-8") as log:
-        log.write(f"$ cd {shlex.quote(cwd)} && {shlex.join(command)}\n")
-        log.flush()
-        try:
-            returncode = run_compiler(command, cwd, log)
-        except OSError as exc:
-            log.write(f"cannot run the compiler: {exc}\n")
-            returncode = -1
-    if returncode != 0:
+    if run_logged(command, cwd, log_path, mode="a") != 0:
         with open(log_path, encoding="utf-8", errors="replace") as f:
             text = "\n".join(line for line in f.read().splitlines() if not line.startswith("$ "))
         kept = os.path.join(subdir("logs"), "cudasim-" + os.path.basename(cwd))
