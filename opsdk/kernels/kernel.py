@@ -294,7 +294,10 @@ def _on_device_of_inputs(call, array_type):
     def run(*args, **kwargs):
         for value in args:
             if isinstance(value, array_type):
-                with value.device:
+                device = getattr(value, "device", None)
+                if device is None or not hasattr(device, "__enter__"):
+                    break  # an array type without CuPy's device (a stand-in): run as it is
+                with device:
                     return call(*args, **kwargs)
         return call(*args, **kwargs)
 

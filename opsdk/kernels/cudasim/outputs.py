@@ -53,9 +53,10 @@ def refuse_unwritten(kernel_name, call):
                 raise CudaSimulatorError(
                     f"CUDA simulator: kernel {kernel_name!r} (backend 'cuda'): output{which} "
                     f"({out.dtype}[{'x'.join(map(str, out.shape))}]) has {count} of {out.size} elements "
-                    f"that no kernel wrote (first at flat index {first}): on a GPU they hold whatever "
-                    f"the memory held. A grid-stride loop or bounds check that stops early, or a "
-                    f"launch that covers too few elements for this size?")
+                    f"that no kernel wrote (first at flat index {first}), or that were computed from "
+                    f"memory no kernel wrote: on a GPU they hold whatever the memory held. A "
+                    f"grid-stride loop or bounds check that stops early, a launch that covers too few "
+                    f"elements for this size, or an output accumulated into without being zeroed?")
         return result
 
     return checked
