@@ -42,9 +42,12 @@ def _sources_digest():
     """A digest of the simulator's own C++ sources (runtime and headers)."""
     parts = []
     for folder in (RUNTIME_DIR, INCLUDE_DIR):
-        for name in sorted(os.listdir(folder)):
-            with open(os.path.join(folder, name), encoding="utf-8") as f:
-                parts += [name, f.read()]
+        for root, dirs, files in os.walk(folder):
+            dirs.sort()
+            for name in sorted(files):
+                path = os.path.join(root, name)
+                with open(path, encoding="utf-8") as f:
+                    parts += [os.path.relpath(path, folder), f.read()]
     return digest_parts(RECIPE, str(abi.ABI), *parts)
 
 

@@ -160,3 +160,10 @@ def test_int_arithmetic_wraps_at_32_bits_as_on_a_gpu(cp, probe):
     out = cp.zeros(2, cp.int32)
     probe.get_function("int_products")((3,), (1,), (out, numpy.int32(2**16), numpy.int32(2**16 + 3)))
     assert out.get().tolist() == [3 * 2**16, -2]  # block 2: 2 * (2^32 - 1) mod 2^32 = -2
+
+
+def test_cooperative_groups_tiles_reduce_and_sync(cp, probe):
+    x = cp.asarray(numpy.arange(128, dtype=numpy.float32))
+    out = cp.zeros(1, cp.float32)
+    probe.get_function("cg_sum")((1,), (128,), (x, out))
+    assert float(out[0]) == float(sum(range(128)))

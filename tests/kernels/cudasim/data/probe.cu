@@ -236,3 +236,23 @@ __device__ int deep(int depth)
 }
 
 extern "C" __global__ void recursion(int *out, int depth) { out[0] = deep(depth); }
+
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+
+// a block reduction written with cooperative groups: tiles of 32 reduce, then the warps' sums
+extern "C" __global__ void cg_sum(const float *x, float *out)
+{
+    cg::thread_block block = cg::this_thread_block();
+    cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+    __shared__ float warps[32];
+    float v = cg::reduce(tile, x[block.thread_rank()], cg::plus<float>());
+    if (tile.thread_rank() == 0) warps[tile.meta_group_rank()] = v;
+    block.sync();
+    if (block.thread_rank() == 0) {
+        float total = 0.0f;
+        for (unsigned i = 0; i < tile.meta_group_size(); i++) total += warps[i];
+        out[0] = total;
+    }
+}
