@@ -1,7 +1,7 @@
 """ctypes mirrors of runtime/sim_abi.h: the structures the simulator's runtime and modules share."""
 import ctypes
 
-ABI = 3  # OPSDK_SIM_ABI
+ABI = 4  # OPSDK_SIM_ABI
 WARP = 32
 MAX_THREADS = 1024
 MAX_DYNAMIC_SHARED = 256 * 1024
@@ -35,7 +35,8 @@ class SimLaunch(ctypes.Structure):
     _fields_ = [("entry", ctypes.c_void_p), ("args", ctypes.POINTER(ctypes.c_void_p)),
                 ("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3),
                 ("dynamic_shared", ctypes.c_size_t), ("timeout_s", ctypes.c_double),
-                ("check_races", ctypes.c_int), ("fast_math", ctypes.c_int), ("stack_bytes", ctypes.c_uint64)]
+                ("check_races", ctypes.c_int), ("fast_math", ctypes.c_int), ("stack_bytes", ctypes.c_uint64),
+                ("instrumented", ctypes.c_int)]
 
 
 class SimResult(ctypes.Structure):

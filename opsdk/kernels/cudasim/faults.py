@@ -35,31 +35,43 @@ def _position(result):
     return f"block ({b[0]},{b[1]},{b[2]}), thread ({t[0]},{t[1]},{t[2]})"
 
 
+def _where_in(array, name, position, address):
+    """``address`` relative to one array argument, in words (bytes and the element)."""
+    buf = array._buffer()
+    start = array._a.__array_interface__["data"][0]
+    shape = "x".join(map(str, array.shape)) or "scalar"
+    offset, item = address - start, array.itemsize
+    head = f"argument '{name or f'#{position}'}' ({array.dtype}[{shape}], {buf.nbytes} bytes)"
+    if offset < 0:
+        return f"{head}: {-offset} bytes before its start (element {offset // item})"
+    past = address - (buf.ptr + buf.nbytes)
+    if past >= 0:
+        return f"{head}: {past} bytes past its end (element {offset // item}; it has {array.size})"
+    return f"{head}: byte {offset} (element {offset // item})"
+
+
 def _argument_at(address, arrays, names):
-    """Which launch argument's allocation ``address`` is near, in words (with the element)."""
+    """Which launch argument ``address`` belongs to or is nearest, in words (with the element)."""
     found = owner(address)
-    if found is None:
-        if address < 65536:
-            return f"a null (or nearly null) pointer, address {address:#x}"
-        return f"address {address:#x}, which no live device allocation holds (a wild pointer or freed memory?)"
-    buf = found[0]
+    if found is not None:
+        for position, array in arrays:
+            if array._buffer() is found[0]:
+                return _where_in(array, names[position], position, address)
+    nearest = None
     for position, array in arrays:
-        if array._buffer() is not buf:
-            continue
-        start = array._a.__array_interface__["data"][0]
-        name = names[position] or f"#{position}"
-        shape = "x".join(map(str, array.shape)) or "scalar"
-        offset = address - start
-        item = array.itemsize
-        if offset < 0:
-            where = f"{-offset} bytes before its start (element {offset // item})"
-        else:
-            past = address - (buf.ptr + buf.nbytes)
-            where = (f"{past} bytes past its end (element {offset // item}; it has {array.size})"
-                     if past >= 0 else f"byte {offset} (element {offset // item})")
-        return f"argument '{name}' ({array.dtype}[{shape}], {buf.nbytes} bytes): {where}"
-    return (f"a device allocation of {buf.nbytes} bytes that is not an argument of this launch, "
-            f"{address - buf.ptr} bytes from its start")
+        buf = array._buffer()
+        distance = max(buf.ptr - address, address - (buf.ptr + buf.nbytes), 0)
+        if nearest is None or distance < nearest[0]:
+            nearest = (distance, position, array)
+    landed = ("in the guard region of another device allocation" if found is not None
+              else "where no device memory is mapped")
+    if nearest is not None and nearest[0] < 1 << 30:
+        _, position, array = nearest
+        return (f"address {address:#x}, outside every argument ({landed}); the nearest is "
+                f"{_where_in(array, names[position], position, address)}")
+    if address < 65536:
+        return f"a null (or nearly null) pointer, address {address:#x}"
+    return f"address {address:#x}, {landed} (a wild pointer, or freed memory?)"
 
 
 def describe(result, handle, arrays):

@@ -85,6 +85,7 @@ def launch(handle, grid, block, args, shared_mem=0, stream=None, max_dynamic_sha
     spec.check_races = int(races)
     spec.fast_math = int(handle.module.build.fast_math)
     spec.stack_bytes = stack
+    spec.instrumented = int(handle.module.build.instrumented)
     result = abi.SimResult()
     lib = loader.runtime()
     with loader.LOCK:

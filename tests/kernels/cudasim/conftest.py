@@ -22,6 +22,18 @@ def simulator():
             cudasim.uninstall()
 
 
+def _instrumented():
+    from opsdk.kernels.cudasim.toolchain import toolchain
+
+    chain = toolchain()
+    return chain is not None and bool(chain.hooks)
+
+
+# checks that need every load and store reported (precise bounds, shared memory's shadow)
+requires_hooks = pytest.mark.skipif(not _instrumented(), reason="the C++ compiler cannot instrument "
+                                    "accesses (-fsanitize=thread) or OPSDK_CUDA_SIM_INSTRUMENT=0")
+
+
 @pytest.fixture
 def cp(simulator):
     return simulator

@@ -9,6 +9,8 @@ import pytest
 
 from opsdk.errors import CudaSimulatorError
 
+from .conftest import requires_hooks
+
 
 def _run(probe, name, grid, block, args, **kw):
     probe.get_function(name)(grid, block, args, **kw)
@@ -16,6 +18,7 @@ def _run(probe, name, grid, block, args, **kw):
 
 # -- out of bounds ------------------------------------------------------------------------------
 
+@requires_hooks
 @pytest.mark.parametrize("n", [1, 7, 255, 257, 300, 4097])
 def test_a_missing_bounds_check_is_caught_at_the_first_element_past_the_end(cp, probe, n):
     x, y = cp.zeros(n, cp.float32), cp.zeros(n, cp.float32)
@@ -28,12 +31,14 @@ def test_a_missing_bounds_check_is_caught_at_the_first_element_past_the_end(cp, 
     assert f"block ({block},0,0), thread ({thread},0,0)" in message
 
 
+@requires_hooks
 def test_a_write_past_the_end_names_the_written_argument(cp, probe):
     y = cp.zeros(10, cp.float32)
     with pytest.raises(CudaSimulatorError, match=r"write of 4 bytes of argument 'y' \(float32\[10\].*element 10"):
         _run(probe, "write_at", (1,), (32,), (y, numpy.int64(10)))
 
 
+@requires_hooks
 def test_a_read_before_the_start_is_caught(cp, probe):
     x, y = cp.zeros(10, cp.float32), cp.zeros(1, cp.float32)
     with pytest.raises(CudaSimulatorError, match=r"read of 4 bytes of argument 'x'.*4 bytes before its start"):
@@ -59,6 +64,7 @@ def test_the_process_survives_and_later_launches_work(cp, probe):
 
 # -- shared memory -------------------------------------------------------------------------------
 
+@requires_hooks
 def test_reading_shared_memory_before_the_barrier_after_the_store_is_caught(cp, probe):
     x, out = cp.ones(256, cp.float32), cp.zeros(1, cp.float32)
     with pytest.raises(CudaSimulatorError) as error:
@@ -68,6 +74,7 @@ def test_reading_shared_memory_before_the_barrier_after_the_store_is_caught(cp, 
     assert "__shared__ 's'" in message and "probe.cu" in message
 
 
+@requires_hooks
 def test_a_missing_barrier_inside_a_reduction_loop_is_a_race(cp, probe):
     x, out = cp.ones(256, cp.float32), cp.zeros(1, cp.float32)
     with pytest.raises(CudaSimulatorError, match="(?s)shared memory race.*since the last __syncthreads"):
@@ -81,12 +88,14 @@ def test_races_can_be_switched_off(cp, probe, monkeypatch):
     assert out.get()[0] != 256.0  # the race gives a wrong sum, as it may on a GPU
 
 
+@requires_hooks
 def test_static_shared_memory_out_of_bounds_names_the_variable(cp, probe):
     out = cp.zeros(64, cp.float32)
     with pytest.raises(CudaSimulatorError, match=r"byte 128 of __shared__ 's' .*which has 128 bytes"):
         _run(probe, "shared_out_of_bounds", (1,), (64,), (out,))
 
 
+@requires_hooks
 def test_dynamic_shared_memory_is_as_large_as_launched(cp, probe):
     out = cp.zeros(64, cp.float32)
     _run(probe, "dynamic_shared", (1,), (64,), (out,), shared_mem=64 * 4)

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define OPSDK_SIM_ABI 3
+#define OPSDK_SIM_ABI 4
 #define OPSDK_SIM_WARP 32
 #define OPSDK_SIM_MAX_THREADS 1024
 #define OPSDK_SIM_MAX_DYNAMIC_SHARED (256 * 1024)
@@ -88,6 +88,7 @@ struct opsdk_sim_launch {
     int check_races;
     int fast_math;
     uint64_t stack_bytes;
+    int instrumented;       // the module reports its loads and stores (else: no shadow checks)
 };
 
 struct opsdk_sim_result {

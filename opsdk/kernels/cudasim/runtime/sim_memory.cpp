@@ -261,7 +261,8 @@ template <class T> static T rmw_bits(int op, T *p, T v) {
 // kind: 1 float (size 4/8), 2 signed, 3 unsigned; values travel as raw bits
 EXPORT uint64_t opsdk_sim_atomic(int op, void *ptr, int size, int kind, uint64_t value, uint64_t compare) {
     tick();
-    check_access((uintptr_t)ptr, size, true, op != 11, true);
+    // without instrumentation the plain stores are not seen, so the shadow would mislead
+    if (g_spec->instrumented) check_access((uintptr_t)ptr, size, true, op != 11, true);
     uint64_t out = 0;
     if (kind == OPSDK_KIND_FLOAT && size == 4) {
         float v, c, r;
