@@ -158,7 +158,22 @@ class Kernel:
                                                       or (dtype is not None and value.dtype is not dtype)):
                     return fix.call(fn, args, kwargs)
         elif fix is not None and (len(args) > 1 or kwargs):
-            fix.one_float_dtype(args, kwargs)
+            # python: arrays of one dtype pass at the cost of a type test each
+            kind, dtype = fix.array_type, None
+            for value in args:
+                if type(value) is kind:
+                    if dtype is None:
+                        dtype = value.dtype
+                    elif value.dtype is not dtype:
+                        fix.one_float_dtype(args, kwargs)
+                        break
+            for value in kwargs.values():
+                if type(value) is kind:
+                    if dtype is None:
+                        dtype = value.dtype
+                    elif value.dtype is not dtype:
+                        fix.one_float_dtype(args, kwargs)
+                        break
         return fn(*args, **kwargs)
 
     def run(self, backend, *args, **kwargs):
@@ -255,7 +270,8 @@ class Kernel:
             raise self._unavailable(backend, f"{backend!r} is not implemented")
         fn = self._impls[backend]
         if backend == "python":
-            return fn, None, None, _Fixer(self, backend, None, None)
+            kind = _ndarray if device == "cpu" else __import__("cupy").ndarray
+            return fn, None, None, _Fixer(self, backend, None, kind)
         if backend == "c":
             if device != "cpu":
                 raise self._unavailable("c", "the C backend runs on NumPy arrays; got CuPy (GPU) arrays")

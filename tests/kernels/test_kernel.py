@@ -268,3 +268,9 @@ def test_one_float_dtype_and_other_kinds_pass(cache):
     assert kernel.run("python", numpy.ones(3), numpy.arange(3)).tolist() == [0.0, 1.0, 2.0]
     # a dtype the kernel does not implement (float16 on python) is not held against it
     assert kernel.run("python", numpy.ones(2, numpy.float16), numpy.ones(2, numpy.float32)).dtype == numpy.float32
+
+
+def test_keyword_arrays_of_two_float_dtypes_are_refused_too(cache):
+    kernel = _pair_kernel("tests.mixed_kw")
+    with use_backend("python"), pytest.raises(KernelArgumentError, match="arguments 'x' and 'y'"):
+        kernel(x=numpy.ones(2, numpy.float32), y=numpy.ones(2))
