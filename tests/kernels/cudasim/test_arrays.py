@@ -98,3 +98,10 @@ def test_testing_and_random_work_on_device_arrays(cp):
     x = cp.random.default_rng(0).standard_normal(1000, dtype=cp.float32)
     assert isinstance(x, cp.ndarray) and x.dtype == cp.float32
     cp.testing.assert_allclose(x, x.copy())
+
+
+def test_lists_and_numpy_arrays_index_device_arrays_as_in_cupy(cp):
+    x = cp.arange(5.0)
+    assert x[[0, 3]].get().tolist() == [0.0, 3.0] and x[numpy.array([4, 1])].get().tolist() == [4.0, 1.0]
+    x[numpy.array([0, 1])] = 9.0
+    assert x[cp.asarray(numpy.array([0, 1, 2]))].get().tolist() == [9.0, 9.0, 2.0]

@@ -157,12 +157,12 @@ class ndarray(NDArrayOperatorsMixin):
         return method
 
     def __getitem__(self, key):
-        return wrap(self._a[unwrap(key, "__getitem__")])
+        return wrap(self._a[_index(key)])
 
     def __setitem__(self, key, value):
         if not isinstance(value, _ndarray):  # a NumPy array is copied in, as CuPy does
             value = unwrap(value, "__setitem__")
-        self._a[unwrap(key, "__setitem__")] = value
+        self._a[_index(key)] = value
 
     def __len__(self):
         return len(self._a)
@@ -245,6 +245,16 @@ def _same_device(objs, what):
         if device != current:
             raise ValueError(f"Array device must be same as the current device: array device = {device} "
                              f"while current = {current} ({what}; opsdk CUDA simulator, as CuPy)")
+
+
+def _index(key):
+    """An index for the NumPy array: device arrays unwrapped; lists and NumPy arrays are taken
+    as they are (CuPy copies them to the device)."""
+    if isinstance(key, ndarray):
+        return key._a
+    if isinstance(key, tuple):
+        return tuple(_index(k) for k in key)
+    return key
 
 
 def unwrap(obj, what="operation"):
