@@ -29,7 +29,7 @@ def _select(ops, packs):
               help="Only this dtype (repeatable).")
 @click.option("--check", "checks", multiple=True, type=click.Choice(tuple(CHECKS)), metavar="NAME",
               help="Only this check (repeatable).")
-@click.option("--fast/--full", "fast", default=True, show_default=True,
+@click.option("--fast/--full", "fast", default=False, show_default=True,
               help="Fast: random-projection gradchecks, one broadcast sample; a failure is re-run "
                    "in full mode. Full: full Jacobians and every derived sample.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the samples and projections.")
