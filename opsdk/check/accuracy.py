@@ -3,7 +3,7 @@
 An element of a result computed in ``dtype`` may differ from the float64 reference (the python
 kernel run on the same values cast to float64) by
 
-    allowed = FACTOR * eps(dtype) * sqrt(length) * (|reference| + rms(reference))
+    allowed = FACTOR * eps(dtype) * sqrt(length / 16) * (|reference| + rms(reference))
               + EMPIRICAL * |python in dtype - reference|
               + FLOOR * eps(dtype) * scale
 
@@ -26,9 +26,14 @@ EMPIRICAL = 4
 FLOOR = 16
 
 
+# a reduction this short adds no more rounding than the elementwise work around it
+FREE_LENGTH = 16
+
+
 def growth(length):
-    """How the allowed error grows with a reduction of ``length`` elements."""
-    return float(np.sqrt(max(1, int(length))))
+    """How the allowed error grows with a reduction of ``length`` elements: like the rounding of
+    a sum, with its square root (beyond the first FREE_LENGTH elements)."""
+    return float(np.sqrt(max(1.0, int(length) / FREE_LENGTH)))
 
 
 def magnitude_of(reference):
@@ -99,8 +104,8 @@ def against_reference(actual, reference, dtype, length, empirical=None, declared
         error = abs(float(a[index]) - float(ref_cmp[index]))
         return f", {error / (eps * scale):.3g} eps of its magnitude" if scale > 0 else ""
 
-    beyond = (f"from {what} beyond {factor} eps({np.dtype(dtype).name}) x sqrt({int(length)}) "
-              "of their magnitude")
+    beyond = (f"from {what} beyond {factor * growth(length):.3g} eps({np.dtype(dtype).name}) of "
+              "their magnitude")
     return within(a, ref_cmp, allowed, declared, unit, beyond)
 
 

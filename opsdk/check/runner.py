@@ -7,6 +7,7 @@ element a kernel never writes is reported with the kernel's name and the indices
 import time
 
 from .. import errors
+from ..autograd.call_site import ops_own_sites
 from ..kernels import check_mode
 from .backends import REFERENCE, availability, dtype_availability
 from .checks import CHECKS
@@ -14,6 +15,7 @@ from .context import CheckContext
 from .drawing import draw
 from .errors_text import error_report
 from .result import BLOCKED, ERROR, FAIL, NA, PASS, SKIP, CheckResult, Outcome
+from .samples import BROADCAST as BROADCAST_KIND
 from .selection import failure_result
 from .state import fresh_state
 
@@ -62,6 +64,10 @@ def _run_sample(module, ctx):
         else:
             outcome = Outcome(FAIL, None, str(error))
     except Exception as error:
+        if ctx.sample.kind == BROADCAST_KIND and ctx.backend != REFERENCE:
+            # raising is no silent wrong answer: a compiled kernel may support fewer broadcasts
+            return Outcome(NA, None, f"{ctx.backend} refuses this broadcast, which python "
+                                     f"accepts: {type(error).__name__}: {_first_line(str(error))}")
         outcome = Outcome(ERROR, None, error_report(error, ctx.op))
     unwritten = check_mode.take_findings()
     if unwritten:
@@ -123,21 +129,27 @@ def samples_for(module, drawn, backend):
 
 def _run_mode(case, mode, seed):
     module = CHECKS[case.check]
+    # captured before anything of the run calls the op (drawing samples does)
+    state = fresh_state(case.op)
     try:
         drawn = draw(case.op, case.dtype, seed, mode)
     except Exception as error:
         return CheckResult(case.op.qualname, case.backend, case.dtype, case.check, ERROR,
                            detail=f"drawing samples failed: {type(error).__name__}: {error}",
                            message="drawing samples failed", mode=mode)
-    state = fresh_state(case.op)
     notes = list(drawn.notes) if "attribute" in getattr(module, "KINDS", ()) else []
     pairs = []
     for sample in samples_for(module, drawn, case.backend):
         state.restore()
         ctx = CheckContext(case.op, case.backend, case.dtype, sample, mode, seed)
         ctx.state = state
-        pairs.append((sample, _run_sample(module, ctx)))
+        outcome = _run_sample(module, ctx)
+        pairs.append((sample, outcome))
         notes += [n for n in ctx.notes if n not in notes]
+        if outcome.status == NA and sample.kind == BROADCAST_KIND and "refuses" in outcome.detail:
+            note = f"{sample.label}: {outcome.detail}"
+            if note not in notes:
+                notes.append(note)
     state.restore()
     result = _aggregate(case, pairs, mode)
     result.notes = notes
@@ -182,15 +194,17 @@ def run_case(case, mode="full", seed=0):
                            mode=mode, seconds=time.perf_counter() - start)
     check_mode.set_active(True, case.op.kernels)
     try:
-        result = _run_mode(case, mode, seed)
-        if mode == "fast" and result.status in (FAIL, ERROR):
-            fast = result
-            result = _run_mode(case, "full", seed)
-            if result.failed:
-                result.detail += "\n(failed in fast mode; this report is from the full-mode re-run)"
-            else:
-                result.detail = ("fast mode reported a failure the full-mode re-run does not "
-                                 "confirm:\n" + fast.detail)
+        with ops_own_sites():
+            result = _run_mode(case, mode, seed)
+            if mode == "fast" and result.status in (FAIL, ERROR):
+                fast = result
+                result = _run_mode(case, "full", seed)
+                if result.failed:
+                    result.detail += ("\n(failed in fast mode; this report is from the full-mode "
+                                      "re-run)")
+                else:
+                    result.detail = ("fast mode reported a failure the full-mode re-run does not "
+                                     "confirm:\n" + fast.detail)
     finally:
         check_mode.set_active(False, case.op.kernels)
     if result.loosened:

@@ -79,6 +79,10 @@ class _Namespace:
         return {n: v for n, v in vars(self.owner).items() if self._tracked(n, v)}
 
     def restore(self):
+        for value in vars(self.owner).values():
+            # functools.lru_cache / cache wrappers keep their memo inside: forget it
+            if callable(getattr(value, "cache_clear", None)) and hasattr(value, "cache_info"):
+                value.cache_clear()
         current = self._current()
         for name in current.keys() - self.values.keys():
             try:
@@ -123,9 +127,14 @@ def _is_sdk(name):
     return name == "opsdk" or name.startswith("opsdk.")
 
 
+def _top(name):
+    return name.split(".", 1)[0]
+
+
 def code_modules(op):
     """The modules holding the op's code: its Function's, its kernels' and its reference's, plus
-    the other modules of their directories (helpers), never opsdk's own or test modules."""
+    every other module of their top-level packages (helpers) and of their directories, never
+    opsdk's own or test modules."""
     seeds = set()
     for cls in inspect.getmro(op.function):
         seeds.add(getattr(cls, "__module__", None))
@@ -136,8 +145,11 @@ def code_modules(op):
         seeds.add(getattr(op.reference, "__module__", None))
     modules = {name: sys.modules[name] for name in seeds if name in sys.modules and not _is_sdk(name)}
     dirs = {_file_dir(m) for m in modules.values()} - {None}
+    tops = {_top(n) for n in modules if "." in n} - {"__main__"}
     for name, module in list(sys.modules.items()):
-        if module is not None and not _is_sdk(name) and _file_dir(module) in dirs:
+        if module is None or _is_sdk(name):
+            continue
+        if _file_dir(module) in dirs or _top(name) in tops:
             modules.setdefault(name, module)
     return {n: m for n, m in modules.items() if not _is_test_module(m)}
 

@@ -13,8 +13,9 @@ estimate of both sides' errors, block by block (output k, input j):
     numeric:  ROUNDING * eps_n * max_r (|f_r| + sum_c |J_rc| |x_c|) / h
               (rounding of a central difference: f's own rounding is as large as the terms it
               sums, sum_c |J_rc x_c|, not as small as a result they cancel to)
-    analytic: ANALYTIC * eps_a * sqrt(len) * (max |J_kj| + |J|)  (rounding of the backward)
-where len is the block's longer side (a bound on the sums inside backward). An element beyond
+    analytic: ANALYTIC * eps_a * sqrt(len / 16) * (max |J_kj| + |J|)  (rounding of the backward)
+where len is the block's longer side (a bound on the sums inside backward; sums of up to 16
+terms add no more rounding than the elementwise work around them). An element beyond
 that is re-measured with a second step (2h): the difference of the two central differences
 estimates the numeric error itself (truncation and noise), and Richardson's extrapolation
 (4 D(h) - D(2h)) / 3 is compared instead. Given atol/rtol then only loosen (and the report says
@@ -57,7 +58,7 @@ def derived_tolerance(dtypes, numeric_precision, scale, rounding, length):
         length: the block's longer side.
     """
     eps_a = max(_eps(d) for d in dtypes)
-    analytic = DERIVED_ANALYTIC * eps_a * float(np.sqrt(max(1, length)))
+    analytic = DERIVED_ANALYTIC * eps_a * float(np.sqrt(max(1.0, length / 16)))
     return analytic * float(scale) + rounding, analytic
 
 

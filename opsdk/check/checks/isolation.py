@@ -65,6 +65,10 @@ def _single_call(ctx, seq):
                 problems.append(f"output {k} shares memory with input '{name}' (forward returns a "
                                 "view of its input, or writes its result into it); return a new "
                                 "tensor")
+        for j in range(k):
+            if shares_memory(out._data, call.outputs[j]._data):
+                problems.append(f"output {k} shares memory with output {j} (one buffer returned "
+                                "twice); return separate tensors")
     if not call.seeds:
         return problems, call
     seeds_before = [host(s) for s in call.seeds]

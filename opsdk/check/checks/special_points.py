@@ -3,9 +3,10 @@
 - where python in float64 gives a finite output inside the dtype's range, the op must too (a
   float32 overflow, exp(x) * exp(x) where exp(2x) fits, shows here on every seed);
 - a NaN output where the op is finite and continuous on both sides is a removable NaN (x / x);
-- where every output is finite, every gradient must be finite, unless the derivative itself is
-  infinite there (sqrt at 0): that is decided from central differences of the float64 python
-  forward at two steps, which agree wherever a finite derivative exists.
+- where every output is finite, every gradient must be finite wherever the derivative exists
+  there (not at a pole such as sqrt at 0, nor at a kink such as |x| at 0): that is decided from
+  the float64 python forward, whose central differences at two steps and whose one-sided
+  slopes all agree exactly where a finite derivative exists.
 """
 import numpy as np
 
@@ -75,8 +76,11 @@ def _removable_nans(ctx, got):
                                  backward=False))
         except Exception:
             return problems
+    shapes = {tuple(slot.shape) for _, slot in ctx.sample.slots() if slot.values.dtype.kind == "f"}
     for k in nan_outputs:
         a, left, right = got.outputs[k], sides[0].outputs[k], sides[1].outputs[k]
+        if tuple(a.shape) not in shapes:
+            continue  # only elementwise-shaped outputs: each element then has one input
         close = np.isfinite(left) & np.isfinite(right) & \
             (np.abs(left - right) <= 1e-3 * np.maximum(1.0, np.abs(left)))
         for index in np.argwhere(np.isnan(a) & close)[:SHOWN]:
@@ -88,29 +92,44 @@ def _removable_nans(ctx, got):
 
 
 def _numeric_derivative(ctx, position, flat, seeds):
-    """d(sum seeds . f)/d input[flat] by float64 central differences at two steps, or None."""
+    """d(sum seeds . f)/d input[flat] in float64 where it exists, else None.
+
+    It exists when central differences at two steps agree (no pole: sqrt at 0) and the
+    function has no kink there (|x| at 0): one-sided slopes that differ, with second
+    differences that do not stay put when the step doubles, are a kink.
+    """
     slot = ctx.sample.args[position]
     x0 = float(slot.values.reshape(-1)[flat])
-    estimates = []
-    for h in (1e-5 * max(1.0, abs(x0)), 2.5e-6 * max(1.0, abs(x0))):
-        values = []
-        for sign in (1.0, -1.0):
-            v = slot.values.astype(np.float64).copy()
-            v.reshape(-1)[flat] += sign * h
-            shifted = ctx.sample.replace(ctx.sample.label, {position: slot.with_values(v)})
-            try:
-                run = ctx.run(sample=shifted, backend="python", dtype="float64", backward=False)
-            except Exception:
-                return None
-            outs = [o for o in run.outputs if o.dtype.kind == "f"]
-            values.append(sum(float(np.sum(s * o)) for s, o in zip(seeds, outs)))
-        estimates.append((values[0] - values[1]) / (2 * h))
-    d1, d2 = estimates
-    if not (np.isfinite(d1) and np.isfinite(d2)):
+    h = 1e-5 * max(1.0, abs(x0))
+    values = {}
+    for m in (0, 1, -1, 0.25, -0.25, 0.5, -0.5):
+        v = slot.values.astype(np.float64).copy()
+        v.reshape(-1)[flat] += m * h
+        shifted = ctx.sample.replace(ctx.sample.label, {position: slot.with_values(v)})
+        try:
+            run = ctx.run(sample=shifted, backend="python", dtype="float64", backward=False)
+        except Exception:
+            return None
+        outs = [o for o in run.outputs if o.dtype.kind == "f"]
+        values[m] = sum(float(np.sum(s * o)) for s, o in zip(seeds, outs))
+    d = 0.25 * h
+    with np.errstate(all="ignore"):
+        wide = (values[1] - values[-1]) / (2 * h)
+        narrow = (values[0.25] - values[-0.25]) / (2 * d)
+        right = (values[0.25] - values[0]) / d
+        left = (values[0] - values[-0.25]) / d
+        # a smooth function's second differences are f'' at both steps; a kink's halve
+        near = (values[0.25] - 2 * values[0] + values[-0.25]) / d ** 2
+        far = (values[0.5] - 2 * values[0] + values[-0.5]) / (2 * d) ** 2
+    estimates = (wide, narrow, left, right, near, far)
+    if not all(np.isfinite(e) for e in estimates):
         return None
-    if abs(d1 - d2) > 1e-2 * max(abs(d1), abs(d2)) + 1e-8:
-        return None  # the estimates do not settle: no finite derivative to demand
-    return d2
+    scale = max(abs(e) for e in estimates[:4])
+    if abs(wide - narrow) > 1e-2 * scale + 1e-8:
+        return None  # the estimates do not settle: a pole
+    if abs(left - right) > 1e-3 * scale + 1e-7 and abs(near - far) > 0.25 * max(abs(near), abs(far)):
+        return None  # the sides differ: a kink
+    return narrow
 
 
 def _gradient_problems(ctx, got):

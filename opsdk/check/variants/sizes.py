@@ -21,7 +21,8 @@ ELEMENT_BUDGET = 1 << 22
 
 def _classes(sample):
     """Dimension sizes to rename, most telling first: the last then the first axis of the first
-    float tensor, then the other sizes found."""
+    float tensor, then the other sizes found (at most four; the first two the op accepts are
+    renamed)."""
     floats = [s for _, s in sample.slots() if s.values.dtype.kind == "f" and s.values.ndim]
     if not floats:
         return []
@@ -31,7 +32,7 @@ def _classes(sample):
     for d in order:
         if d > 1 and d not in seen:
             seen.append(d)
-    return seen[:2]
+    return seen[:4]
 
 
 def _map_int(value, mapping):
@@ -65,8 +66,11 @@ def size_variants(op, sample, full, accepts, extra=()):
     """Samples at the derived sizes (each accepted by the op's python forward)."""
     sizes = sorted(set((DEFAULT_SIZES if full else FAST_SIZES) + tuple(extra)))
     classes = _classes(sample)
-    variants = []
+    variants, renamed = [], 0
     for n, c in enumerate(classes):
+        if renamed == 2:
+            break  # two dimensions renamed are enough; the others were tried in case one fails
+        before = len(variants)
         rest = {d: 1 for _, s in sample.slots() for d in s.values.shape if d > 1 and d != c}
         for target in sizes:
             seed = np.random.SeedSequence([*np.atleast_1d(sample.seed).tolist(), n, target])
@@ -77,4 +81,5 @@ def size_variants(op, sample, full, accepts, extra=()):
                 if candidate is not None and accepts(candidate):
                     variants.append(candidate)
                     break
+        renamed += len(variants) > before
     return variants
