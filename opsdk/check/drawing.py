@@ -75,7 +75,8 @@ def _draw(op, dtype, seed, mode):
     for s in accepted if full else accepted[:1]:
         derived += layout_variants(s, full)
     if _compiled(op):
-        for s in accepted if full else accepted[:1]:
+        # two samples cover the kernels of an op's options (gelu's erf and tanh forms)
+        for s in accepted[:2] if full else accepted[:1]:
             derived += size_variants(op, s, full, accepts, getattr(op, "sizes", ()) or ())
     for i, s in enumerate(accepted if full else accepted[:1]):
         derived += probe_variants(op, s, filled=full and i == 0, accepts=accepts)

@@ -145,7 +145,7 @@ def code_modules(op):
         seeds.add(getattr(op.reference, "__module__", None))
     modules = {name: sys.modules[name] for name in seeds if name in sys.modules and not _is_sdk(name)}
     dirs = {_file_dir(m) for m in modules.values()} - {None}
-    tops = {_top(n) for n in modules if "." in n} - {"__main__"}
+    tops = {_top(n) for n in modules} - {"__main__"}
     for name, module in list(sys.modules.items()):
         if module is None or _is_sdk(name):
             continue

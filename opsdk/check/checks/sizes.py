@@ -17,10 +17,12 @@ def applies(op, backend):
 
 
 def run(ctx):
-    """Forward and backward on the size sample, against python (in the dtype and in float64)."""
+    """Forward and backward on the size sample, against python in float64 (in the dtype when the
+    op takes no float64); the wide floor makes python's own error in the dtype immaterial."""
     got = ctx.run()
-    emp = ctx.run(backend=REFERENCE, grad_outputs=got.grad_outputs or None)
-    ref = ctx.reference_run(grad_outputs=got.grad_outputs or None) or emp
-    found = compare_runs(ctx, got, ref, emp, floor=FLOOR)
+    ref = ctx.reference_run(grad_outputs=got.grad_outputs or None)
+    if ref is None:
+        ref = ctx.run(backend=REFERENCE, grad_outputs=got.grad_outputs or None)
+    found = compare_runs(ctx, got, ref, None, floor=FLOOR)
     return found.outcome(ctx, f"{ctx.name} on {ctx.backend} ({ctx.dtype}) disagrees with python "
                               "at this size (a loop tail, block offset or parallel chunk?): ")

@@ -13,6 +13,9 @@ from ..samples import ATTRIBUTE, TensorSlot, argument_names
 
 # non-round factors: a perturbed value never lands on a value an author would hard-code
 FACTORS = (1.1731, 0.8269)
+# a small attribute (an epsilon) moves results by about its own size: move it a lot
+SMALL = 1e-3
+SMALL_FACTORS = (37.31, 5.731)
 RANGE_POINTS = (0.2731, 0.8269)
 ZERO_STEPS = (0.1731, -0.1731)
 
@@ -41,10 +44,10 @@ def perturbed_values(value, declared_range=None):
         low, high = declared_range
         candidates = [low + p * (high - low) for p in RANGE_POINTS] if high > low else []
     elif value != 0:
-        candidates = [value * f for f in FACTORS]
+        candidates = [value * f for f in (SMALL_FACTORS if abs(value) <= SMALL else FACTORS)]
     else:
         candidates = list(ZERO_STEPS)
-    return [round(c, 12) for c in candidates if c != value]
+    return [float(f"{c:.6g}") for c in candidates if c != value]
 
 
 def _with_value(sample, key, value, label):
