@@ -158,30 +158,35 @@ def _interleaved(ctx, seq, other, foreign):
     for label, call in (("A", a), ("B", b)):
         if call is None:
             continue
-        for part, k, message in _differences(alone[label], call.result(), exact, ctx):
-            problems.append(f"{part} {k} of {label}: {message}")
+        for what, message in _differences(alone[label], call.result(), exact, ctx):
+            problems.append(f"{what} of {label}: {message}")
     if not problems:
         return []
     where = f"; state changed meanwhile: {', '.join(changes)}" if changes else ""
     return [f"calls interfere: {', '.join(order)} (B: A's values reversed"
             f"{'' if foreign is None else '; X: the sample in the other dtype'}) differ from "
             f"separate runs from fresh op state{' bit for bit' if exact else ''}: "
-            + "; ".join(problems[:4]) + where
+            + "; ".join(problems[:2]) + (f" (and {len(problems) - 2} more)"
+                                         if len(problems) > 2 else "") + where
             + " (state kept outside ctx: on the Function class, at module level, or a cache "
               "keyed by something other than the values)"]
 
 
 def _differences(first, second, exact, ctx):
+    """``(what, message)`` for each output or gradient that differs between two runs."""
+    names = argument_names(ctx.op, len(ctx.sample.args))
+    labels = {"outputs": lambda k: f"output {k}",
+              "gradients": lambda k: f"the gradient of '{names[ctx.sample.diff_positions[k]]}'"}
     out = []
     for part in ("outputs", "gradients"):
         for k, (x, y) in enumerate(zip(first[part], second[part])):
             if x is None or y is None:
                 if (x is None) != (y is None):
-                    out.append((part[:-1], k, "a gradient in one run only"))
+                    out.append((labels[part](k), "a gradient in one run only"))
                 continue
             result = bitwise(y, x) if exact else compare(y, x, ctx.atol, ctx.rtol)
             if not result.ok:
-                out.append((part[:-1], k, result.message))
+                out.append((labels[part](k), result.message))
     return out
 
 

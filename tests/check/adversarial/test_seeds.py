@@ -1,4 +1,5 @@
-"""Verdicts over seeds: every bug caught and no correct op flagged, whatever the seed."""
+"""Verdicts on another seed than 0: every bug caught and no correct op flagged (run_pack.py and
+tests/check/run_seeds.py run twenty seeds)."""
 import pytest
 
 from .conftest import cli_failures
@@ -16,12 +17,6 @@ def _problems(seed):
 @pytest.mark.parametrize("seed", [1])
 def test_another_seed_gives_the_same_verdicts(seed):
     assert _problems(seed) == []
-
-
-@pytest.mark.slow
-def test_twenty_seeds_give_the_same_verdicts():
-    problems = [p for seed in range(20) for p in _problems(seed)]
-    assert problems == [], "\n".join(problems)
 
 
 def test_bugs_and_correct_ops_are_all_registered():
