@@ -22,6 +22,7 @@ from .state import fresh_state
 # how many failing samples a report shows in full
 _SHOWN = 3
 _availability = {}
+_build_failures = {}  # (op, backend) -> the case that reported its kernel's build error
 
 
 def clear_caches():
@@ -30,6 +31,7 @@ def clear_caches():
     from .state import clear_cache as clear_states
 
     _availability.clear()
+    _build_failures.clear()
     clear_cache()
     clear_states()
 
@@ -189,6 +191,10 @@ def run_case(case, mode="full", seed=0):
         verdict = None if ok else (SKIP, why)
     if verdict is not None:
         status, why = verdict
+        if status == ERROR:  # a kernel that does not build: reported once, the backend's other checks skip
+            first = _build_failures.setdefault((id(case.op), case.op.qualname, case.backend), case.case_id)
+            if first != case.case_id:
+                status, why = SKIP, f"build failed, see {first}"
         return CheckResult(case.op.qualname, case.backend, case.dtype, case.check, status,
                            detail=why, message=_first_line(why) if status == ERROR else "",
                            mode=mode, seconds=time.perf_counter() - start)

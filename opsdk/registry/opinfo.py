@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..errors import SampleError
+from ..tensor import Tensor as _Tensor
 from .sampling import sample_from_specs, tensors_in
 from .specs import Sample
 from .tolerances import dtype_name, resolve_tolerance
@@ -38,6 +39,7 @@ class OpInfo:
         self.sample_fn = samples
         self._atol = atol
         self._rtol = rtol
+        self._slots = None  # (positions, names) of tensor arguments, found on the first call that needs them
         # the same maths written with core opsdk ops; `opsdk check` compares against its autograd
         self.reference = reference
         # {attribute: (low, high)}: where the verifier may move a float attribute
@@ -128,6 +130,20 @@ class OpInfo:
         return [tensors_in(s, place) for s in drawn]
 
     def __call__(self, *args, **kwargs):
+        for value in args:
+            if type(value) is not _Tensor:
+                return self._call_converted(args, kwargs)
+        if kwargs:
+            return self._call_converted(args, kwargs)
+        return self.function.apply(*args)
+
+    def _call_converted(self, args, kwargs):
+        """Call with lists, arrays and numbers at tensor arguments made Tensors (as core ops do)."""
+        from .arguments import converted, tensor_slots
+
+        if self._slots is None:
+            self._slots = tensor_slots(self)
+        args, kwargs = converted(self, self._slots, args, kwargs)
         return self.function.apply(*args, **kwargs)
 
     def __repr__(self):
