@@ -143,7 +143,9 @@ def code_modules(op):
             seeds.add(getattr(fn, "__module__", None))
     if op.reference is not None:
         seeds.add(getattr(op.reference, "__module__", None))
-    modules = {name: sys.modules[name] for name in seeds if name in sys.modules and not _is_sdk(name)}
+    # a script's own namespace is the user's, not the op's: never restored
+    modules = {name: sys.modules[name] for name in seeds
+               if name in sys.modules and not _is_sdk(name) and name != "__main__"}
     dirs = {_file_dir(m) for m in modules.values()} - {None}
     tops = {_top(n) for n in modules} - {"__main__"}
     for name, module in list(sys.modules.items()):
