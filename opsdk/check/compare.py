@@ -61,6 +61,17 @@ def worst_element(a, e, diff, bad):
     return index, float(a.flat[flat]), float(e.flat[flat])
 
 
+def _arrays(actual, expected):
+    """(a, e, None) as float64 arrays, or (a, e, the Comparison) when shapes differ or are empty."""
+    a, e = as_numpy(actual), as_numpy(expected)
+    if a.shape != e.shape:
+        return a, e, Comparison(False, float("inf"), message=f"shape differs; expected: "
+                                                             f"{list(e.shape)}; got: {list(a.shape)}")
+    if a.size == 0:
+        return a, e, Comparison(True, 0.0)
+    return a, e, None
+
+
 def compare(actual, expected, atol, rtol):
     """Compare two arrays (or Tensors).
 
@@ -77,12 +88,9 @@ def compare(actual, expected, atol, rtol):
 
         compare(np.ones(3), np.ones(3) * 1.1, 1e-5, 1e-3).ok     # False
     """
-    a, e = as_numpy(actual), as_numpy(expected)
-    if a.shape != e.shape:
-        return Comparison(False, float("inf"), message=f"shape differs; expected: {list(e.shape)}; "
-                                                       f"got: {list(a.shape)}")
-    if a.size == 0:
-        return Comparison(True, 0.0)
+    a, e, early = _arrays(actual, expected)
+    if early is not None:
+        return early
     diff = _errors(a, e)
     allowed = atol + rtol * np.abs(np.nan_to_num(e, posinf=0.0, neginf=0.0))
     bad = ~(diff <= allowed)
@@ -121,12 +129,9 @@ def _result(a, e, diff, bad, beyond, loosened=False, unit=None, ratio=None):
 
 def bitwise(actual, expected):
     """Compare bit for bit (NaN matches NaN): what deterministic backends owe a repeated call."""
-    a, e = as_numpy(actual), as_numpy(expected)
-    if a.shape != e.shape:
-        return Comparison(False, float("inf"), message=f"shape differs; expected: {list(e.shape)}; "
-                                                       f"got: {list(a.shape)}")
-    if a.size == 0:
-        return Comparison(True, 0.0)
+    a, e, early = _arrays(actual, expected)
+    if early is not None:
+        return early
     diff = _errors(a, e)
     bad = ~((a == e) | (np.isnan(a) & np.isnan(e)))
     return _result(a, e, diff, bad, "(not bit for bit)")
@@ -138,12 +143,9 @@ def within(actual, reference, allowed, declared=None, unit=None, beyond=""):
     Returns a Comparison whose ``loosened`` is True when an element passed only thanks to the
     declared tolerance.
     """
-    a, e = as_numpy(actual), as_numpy(reference)
-    if a.shape != e.shape:
-        return Comparison(False, float("inf"), message=f"shape differs; expected: {list(e.shape)}; "
-                                                       f"got: {list(a.shape)}")
-    if a.size == 0:
-        return Comparison(True, 0.0)
+    a, e, early = _arrays(actual, reference)
+    if early is not None:
+        return early
     diff = _errors(a, e)
     bad = ~(diff <= allowed)
     ratio = _ratio(diff, allowed)

@@ -111,53 +111,6 @@ class ReshapeWrites(opsdk.PyLayer):
         return dy * 2
 
 
-class NanAtZero(opsdk.PyLayer):
-    """x * tanh(x) whose backward divides by x."""
-
-    @staticmethod
-    def forward(ctx, x):
-        y = x * opsdk.tanh(x)
-        ctx.save_for_backward(x, y)
-        return y
-
-    @staticmethod
-    def backward(ctx, dy):
-        x, y = ctx.saved_tensor()
-        t = y / x
-        return dy * (t + x * (1 - t * t))
-
-
-class Sqrt(opsdk.PyLayer):
-    """sqrt, whose gradient at 0 is inf (right)."""
-
-    @staticmethod
-    def forward(ctx, x):
-        y = ten(np.sqrt(arr(x)))
-        ctx.save_for_backward(y)
-        return y
-
-    @staticmethod
-    def backward(ctx, dy):
-        (y,) = ctx.saved_tensor()
-        with np.errstate(divide="ignore"):
-            return ten(arr(dy) / (2 * arr(y)))
-
-
-class Exp32Overflow(opsdk.PyLayer):
-    """log(1 + exp(x)): exp overflows float32 above 88.7 where the result does not."""
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        with np.errstate(over="ignore"):
-            return ten(np.log1p(np.exp(arr(x))))
-
-    @staticmethod
-    def backward(ctx, dy):
-        (x,) = ctx.saved_tensor()
-        return dy * opsdk.sigmoid(x)
-
-
 class HardcodedBeta(opsdk.PyLayer):
     """beta * x whose backward uses 2.0, the registered beta."""
 
@@ -170,29 +123,23 @@ class HardcodedBeta(opsdk.PyLayer):
         return dy * 2.0
 
 
-class Cube(opsdk.PyLayer):
-    """x**3 (python)."""
+def cube(forward_scale=1.0, backward_scale=1.0, name="Cube"):
+    """x**3 (times ``forward_scale``) whose backward is 3x**2 (times ``backward_scale``),
+    written with opsdk ops (differentiable to any order)."""
 
-    @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return x * x * x
+        return x * x * x * forward_scale
 
-    @staticmethod
     def backward(ctx, dy):
         (x,) = ctx.saved_tensor()
-        return dy * 3 * x * x
+        return dy * 3 * backward_scale * x * x
+
+    return type(name, (opsdk.PyLayer,), {"forward": staticmethod(forward),
+                                          "backward": staticmethod(backward),
+                                          "__module__": __name__, "__doc__": cube.__doc__})
 
 
-class CubeWrongConstant(Cube):
-    """x**3 whose forward and backward agree with each other, scaled by 1.001."""
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return x * x * x * 1.001
-
-    @staticmethod
-    def backward(ctx, dy):
-        (x,) = ctx.saved_tensor()
-        return dy * 3.003 * x * x
+Cube = cube()
+# forward and backward agree with each other, scaled by 1.001: only a reference sees it
+CubeWrongConstant = cube(1.001, 1.001, "CubeWrongConstant")

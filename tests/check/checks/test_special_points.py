@@ -1,7 +1,11 @@
 from opsdk import TensorSpec
 
+from ..adversarial.pack import module
 from ..helpers import verdict
-from ..stateful_ops import Exp32Overflow, NanAtZero, Sqrt
+
+NanAtZero = module("bugs_points").TanhXNan0
+Sqrt = module("correct").Sqrt
+Exp32Overflow = module("bugs_points").SoftplusOverflow
 
 
 def test_a_nan_gradient_where_the_derivative_exists_fails(pack):

@@ -1,13 +1,13 @@
 """The adversarial pack: correct ops of every kind, and ops with one realistic bug each.
 
 Tests import this directory as the package ``opsdk_adversarial`` (see ``import_pack``) and
-register it with ``registered()``; ``EXPECTED`` (in expected.py) says, for each bug, a check
-that must fail and words its report must contain.
+register it with ``registered()``; ``BUGS`` (in ../expected.py) says, for each bug, a check
+that must fail and words its report must contain. ``module(name)`` gives one of its modules to
+tests that check a single op of it.
 """
 import contextlib
-import importlib.util
+import importlib
 import os
-import sys
 
 from opsdk import hookimpl
 
@@ -19,13 +19,9 @@ MODULES = ("correct", "bugs_state", "bugs_numerics", "bugs_sizes", "bugs_shapes"
 
 def import_pack():
     """This directory as the package ``opsdk_adversarial`` (imported once per process)."""
-    if PACKAGE not in sys.modules:
-        spec = importlib.util.spec_from_file_location(PACKAGE, os.path.join(HERE, "__init__.py"),
-                                                      submodule_search_locations=[HERE])
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[PACKAGE] = module
-        spec.loader.exec_module(module)
-    return sys.modules[PACKAGE]
+    from helpers.packages import import_directory
+
+    return import_directory(HERE, PACKAGE)
 
 
 @hookimpl
@@ -33,6 +29,12 @@ def register_ops(register):
     """Every module's ops, under pack ``adv``."""
     for name in MODULES:
         importlib.import_module(f"{PACKAGE}.{name}").register(register)
+
+
+def module(name):
+    """The pack's module ``name`` (``"correct"``, ``"bugs_points"``, ...)."""
+    import_pack()
+    return importlib.import_module(f"{PACKAGE}.{name}")
 
 
 @contextlib.contextmanager

@@ -30,6 +30,18 @@ def reduce_to(g, shape):
     return g
 
 
+def sigmoid(z):
+    """1 / (1 + exp(-z)) without overflow on either side (array maths)."""
+    e = np.exp(-np.abs(z))
+    return np.where(z >= 0, 1 / (1 + e), e / (1 + e))
+
+
+def softplus(x, beta=1.0):
+    """log(1 + exp(beta x)) / beta without overflow, in x's dtype."""
+    z = beta * x
+    return ((np.maximum(z, 0) + np.log1p(np.exp(-np.abs(z)))) / beta).astype(x.dtype)
+
+
 def suffix(a):
     return "f32" if a.dtype == np.float32 else "f64"
 

@@ -13,7 +13,7 @@ import opsdk
 from opsdk import TensorSpec
 from opsdk.kernels import Kernel, c_pointer
 
-from ._common import DTYPES, arr, binary_c, c_source, suffix, ten, unary_c
+from ._common import DTYPES, arr, binary_c, c_source, sigmoid, softplus, suffix, ten, unary_c
 
 SOURCE = c_source("csrc/bugs.c", [
     "void softplus_naive_fwd_{S}(const {T} *x, {T} *y, int64_t n);",
@@ -21,16 +21,6 @@ SOURCE = c_source("csrc/bugs.c", [
     "void spb_fwd_{S}(const {T} *x, {T} *y, int64_t n, double beta);",
     "void spb_bwd_{S}(const {T} *x, const {T} *dy, {T} *dx, int64_t n, double beta);",
 ])
-
-
-def _stable_softplus(x, beta=1.0):
-    z = beta * x
-    return ((np.maximum(z, 0) + np.log1p(np.exp(-np.abs(z)))) / beta).astype(x.dtype)
-
-
-def _sigmoid(z):
-    e = np.exp(-np.abs(z))
-    return np.where(z >= 0, 1 / (1 + e), e / (1 + e))
 
 
 class TanhXNan0(opsdk.PyLayer):
@@ -67,9 +57,9 @@ class SincNan0(opsdk.PyLayer):
         return ten((arr(dy) * d).astype(xa.dtype))
 
 
-naive_fwd = unary_c("adv.softplus_naive_fwd", SOURCE, "softplus_naive_fwd", _stable_softplus)
+naive_fwd = unary_c("adv.softplus_naive_fwd", SOURCE, "softplus_naive_fwd", softplus)
 naive_bwd = binary_c("adv.softplus_naive_bwd", SOURCE, "softplus_naive_bwd",
-                     lambda x, dy: (dy * _sigmoid(x)).astype(x.dtype))
+                     lambda x, dy: (dy * sigmoid(x)).astype(x.dtype))
 
 
 class SoftplusOverflowC(opsdk.PyLayer):
@@ -98,7 +88,7 @@ class SoftplusOverflow(opsdk.PyLayer):
     @staticmethod
     def backward(ctx, dy):
         (x,) = ctx.saved_tensor()
-        return ten((arr(dy) * _sigmoid(arr(x))).astype(arr(x).dtype))
+        return ten((arr(dy) * sigmoid(arr(x))).astype(arr(x).dtype))
 
 
 class LeakyHardcoded(opsdk.PyLayer):
@@ -117,10 +107,10 @@ class LeakyHardcoded(opsdk.PyLayer):
         return ten((arr(dy) * np.where(xa > 0, 1.0, 0.2)).astype(xa.dtype))  # BUG
 
 
-spb_fwd = unary_c("adv.spb_fwd", SOURCE, "spb_fwd", lambda x, *, beta: _stable_softplus(x, beta),
+spb_fwd = unary_c("adv.spb_fwd", SOURCE, "spb_fwd", lambda x, *, beta: softplus(x, beta),
                   params=("beta",))
 spb_bwd = Kernel("adv.spb_bwd", dtypes=DTYPES)
-spb_bwd.python(lambda x, dy, *, beta: (dy * _sigmoid(beta * x)).astype(x.dtype))
+spb_bwd.python(lambda x, dy, *, beta: (dy * sigmoid(beta * x)).astype(x.dtype))
 
 
 @spb_bwd.c(SOURCE)

@@ -4,17 +4,20 @@ relu (Paddle's custom relu, python and C, a kink at 0), leaky (a float attribute
 mul (binary, broadcasting, double backward), bias_add (a bias that broadcasts, C forward),
 softplus (C, unrolled with its tail, chunked above 65536 elements), rms_norm (rows with a
 weight, python and C), lltm (5 inputs, 2 outputs, C cell), max_last (a value and an integer
-index output), gather (an integer index input), sincos (two outputs), swish (a positional
-float argument, double backward), sqrt (an infinite derivative at the domain's end).
+index output), gather (an integer index input), sqrt (an infinite derivative at the domain's
+end). The fixture good pack (tests/fixtures/packs) adds sincos (two outputs, None gradients)
+and swish (a positional float argument, double backward), checked by the same checks.
 """
 import numpy as np
 
 import opsdk
 from opsdk import TensorSpec
 from opsdk.kernels import Kernel, c_pointer
-from opsdk.registry import Sample
 
-from ._common import DTYPES, arr, binary_c, c_source, reduce_to, suffix, ten, unary_c
+from fixtures.packs import load as load_fixture_pack
+
+from ._common import (DTYPES, arr, binary_c, c_source, reduce_to, sigmoid, softplus, suffix, ten,
+                      unary_c)
 
 SOURCE = c_source("csrc/correct.c", [
     "void relu_fwd_{S}(const {T} *x, {T} *y, int64_t n);",
@@ -72,29 +75,9 @@ class Leaky(opsdk.PyLayer):
         return ten((arr(dy) * np.where(xa > 0, 1.0, ctx.alpha)).astype(xa.dtype))
 
 
-# -- mul: binary, broadcasting, double backward (backward in opsdk ops) ----------------------
+# -- mul: binary, broadcasting, double backward: the fixture good pack's, registered here too --
 
-def sum_to(g, shape):
-    """Sum a broadcast gradient back to ``shape`` with opsdk ops (differentiable)."""
-    lead = g.ndim - len(shape)
-    if lead:
-        g = opsdk.sum(g, axis=list(range(lead)))
-    axes = [i for i, s in enumerate(shape) if s == 1 and g.shape[i] != 1]
-    return opsdk.sum(g, axis=axes, keepdim=True) if axes else g
-
-
-class Mul(opsdk.PyLayer):
-    """x * y with broadcasting."""
-
-    @staticmethod
-    def forward(ctx, x, y):
-        ctx.save_for_backward(x, y)
-        return x * y
-
-    @staticmethod
-    def backward(ctx, dz):
-        x, y = ctx.saved_tensor()
-        return sum_to(dz * y, x.shape), sum_to(dz * x, y.shape)
+Mul = load_fixture_pack("good_pack").Mul
 
 
 # -- bias_add: the bias broadcasts over rows; C forward --------------------------------------
@@ -129,19 +112,10 @@ class BiasAdd(opsdk.PyLayer):
 
 # -- softplus: C, unrolled with its tail, chunked above 65536 elements -----------------------
 
-def _softplus(x, *, beta):
-    z = beta * x
-    return ((np.maximum(z, 0) + np.log1p(np.exp(-np.abs(z)))) / beta).astype(x.dtype)
-
-
-def _sigmoid(z):
-    e = np.exp(-np.abs(z))
-    return np.where(z >= 0, 1 / (1 + e), e / (1 + e))
-
-
-softplus_fwd = unary_c("adv.softplus_fwd", SOURCE, "softplus_fwd", _softplus, params=("beta",))
+softplus_fwd = unary_c("adv.softplus_fwd", SOURCE, "softplus_fwd",
+                       lambda x, *, beta: softplus(x, beta), params=("beta",))
 softplus_bwd = binary_c("adv.softplus_bwd", SOURCE, "softplus_bwd",
-                        lambda x, dy, *, beta: (dy * _sigmoid(beta * x)).astype(x.dtype),
+                        lambda x, dy, *, beta: (dy * sigmoid(beta * x)).astype(x.dtype),
                         params=("beta",))
 
 
@@ -349,51 +323,6 @@ class Gather(opsdk.PyLayer):
         return ten(g), None
 
 
-# -- sincos: two outputs, set_materialize_grads(False) --------------------------------------
-
-class SinCos(opsdk.PyLayer):
-    """(sin x, cos x)."""
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.set_materialize_grads(False)
-        ctx.save_for_backward(x)
-        return opsdk.sin(x), opsdk.cos(x)
-
-    @staticmethod
-    def backward(ctx, dsin, dcos):
-        (x,) = ctx.saved_tensor()
-        dx = opsdk.zeros_like(x)
-        if dsin is not None:
-            dx = dx + dsin * opsdk.cos(x)
-        if dcos is not None:
-            dx = dx - dcos * opsdk.sin(x)
-        return dx
-
-
-# -- swish: a positional float argument, double backward ------------------------------------
-
-class Swish(opsdk.PyLayer):
-    """x * sigmoid(beta x), beta given positionally."""
-
-    @staticmethod
-    def forward(ctx, x, beta):
-        ctx.save_for_backward(x)
-        ctx.beta = beta
-        return x * opsdk.sigmoid(beta * x)
-
-    @staticmethod
-    def backward(ctx, dy):
-        (x,) = ctx.saved_tensor()
-        s = opsdk.sigmoid(ctx.beta * x)
-        return dy * (s + ctx.beta * x * s * (1 - s)), None
-
-
-def swish_samples(rng, dtype):
-    for beta in (1.0, 1.7):
-        yield Sample(args=(rng.uniform(-3, 3, size=(2, 3)).astype(dtype), beta))
-
-
 # -- sqrt: the derivative is infinite at the domain's lower end -----------------------------
 
 class Sqrt(opsdk.PyLayer):
@@ -439,7 +368,5 @@ def register(register):
     register(MaxLast, name="max_last", inputs=[X34])
     register(Gather, name="gather",
              inputs=[TensorSpec(shape=(5, 3)), TensorSpec(shape=(4,), integer=True, high=5)])
-    register(SinCos, name="sincos", inputs=[X34])
-    register(Swish, name="swish", samples=swish_samples, double_backward=True)
     register(Sqrt, name="sqrt", inputs=[TensorSpec(shape=(3, 4), domain=(0.0, 4.0),
                                                    avoid=(0.0,), min_distance=0.05)])
