@@ -52,7 +52,7 @@ def check_gradients(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, nondet_tol=0.0
         return report
     if evaluator.note:
         report.notes.append(evaluator.note)
-    tolerances = Tolerances(problem, atol, rtol, evaluator.precision, derived, evaluator)
+    tolerances = Tolerances(problem, atol, rtol, evaluator.precision, derived, evaluator, order)
     analytic = Analytic(problem, check_grad_dtypes)
     failures = []
     try:

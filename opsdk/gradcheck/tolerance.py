@@ -13,7 +13,8 @@ estimate of both sides' errors, block by block (output k, input j):
     numeric:  ROUNDING * eps_n * max_r (|f_r| + sum_c |J_rc| |x_c|) / h
               (rounding of a central difference: f's own rounding is as large as the terms it
               sums, sum_c |J_rc x_c|, not as small as a result they cancel to)
-    analytic: ANALYTIC * eps_a * sqrt(len / 16) * (max |J_kj| + |J|)  (rounding of the backward)
+    analytic: ANALYTIC * eps_a * sqrt(len / 16) * (max |J_kj| + |J|)  (rounding of the backward;
+              four times that for a second derivative)
 where len is the block's longer side (a bound on the sums inside backward; sums of up to 16
 terms add no more rounding than the elementwise work around them). An element beyond
 that is re-measured with a second step (2h): the difference of the two central differences
@@ -28,6 +29,8 @@ NUMERIC_FACTOR = 16
 # derived mode: ulps a forward evaluation may lose (cancellation inside the op), per element
 ROUNDING = 64
 DERIVED_ANALYTIC = 32
+# a second derivative is a backward of a backward: twice the operations, each rounding
+SECOND_ORDER = 4
 
 
 def _eps(dtype):
@@ -47,7 +50,7 @@ def block_tolerance(atol, rtol, dtypes, numeric_precision, scale):
     return a, r
 
 
-def derived_tolerance(dtypes, numeric_precision, scale, rounding, length):
+def derived_tolerance(dtypes, numeric_precision, scale, rounding, length, order=1):
     """(atol, rtol) from the error estimates of both sides (module docstring).
 
     Args:
@@ -56,17 +59,22 @@ def derived_tolerance(dtypes, numeric_precision, scale, rounding, length):
         scale: the largest |Jacobian element| of the block.
         rounding: the numeric rounding estimate of the block's rows (already divided by h).
         length: the block's longer side.
+        order: 2 for a second derivative (whose analytic side rounds about twice as often).
     """
     eps_a = max(_eps(d) for d in dtypes)
     analytic = DERIVED_ANALYTIC * eps_a * float(np.sqrt(max(1.0, length / 16)))
+    if order > 1:
+        analytic *= SECOND_ORDER
     return analytic * float(scale) + rounding, analytic
 
 
 class Tolerances:
     """Per (output k, input j) block tolerances of one problem."""
 
-    def __init__(self, problem, atol, rtol, numeric_precision, derived=False, evaluator=None):
+    def __init__(self, problem, atol, rtol, numeric_precision, derived=False, evaluator=None,
+                 order=1):
         self.problem = problem
+        self.order = order
         self.atol = atol
         self.rtol = rtol
         self.precision = numeric_precision
@@ -107,7 +115,7 @@ class Tolerances:
         p = self.problem
         length = max(p.rows[k].stop - p.rows[k].start, p.cols[j].stop - p.cols[j].start)
         rounding = self._rounding[k] * float(np.sqrt(max(1, rows)))
-        return derived_tolerance(dtypes, self.precision, scale, rounding, length)
+        return derived_tolerance(dtypes, self.precision, scale, rounding, length, self.order)
 
     def seen(self, err, allowed):
         """Record the largest err / allowed of compared elements."""
