@@ -4,6 +4,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from .samples import from_sample, sample_seed
+from .variants.thresholds import source_sizes
 from .variants import (attribute_variants, broadcast_variants, layout_variants, probe_variants,
                        size_variants, trial)
 
@@ -75,9 +76,10 @@ def _draw(op, dtype, seed, mode):
     for s in accepted if full else accepted[:1]:
         derived += layout_variants(s, full)
     if _compiled(op):
+        extra = tuple(getattr(op, "sizes", ()) or ()) + (source_sizes(op) if full else ())
         # two samples cover the kernels of an op's options (gelu's erf and tanh forms)
         for s in accepted[:2] if full else accepted[:1]:
-            derived += size_variants(op, s, full, accepts, getattr(op, "sizes", ()) or ())
+            derived += size_variants(op, s, full, accepts, extra)
     for i, s in enumerate(accepted if full else accepted[:1]):
         derived += probe_variants(op, s, filled=full and i == 0, accepts=accepts)
     # each derived sample gets its own seed for the grad_outputs checks draw

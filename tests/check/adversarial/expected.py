@@ -20,6 +20,7 @@ BUGS = {
     "cube_first64_c": (3, "sizes", "size 65 (dimension 4 -> 65)"),
     "cube_notail_c": (3, "sizes", "kernel 'adv.cube_notail_fwd' (c) left 3 of 7 elements"),
     "cube_parallel_c": (3, "sizes", "unwritten: [0, 32768]"),
+    "cube_parallel_big_c": (3, "sizes", "unwritten: [0, 50000]"),
     "mul_axis0": (4, "protocol", "gradient of 'x' (argument 0): wrong shape"),
     "bias_mean_c": (4, "gradcheck", "mean instead of sum over broadcast dims"),
     "reshape_write": (5, "layout", "kernel 'adv.softsign_fwd' (python) left 12 of 12 elements"),

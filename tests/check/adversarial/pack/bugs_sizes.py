@@ -4,6 +4,7 @@ cube_first64_c    right for the first 64 elements only: later blocks read x from
 cube_notail_c     forward unrolled by 4 without the tail loop (the 3x4 sample has no tail)
 cube_bwd_notail_c backward unrolled by 4 without the tail loop
 cube_parallel_c   above 65536 elements, the second chunk starts one element late
+cube_parallel_big_c the same above its own PAR_MIN (100000), read from its source
 cube_skip_last_c  the loop stops one element early
 """
 import opsdk
@@ -19,6 +20,7 @@ SOURCE = c_source("csrc/bugs.c", [
     "void cube4_bwd_{S}(const {T} *x, const {T} *dy, {T} *dx, int64_t n);",
     "void cubepar_fwd_{S}(const {T} *x, {T} *y, int64_t n);",
     "void cubelast_fwd_{S}(const {T} *x, {T} *y, int64_t n);",
+    "void cubebig_fwd_{S}(const {T} *x, {T} *y, int64_t n);",
 ])
 
 
@@ -57,6 +59,7 @@ notail = unary_c("adv.cube_notail_fwd", SOURCE, "cube4_fwd", _cube)
 bwd_notail = binary_c("adv.cube_bwd_notail", SOURCE, "cube4_bwd", _cube_grad)
 parallel = unary_c("adv.cube_parallel_fwd", SOURCE, "cubepar_fwd", _cube)
 skip_last = unary_c("adv.cube_skip_last_fwd", SOURCE, "cubelast_fwd", _cube)
+parallel_big = unary_c("adv.cube_parallel_big_fwd", SOURCE, "cubebig_fwd", _cube)
 
 OPS = (
     ("cube_first64_c", first64, cube_bwd),
@@ -64,6 +67,7 @@ OPS = (
     ("cube_bwd_notail_c", cube_fwd, bwd_notail),
     ("cube_parallel_c", parallel, cube_bwd),
     ("cube_skip_last_c", skip_last, cube_bwd),
+    ("cube_parallel_big_c", parallel_big, cube_bwd),
 )
 FUNCTIONS = {name: cube_op("".join(p.title() for p in name.split("_")), f, b) for name, f, b in OPS}
 

@@ -164,3 +164,14 @@ void bias_mean_bwd_##S(const T *dy, T *db, int64_t rows, int64_t n) {           
 }
 BIASMEAN(float, f32)
 BIASMEAN(double, f64)
+
+/* cube split in two chunks above its own threshold, the second starting one element late */
+#define PAR_MIN 100000
+#define CUBEBIG(T, S)                                                                     \
+void cubebig_fwd_##S(const T *x, T *y, int64_t n) {                                       \
+    int64_t half = n > PAR_MIN ? n / 2 : n;                                               \
+    for (int64_t i = 0; i < half; i++) y[i] = x[i] * x[i] * x[i];                         \
+    for (int64_t i = half + 1; i < n; i++) y[i] = x[i] * x[i] * x[i];                     \
+}
+CUBEBIG(float, f32)
+CUBEBIG(double, f64)
