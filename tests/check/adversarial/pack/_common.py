@@ -83,3 +83,22 @@ def binary_c(name, source, stem, python, *, params=()):
         return dx
 
     return kernel
+
+
+def softplus_op(class_name, fwd, bwd, beta):
+    """A softplus Function, sharpness ``beta`` (default), running kernel ``fwd`` on x and ``bwd``
+    on (x, dy), both given ``beta=``."""
+
+    def forward(ctx, x, beta=beta):
+        ctx.save_for_backward(x)
+        ctx.beta = float(beta)
+        return ten(fwd(arr(x), beta=ctx.beta))
+
+    def backward(ctx, dy):
+        (x,) = ctx.saved_tensor()
+        return ten(bwd(arr(x), arr(dy), beta=ctx.beta))
+
+    return type(class_name, (opsdk.PyLayer,), {
+        "forward": staticmethod(forward), "backward": staticmethod(backward),
+        "__module__": __name__,
+        "__doc__": "log(1 + exp(beta x)) / beta, with python and C kernels."})

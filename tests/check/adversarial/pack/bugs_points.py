@@ -13,7 +13,8 @@ import opsdk
 from opsdk import TensorSpec
 from opsdk.kernels import Kernel, c_pointer
 
-from ._common import DTYPES, arr, binary_c, c_source, sigmoid, softplus, suffix, ten, unary_c
+from ._common import (DTYPES, arr, binary_c, c_source, sigmoid, softplus, softplus_op, suffix, ten,
+                      unary_c)
 
 SOURCE = c_source("csrc/bugs.c", [
     "void softplus_naive_fwd_{S}(const {T} *x, {T} *y, int64_t n);",
@@ -122,19 +123,7 @@ def _(lib, ffi, x, dy, *, beta):
     return dx
 
 
-class SoftplusBetaC(opsdk.PyLayer):
-    """log(1 + exp(beta x)) / beta with C kernels."""
-
-    @staticmethod
-    def forward(ctx, x, beta=1.5):
-        ctx.save_for_backward(x)
-        ctx.beta = float(beta)
-        return ten(spb_fwd(arr(x), beta=ctx.beta))
-
-    @staticmethod
-    def backward(ctx, dy):
-        (x,) = ctx.saved_tensor()
-        return ten(spb_bwd(arr(x), arr(dy), beta=ctx.beta))
+SoftplusBetaC = softplus_op("SoftplusBetaC", spb_fwd, spb_bwd, 1.5)
 
 
 def register(register):

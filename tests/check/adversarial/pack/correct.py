@@ -16,8 +16,8 @@ from opsdk.kernels import Kernel, c_pointer
 
 from fixtures.packs import load as load_fixture_pack
 
-from ._common import (DTYPES, arr, binary_c, c_source, reduce_to, sigmoid, softplus, suffix, ten,
-                      unary_c)
+from ._common import (DTYPES, arr, binary_c, c_source, reduce_to, sigmoid, softplus, softplus_op,
+                      suffix, ten, unary_c)
 
 SOURCE = c_source("csrc/correct.c", [
     "void relu_fwd_{S}(const {T} *x, {T} *y, int64_t n);",
@@ -119,19 +119,7 @@ softplus_bwd = binary_c("adv.softplus_bwd", SOURCE, "softplus_bwd",
                         params=("beta",))
 
 
-class Softplus(opsdk.PyLayer):
-    """log(1 + exp(beta x)) / beta."""
-
-    @staticmethod
-    def forward(ctx, x, beta=1.0):
-        ctx.save_for_backward(x)
-        ctx.beta = float(beta)
-        return ten(softplus_fwd(arr(x), beta=ctx.beta))
-
-    @staticmethod
-    def backward(ctx, dy):
-        (x,) = ctx.saved_tensor()
-        return ten(softplus_bwd(arr(x), arr(dy), beta=ctx.beta))
+Softplus = softplus_op("Softplus", softplus_fwd, softplus_bwd, 1.0)
 
 
 def softplus_reference(x, beta=1.0):
