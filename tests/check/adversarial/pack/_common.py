@@ -102,3 +102,19 @@ def softplus_op(class_name, fwd, bwd, beta):
         "forward": staticmethod(forward), "backward": staticmethod(backward),
         "__module__": __name__,
         "__doc__": "log(1 + exp(beta x)) / beta, with python and C kernels."})
+
+
+def kernel_op(class_name, fwd, bwd, doc):
+    """A Function running kernel ``fwd`` on x and ``bwd`` on (x, dy): the shape of most ops."""
+
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return ten(fwd(arr(x)))
+
+    def backward(ctx, dy):
+        (x,) = ctx.saved_tensor()
+        return ten(bwd(arr(x), arr(dy)))
+
+    return type(class_name, (opsdk.PyLayer,), {"forward": staticmethod(forward),
+                                               "backward": staticmethod(backward),
+                                               "__module__": __name__, "__doc__": doc})

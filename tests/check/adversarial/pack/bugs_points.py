@@ -13,7 +13,7 @@ import opsdk
 from opsdk import TensorSpec
 from opsdk.kernels import Kernel, c_pointer
 
-from ._common import (DTYPES, arr, binary_c, c_source, sigmoid, softplus, softplus_op, suffix, ten,
+from ._common import (DTYPES, arr, binary_c, c_source, kernel_op, sigmoid, softplus, softplus_op, suffix, ten,
                       unary_c)
 
 SOURCE = c_source("csrc/bugs.c", [
@@ -63,18 +63,8 @@ naive_bwd = binary_c("adv.softplus_naive_bwd", SOURCE, "softplus_naive_bwd",
                      lambda x, dy: (dy * sigmoid(x)).astype(x.dtype))
 
 
-class SoftplusOverflowC(opsdk.PyLayer):
-    """softplus; the C kernel uses log(1 + exp(x))."""
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return ten(naive_fwd(arr(x)))
-
-    @staticmethod
-    def backward(ctx, dy):
-        (x,) = ctx.saved_tensor()
-        return ten(naive_bwd(arr(x), arr(dy)))
+SoftplusOverflowC = kernel_op("SoftplusOverflowC", naive_fwd, naive_bwd,
+                              "softplus; the C kernel uses log(1 + exp(x)).")
 
 
 class SoftplusOverflow(opsdk.PyLayer):

@@ -7,10 +7,9 @@ cube_parallel_c   above 65536 elements, the second chunk starts one element late
 cube_parallel_big_c the same above its own PAR_MIN (100000), read from its source
 cube_skip_last_c  the loop stops one element early
 """
-import opsdk
 from opsdk import TensorSpec
 
-from ._common import arr, binary_c, c_source, ten, unary_c
+from ._common import binary_c, c_source, kernel_op, unary_c
 
 SOURCE = c_source("csrc/bugs.c", [
     "void cube_fwd_{S}(const {T} *x, {T} *y, int64_t n);",
@@ -30,22 +29,6 @@ def _cube(x):
 
 def _cube_grad(x, dy):
     return (3 * x * x * dy).astype(x.dtype)
-
-
-def cube_op(class_name, fwd, bwd):
-    """x**3 running kernels ``fwd`` on x and ``bwd`` on (x, dy)."""
-
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return ten(fwd(arr(x)))
-
-    def backward(ctx, dy):
-        (x,) = ctx.saved_tensor()
-        return ten(bwd(arr(x), arr(dy)))
-
-    return type(class_name, (opsdk.PyLayer,), {"forward": staticmethod(forward),
-                                               "backward": staticmethod(backward),
-                                               "__doc__": "x cubed (python and C kernels)."})
 
 
 def reference(x):
@@ -69,7 +52,8 @@ OPS = (
     ("cube_skip_last_c", skip_last, cube_bwd),
     ("cube_parallel_big_c", parallel_big, cube_bwd),
 )
-FUNCTIONS = {name: cube_op("".join(p.title() for p in name.split("_")), f, b) for name, f, b in OPS}
+FUNCTIONS = {name: kernel_op("".join(p.title() for p in name.split("_")), f, b,
+                             "x cubed (python and C kernels).") for name, f, b in OPS}
 
 
 def register(register):

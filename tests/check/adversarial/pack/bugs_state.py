@@ -15,7 +15,7 @@ import opsdk
 from opsdk import TensorSpec
 from opsdk.kernels import Kernel, c_pointer
 
-from ._common import DTYPES, arr, c_source, sigmoid, suffix, ten
+from ._common import DTYPES, arr, c_source, kernel_op, sigmoid, suffix, ten
 
 SOURCE = c_source("csrc/bugs.c", [
     "void swish_fwd_{S}(const {T} *x, {T} *y, int64_t n);",
@@ -72,18 +72,8 @@ def _(lib, ffi, x, dy):
     return dx
 
 
-class InplaceFwdC(opsdk.PyLayer):
-    """swish with a C kernel whose adapter writes over the input."""
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return ten(swish_inplace(arr(x)))
-
-    @staticmethod
-    def backward(ctx, dy):
-        (x,) = ctx.saved_tensor()
-        return ten(swish_grad(arr(x), arr(dy)))
+InplaceFwdC = kernel_op("InplaceFwdC", swish_inplace, swish_grad,
+                        "swish with a C kernel whose adapter writes over the input.")
 
 
 class GradInplace(opsdk.PyLayer):
@@ -161,18 +151,8 @@ def _(lib, ffi, x):
     return y
 
 
-class ModuleBufferC(opsdk.PyLayer):
-    """swish whose C forward reuses a module-level output buffer."""
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return ten(swish_buffered(arr(x)))
-
-    @staticmethod
-    def backward(ctx, dy):
-        (x,) = ctx.saved_tensor()
-        return ten(swish_grad(arr(x), arr(dy)))
+ModuleBufferC = kernel_op("ModuleBufferC", swish_buffered, swish_grad,
+                          "swish whose C forward reuses a module-level output buffer.")
 
 
 class ClassState(opsdk.PyLayer):

@@ -16,7 +16,7 @@ from opsdk.kernels import Kernel, c_pointer
 
 from fixtures.packs import load as load_fixture_pack
 
-from ._common import (DTYPES, arr, binary_c, c_source, reduce_to, sigmoid, softplus, softplus_op,
+from ._common import (DTYPES, arr, binary_c, c_source, kernel_op, reduce_to, sigmoid, softplus, softplus_op,
                       suffix, ten, unary_c)
 
 SOURCE = c_source("csrc/correct.c", [
@@ -38,18 +38,7 @@ relu_fwd = unary_c("adv.relu_fwd", SOURCE, "relu_fwd", lambda x: np.maximum(x, 0
 relu_bwd = binary_c("adv.relu_bwd", SOURCE, "relu_bwd", lambda x, dy: np.where(x > 0, dy, 0).astype(x.dtype))
 
 
-class Relu(opsdk.PyLayer):
-    """max(x, 0); the gradient at 0 is 0."""
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return ten(relu_fwd(arr(x)))
-
-    @staticmethod
-    def backward(ctx, dy):
-        (x,) = ctx.saved_tensor()
-        return ten(relu_bwd(arr(x), arr(dy)))
+Relu = kernel_op("Relu", relu_fwd, relu_bwd, "max(x, 0); the gradient at 0 is 0.")
 
 
 def relu_reference(x):
