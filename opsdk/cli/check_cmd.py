@@ -69,9 +69,9 @@ def _select(ops, packs):
               help="Only this dtype (repeatable).")
 @click.option("--check", "checks", multiple=True, type=click.Choice(tuple(CHECKS)), metavar="NAME",
               help="Only this check (repeatable).")
-@click.option("--fast/--full", "fast", default=True, show_default=True,
-              help="Fast: random-projection gradchecks, one broadcast sample; a failure is re-run "
-                   "in full mode. Full: full Jacobians and every derived sample.")
+@click.option("--fast/--full", "fast", default=False, show_default=True,
+              help="Full (the default): every check on every derived sample, whole Jacobians. "
+                   "Fast: projections and a few derived samples; a failure is re-run in full mode.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the samples and projections (a non-negative integer).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report instead of the table.")
@@ -98,11 +98,12 @@ def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_x
     """Verify the gradients of registered ops: every op x backend x dtype x sample.
 
     OPS are op names (pack.op, or a short name one pack registers); none means every op of
-    every loaded pack. Checks: forward and backward agreement with the python backend,
+    every loaded pack. Checks: forward and backward agreement with python in float64,
     gradcheck, gradgradcheck where the op claims double backward (else: asking for it must
-    raise a clear error), the PyLayer protocol, and the engine around the op (accumulation,
-    stop_gradient, no_grad, retain_graph, hooks). Exits 1 when any check fails or a selected
-    pack failed to load. See docs/verifying.md.
+    raise a clear error), the op's reference=, isolation (in-place writes, shared memory,
+    state between calls), layouts, derived sizes, special points, the PyLayer protocol, and
+    the engine around the op (accumulation, stop_gradient, no_grad, retain_graph, hooks).
+    Exits 1 when any check fails or a selected pack failed to load. See docs/verifying.md.
     """
     from ..check import plan_cases, run_checks
     from ..check.progress import progress

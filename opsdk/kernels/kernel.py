@@ -7,6 +7,7 @@ from functools import partial
 import numpy
 
 from opsdk.errors import BackendUnavailableError, CacheUnusableError, KernelArgumentError, OpsdkWarning
+from opsdk.kernels import check_mode
 from opsdk.kernels.arrays import device_of
 from opsdk.kernels.cbuild import build_c, c_buildable
 from opsdk.kernels.cuda import cuda_status, load_module
@@ -269,6 +270,8 @@ class Kernel:
         if backend not in self._impls:
             raise self._unavailable(backend, f"{backend!r} is not implemented")
         fn = self._impls[backend]
+        if check_mode.active():  # opsdk check: fresh buffers NaN-filled, outputs scanned
+            fn = check_mode.watched(self.name, backend, fn)
         if backend == "python":
             kind = _ndarray if device == "cpu" else __import__("cupy").ndarray
             return fn, None, None, _Fixer(self, backend, None, kind)

@@ -8,7 +8,11 @@ per collected name, and no pack is loaded and nothing compiled until a declarati
 def pytest_addoption(parser):
     group = parser.getgroup("opsdk", "opsdk op verification")
     group.addoption("--opsdk-full", action="store_true", default=False,
-                    help="run op checks in full mode (full Jacobians, every derived sample)")
+                    help="run op checks in full mode (the default: full Jacobians, every derived "
+                         "sample), whatever a declaration says")
+    group.addoption("--opsdk-fast", action="store_true", default=False,
+                    help="run op checks in the cheap fast mode (random projections, a few "
+                         "derived samples; a failure is re-run in full mode)")
     group.addoption("--opsdk-seed", type=int, default=None,
                     help="seed of op-check samples (default: 0, or the declaration's seed)")
     group.addoption("--opsdk-cuda-sim", nargs="?", const="on", default=None, choices=("on", "auto", "off"),
