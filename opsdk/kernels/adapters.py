@@ -18,6 +18,7 @@ import numpy
 
 from opsdk.errors import KernelArgumentError, KernelBuildError
 from opsdk.kernels import outputs
+from opsdk.kernels.arrays import mixed_dtypes_error
 from opsdk.kernels.functions import function_name
 
 _INTEGER_TYPES = {"int", "long", "long long", "int32_t", "int64_t", "size_t", "ptrdiff_t", "intptr_t",
@@ -79,10 +80,11 @@ class Convention:
             if value.dtype not in self.names:
                 raise self._argument(name, f"one of dtypes {', '.join(d.name for d in self.names)}",
                                      f"{value.dtype.name}; cast it first, or force the python backend")
-            if value.dtype != first.dtype or value.shape != first.shape:
-                raise self._argument(name, f"the dtype and shape of {self.inputs[0]!r}: "
-                                     f"{first.dtype.name} {tuple(first.shape)}",
-                                     f"{value.dtype.name} {tuple(value.shape)}")
+            if value.dtype != first.dtype:
+                raise mixed_dtypes_error(self.kernel, self.backend, self.inputs[0], first.dtype, name, value.dtype)
+            if value.shape != first.shape:
+                raise self._argument(name, f"the shape of {self.inputs[0]!r}: {tuple(first.shape)}",
+                                     f"{tuple(value.shape)} (elementwise kernels take arrays of one shape)")
         return tuple(v if v.flags.c_contiguous else contiguous(v) for v in arrays)
 
     def _argument(self, name, expected, got):
@@ -186,7 +188,8 @@ class CudaAdapter:
         """The adapter for a loaded CUDA module."""
         from opsdk.kernels.cuda import launch_1d
 
-        convention = Convention(kernel, "cuda", self.stem, source.prototypes(), dtypes)
+        wanted = {function_name(self.stem, d) for d in dtypes}
+        convention = Convention(kernel, "cuda", self.stem, source.prototypes(wanted), dtypes)
         unknown = sorted({f"{n} ({t})" for types in convention.attr_types.values() for n, t in types.items()
                           if t not in _CUDA_SCALARS})
         if unknown:

@@ -230,18 +230,44 @@ def c_prototypes(cdef, where="<cdef>"):
     return _prototypes(_parse(cdef, where), where)
 
 
-def cuda_prototypes(code, where="<CUDA source>"):
+def _cuda_kernels(code):
+    """[(name, parameter text)] of the ``extern "C" __global__`` functions of a CUDA source."""
+    text = strip_comments(code, keep_strings=True)
+    return [(match[1], re.sub(_DROPPED, " ", match[2])) for match in re.finditer(_CUDA_KERNEL, text)]
+
+
+def cuda_kernel_names(code):
+    """The names of the ``extern "C" __global__`` functions a CUDA source defines, in order.
+
+    Example:
+        >>> cuda_kernel_names('extern "C" __global__ void k(__half *y) { }')
+        ['k']
+    """
+    return [name for name, _ in _cuda_kernels(code)]
+
+
+def cuda_prototypes(code, where="<CUDA source>", wanted=None):
     """{name: Prototype} of the ``extern "C" __global__`` functions a CUDA source defines.
+
+    Args:
+        code: the CUDA source text.
+        where: its name, for messages.
+        wanted: names that must be read (their parameters in plain C types); the others are
+            read where they can be (a ``__half`` parameter, say, is skipped).
+
+    Raises:
+        KernelBuildError: a wanted kernel's parameters cannot be read.
 
     Example:
         >>> list(cuda_prototypes('extern "C" __global__ void k(float *y, long long n) { }'))
         ['k']
     """
-    text = strip_comments(code, keep_strings=True)
-    declarations = []
-    for match in re.finditer(_CUDA_KERNEL, text):
-        params = re.sub(_DROPPED, " ", match[2])
-        declarations.append(f"void {match[1]}({params});")
-    if not declarations:
-        return {}
-    return _prototypes(_parse("\n".join(declarations), where), where)
+    found = {}
+    for name, params in _cuda_kernels(code):
+        declaration = f"void {name}({params});"
+        try:
+            found.update(_prototypes(_parse(declaration, where), where))
+        except KernelBuildError:
+            if wanted is not None and name in wanted:
+                raise
+    return found

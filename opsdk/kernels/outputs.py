@@ -19,6 +19,7 @@ from collections import OrderedDict
 
 import numpy
 
+from opsdk.kernels import check_mode
 from opsdk.kernels.arrays import is_gpu_array
 
 _MIN_BYTES = 4 << 20  # below this glibc reuses freed memory by itself
@@ -52,8 +53,11 @@ def _limit_bytes():
         return 256 << 20
 
 
-def empty(shape, dtype, like=None):
+def empty(shape, dtype=float, like=None):
     """An uninitialised C-contiguous output array (recycled memory when large and the pool allows).
+
+    In check mode (``opsdk check``) it is filled with a marked NaN, so elements a kernel never
+    writes are found (``check_mode``).
 
     Args:
         shape: the array's shape.
@@ -67,10 +71,16 @@ def empty(shape, dtype, like=None):
         >>> empty((2, 3), numpy.float32).shape
         (2, 3)
     """
-    global _serial
     if like is not None and type(like) is not numpy.ndarray and is_gpu_array(like):
-        return sys.modules["cupy"].empty(shape, dtype)
-    dtype = numpy.dtype(dtype)
+        out = sys.modules["cupy"].empty(shape, dtype)
+    else:
+        out = _pooled(shape, numpy.dtype(dtype))
+    return check_mode.fill(out) if check_mode._active else out
+
+
+def _pooled(shape, dtype):
+    """A NumPy array from the pool when large, else from NumPy."""
+    global _serial
     nbytes = int(numpy.prod(shape, dtype=numpy.int64)) * dtype.itemsize
     if nbytes < _MIN_BYTES:
         return numpy.empty(shape, dtype)
@@ -88,16 +98,16 @@ def empty(shape, dtype, like=None):
         return _pool[_serial].view(dtype).reshape(shape)
 
 
-def empty_like(array):
-    """``empty(array.shape, array.dtype)`` on the array's device (small NumPy ones straight from NumPy).
+def empty_like(array, dtype=None):
+    """``empty(array.shape, dtype or array.dtype)`` on the array's device, C-contiguous.
 
     Example:
         >>> empty_like(numpy.ones(3)).shape
         (3,)
     """
-    if type(array) is numpy.ndarray and array.nbytes < _MIN_BYTES:
-        return numpy.empty(array.shape, array.dtype)
-    return empty(array.shape, array.dtype, like=array)
+    if type(array) is numpy.ndarray and array.nbytes < _MIN_BYTES and not check_mode._active:
+        return numpy.empty(array.shape, array.dtype if dtype is None else dtype)  # the common case, fast
+    return empty(array.shape, array.dtype if dtype is None else dtype, like=array)
 
 
 def _evict(limit):

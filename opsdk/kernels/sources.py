@@ -166,10 +166,13 @@ class CudaSource(_Source):
         """The kernel names: those given, or every ``extern "C" __global__`` function in the source."""
         if self._names:
             return self._names
-        return tuple(self.prototypes())
+        from opsdk.kernels.declarations import cuda_kernel_names
 
-    def prototypes(self):
-        """{name: Prototype} of the ``extern "C" __global__`` functions the source defines."""
+        return tuple(cuda_kernel_names(self.read()))
+
+    def prototypes(self, wanted=None):
+        """{name: Prototype} of the ``extern "C" __global__`` functions the source defines
+        (``wanted``: names whose parameters must be readable)."""
         from opsdk.kernels.declarations import cuda_prototypes
 
-        return cuda_prototypes(self.read(), self.display_name)
+        return cuda_prototypes(self.read(), self.display_name, wanted)
