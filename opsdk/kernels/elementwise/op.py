@@ -91,6 +91,27 @@ class Elementwise:
         """The three Kernels, for ``register(..., kernels=op.kernels)``."""
         return (self.value_kernel, self.grad_kernel, self.grad2_kernel)
 
+    @property
+    def reference(self):
+        """``value`` on Tensors, for ``register(..., reference=op.reference)``.
+
+        ``opsdk check`` then compares the op's output, gradient and second derivatives with the
+        autograd of ``value`` written with ``m``'s Tensor functions: a derivation independent of
+        ``grad`` and ``grad2`` (and of the kernels).
+        """
+        def reference(*inputs, **attrs):
+            import opsdk
+
+            shape = list(numpy.broadcast_shapes(*(tuple(t.shape) for t in inputs)))
+            full = [t if list(t.shape) == shape else opsdk.broadcast_to(t, shape) for t in inputs]
+            out = self.value(maths_of(full[0]), *full, **self._attrs(attrs))
+            if not isinstance(out, opsdk.Tensor) or list(out.shape) != shape:  # a constant f
+                out = out + opsdk.zeros_like(full[0])
+            return out
+
+        reference.__name__ = reference.__qualname__ = f"{self.short_name}_reference"
+        return reference
+
     # -- compiled implementations ---------------------------------------------------------
 
     def c(self, source):

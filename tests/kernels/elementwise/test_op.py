@@ -153,3 +153,12 @@ def test_an_identity_formula_still_returns_a_new_array():
     op = Elementwise("tests.identity", lambda m, x: x, lambda m, x: (1,), lambda m, x: ((1,), ((0,),)))
     x = numpy.ones(3)
     assert op.value_kernel.run("python", x) is not x
+
+
+def test_the_reference_is_value_on_tensors_and_broadcasts():
+    x, y = tensors((3, 4), (4,))
+    got = OP.reference(x, y, alpha=0.7)
+    numpy.testing.assert_allclose(got.numpy(), exact(x.numpy(), y.numpy(), 0.7), rtol=1e-14)
+    (gy,) = opsdk.grad(got.sum(), [y])  # through m's Tensor functions, not the grad maths
+    e = numpy.exp(-0.7 * y.numpy() ** 2)
+    numpy.testing.assert_allclose(gy.numpy(), (-1.4 * x.numpy() * y.numpy() * e).sum(0), rtol=1e-12)
