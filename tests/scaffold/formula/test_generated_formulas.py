@@ -180,17 +180,10 @@ def test_generated_c_compiles_without_a_warning(generated, index, tmp_path):
 @pytest.fixture(scope="module")
 def simulated_cupy():
     """opsdk's CPU CUDA simulator as cupy, for these tests only."""
-    from opsdk.kernels import cudasim
+    from helpers.simulator import simulated_cupy as simulator
 
-    installed_here = not cudasim.active()
-    cudasim.install()
-    import cupy
-
-    try:
+    with simulator() as cupy:
         yield cupy
-    finally:
-        if installed_here:
-            cudasim.uninstall()
 
 
 @pytest.mark.parametrize("index", CASES)
