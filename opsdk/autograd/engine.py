@@ -243,6 +243,11 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     return None
 
 
+def _writeable(a):
+    """A NumPy array's own flag; other arrays (CuPy) are taken as not ours to hand out."""
+    return type(a) is np.ndarray and a.flags.writeable
+
+
 def _results(inputs, results, create_graph, allow_unused, seeds):
     """opsdk.grad's answer: one fresh gradient (input's dtype) or None per input."""
     _wrap = _wrap_array
@@ -261,7 +266,7 @@ def _results(inputs, results, create_graph, allow_unused, seeds):
         if create_graph:
             if g._data.dtype != t._data.dtype:
                 g = g.astype(t._data.dtype)
-            if id(g) in taken or not g._data.flags.writeable:
+            if id(g) in taken or not _writeable(g._data):
                 # a gradient that is a grad_outputs tensor, or another input's, gets its own copy
                 from ..tensor_methods import clone
                 g = clone(g)
@@ -272,7 +277,7 @@ def _results(inputs, results, create_graph, allow_unused, seeds):
             g = _wrap(g)._data
         if g.dtype != t._data.dtype:
             g = g.astype(t._data.dtype)
-        elif id(g) in taken or g.base is not None or not g.flags.writeable:
+        elif id(g) in taken or g.base is not None or not _writeable(g):
             g = g.copy()
         taken.add(id(g))
         out.append(_wrap(g))

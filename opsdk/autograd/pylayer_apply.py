@@ -3,7 +3,7 @@ from ..errors import PyLayerError
 from ..functional.record import OutputOf, record_multi
 from ..tensor import Tensor, version_total
 from . import grad_mode
-from .call_site import caller_site
+from .call_site import caller_site, definition_site
 from .function import PyLayerContext
 from .pylayer_backward import BackwardRule, InputMeta
 
@@ -83,7 +83,7 @@ def apply(cls, args, kwargs):
     node = next((w._node for w in wrapped if w._node is not None), None)
     if node is None:
         return result
-    node.site = rule.site = caller_site(2)
+    node.site = rule.site = caller_site(2) or definition_site(cls)
     node.ignores_hooks = True
     rule.bind(node)
     if ctx._saved:

@@ -241,6 +241,16 @@ def std(x, axis=None, unbiased=True, keepdim=False, name=None):
     return r
 
 
+def _flat_with_nan_slope(x, where_):
+    """0 (x's shape) whose derivative is nan where ``where_`` (broadcast) holds, else 0."""
+    out = np.zeros_like(x._data)
+    if not (_state.enabled and x._req):
+        return _wrap(out)
+    slope = np.where(np.broadcast_to(where_, out.shape), np.nan, 0).astype(out.dtype)
+    return record("norm_grad_at_0", out, (x,), lambda g: (g * _wrap(slope),),
+                  lambda g: (g * slope,))
+
+
 def norm(x, p=2, axis=None, keepdim=False, name=None):
     """p-norm over axis (the flattened tensor when axis is None).
 
@@ -302,5 +312,6 @@ def norm(x, p=2, axis=None, keepdim=False, name=None):
             k = where(zero, 1.0, norm(x, p, list(axes), keepdim=True))
             # p = 2: x / k itself (sign(x) |x| has the wrong derivative, 0, at x = 0)
             wt = x / k if p == 2 else _wrap(np.sign(xd)) * _abs(x) ** (p - 1) / k ** (p - 1)
-            return (g * where(zero, 0.0, wt),)
+            # where the norm is 0 the gradient is 0 (Paddle), its own derivative undefined: nan
+            return (g * where(zero, _flat_with_nan_slope(x, zero._data), wt),)
     return record("norm", as_array(out), (x,), vjp, fast, saved=(x,))

@@ -6,8 +6,10 @@ from functools import partial
 
 import numpy
 
-from opsdk.errors import BackendUnavailableError, KernelArgumentError, OpsdkWarning
-from opsdk.kernels.arrays import device_of
+from opsdk.errors import BackendUnavailableError, CacheUnusableError, KernelArgumentError, OpsdkWarning
+from opsdk.kernels import check_mode
+from opsdk.kernels.adapters import CAdapter, CudaAdapter
+from opsdk.kernels.arrays import device_of, mixed_dtypes_error
 from opsdk.kernels.cbuild import build_c, c_buildable
 from opsdk.kernels.cuda import cuda_status, load_module
 from opsdk.kernels.dispatch import (BACKENDS, PREFERENCE, _env_backend, _env_get, _env_key,
@@ -18,6 +20,7 @@ _registry = {}  # name -> Kernel, the latest created under each name
 _ndarray = numpy.ndarray
 _DEVICES = ("cpu", "gpu")
 _ADAPTER_LEADING = {"c": 2, "cuda": 1}  # (lib, ffi) / (module) come before the kernel's own arguments
+_cache_warnings = set()  # causes of an unusable kernel cache already warned about
 
 
 def _last_line(exc):
@@ -84,16 +87,30 @@ class Kernel:
         self._register("python", fn, None)
         return fn
 
-    def c(self, source):
-        """Decorator registering the C implementation: ``adapter(lib, ffi, *arrays, **params)``."""
+    def c(self, source, function=None):
+        """Register the C implementation.
+
+        ``kernel.c(source, "stem")`` calls ``stem_f32`` / ``stem_f64`` / ... of the source with an
+        adapter the SDK writes from their declarations (see ``opsdk.kernels.adapters``) and
+        returns the kernel; ``@kernel.c(source)`` decorates a hand-written
+        ``adapter(lib, ffi, *arrays, **params)``.
+        """
         if not isinstance(source, CSource):
             raise TypeError(f"kernel {self.name!r}: Kernel.c expected: a CSource\n  got: {type(source).__name__}")
+        if function is not None:
+            self._register("c", CAdapter(function), source)
+            return self
         return lambda fn: self._register("c", fn, source)
 
-    def cuda(self, source):
-        """Decorator registering the CUDA implementation: ``adapter(module, *arrays, **params)``."""
+    def cuda(self, source, function=None):
+        """Register the CUDA implementation: ``kernel.cuda(source, "stem")`` (an adapter the SDK
+        writes, launching ``stem_f32`` / ``stem_f64`` / ... over every element; returns the kernel)
+        or ``@kernel.cuda(source)`` on a hand-written ``adapter(module, *arrays, **params)``."""
         if not isinstance(source, CudaSource):
             raise TypeError(f"kernel {self.name!r}: Kernel.cuda expected: a CudaSource\n  got: {type(source).__name__}")
+        if function is not None:
+            self._register("cuda", CudaAdapter(function), source)
+            return self
         return lambda fn: self._register("cuda", fn, source)
 
     def _register(self, backend, fn, source):
@@ -145,12 +162,34 @@ class Kernel:
             plan = self._plan(forced, device)
         fn, allowed, array_type, fix = plan
         if array_type is not None:  # c / cuda: check dtypes and layout first
+            dtype = None
             for value in args:
-                if isinstance(value, array_type) and (value.dtype not in allowed or not value.flags.c_contiguous):
-                    return fn(*fix(args), **fix.named(kwargs))
+                if isinstance(value, array_type):
+                    if value.dtype not in allowed or not value.flags.c_contiguous or \
+                            (dtype is not None and value.dtype is not dtype):
+                        return fix.call(fn, args, kwargs)
+                    dtype = value.dtype
             for value in kwargs.values():
-                if isinstance(value, array_type) and (value.dtype not in allowed or not value.flags.c_contiguous):
-                    return fn(*args, **fix.named(kwargs))
+                if isinstance(value, array_type) and (value.dtype not in allowed or not value.flags.c_contiguous
+                                                      or (dtype is not None and value.dtype is not dtype)):
+                    return fix.call(fn, args, kwargs)
+        elif fix is not None and (len(args) > 1 or kwargs):
+            # python: arrays of one dtype pass at the cost of a type test each
+            kind, dtype = fix.array_type, None
+            for value in args:
+                if type(value) is kind:
+                    if dtype is None:
+                        dtype = value.dtype
+                    elif value.dtype is not dtype:
+                        fix.one_float_dtype(args, kwargs)
+                        break
+            for value in kwargs.values():
+                if type(value) is kind:
+                    if dtype is None:
+                        dtype = value.dtype
+                    elif value.dtype is not dtype:
+                        fix.one_float_dtype(args, kwargs)
+                        break
         return fn(*args, **kwargs)
 
     def run(self, backend, *args, **kwargs):
@@ -165,8 +204,10 @@ class Kernel:
             plan = self._plan(backend, device)
         fn, _, array_type, fix = plan
         if array_type is None:
+            if fix is not None:  # None: a declared adapter, which checks its arguments itself
+                fix.one_float_dtype(args, kwargs)
             return fn(*args, **kwargs)
-        return fn(*fix(args), **fix.named(kwargs))
+        return fix.call(fn, args, kwargs)
 
     def build_c(self):
         """Compile (or load from the cache) the C implementation; returns ``(lib, ffi)``."""
@@ -221,12 +262,16 @@ class Kernel:
             return
         self._warned = True
         backend, exc = skipped
-        warnings.warn(
-            f"kernel {self.name!r}: backend {backend!r} is unavailable, falling back to {chosen!r}: "
-            f"{_last_line(exc)}",
-            OpsdkWarning,
-            stacklevel=4,
-        )
+        message = (f"kernel {self.name!r}: backend {backend!r} is unavailable, falling back to "
+                   f"{chosen!r}: {_last_line(exc)}")
+        if isinstance(exc, CacheUnusableError):
+            # one cause for every C kernel of the process: said once, not once per kernel
+            cause = _last_line(exc).removeprefix("got: ")
+            if cause in _cache_warnings:
+                return
+            _cache_warnings.add(cause)
+            message = f"C kernels fall back to python (first: {self.name!r}): {cause}"
+        warnings.warn(message, OpsdkWarning, stacklevel=4)
 
     def _unavailable(self, backend, why):
         """A BackendUnavailableError naming the kernel, the backend and why."""
@@ -241,23 +286,44 @@ class Kernel:
         if backend not in self._impls:
             raise self._unavailable(backend, f"{backend!r} is not implemented")
         fn = self._impls[backend]
+        declared = isinstance(fn, (CAdapter, CudaAdapter))  # adapters the SDK writes, bound below
+        if check_mode.active() and not declared:  # opsdk check: fresh buffers NaN-filled, outputs scanned
+            fn = check_mode.watched(self.name, backend, fn)
         if backend == "python":
-            return fn, None, None, None
+            kind = _ndarray if device == "cpu" else __import__("cupy").ndarray
+            return fn, None, None, _Fixer(self, backend, None, kind)
+        dtypes = tuple(map(numpy.dtype, self.dtypes))
         if backend == "c":
             if device != "cpu":
                 raise self._unavailable("c", "the C backend runs on NumPy arrays; got CuPy (GPU) arrays")
+            if declared:  # checks its arguments itself, in generated code; outputs from opsdk.kernels.outputs
+                return self._watched(fn.bind(*self.build_c(), self.sources["c"], self.name, dtypes), "c"), \
+                    None, None, None
             call, contiguous, array_type = partial(fn, *self.build_c()), numpy.ascontiguousarray, _ndarray
         else:
             if device != "gpu":
                 raise self._unavailable("cuda", "the CUDA backend runs on CuPy (GPU) arrays; got NumPy arrays")
             import cupy
 
-            call = partial(fn, load_module(self.sources["cuda"], self.name))
+            module = load_module(self.sources["cuda"], self.name)
+            bound = fn.bind(module, self.sources["cuda"], self.name, dtypes) if declared else partial(fn, module)
+            call = _on_device_of_inputs(self._watched(bound, "cuda") if declared else bound, cupy.ndarray)
+            if getattr(cupy, "__opsdk_simulator__", False):
+                from opsdk.kernels.cudasim.outputs import refuse_unwritten
+
+                call = refuse_unwritten(self.name, call)
+            if declared:
+                return call, None, None, None
             contiguous, array_type = cupy.ascontiguousarray, cupy.ndarray
         fix = _Fixer(self, backend, contiguous, array_type)
         # with per-argument dtypes no dtype passes the quick check: every call takes the exact path
         allowed = frozenset() if self._arg_dtypes else self._dtypes
         return call, allowed, array_type, fix
+
+    def _watched(self, fn, backend):
+        """A bound declared adapter, scanned for unwritten outputs in check mode (its outputs come
+        from opsdk.kernels.outputs, which NaN-fills them there)."""
+        return check_mode.watched(self.name, backend, fn) if check_mode.active() else fn
 
     def _dtype_error(self, backend, argument, value, allowed):
         """KernelArgumentError for an array whose dtype the c/cuda implementation does not take."""
@@ -270,15 +336,56 @@ class Kernel:
         )
 
 
+def _on_device_of_inputs(call, array_type):
+    """``call`` run with the device of its first CuPy array current (outputs go there, and the
+    kernel launches there), on that device's current stream."""
+
+    def run(*args, **kwargs):
+        for value in args:
+            if isinstance(value, array_type):
+                device = getattr(value, "device", None)
+                if device is None or not hasattr(device, "__enter__"):
+                    break  # an array type without CuPy's device (a stand-in): run as it is
+                with device:
+                    return call(*args, **kwargs)
+        return call(*args, **kwargs)
+
+    return run
+
+
 class _Fixer:
-    """Checks array arguments of a c/cuda call by name and makes them C-contiguous."""
+    """Checks array arguments of a call by name (one float dtype; c/cuda: dtypes, C-contiguous)."""
 
     def __init__(self, kernel, backend, contiguous, array_type):
         code = getattr(kernel._impls[backend], "__code__", None)
-        skip = _ADAPTER_LEADING[backend]
+        skip = _ADAPTER_LEADING.get(backend, 0)
         self.positional = code.co_varnames[skip:code.co_argcount] if code is not None else ()
         self.kernel, self.backend = kernel, backend
         self.contiguous, self.array_type = contiguous, array_type
+
+    def call(self, fn, args, kwargs):
+        """fn on the checked, contiguous arguments."""
+        self.one_float_dtype(args, kwargs)
+        return fn(*self(args), **self.named(kwargs))
+
+    def one_float_dtype(self, args, kwargs):
+        """KernelArgumentError when arrays of two float dtypes the kernel implements are mixed.
+
+        An implementation computes in one precision: C and CUDA adapters pick the function from
+        one array's dtype and read every pointer as that type. Arguments with their own dtypes
+        (``arg_dtypes``) and dtypes the kernel does not implement (float16 on python) are exempt.
+        """
+        kernel, first = self.kernel, None
+        names = (*self.positional, *(f"#{i}" for i in range(len(self.positional), len(args))))
+        for name, value in (*zip(names, args), *kwargs.items()):
+            dtype = getattr(value, "dtype", None)
+            if dtype is None or dtype.kind != "f" or name in kernel._arg_dtypes or dtype not in kernel._dtypes \
+                    or isinstance(value, numpy.generic):
+                continue
+            if first is None:
+                first = (name, dtype)
+            elif dtype != first[1]:
+                raise mixed_dtypes_error(kernel.name, self.backend, first[0], first[1], name, dtype)
 
     def __call__(self, args):
         """The positional arguments, checked and contiguous."""

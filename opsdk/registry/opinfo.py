@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..errors import SampleError
+from ..tensor import Tensor as _Tensor
 from .sampling import sample_from_specs, tensors_in
 from .specs import Sample
 from .tolerances import dtype_name, resolve_tolerance
@@ -21,7 +22,8 @@ class OpInfo:
     """
 
     def __init__(self, *, name, pack, pack_version, distribution, function, doc, inputs, attrs,
-                 dtypes, atol, rtol, double_backward, kernels, samples):
+                 dtypes, atol, rtol, double_backward, kernels, samples, reference=None,
+                 attr_ranges=None, sizes=()):
         self.name = name
         self.pack = pack
         self.pack_version = pack_version
@@ -37,6 +39,13 @@ class OpInfo:
         self.sample_fn = samples
         self._atol = atol
         self._rtol = rtol
+        self._slots = None  # (positions, names) of tensor arguments, found on the first call that needs them
+        # the same maths written with core opsdk ops; `opsdk check` compares against its autograd
+        self.reference = reference
+        # {attribute: (low, high)}: where the verifier may move a float attribute
+        self.attr_ranges = dict(attr_ranges or {})
+        # sizes the verifier derives for compiled backends besides its defaults
+        self.sizes = tuple(sizes)
 
     @property
     def qualname(self):
@@ -68,6 +77,21 @@ class OpInfo:
     def tolerance(self, dtype):
         """``(atol, rtol)`` for ``dtype``."""
         return self.atol(dtype), self.rtol(dtype)
+
+    def declared_tolerance(self, dtype):
+        """``(atol, rtol)`` the op itself declared for ``dtype`` (None for each it left default).
+
+        The verifier derives its tolerances from the numerics; a declared one loosens them, and
+        the report says so.
+        """
+        name = dtype_name(dtype)
+
+        def declared(value):
+            if isinstance(value, dict):
+                return value.get(name)
+            return value
+
+        return declared(self._atol), declared(self._rtol)
 
     def samples(self, dtype, rng=None, place=None):
         """Inputs to verify the op on in ``dtype``: a list of Sample(args, kwargs) holding Tensors.
@@ -106,6 +130,20 @@ class OpInfo:
         return [tensors_in(s, place) for s in drawn]
 
     def __call__(self, *args, **kwargs):
+        for value in args:
+            if type(value) is not _Tensor:
+                return self._call_converted(args, kwargs)
+        if kwargs:
+            return self._call_converted(args, kwargs)
+        return self.function.apply(*args)
+
+    def _call_converted(self, args, kwargs):
+        """Call with lists, arrays and numbers at tensor arguments made Tensors (as core ops do)."""
+        from .arguments import converted, tensor_slots
+
+        if self._slots is None:
+            self._slots = tensor_slots(self)
+        args, kwargs = converted(self, self._slots, args, kwargs)
         return self.function.apply(*args, **kwargs)
 
     def __repr__(self):

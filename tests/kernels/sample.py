@@ -1,5 +1,5 @@
 """The kernels the tests build: scale (python + C) from data/scale.c, and helpers to run children."""
-
+import contextlib
 import json
 import os
 import subprocess
@@ -97,7 +97,13 @@ class FakeGpuArray:
     def __init__(self, data):
         self.data = numpy.asarray(data)
         self.dtype, self.flags, self.shape = self.data.dtype, self.data.flags, self.data.shape
+        self.size = self.data.size
 
     @property
     def __cuda_array_interface__(self):
         return self.data.__array_interface__
+
+    @property
+    def device(self):
+        """The device it lives on (a context manager making it current, as CuPy's)."""
+        return contextlib.nullcontext()
