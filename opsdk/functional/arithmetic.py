@@ -48,6 +48,12 @@ def _shape(t):
     return t._data.shape
 
 
+def sides(xd, xt, yd, yt):
+    """(x needs grad, y needs grad, x's shape, y's shape) of a binary op's operands."""
+    return (xt is not None and xt._req, yt is not None and yt._req,
+            xd.shape if xt is not None else None, yd.shape if yt is not None else None)
+
+
 def promoted(xd, xt, yd, yt, op, true_div=False, scalar_0d=True):
     """The operands of a binary op cast to Paddle's result dtype (tensors by graph casts).
 
@@ -215,10 +221,7 @@ def divide(x, y, name=None):
     out = _compute(np.true_divide, xd, yd, "divide")
     if not _req(xt, yt):
         return _wrap(out)
-    rx = xt is not None and xt._req
-    ry = yt is not None and yt._req
-    xs = xd.shape if xt is not None else None
-    ys = yd.shape if yt is not None else None
+    rx, ry, xs, ys = sides(xd, xt, yd, yt)
 
     def fast(g):
         gx = unbroadcast_array(g / yd, xs) if rx else None
@@ -297,10 +300,7 @@ def pow(x, y, name=None):
                 return (g,)
             return (g * _power_rule(xt, a),)
         return record("pow", out, (xt,), vjp, fast, saved=(xt,))
-    rx = xt is not None and xt._req
-    ry = yt._req
-    xs = xd.shape if xt is not None else None
-    ys = yd.shape
+    rx, ry, xs, ys = sides(xd, xt, yd, yt)
 
     def fast(g):
         with np.errstate(all="ignore"):
@@ -340,10 +340,7 @@ def _select_op(name, fn, greater):
         out = _compute(fn, xd, yd, name_)
         if not _req(xt, yt):
             return _wrap(out)
-        rx = xt is not None and xt._req
-        ry = yt is not None and yt._req
-        xs = xd.shape if xt is not None else None
-        ys = yd.shape if yt is not None else None
+        rx, ry, xs, ys = sides(xd, xt, yd, yt)
         dtype = out.dtype
         # where x wins 1, where y wins 0, at a tie 0.5; a NaN on either side gives 0 to both
         wins = greater(xd, yd)
@@ -388,10 +385,7 @@ def remainder(x, y, name=None):
         out = _compute(np.remainder, xd, yd, "remainder")
     if not _req(xt, yt):
         return _wrap(out)
-    rx = xt is not None and xt._req
-    ry = yt is not None and yt._req
-    xs = xd.shape if xt is not None else None
-    ys = yd.shape if yt is not None else None
+    rx, ry, xs, ys = sides(xd, xt, yd, yt)
     with np.errstate(all="ignore"):
         q = as_array(-np.floor(np.true_divide(xd, yd))).astype(out.dtype, copy=False)
 

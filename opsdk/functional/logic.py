@@ -4,7 +4,7 @@ import numpy as np
 from ..dtypes import promote
 from ..errors import ShapeError
 from ..tensor import Tensor, _wrap
-from .arithmetic import _operand, _req, floor_divide, promoted, remainder
+from .arithmetic import _operand, _req, floor_divide, promoted, remainder, sides
 from .unary import _unary_arg
 from .record import _SCALARS, as_array, record, unbroadcast, unbroadcast_array
 
@@ -32,10 +32,7 @@ def where(condition, x=None, y=None, name=None):
                          f"x {list(np.shape(xd))}, y {list(np.shape(yd))}") from None
     if not _req(xt, yt):
         return _wrap(out)
-    rx = xt is not None and xt._req
-    ry = yt is not None and yt._req
-    xs = xd.shape if xt is not None else None
-    ys = yd.shape if yt is not None else None
+    rx, ry, xs, ys = sides(xd, xt, yd, yt)
 
     def fast(g):
         return (unbroadcast_array(np.where(cond, g, 0), xs) if rx else None,
