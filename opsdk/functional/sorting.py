@@ -1,0 +1,121 @@
+"""Sorting: sort, argsort, topk.
+
+Every order is stable: equal values keep their input order (Paddle's own order among ties is
+that of an unstable std::sort and unspecified). NaN sorts as the largest value, as in Paddle.
+"""
+import numpy as np
+
+from ..errors import OpArgumentError
+from ..tensor import _wrap
+from .flat_index import positions, take
+from .op_args import aliases, axis_arg, int_arg, tensor_arg
+from .record import _state
+
+
+def sort_order(a, axis, descending=False):
+    """Stable argsort along axis; NaN counts as the largest value (last up, first down)."""
+    if not descending:
+        return np.argsort(a, axis=axis, kind="stable")
+    # sorting the reversed array up and reversing back keeps equal values in input order
+    n = a.shape[axis]
+    up = np.argsort(np.flip(a, axis), axis=axis, kind="stable")
+    return np.ascontiguousarray(np.flip(n - 1 - up, axis))
+
+
+def take_along(name, x, idx, axis, unique=True):
+    """x's values at idx along axis (idx has x's ndim), recorded as op ``name``.
+
+    unique=False when idx may repeat a position (the gradients then add up).
+    """
+    xd = x._data
+    if not (_state.enabled and x._req):
+        return _wrap(np.take_along_axis(xd, idx, axis))
+    region = tuple(slice(0, s) if d != axis else slice(None) for d, s in enumerate(idx.shape))
+    return take(name, x, np.take_along_axis(positions(xd.shape)[region], idx, axis), unique)
+
+
+def _as_1d(x):
+    """A 0-d tensor's data as one element along axis 0 (sorting ops treat it as length 1)."""
+    return x._data.reshape(1) if x._data.ndim == 0 else x._data
+
+
+def sort(x, axis=-1, descending=False, stable=False, name=None):
+    """Sort along axis; the gradient goes back to each value's input position.
+
+    Args:
+        x: the tensor.
+        axis: the axis to sort along (-1, the last, by default).
+        descending: sort from the largest down.
+        stable: accepted for Paddle compatibility; the sort is always stable.
+
+    Returns:
+        The sorted tensor (a copy).
+
+    Example:
+        >>> opsdk.sort(opsdk.to_tensor([3.0, 1.0, 2.0])).numpy()
+        array([1., 2., 3.], dtype=float32)
+    """
+    x = tensor_arg(x, "sort")
+    xd = x._data
+    axis = axis_arg(axis, xd.ndim, "sort")
+    if xd.ndim == 0:
+        return take("sort", x, np.zeros((), dtype=np.int64))
+    return take_along("sort", x, sort_order(xd, axis, descending), axis)
+
+
+@aliases(input="x", dim="axis")
+def argsort(x, axis=-1, descending=False, stable=False, name=None):
+    """The int64 indices that sort x along axis (stable: ties keep their input order).
+
+    Example:
+        >>> opsdk.argsort(opsdk.to_tensor([3.0, 1.0, 2.0])).numpy()
+        array([1, 2, 0])
+    """
+    x = tensor_arg(x, "argsort")
+    xd = x._data
+    axis = axis_arg(axis, xd.ndim, "argsort")
+    if xd.ndim == 0:
+        return _wrap(np.zeros((), dtype=np.int64))
+    return _wrap(sort_order(xd, axis, descending))
+
+
+def _k_arg(k, n, op, axis):
+    k = int_arg(k, op, "k")
+    if k < 1:
+        raise OpArgumentError(f"{op}: argument 'k' must be at least 1; got: {k}")
+    if k > n:
+        raise OpArgumentError(f"{op}: argument 'k' exceeds the size of axis {axis}; expected: "
+                              f"k <= {n}; got: {k}")
+    return k
+
+
+@aliases(input="x", dim="axis")
+def topk(x, k, axis=None, largest=True, sorted=True, name=None):
+    """The k largest (or smallest) values along axis and their int64 indices.
+
+    Values come sorted (also for sorted=False); among equal values the lower index comes first.
+
+    Args:
+        x: the tensor.
+        k: how many values (1 <= k <= size of axis).
+        axis: the axis (the last when None).
+        largest: the largest values (True) or the smallest.
+        sorted: accepted for Paddle compatibility; results are always sorted.
+
+    Returns:
+        (values, indices), each of x's shape with axis cut to k.
+
+    Example:
+        >>> v, i = opsdk.topk(opsdk.to_tensor([1.0, 3.0, 2.0]), 2)
+        >>> v.numpy(), i.numpy()
+        (array([3., 2.], dtype=float32), array([1, 2]))
+    """
+    x = tensor_arg(x, "topk")
+    xd = x._data
+    axis = axis_arg(-1 if axis is None else axis, xd.ndim, "topk")
+    k = _k_arg(k, _as_1d(x).shape[axis], "topk", axis)
+    if xd.ndim == 0:
+        return take("topk", x, np.zeros((), dtype=np.int64)), _wrap(np.zeros((), np.int64))
+    order = sort_order(xd, axis, descending=largest)
+    idx = np.ascontiguousarray(order[(slice(None),) * axis + (slice(0, k),)])
+    return take_along("topk", x, idx, axis), _wrap(idx)
