@@ -151,7 +151,8 @@ def _cumprod_vjp_pairs(g, x, axis):
 
 def _cumprod(x, axis):
     xd = x._data
-    out = np.cumprod(xd, axis=axis)
+    with np.errstate(all="ignore"):  # overflow to inf is the IEEE answer, as in Paddle
+        out = np.cumprod(xd, axis=axis, dtype=xd.dtype)
     if not (_state.enabled and x._req):
         return _wrap(out)
     res = record("cumprod", out, (x,), lambda g: (_cumprod_vjp(g, x, axis),),
@@ -186,10 +187,11 @@ def cumprod(x, dim=None, dtype=None, name=None):
 
 # -- logcumsumexp -----------------------------------------------------------------------------
 def _lcse_array(a, axis, reverse=False):
-    if not reverse:
-        return np.logaddexp.accumulate(a, axis=axis)
-    return np.ascontiguousarray(np.flip(np.logaddexp.accumulate(np.flip(a, axis), axis=axis),
-                                        axis))
+    with np.errstate(invalid="ignore"):  # NaN in, NaN out: no warning
+        if not reverse:
+            return np.logaddexp.accumulate(a, axis=axis)
+        return np.ascontiguousarray(np.flip(np.logaddexp.accumulate(np.flip(a, axis), axis=axis),
+                                            axis))
 
 
 def _lcse_grad_array(g, x, y, axis):
@@ -214,6 +216,8 @@ def _lcse_vjp(g, x, axis):
     from .logic import where
     from .unary import exp, log
     gd = g._data
+    if gd.size == 0:
+        return _wrap(np.zeros_like(x._data))
     with np.errstate(all="ignore"):
         c = 2 * np.max(np.abs(gd), axis=axis, keepdims=True)
         c = np.where(c == 0, 1, c).astype(gd.dtype)

@@ -45,9 +45,13 @@ def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
         >>> opsdk.diagonal(opsdk.to_tensor([[1.0, 2.0], [3.0, 4.0]])).numpy()
         array([1., 4.], dtype=float32)
     """
-    x = tensor_arg(x, "diagonal")
-    a1, a2 = _diagonal_axes(x, axis1, axis2, "diagonal")
-    k = int_arg(offset, "diagonal", "offset")
+    return _diagonal(x, offset, axis1, axis2, "diagonal")
+
+
+def _diagonal(x, offset, axis1, axis2, op):
+    x = tensor_arg(x, op)
+    a1, a2 = _diagonal_axes(x, axis1, axis2, op)
+    k = int_arg(offset, op, "offset")
     xd = x._data
     out = _diagonal_view(xd, k, a1, a2)
     if not (_state.enabled and x._req):
@@ -99,6 +103,6 @@ def trace(x, offset=0, axis1=0, axis2=1, name=None):
         5.0
     """
     from .reduction import sum as _sum
-    d = diagonal(x, offset, axis1, axis2)
+    d = _diagonal(x, offset, axis1, axis2, "trace")
     dt = d._data.dtype
     return _sum(d, axis=-1, dtype=np.int64 if dt.kind == "b" else dt)

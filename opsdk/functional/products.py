@@ -81,7 +81,7 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
         x = _cast(x, dtype, "prod")
     xd = x._data
     axes = reduce_axes_arg(axis, xd.ndim, "prod")
-    out = np.asarray(np.prod(xd, axis=axes, keepdims=keepdim))
+    out = np.asarray(np.prod(xd, axis=axes, keepdims=keepdim, dtype=xd.dtype))
     if not (_state.enabled and x._req):
         return _wrap(out)
     xs = xd.shape

@@ -337,6 +337,8 @@ def _mul_others(xd, g, vals, include):
 def put_reduce(op, x, p, v, reduce, include):
     """x with v (shape of p) reduced into the flat positions p of x."""
     xd = x._data
+    if p.size == 0:
+        return _nothing_written(op, x, v)
     g = _Groups(p, xd.size)
     vals = v._data.reshape(-1)
     out, win = _reduce_forward(xd, g, vals, reduce, include)
@@ -373,10 +375,19 @@ def put_reduce(op, x, p, v, reduce, include):
         if reduce == "mul":
             return _mul_vjp(gr, x, v, g, include, rx, rv)
         gx = _scaled(gr, wx) if rx else None
-        gv = reshape_exact(_scaled(take(op, gr, g.p), wv), vs) if rv else None
+        gv = reshape_exact(_scaled(take(op, gr, g.p, unique=False), wv), vs) if rv else None
         return gx, gv
     saved = (x, v) if reduce in ("mul", "amin", "amax") else ()
     return record(op, out, (x, v), vjp, fast, saved=saved)
+
+
+def _nothing_written(op, x, v):
+    """put_reduce with no indices: a copy of x; v (empty) gets an empty gradient."""
+    out = x._data.copy()
+    if not (_state.enabled and (x._req or v._req)) or out.dtype.kind not in "fc":
+        return _wrap(out)
+    zeros = np.zeros(v._data.shape, dtype=out.dtype)
+    return record(op, out, (x, v), lambda g: (g, _wrap(zeros)), lambda g: (g, zeros))
 
 
 def _scaled_array(a, w):
@@ -418,8 +429,8 @@ def _mul_vjp(gr, x, v, g, include, rx, rv):
     others = reshape_exact(_others(reshape_exact(rows, [n_u, width])), [n_u * width])
     gv = None
     if rv:
-        gv = reshape_exact(take("put_along_axis", gr, g.p) * take("put_along_axis", others,
-                                                                 pos_v), v._data.shape)
+        gv = reshape_exact(take("put_along_axis", gr, g.p, unique=False) *
+                           take("put_along_axis", others, pos_v), v._data.shape)
     gx = None
     if rx:
         from .logic import where

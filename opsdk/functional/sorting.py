@@ -25,12 +25,13 @@ def sort_order(a, axis, descending=False):
 def take_along(name, x, idx, axis, unique=True):
     """x's values at idx along axis (idx has x's ndim), recorded as op ``name``.
 
+    On the other axes idx may be shorter than x: it reads x's leading part there.
     unique=False when idx may repeat a position (the gradients then add up).
     """
     xd = x._data
-    if not (_state.enabled and x._req):
-        return _wrap(np.take_along_axis(xd, idx, axis))
     region = tuple(slice(0, s) if d != axis else slice(None) for d, s in enumerate(idx.shape))
+    if not (_state.enabled and x._req):
+        return _wrap(np.take_along_axis(xd[region], idx, axis))
     return take(name, x, np.take_along_axis(positions(xd.shape)[region], idx, axis), unique)
 
 
