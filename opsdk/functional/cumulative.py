@@ -2,9 +2,9 @@
 import numpy as np
 
 from ..tensor import _wrap
-from .inplace import apply_inplace
+from .inplace_apply import inplace_method
 from .op_args import aliases, axis_arg, reshape_exact, tensor_arg
-from .record import _state, record, save_output
+from .record import _state, record
 
 _INT64 = np.dtype("int64")
 
@@ -149,15 +149,21 @@ def _cumprod_vjp_pairs(g, x, axis):
     return moveaxis(out, -1, axis)
 
 
+def _cumprod_array(a, axis):
+    with np.errstate(all="ignore"):  # overflow to inf is the IEEE answer, as in Paddle
+        return np.cumprod(a, axis=axis, dtype=a.dtype)
+
+
 def _cumprod(x, axis):
     xd = x._data
-    with np.errstate(all="ignore"):  # overflow to inf is the IEEE answer, as in Paddle
-        out = np.cumprod(xd, axis=axis, dtype=xd.dtype)
+    out = _cumprod_array(xd, axis)
     if not (_state.enabled and x._req):
         return _wrap(out)
-    res = record("cumprod", out, (x,), lambda g: (_cumprod_vjp(g, x, axis),),
-                 lambda g: (_cumprod_grad_array(g, xd, out, axis),), saved=(x,))
-    return save_output(res)
+    # backward recomputes the product from x (saved, version-checked) instead of reading the
+    # output: no reference to the output, and writes into it cannot corrupt the gradient
+    return record("cumprod", out, (x,), lambda g: (_cumprod_vjp(g, x, axis),),
+                  lambda g: (_cumprod_grad_array(g, xd, _cumprod_array(xd, axis), axis),),
+                  saved=(x,))
 
 
 @aliases(input="x")
@@ -238,9 +244,10 @@ def _lcse(x, axis, reverse=False):
     if reverse:
         from .shape import flip
         return flip(_lcse(flip(x, [axis]), axis), [axis])
-    res = record("logcumsumexp", out, (x,), lambda g: (_lcse_vjp(g, x, axis),),
-                 lambda g: (_lcse_grad_array(g, xd, out, axis),), saved=(x,))
-    return save_output(res)
+    # as for cumprod, backward recomputes the output from the saved x
+    return record("logcumsumexp", out, (x,), lambda g: (_lcse_vjp(g, x, axis),),
+                  lambda g: (_lcse_grad_array(g, xd, _lcse_array(xd, axis), axis),),
+                  saved=(x,))
 
 
 def logcumsumexp(x, axis=None, dtype=None, name=None):
@@ -269,12 +276,6 @@ def logcumsumexp(x, axis=None, dtype=None, name=None):
     return _scan("logcumsumexp", _lcse, x, axis)
 
 
-# -- in place ---------------------------------------------------------------------------------
-def cumsum_(x, axis=None, dtype=None, name=None):
-    """cumsum written into x (x keeps its dtype); returns x."""
-    return apply_inplace(x, "cumsum_", lambda a: cumsum(a, axis, dtype))
-
-
-def cumprod_(x, dim=None, dtype=None, name=None):
-    """cumprod written into x; returns x."""
-    return apply_inplace(x, "cumprod_", lambda a: cumprod(a, dim, dtype))
+# -- in place (x keeps its dtype) -------------------------------------------------------------
+cumsum_ = inplace_method(cumsum, "cumsum_")
+cumprod_ = inplace_method(cumprod, "cumprod_")

@@ -9,7 +9,7 @@ import numpy as np
 from ..errors import DTypeError, OpArgumentError, ShapeError
 from ..tensor import Tensor, _wrap
 from .flat_index import positions, put, take
-from .inplace import apply_inplace
+from .inplace_apply import inplace_method
 from .op_args import (aliases, axis_arg, check_same_dtype, index_array, reshape_exact,
                       tensor_arg, wrap_index)
 from .record import _state, record
@@ -130,10 +130,7 @@ def scatter(*args, **kwargs):
     return _scatter_rows(*args, **kwargs)
 
 
-def scatter_(*args, **kwargs):
-    """scatter written into its first argument; returns it."""
-    x = args[0] if args else kwargs.pop("input" if "input" in kwargs else "x")
-    return apply_inplace(x, "scatter_", lambda a: scatter(a, *args[1:], **kwargs))
+scatter_ = inplace_method(scatter, "scatter_")
 
 
 # -- take_along_axis / put_along_axis ---------------------------------------------------------
@@ -251,11 +248,7 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
     return put_reduce(op, arr, p, v, _REDUCES[reduce], include_self)
 
 
-def put_along_axis_(arr, indices, values, axis, reduce="assign", include_self=True,
-                    broadcast=True):
-    """put_along_axis written into arr; returns arr."""
-    return apply_inplace(arr, "put_along_axis_", lambda a: put_along_axis(
-        a, indices, values, axis, reduce, include_self, broadcast))
+put_along_axis_ = inplace_method(put_along_axis, "put_along_axis_")
 
 
 class _Groups:
@@ -498,11 +491,7 @@ def index_add(*args, **kwargs):
     return _index_add(*args, **kwargs)
 
 
-def index_add_(*args, **kwargs):
-    """index_add written into x; returns x."""
-    args, kwargs = _index_add_args(args, kwargs)
-    x = args[0] if args else kwargs.pop("x")
-    return apply_inplace(x, "index_add_", lambda a: _index_add(a, *args[1:], **kwargs))
+index_add_ = inplace_method(index_add, "index_add_")
 
 
 # -- masked_fill -------------------------------------------------------------------------------
@@ -533,6 +522,4 @@ def masked_fill(x, mask, value, name=None):
     return where(_wrap(m), v, x)
 
 
-def masked_fill_(x, mask, value, name=None):
-    """masked_fill written into x (the result must keep x's shape); returns x."""
-    return apply_inplace(x, "masked_fill_", lambda a: masked_fill(a, mask, value))
+masked_fill_ = inplace_method(masked_fill, "masked_fill_")

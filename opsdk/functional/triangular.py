@@ -3,7 +3,7 @@ import numpy as np
 
 from ..errors import ShapeError
 from ..tensor import _wrap
-from .inplace import apply_inplace
+from .inplace_apply import inplace_method
 from .op_args import int_arg, tensor_arg
 from .record import _state, record
 
@@ -50,11 +50,5 @@ def triu(x, diagonal=0, name=None):
     return _triangle("triu", x, diagonal, False)
 
 
-def tril_(x, diagonal=0, name=None):
-    """tril written into x; returns x."""
-    return apply_inplace(x, "tril_", lambda a: tril(a, diagonal))
-
-
-def triu_(x, diagonal=0, name=None):
-    """triu written into x; returns x."""
-    return apply_inplace(x, "triu_", lambda a: triu(a, diagonal))
+tril_ = inplace_method(tril, "tril_")
+triu_ = inplace_method(triu, "triu_")

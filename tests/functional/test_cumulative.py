@@ -170,12 +170,23 @@ def test_a_fractional_axis_is_an_error():
         opsdk.cumsum(opsdk.ones([2]), 0.5)
 
 
-def test_modifying_the_cumprod_output_in_place_before_backward_is_an_error():
-    from opsdk.errors import InplaceModifiedError
-    x = opsdk.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+def test_writing_into_the_cumprod_output_before_backward_leaves_the_gradient_right():
+    # backward recomputes the products from x, so the write cannot corrupt it
+    x = opsdk.to_tensor([1.0, 2.0, 3.0], dtype="float64", stop_gradient=False)
     y = opsdk.cumprod(x, 0)
     with opsdk.no_grad():
         y[0] = 5.0
+    y.sum().backward()
+    assert x.grad.numpy().tolist() == [9.0, 4.0, 2.0]
+
+
+def test_writing_into_the_cumprod_input_before_backward_is_an_error():
+    from opsdk.errors import InplaceModifiedError
+    w = opsdk.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    x = w * 1
+    y = opsdk.cumprod(x, 0)
+    with opsdk.no_grad():
+        x[0] = 5.0
     with pytest.raises(InplaceModifiedError, match="cumprod"):
         y.sum().backward()
 

@@ -40,3 +40,12 @@ def apply_inplace(x, opname, fn):
         x._data[...] = data
         bump_version(x)
     return x
+
+
+def inplace_method(fn, name):
+    """``x.name(*args)``: fn(x, *args) written into x (see apply_inplace); also a function."""
+    def method(self, *args, **kwargs):
+        return apply_inplace(self, name, lambda a: fn(a, *args, **kwargs))
+    method.__name__ = name
+    method.__doc__ = f"In-place {name[:-1]}: writes the result into this tensor and returns it."
+    return method
