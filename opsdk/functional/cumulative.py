@@ -100,6 +100,24 @@ def _cumprod_grad_exact(g, x):
     return left * r
 
 
+def _cumprod_grad_pairs(g, x):
+    """The same gradient as the plain sum of products (the n x n form _cumprod_vjp_pairs uses
+    with create_graph): rows with inf or NaN give what that sum gives, as in Paddle."""
+    n = x.shape[1]
+    res = np.empty_like(g)
+    eye = np.eye(n, dtype=bool)
+    upper = np.triu(np.ones((n, n), dtype=bool))
+    step = max(1, (1 << 22) // max(n * n, 1))
+    for s in range(0, len(x), step):
+        m = np.where(eye, 1, x[s:s + step, None, :])
+        c = np.cumprod(m, axis=2)
+        res[s:s + step] = np.where(upper, g[s:s + step, None, :] * c, 0).sum(axis=2)
+    return res
+
+
+_PAIRS_MAX = 1024  # longer rows use the recurrence (it differs only where inf meets 0)
+
+
 def _cumprod_grad_array(g, x, y, axis):
     """First-order cumprod gradient: reversed cumsum of g*y over x where that is exact."""
     if x.size == 0:
@@ -113,7 +131,15 @@ def _cumprod_grad_array(g, x, y, axis):
         bad = ~((np.isfinite(x2) & (x2 != 0) & (y2 != 0)).all(axis=1) &
                 np.isfinite(res).all(axis=1))
         if bad.any():
-            res[bad] = _cumprod_grad_exact(g2[bad], x2[bad])
+            # inf, NaN or overflow: the plain sum of products, as Paddle and create_graph do
+            special = bad & ~(np.isfinite(x2) & np.isfinite(y2)).all(axis=1)
+            if x2.shape[1] > _PAIRS_MAX:
+                special[:] = False
+            rest = bad & ~special
+            if rest.any():
+                res[rest] = _cumprod_grad_exact(g2[rest], x2[rest])
+            if special.any():
+                res[special] = _cumprod_grad_pairs(g2[special], x2[special])
     return back(res)
 
 
@@ -144,8 +170,9 @@ def _cumprod_vjp_pairs(g, x, axis):
     # row i of m is x with x_i replaced by 1
     m = where(_wrap(np.eye(n, dtype=bool)), 1, unsqueeze(xl, -2))
     c = _cumprod(m, m._data.ndim - 1)
-    upper = _wrap(np.triu(np.ones((n, n), dtype=xl._data.dtype)))
-    out = _sum(c * unsqueeze(gl, -2) * upper, axis=-1)
+    # a select, not a product with 0/1: inf in c below the diagonal must not become NaN
+    upper = _wrap(np.triu(np.ones((n, n), dtype=bool)))
+    out = _sum(where(upper, c * unsqueeze(gl, -2), 0), axis=-1)
     return moveaxis(out, -1, axis)
 
 

@@ -63,6 +63,17 @@ def test_cumprod_first_order_is_exact_where_products_overflow():
     np.testing.assert_allclose(g.numpy()[:2], [2e200, 2e200])
 
 
+@pytest.mark.parametrize("values", [[2.0, inf, 0.0], [inf, 0.04, -inf], [0.3, nan, 0.0],
+                                    [1e300, 1e300, -0.5, -0.6]], ids=["inf0", "infs", "nan0",
+                                                                      "overflow"])
+def test_cumprod_special_values_agree_between_both_backward_paths(values):
+    x = opsdk.to_tensor(values, dtype="float64", stop_gradient=False)
+    ct = opsdk.to_tensor(np.arange(1.0, len(values) + 1), dtype="float64")
+    (fast,) = opsdk.grad([opsdk.cumprod(x, 0)], [x], [ct])
+    (graph,) = opsdk.grad([opsdk.cumprod(x, 0)], [x], [ct], create_graph=True)
+    np.testing.assert_array_equal(fast.numpy(), graph.numpy())
+
+
 def test_cumprod_gradient_at_a_zero_is_the_product_of_the_others():
     x = opsdk.to_tensor([2.0, 3.0, 0.0, 4.0, 5.0], dtype="float64", stop_gradient=False)
     opsdk.cumprod(x, 0).backward(opsdk.to_tensor([1.0, 2, 3, 4, 5], dtype="float64"))
@@ -215,6 +226,10 @@ PADDLE_CASES = {
     "cumprod_inf": (lambda P, x: P.cumprod(x, 0), [np.array([2.0, inf, 3.0])]),
     "cumprod_nan": (lambda P, x: P.cumprod(x, 0), [np.array([2.0, nan, 3.0])]),
     "cumprod_overflow": (lambda P, x: P.cumprod(x, 0), [np.array([1e200, 1e200, 1e-200])]),
+    "cumprod_inf_and_zero": (lambda P, x: P.cumprod(x, 0), [np.array([2.0, inf, 0.0, -1.5])]),
+    "cumprod_infs": (lambda P, x: P.cumprod(x, 0), [np.array([inf, 0.5, -inf, 2.0])]),
+    "cumprod_overflow_cancels": (lambda P, x: P.cumprod(x, 0),
+                                 [np.array([1e300, 1e300, -0.5, -0.6])]),
     "cumprod_rows": (lambda P, x: P.cumprod(x, dim=1), [np.array([[2.0, 0, 4], [1, 2, 3]])]),
     "lcse": (lambda P, x: P.logcumsumexp(x, 0), [signed(5)]),
     "lcse_large": (lambda P, x: P.logcumsumexp(x, 0), [np.array([1000.0, -1000.0, 3.0])]),

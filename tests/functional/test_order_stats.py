@@ -132,6 +132,14 @@ def test_zero_d_and_size_zero_inputs():
     assert opsdk.kthvalue(empty, 1)[0].shape == [0] and opsdk.mode(empty)[0].shape == [0]
 
 
+def test_zero_d_inputs_pass_the_cotangent_through():
+    # Paddle 3.3.1's kthvalue and mode of a 0-d tensor return gradient 1 whatever comes in
+    for op in (lambda x: opsdk.kthvalue(x, 1)[0], lambda x: opsdk.mode(x)[0]):
+        x = leaf(2.0)
+        (g,) = opsdk.grad([op(x)], [x], [opsdk.to_tensor(0.5, dtype="float64")])
+        assert g.item() == 0.5
+
+
 @pytest.mark.parametrize("call", [lambda x: opsdk.kthvalue(x, 1, 0), lambda x: opsdk.mode(x, 0),
                                   lambda x: opsdk.median(x, 0, mode="min")],
                          ids=["kthvalue", "mode", "median_min"])
