@@ -152,7 +152,8 @@ def _cumprod_vjp(g, x, axis):
         safe = bool((np.isfinite(xd) & (xd != 0) & np.isfinite(y._data) & (y._data != 0)).all())
     if safe:
         return divide(_cumsum(multiply(g, y), axis, True), x)
-    return _cumprod_vjp_pairs(g, x, axis)
+    with np.errstate(all="ignore"):  # inf - inf is NaN here as in the first-order rule
+        return _cumprod_vjp_pairs(g, x, axis)
 
 
 def _cumprod_vjp_pairs(g, x, axis):

@@ -5,7 +5,7 @@ from ..errors import DTypeError, OpArgumentError, ShapeError
 from ..tensor import Tensor, _wrap
 from .flat_index import positions, take
 from .op_args import aliases, axis_arg, index_array, int_arg, reshape_exact, tensor_arg
-from .record import _state
+from .record import _state, record
 
 
 def _rearranged(name, x, fn, unique=True):
@@ -13,11 +13,23 @@ def _rearranged(name, x, fn, unique=True):
     back to where fn took it from."""
     xd = x._data
     if not (_state.enabled and x._req):
-        out = fn(xd)
-        if out is xd or out.base is not None:
-            out = out.copy()
-        return _wrap(out)
+        return _wrap(_copy(fn(xd), xd))
     return take(name, x, fn(positions(xd.shape)), unique)
+
+
+def _copy(out, xd):
+    return out.copy() if out is xd or out.base is not None else out
+
+
+def _permuted(name, x, fn, inverse):
+    """A permutation of x's elements with a known inverse (roll, rot90): both directions are
+    single NumPy calls, and the gradient rule is the same op run backwards."""
+    xd = x._data
+    out = _copy(fn(xd), xd)
+    if not (_state.enabled and x._req):
+        return _wrap(out)
+    return record(name, out, (x,), lambda g: (_permuted(name, g, inverse, fn),),
+                  lambda g: (_copy(inverse(g), g),))
 
 
 def _int_list(v, op, arg):
@@ -43,14 +55,17 @@ def roll(x, shifts, axis=None, name=None):
         if len(shifts) != 1:
             raise OpArgumentError(f"roll: without 'axis', 'shifts' must be one int; got: "
                                   f"{shifts}")
-        return _rearranged("roll", x, lambda a: np.roll(a, shifts[0]))
+        return _permuted("roll", x, lambda a: np.roll(a, shifts[0]),
+                         lambda a: np.roll(a, -shifts[0]))
     if nd == 0:
         raise OpArgumentError(f"roll: a 0-d tensor has no axis {axis}; expected: axis=None")
     axes = [axis_arg(a, nd, "roll") for a in _int_list(axis, "roll", "axis")]
     if len(axes) != len(shifts):
         raise OpArgumentError(f"roll: 'shifts' and 'axis' must have one entry each per axis; "
                               f"got: {len(shifts)} shifts, {len(axes)} axes")
-    return _rearranged("roll", x, lambda a: np.roll(a, shifts, axes))
+    back = [-s for s in shifts]
+    return _permuted("roll", x, lambda a: np.roll(a, shifts, axes),
+                     lambda a: np.roll(a, back, axes))
 
 
 def rot90(x, k=1, axes=(0, 1), name=None):
@@ -72,7 +87,8 @@ def rot90(x, k=1, axes=(0, 1), name=None):
     a0, a1 = (axis_arg(a, nd, "rot90", "axes") for a in axes)
     if a0 == a1:
         raise OpArgumentError(f"rot90: the two 'axes' must differ; got: {axes}")
-    return _rearranged("rot90", x, lambda a: np.rot90(a, k, (a0, a1)))
+    return _permuted("rot90", x, lambda a: np.rot90(a, k, (a0, a1)),
+                     lambda a: np.rot90(a, -k, (a0, a1)))
 
 
 def _repeats(repeats, n, op):

@@ -19,9 +19,12 @@ from .sorting import take_along
 def last_writers(p):
     """Mask of the entries of p (flat positions) that are the last to write their position."""
     n = p.size
-    _, first_from_end = np.unique(p[::-1], return_index=True)
+    if n == 0:
+        return np.zeros(0, dtype=bool)
+    last = np.full(int(p.max()) + 1, -1, dtype=np.int64)
+    np.maximum.at(last, p, np.arange(n, dtype=np.int64))
     win = np.zeros(n, dtype=bool)
-    win[n - 1 - first_from_end] = True
+    win[last[last >= 0]] = True
     return win
 
 
@@ -256,12 +259,18 @@ class _Groups:
 
     def __init__(self, p, size):
         self.p = p.reshape(-1)
-        self.uniq, self.inv, self.counts = np.unique(self.p, return_inverse=True,
-                                                     return_counts=True)
-        self.hit = np.zeros(size, dtype=bool)
-        self.hit[self.uniq] = True
+        counts = np.bincount(self.p, minlength=size)
+        self.hit = counts > 0
+        self.uniq = np.flatnonzero(self.hit)
+        self.counts = counts[self.uniq]
+        group = np.empty(size, dtype=np.int64)
+        group[self.uniq] = np.arange(len(self.uniq), dtype=np.int64)
+        self.inv = group[self.p]
 
     def sums(self, vals):
+        if vals.dtype.kind == "f":
+            return np.bincount(self.inv, weights=vals, minlength=len(self.uniq)).astype(
+                vals.dtype, copy=False)
         acc = np.zeros(len(self.uniq), dtype=vals.dtype)
         np.add.at(acc, self.inv, vals)
         return acc
