@@ -5,19 +5,13 @@ Prints one table: milliseconds per forward+backward on float32 inputs of about `
 elements, the NumPy forward alone, and the opsdk / torch ratio where torch is installed.
 """
 import argparse
-import time
 
 import numpy as np
+from engine_overhead import best_of
 
 
-def best_of(fn, repeat, number=5):
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn()
-        best = min(best, (time.perf_counter() - t0) / number)
-    return best * 1e3
+def best_ms(fn, repeat):
+    return best_of(fn, repeat, 5) * 1e3
 
 
 def cases(n):
@@ -84,9 +78,9 @@ def main():
     print(f"{'op':<16}{'numpy fwd ms':>13}{'opsdk f+b ms':>14}{'torch f+b ms':>14}{'ratio':>8}")
     for name, (po, pt, pn, shape) in cases(args.size).items():
         a = np.random.default_rng(1).uniform(0.5, 1.5, size=shape).astype("float32")
-        tn = best_of(lambda: pn(a), args.repeat)
-        to = best_of(opsdk_run(po, a), args.repeat)
-        tt = best_of(torch_run(pt, a), args.repeat) if have_torch else float("nan")
+        tn = best_ms(lambda: pn(a), args.repeat)
+        to = best_ms(opsdk_run(po, a), args.repeat)
+        tt = best_ms(torch_run(pt, a), args.repeat) if have_torch else float("nan")
         print(f"{name:<16}{tn:>13.3f}{to:>14.3f}{tt:>14.3f}{to / tt:>8.2f}")
 
 

@@ -8,10 +8,10 @@ import string
 
 import numpy as np
 
-from ..errors import DTypeError, OpArgumentError, ShapeError
+from ..errors import OpArgumentError, ShapeError
 from ..tensor import Tensor, _wrap
 from .flat_index import put, scatter_add_array
-from .op_args import reshape_exact, tensor_arg
+from .op_args import reshape_exact, tensor_list_arg
 from .record import _state, mark_view, record
 
 
@@ -195,15 +195,7 @@ def einsum(equation, *operands):
     if not isinstance(equation, str):
         raise OpArgumentError(f"einsum: argument 'equation' must be a str; got: "
                               f"{type(equation).__name__}")
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = tuple(operands[0])
-    if not operands:
-        raise OpArgumentError("einsum: expected: at least one operand; got: none")
-    ts = [tensor_arg(t, "einsum", f"operands[{i}]") for i, t in enumerate(operands)]
-    for i, t in enumerate(ts):
-        if t._data.dtype != ts[0]._data.dtype:
-            raise DTypeError(f"einsum: every operand must have one dtype; expected: "
-                             f"{ts[0]._data.dtype}; got: operands[{i}] {t._data.dtype}")
+    ts = tensor_list_arg(operands, "einsum", "operands")
     labels, out, sizes = parse(equation, [t._data.shape for t in ts])
     if len(ts) == 1 and out == labels[0] and len(set(out)) == len(out):
         return _identity(ts[0])

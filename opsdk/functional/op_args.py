@@ -58,6 +58,20 @@ def wrap_index(ind, n, op, arg, axis):
     return np.where(ind < 0, ind + n, ind) if lo < 0 else ind
 
 
+def tensor_list_arg(args, op, arg):
+    """Tensors passed one by one or as one list: at least one, all of one dtype."""
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        args = tuple(args[0])
+    if not args:
+        raise OpArgumentError(f"{op}: expected: at least one tensor; got: none")
+    ts = [tensor_arg(t, op, f"{arg}[{i}]") for i, t in enumerate(args)]
+    for i, t in enumerate(ts):
+        if t._data.dtype != ts[0]._data.dtype:
+            raise DTypeError(f"{op}: every input must have one dtype; expected: "
+                             f"{ts[0]._data.dtype}; got: {arg}[{i}] {t._data.dtype}")
+    return ts
+
+
 def check_same_dtype(op, a, b, a_name, b_name):
     if a._data.dtype != b._data.dtype:
         raise DTypeError(f"{op}: '{b_name}' must have the dtype of '{a_name}'; expected: "

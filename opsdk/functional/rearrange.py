@@ -1,10 +1,11 @@
 """Ops that move elements around: roll, rot90, repeat_interleave, meshgrid (all copies)."""
 import numpy as np
 
-from ..errors import DTypeError, OpArgumentError, ShapeError
+from ..errors import OpArgumentError, ShapeError
 from ..tensor import Tensor, _wrap
 from .flat_index import positions, take
-from .op_args import aliases, axis_arg, index_array, int_arg, reshape_exact, tensor_arg
+from .op_args import (aliases, axis_arg, index_array, int_arg, reshape_exact, tensor_arg,
+                      tensor_list_arg)
 from .record import _state, record
 
 
@@ -160,18 +161,11 @@ def meshgrid(*args, **kwargs):
     if indexing not in ("ij", "xy"):
         raise OpArgumentError(f"meshgrid: argument 'indexing' must be 'ij' or 'xy'; got: "
                               f"{indexing!r}")
-    if len(args) == 1 and isinstance(args[0], (list, tuple)):
-        args = tuple(args[0])
-    if not args:
-        raise OpArgumentError("meshgrid: expected: at least one tensor; got: none")
-    ts = [tensor_arg(t, "meshgrid", f"args[{i}]") for i, t in enumerate(args)]
+    ts = tensor_list_arg(args, "meshgrid", "args")
     for i, t in enumerate(ts):
         if t._data.ndim > 1:
             raise ShapeError(f"meshgrid: every input must be 0-d or 1-D; got: args[{i}] of "
                              f"shape {t.shape}")
-        if t._data.dtype != ts[0]._data.dtype:
-            raise DTypeError(f"meshgrid: every input must have one dtype; expected: "
-                             f"{ts[0]._data.dtype}; got: args[{i}] {t._data.dtype}")
     sizes = [t._data.size for t in ts]
     dims = list(range(len(ts)))
     if indexing == "xy" and len(ts) > 1:

@@ -98,9 +98,9 @@ def test_bad_equations_are_clear_errors(eq, shapes, error, message):
 
 
 def test_mixed_dtypes_and_no_operands_are_errors():
-    with pytest.raises(DTypeError, match="einsum: every operand must have one dtype"):
+    with pytest.raises(DTypeError, match="einsum: every input must have one dtype"):
         opsdk.einsum("i,i->", opsdk.ones([2], dtype="float32"), opsdk.ones([2], dtype="float64"))
-    with pytest.raises(OpArgumentError, match="einsum: expected: at least one operand"):
+    with pytest.raises(OpArgumentError, match="einsum: expected: at least one tensor"):
         opsdk.einsum("i")
 
 
