@@ -1,6 +1,7 @@
 """Scans along an axis: cumsum, cumprod, logcumsumexp, and the in-place cumsum_, cumprod_."""
 import numpy as np
 
+from ..errors import DTypeError
 from ..tensor import _wrap
 from .inplace_apply import inplace_method
 from .op_args import aliases, axis_arg, reshape_exact, tensor_arg
@@ -296,6 +297,8 @@ def logcumsumexp(x, axis=None, dtype=None, name=None):
         array([0.       , 0.6931472], dtype=float32)
     """
     x = tensor_arg(x, "logcumsumexp")
+    if x._data.dtype.kind == "c":
+        raise DTypeError(f"logcumsumexp: expected: a real tensor; got: {x._data.dtype}")
     if dtype is not None:
         x = _cast(x, dtype, "logcumsumexp")
     elif x._data.dtype.kind not in "fc":

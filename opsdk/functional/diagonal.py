@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..errors import OpArgumentError, ShapeError
-from ..tensor import _wrap
+from ..tensor import Tensor, _wrap
 from .flat_index import positions, put, scatter_add_array, take
 from .op_args import aliases, axis_arg, int_arg, reshape_exact, tensor_arg
 from .record import _state, mark_view, record
@@ -86,12 +86,17 @@ def diag(x, offset=0, padding_value=0, name=None):
         return take("diag", x, flat)
     if nd > 2:
         raise ShapeError(f"diag: expected: a 0-d, 1-D or 2-D tensor; got: shape {x.shape}")
+    pad = padding_value.item() if isinstance(padding_value, Tensor) and \
+        padding_value.size == 1 else padding_value
+    if isinstance(pad, (bool, np.bool_)) or not isinstance(pad, (int, float, np.number)):
+        raise OpArgumentError(f"diag: argument 'padding_value' must be a number; got: "
+                              f"{type(padding_value).__name__}")
     m = x._data.size
     n = m + abs(k)
     i = np.arange(m, dtype=np.int64)
     rows, cols = (i, i + k) if k >= 0 else (i - k, i)
     return put("diag", x if nd == 1 else reshape_exact(x, [1]), rows * n + cols, (n, n),
-               fill=padding_value)
+               fill=pad)
 
 
 @aliases(input="x")

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..errors import DTypeError, OpArgumentError, ShapeError
-from ..tensor import _wrap
+from ..tensor import Tensor, _wrap
 from .op_args import aliases, axis_arg, check_same_dtype, reshape_exact, tensor_arg
 from .record import _state, record
 
@@ -127,7 +127,7 @@ def kron(x, y, name=None):
 
 
 def _cross_axis(axis, shape):
-    if axis is None or axis == 9:
+    if axis is None or (not isinstance(axis, Tensor) and axis == 9):
         for i, s in enumerate(shape):
             if s == 3:
                 return i
@@ -146,6 +146,8 @@ def _cross_operands(x, y):
         raise ShapeError(f"cross: 'x' and 'y' must have the same shape (no broadcasting); got: "
                          f"x {x.shape}, y {y.shape}")
     dx, dy = x._data.dtype, y._data.dtype
+    if dx.kind == "b" or dy.kind == "b":
+        raise DTypeError(f"cross: expected: numeric tensors; got: x {dx}, y {dy}")
     if dx != dy:
         if dx.kind != "f" or dy.kind != "f":
             raise DTypeError(f"cross: 'x' and 'y' must have one dtype; got: x {dx}, y {dy}")

@@ -197,13 +197,16 @@ _REDUCES = {"assign": "assign", "add": "add", "mul": "mul", "multiply": "mul", "
             "amin": "amin", "amax": "amax"}
 
 
-def _values_arg(values, arr, op):
+def _values_arg(values, arr, op, arg="values"):
+    """values as a Tensor of arr's dtype: a Tensor must have it, numbers and lists are cast."""
     if isinstance(values, Tensor):
-        check_same_dtype(op, arr, values, "arr", "values")
+        check_same_dtype(op, arr, values, "arr" if arg == "values" else "x", arg)
         return values
-    if isinstance(values, (list, tuple, np.ndarray)):
-        return _wrap(np.asarray(values, dtype=arr._data.dtype))
-    return _wrap(np.asarray(values).astype(arr._data.dtype))
+    try:
+        return _wrap(np.asarray(np.asarray(values).astype(arr._data.dtype)))
+    except (TypeError, ValueError):
+        raise OpArgumentError(f"{op}: argument '{arg}' must be a number, a list of numbers or a "
+                              f"Tensor; got: {type(values).__name__} {values!r}") from None
 
 
 def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=True,
@@ -231,7 +234,8 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
         shape = list(a_s)
         shape[axis] = ind.shape[axis]
         if any(a < i for a, i in zip(a_s, ind.shape)):
-            shape = list(ind.shape)
+            shape = list(ind.shape)  # as Paddle: no broadcasting then, indices must fit arr
+            _within(op, ind, a_s, axis, "'arr'")
         ind = _broadcast_array(ind, shape, op, "indices")
         if list(v._data.shape) != shape:
             _broadcast_array(v._data, shape, op, "values")
@@ -520,9 +524,7 @@ def masked_fill(x, mask, value, name=None):
     m = tensor_arg(mask, "masked_fill", "mask")._data
     if m.dtype != np.bool_:
         m = m.astype(bool)
-    v = _values_arg(value, x, "masked_fill") if not isinstance(value, Tensor) else value
-    if isinstance(value, Tensor):
-        check_same_dtype("masked_fill", x, value, "x", "value")
+    v = _values_arg(value, x, "masked_fill", "value")
     try:
         np.broadcast_shapes(m.shape, x._data.shape, v._data.shape)
     except ValueError:

@@ -279,3 +279,9 @@ def test_logcumsumexp_and_cumsum_match_torch():
     a = signed(3, 4)
     assert_same_as_torch(lambda P, x: P.logcumsumexp(x, 1), lambda x: x.logcumsumexp(1), [a])
     assert_same_as_torch(lambda P, x: P.cumsum(x, 0), lambda x: x.cumsum(0), [a])
+
+
+def test_logcumsumexp_of_a_complex_tensor_is_a_dtype_error():
+    from opsdk.errors import DTypeError
+    with pytest.raises(DTypeError, match="logcumsumexp: expected: a real tensor"):
+        opsdk.logcumsumexp(opsdk.to_tensor(np.ones(2, np.complex64)))

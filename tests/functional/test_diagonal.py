@@ -138,3 +138,10 @@ def test_diagonal_and_trace_match_torch():
     assert_same_as_torch(lambda P, x: P.diagonal(x, 1, 0, 1), lambda x: torch.diagonal(x, 1, 0, 1),
                          [a])
     assert_same_as_torch(lambda P, x: P.trace(x), lambda x: torch.trace(x), [signed(3, 4)])
+
+
+def test_diag_padding_value_must_be_a_number():
+    x = opsdk.to_tensor([1.0, 2.0])
+    assert opsdk.diag(x, 1, opsdk.to_tensor(4.0)).numpy()[0, 0] == 4.0
+    with pytest.raises(OpArgumentError, match="diag: argument 'padding_value' must be a number"):
+        opsdk.diag(x, 0, "p")

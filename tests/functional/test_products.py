@@ -173,3 +173,10 @@ def test_kron_and_cross_match_torch():
     assert_same_as_torch(lambda P, x, y: P.kron(x, y), torch_kron, [a, b], diff=(0, 1))
     assert_same_as_torch(lambda P, x, y: P.cross(x, y, 1), lambda x, y: torch_cross(x, y, dim=1),
                          [a, b], diff=(0, 1))
+
+
+def test_cross_refuses_bool_tensors_and_takes_a_tensor_axis():
+    with pytest.raises(DTypeError, match="cross: expected: numeric tensors"):
+        opsdk.cross(opsdk.ones([3], dtype="bool"), opsdk.ones([3], dtype="bool"))
+    a = opsdk.to_tensor([1.0, 0, 0])
+    assert opsdk.cross(a, opsdk.to_tensor([0.0, 1, 0]), opsdk.to_tensor(0)).numpy()[2] == 1.0

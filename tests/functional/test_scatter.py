@@ -372,3 +372,16 @@ def test_scatter_reduce_and_index_add_match_torch():
     m = np.array([True, False, True])
     assert_same_as_torch(lambda P, a: P.masked_fill(a, P.to_tensor(m), 0.5),
                          lambda a: a.masked_fill(torch.tensor(m), 0.5), [x])
+
+
+def test_values_and_indices_that_cannot_fit_are_clear_errors():
+    from opsdk.errors import OpArgumentError
+    x = opsdk.zeros([2, 3])
+    with pytest.raises(ShapeError, match="put_along_axis: 'indices' is larger than 'arr' in "
+                                         "dim 0"):
+        opsdk.put_along_axis(x, ix(np.zeros((3, 3))), 1.0, 1)
+    with pytest.raises(OpArgumentError, match="put_along_axis: argument 'values' must be a "
+                                              "number"):
+        opsdk.put_along_axis(x, ix([[0]]), "v", 1)
+    with pytest.raises(OpArgumentError, match="masked_fill: argument 'value' must be a number"):
+        opsdk.masked_fill(x, opsdk.to_tensor([True, False, True]), "v")
