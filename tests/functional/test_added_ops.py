@@ -91,3 +91,20 @@ def test_docstring_examples_run(module):
     mod = importlib.import_module(f"opsdk.functional.{module}")
     result = doctest.testmod(mod, extraglobs={"opsdk": opsdk}, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_tensor_methods_call_the_functions():
+    x = opsdk.to_tensor([[3.0, 1.0], [2.0, 4.0]])
+    assert x.sort(0).numpy().tolist() == opsdk.sort(x, 0).numpy().tolist()
+    assert x.cumsum(1).numpy().tolist() == [[3.0, 4.0], [2.0, 6.0]]
+    assert x.masked_fill(opsdk.to_tensor([True, False]), 0.0).numpy()[:, 0].tolist() == [0, 0]
+    assert x.index_add(opsdk.to_tensor([0]), 0, opsdk.ones([1, 2])).numpy()[0].tolist() == [4, 2]
+
+
+@pytest.mark.paddle
+def test_the_tensor_methods_are_those_paddle_has():
+    from helpers.frameworks import import_paddle
+    from opsdk.functional.extra_methods import METHODS
+    paddle = import_paddle()
+    assert [n for n in METHODS if not hasattr(paddle.Tensor, n)] == []
+    assert all(hasattr(opsdk.Tensor, n) for n in METHODS)
