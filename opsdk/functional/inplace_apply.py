@@ -1,4 +1,6 @@
 """In-place variants of the added ops (masked_fill_, index_add_, scatter_, tril_, cumsum_, ...)."""
+import inspect
+
 from ..errors import LeafInplaceError, OpArgumentError, ShapeError
 from ..tensor import Tensor, _wrap, bump_version
 from .record import _state
@@ -48,4 +50,5 @@ def inplace_method(fn, name):
         return apply_inplace(self, name, lambda a: fn(a, *args, **kwargs))
     method.__name__ = name
     method.__doc__ = f"In-place {name[:-1]}: writes the result into this tensor and returns it."
+    method.__signature__ = inspect.signature(fn)
     return method

@@ -69,7 +69,7 @@ def roll(x, shifts, axis=None, name=None):
                      lambda a: np.roll(a, back, axes))
 
 
-def rot90(x, k=1, axes=(0, 1), name=None):
+def rot90(x, k=1, axes=[0, 1], name=None):  # noqa: B006 (Paddle's default; never mutated)
     """Rotate by 90 degrees k times in the plane of axes (from the first axis to the second).
 
     Example:

@@ -4,6 +4,8 @@ variants), with take_along_axis, the gather that put_along_axis inverts.
 Where several values land on one position, 'assign' keeps the last one (in index order) and
 only that value gets a gradient; the others never reach the output, so theirs is 0.
 """
+import inspect
+
 import numpy as np
 
 from ..errors import DTypeError, OpArgumentError, ShapeError
@@ -133,6 +135,7 @@ def scatter(*args, **kwargs):
     return _scatter_rows(*args, **kwargs)
 
 
+scatter.__signature__ = inspect.signature(_scatter_rows)
 scatter_ = inplace_method(scatter, "scatter_")
 
 
@@ -504,6 +507,7 @@ def index_add(*args, **kwargs):
     return _index_add(*args, **kwargs)
 
 
+index_add.__signature__ = inspect.signature(_index_add)
 index_add_ = inplace_method(index_add, "index_add_")
 
 
