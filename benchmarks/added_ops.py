@@ -5,6 +5,7 @@ Prints one table: milliseconds per forward+backward on float32 inputs of about `
 elements, the NumPy forward alone, and the opsdk / torch ratio where torch is installed.
 """
 import argparse
+import importlib.util
 
 import numpy as np
 from engine_overhead import best_of
@@ -36,7 +37,8 @@ def cases(n):
         "roll": (lambda P, x: P.roll(x, 3, 1), lambda T, x: x.roll(3, 1),
                  lambda a: np.roll(a, 3, 1), mat),
         "tril": (lambda P, x: P.tril(x), lambda T, x: x.tril(), np.tril, mat),
-        "einsum": (lambda P, x: P.einsum("ij,jk->ik", x, x), lambda T, x: T.einsum("ij,jk->ik", x, x),
+        "einsum": (lambda P, x: P.einsum("ij,jk->ik", x, x),
+                   lambda T, x: T.einsum("ij,jk->ik", x, x),
                    lambda a: np.einsum("ij,jk->ik", a, a), mat),
         "take_along_axis": (lambda P, x: P.take_along_axis(x, P.to_tensor(idx), 1),
                             lambda T, x: x.gather(1, T.tensor(idx)),
@@ -70,11 +72,7 @@ def main():
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--size", type=int, default=250_000)
     args = p.parse_args()
-    try:
-        import torch  # noqa: F401
-        have_torch = True
-    except ImportError:
-        have_torch = False
+    have_torch = importlib.util.find_spec("torch") is not None
     print(f"{'op':<16}{'numpy fwd ms':>13}{'opsdk f+b ms':>14}{'torch f+b ms':>14}{'ratio':>8}")
     for name, (po, pt, pn, shape) in cases(args.size).items():
         a = np.random.default_rng(1).uniform(0.5, 1.5, size=shape).astype("float32")

@@ -132,8 +132,8 @@ def gather(x, index, axis=None, name=None):
 
 
 def take_along_axis(arr, indices, axis, broadcast=True):
-    """Pick values along axis at the given indices (same ndim as arr); see scatter.py."""
-    from .scatter import take_along_axis as _take_along_axis
+    """Pick values along axis at the given indices (same ndim as arr); see along_axis.py."""
+    from .along_axis import take_along_axis as _take_along_axis
     return _take_along_axis(arr, indices, axis, broadcast)
 
 

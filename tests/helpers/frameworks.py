@@ -113,3 +113,17 @@ def assert_same_as_torch(opsdk_fn, torch_fn, arrays, diff=(0,), rtol=1e-7, atol=
     for k, (a, b) in enumerate(zip(gg, tg)):
         np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, equal_nan=True,
                                    err_msg=f"gradient of input {k}")
+
+
+def int_tensor(v):
+    """An int64 index tensor."""
+    return opsdk.to_tensor(np.asarray(v, dtype=np.int64))
+
+
+def grads_for_arange(fn, *arrays):
+    """opsdk gradients (as lists) of fn's output for the cotangent 1, 2, 3, ... (float64)."""
+    ts = [opsdk.to_tensor(np.asarray(a, "float64"), dtype="float64", stop_gradient=False)
+          for a in arrays]
+    y = fn(*ts)
+    g = np.arange(1.0, y.size + 1).reshape(y.shape)
+    return [r.numpy().tolist() for r in opsdk.grad([y], ts, [opsdk.to_tensor(g, "float64")])]
