@@ -117,6 +117,34 @@ def topk(x, k, axis=None, largest=True, sorted=True, name=None):
     k = _k_arg(k, _as_1d(x).shape[axis], "topk", axis)
     if xd.ndim == 0:
         return take("topk", x, np.zeros((), dtype=np.int64)), _wrap(np.zeros((), np.int64))
-    order = sort_order(xd, axis, descending=largest)
-    idx = np.ascontiguousarray(order[(slice(None),) * axis + (slice(0, k),)])
+    n = xd.shape[axis]
+    if 8 * k < n and xd.size:
+        idx = _top_order(xd, axis, k, largest)
+    else:
+        order = sort_order(xd, axis, descending=largest)
+        idx = np.ascontiguousarray(order[(slice(None),) * axis + (slice(0, k),)])
     return take_along("topk", x, idx, axis), _wrap(idx)
+
+
+def _top_order(a, axis, k, largest):
+    """The first k of sort_order(a, axis, largest) in O(n): a partition finds the k-th value,
+    then everything before it plus the first equal ones in index order, sorted (stable)."""
+    rows = np.moveaxis(a, axis, -1)
+    n = rows.shape[-1]
+    kth = np.partition(rows, n - k if largest else k - 1, axis=-1)[..., [n - k if largest
+                                                                         else k - 1]]
+    with np.errstate(invalid="ignore"):
+        if rows.dtype.kind == "f":
+            nan, kth_nan = np.isnan(rows), np.isnan(kth)
+            before = ((rows > kth) | (nan & ~kth_nan)) if largest else \
+                np.where(kth_nan, ~nan, rows < kth)
+            equal = (rows == kth) | (nan & kth_nan)
+        else:
+            before = rows > kth if largest else rows < kth
+            equal = rows == kth
+    need = k - before.sum(axis=-1, keepdims=True)
+    pick = before | (equal & (np.cumsum(equal, axis=-1) <= need))
+    cols = np.nonzero(pick.reshape(-1, n))[1].reshape(rows.shape[:-1] + (k,))
+    vals = np.take_along_axis(rows, cols, -1)
+    order = np.take_along_axis(cols, sort_order(vals, -1, descending=largest), -1)
+    return np.ascontiguousarray(np.moveaxis(order, -1, axis))

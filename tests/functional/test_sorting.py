@@ -87,6 +87,21 @@ def test_size_zero_inputs_give_empty_results():
     assert v.shape == [0, 2] and i.shape == [0, 2]
 
 
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 999), k=st.integers(1, 5), largest=st.booleans(),
+       special=st.booleans())
+def test_topk_of_a_few_among_many_agrees_with_the_stable_sort(seed, k, largest, special):
+    # k * 8 < n takes the partition path; ties and NaN must come out as the sort orders them
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 4, size=(3, 50)).astype(float)
+    if special:
+        a[rng.integers(0, 3, 6), rng.integers(0, 50, 6)] = rng.choice([nan, inf, -inf], 6)
+    v, i = opsdk.topk(opsdk.to_tensor(a), k, 1, largest)
+    want = opsdk.argsort(opsdk.to_tensor(a), 1, descending=largest).numpy()[:, :k]
+    np.testing.assert_array_equal(i.numpy(), want)
+    np.testing.assert_array_equal(v.numpy(), np.take_along_axis(a, want, 1))
+
+
 @pytest.mark.parametrize("k", [0, -1, 7])
 def test_topk_k_out_of_range_is_an_error(k):
     with pytest.raises(OpArgumentError, match="topk: argument 'k'"):
