@@ -89,6 +89,12 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
     perm, inv, grouped = _grouped(xs, axes)
 
     def fast(g):
+        with np.errstate(all="ignore"):
+            # recomputed from x (saved, version-checked): the output may have been written to
+            o = np.prod(xd, axis=axes, keepdims=True, dtype=xd.dtype)
+            if (np.isfinite(o) & (o != 0)).all() and np.isfinite(xd).all():
+                # no zero and no overflow anywhere: out / x is the product of the others
+                return (g.reshape(kept) * (o / xd),)
         others = _others_array(xd.transpose(perm).reshape(grouped))
         others = others.reshape([xs[p] for p in perm]).transpose(inv)
         return (g.reshape(kept) * others,)

@@ -36,6 +36,15 @@ def test_prod_gradient_at_a_zero_is_the_product_of_the_others():
     assert x.grad.numpy().tolist() == [[0, 8, 0], [12, 6, 4]]
 
 
+def test_writing_into_the_prod_output_before_backward_leaves_the_gradient_right():
+    x = opsdk.to_tensor([2.0, 3.0, 4.0], dtype="float64", stop_gradient=False)
+    y = opsdk.prod(x, 0, keepdim=True)
+    with opsdk.no_grad():
+        y[0] = 1.0
+    y.sum().backward()
+    assert x.grad.numpy().tolist() == [12.0, 8.0, 6.0]
+
+
 def test_prod_dtypes():
     assert opsdk.prod(opsdk.to_tensor([1, 2, 3], dtype="int32")).dtype == "int32"
     assert opsdk.prod(opsdk.to_tensor([1, 2], dtype="int32"), dtype="float64").dtype == "float64"
