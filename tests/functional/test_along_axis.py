@@ -84,6 +84,15 @@ def test_put_along_axis_broadcasting_and_values():
     assert ints.dtype == "int64" and ints.numpy().tolist() == [[1, 2, 3]]
 
 
+def test_without_broadcast_the_unread_part_of_values_gets_a_zero_gradient():
+    # Paddle 3.3.1 returns a gradient of the indices' shape here, not of the values' shape
+    _, gv = grads(lambda a, b: opsdk.put_along_axis(a, ix([[1], [2]]), b, 1, broadcast=False),
+                  np.zeros((2, 3)), np.ones((2, 3)))
+    assert gv == [[2.0, 0.0, 0.0], [6.0, 0.0, 0.0]]
+    torch_style = opsdk.scatter(opsdk.zeros([2, 3]), 1, ix([[1], [2]]), opsdk.ones([2, 3]))
+    assert torch_style.numpy().tolist() == [[0, 1, 0], [0, 0, 1]]
+
+
 def test_put_along_axis_errors():
     x = opsdk.zeros([2, 3])
     with pytest.raises(IndexOutOfRangeError, match="put_along_axis: argument 'indices' has an "
