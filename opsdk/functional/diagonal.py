@@ -15,11 +15,18 @@ def _diagonal_view(a, offset, a1, a2):
     length = max(0, min(n1 - s1, n2 - s2))
     if length == 0:
         return np.diagonal(a, offset, a1, a2).copy()
-    sub = a[tuple(slice(s1, None) if d == a1 else slice(s2, None) if d == a2 else slice(None)
-                  for d in range(a.ndim))]
     other = [d for d in range(a.ndim) if d not in (a1, a2)]
     shape = [a.shape[d] for d in other] + [length]
     strides = [a.strides[d] for d in other] + [a.strides[a1] + a.strides[a2]]
+    start = s1 * a.strides[a1] + s2 * a.strides[a2]
+    owner = a if a.base is None else a.base
+    if type(owner) is np.ndarray and owner.base is None and owner.flags.c_contiguous:
+        # built on the memory's owner, so the result's .base says whose memory it views
+        offset_bytes = a.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+        return np.ndarray(shape, a.dtype, buffer=owner, offset=offset_bytes + start,
+                          strides=strides)
+    sub = a[tuple(slice(s1, None) if d == a1 else slice(s2, None) if d == a2 else slice(None)
+                  for d in range(a.ndim))]
     return np.lib.stride_tricks.as_strided(sub, shape, strides, writeable=True)
 
 
