@@ -1,8 +1,9 @@
 """Order statistics along an axis: kthvalue, mode, median.
 
 An output that comes with an index takes its value from x at that index, so its gradient goes
-there. median's value-only outputs split the gradient equally among the input elements equal
-to the middle value(s), the rule Paddle uses where the middle values are equal.
+there. Among equal values the index is the one Paddle returns (stl_order replays its
+selection). median's value-only outputs follow Paddle's gradient rule: equal middle values share
+it with every element equal to them, two different ones take half each.
 """
 import functools
 
@@ -13,6 +14,7 @@ from ..tensor import _wrap
 from .op_args import axis_arg, reshape_exact, tensor_arg
 from .record import _state, record
 from .sorting import _k_arg, sort_order, take_along
+from .stl_order import kthvalue_row, median_row, mode_row, replay_rows, same
 
 
 def _keep_or_drop(t, axis, keepdim):
@@ -72,14 +74,19 @@ def kthvalue(x, k, axis=None, keepdim=False, name=None):
     if n == 0:
         raise _empty_axis_error("kthvalue", axis)
     k = _k_arg(k, n, "kthvalue", axis)
-    order = sort_order(x._data, axis)
+    a = x._data
+    order = sort_order(a, axis)
     idx = np.ascontiguousarray(order[(slice(None),) * axis + (slice(k - 1, k),)])
+    if n > 3:  # among equal values, the one Paddle's selection leaves at k
+        tied = same(a, np.take_along_axis(a, idx, axis)).sum(axis=axis) > 1
+        idx = replay_rows(a, axis, idx, tied, lambda row: [kthvalue_row(row, k)])
     return _finish("kthvalue", x, idx, axis, keepdim, zero_d)
 
 
 def _mode_index(a, axis):
     """Index (keepdim shape) of the most frequent value; ties go to the smallest value, and
-    the index is its last occurrence, as in Paddle. NaN never equals NaN, so each counts once."""
+    the index is its last occurrence (in Paddle's sort order past 16 elements). NaN never
+    equals NaN, so each counts once."""
     moved = np.moveaxis(a, axis, -1)
     n = moved.shape[-1]
     rows = moved.reshape(-1, n)
@@ -92,8 +99,11 @@ def _mode_index(a, axis):
     run_start = np.maximum.accumulate(np.where(start, pos, 0), axis=1)
     length = np.where(end, pos - run_start + 1, 0)
     best = np.argmax(length, axis=1)  # the first (smallest) value with the largest count
-    idx = order[np.arange(len(s)), best].reshape(moved.shape[:-1] + (1,))
-    return np.moveaxis(idx, -1, axis)
+    idx = np.moveaxis(order[np.arange(len(s)), best].reshape(moved.shape[:-1] + (1,)), -1, axis)
+    if n > 16:  # past 16, Paddle's std::sort leaves equal values in its own order
+        tied = (length.max(axis=1) > 1).reshape(moved.shape[:-1])
+        idx = replay_rows(a, axis, idx, tied, lambda row: [mode_row(row)])
+    return idx
 
 
 def mode(x, axis=-1, keepdim=False, name=None):
@@ -118,27 +128,53 @@ def mode(x, axis=-1, keepdim=False, name=None):
 
 
 # -- median -----------------------------------------------------------------------------------
-def _median_weights(a, axis, lower_only):
-    """(middle values, weights): out = the middle value (or the mean of the two), and the
-    gradient is g * weights, split equally among the elements equal to each middle value."""
+def _middle(a, axis):
+    """(lower, upper) middle indices along axis (keepdim shape), as Paddle picks them among
+    equal values (stl_order.median_row); a row with NaN points at its first NaN."""
     n = a.shape[axis]
-    s = np.sort(a, axis=axis)  # NaN last
-    lo = np.take(s, [(n - 1) // 2], axis=axis)
-    hi = lo if lower_only else np.take(s, [n // 2], axis=axis)
-    has_nan = np.isnan(a).any(axis=axis, keepdims=True) if a.dtype.kind == "f" else None
+    order = sort_order(a, axis)
+    lo = np.take(order, [(n - 1) // 2], axis=axis)
+    hi = np.take(order, [n // 2], axis=axis)
+    if n > 3:
+        pair = np.concatenate([lo, hi], axis=axis)
+        vals = np.take_along_axis(a, pair, axis)
+        head = (slice(None),) * axis
+        tied = (same(a, vals[head + (slice(0, 1),)]).sum(axis=axis) > 1) | \
+            (same(a, vals[head + (slice(1, 2),)]).sum(axis=axis) > 1)
+        pair = replay_rows(a, axis, pair, tied, lambda row: list(median_row(row)))
+        lo, hi = pair[head + (slice(0, 1),)], pair[head + (slice(1, 2),)]
+    if a.dtype.kind == "f":
+        nan = np.isnan(a)
+        first = np.expand_dims(np.argmax(nan, axis=axis), axis)
+        has = nan.any(axis=axis, keepdims=True)
+        lo, hi = np.where(has, first, lo), np.where(has, first, hi)
+    return np.ascontiguousarray(lo), np.ascontiguousarray(hi)
+
+
+def _median_weights(a, axis, lower_only):
+    """(middle values, weights): out = the middle value (or the mean of the two), gradient =
+    g * weights. As Paddle: equal middle values share it with every element equal to them, two
+    different ones take half each at Paddle's indices, NaN shares it among the NaNs."""
+    lo_i, hi_i = _middle(a, axis)
+    lo = np.take_along_axis(a, lo_i, axis)
+    hi = lo if lower_only else np.take_along_axis(a, hi_i, axis)
     with np.errstate(all="ignore"):
         value = lo if lower_only else (lo + hi) / 2
-        eq_lo = a == lo
-        w = eq_lo / eq_lo.sum(axis=axis, keepdims=True)
+        eq = same(a, lo)
+        w = eq / eq.sum(axis=axis, keepdims=True)
         if not lower_only:
-            eq_hi = a == hi
-            w = 0.5 * w + 0.5 * eq_hi / eq_hi.sum(axis=axis, keepdims=True)
-        if has_nan is not None and has_nan.any():
-            # NaN anywhere makes the median NaN; its gradient is split among the NaNs
-            nan = np.isnan(a)
-            value = np.where(has_nan, np.nan, value)
-            w = np.where(has_nan, nan / nan.sum(axis=axis, keepdims=True), w)
+            halves = np.zeros(a.shape)
+            np.put_along_axis(halves, lo_i, 0.5, axis)
+            np.add.at(halves, _full_index(hi_i, axis), 0.5)
+            w = np.where(same(lo, hi), w, halves)
     return value.astype(a.dtype, copy=False), w.astype(a.dtype, copy=False)
+
+
+def _full_index(idx, axis):
+    """idx (one position along axis per row) as a NumPy advanced index."""
+    grids = list(np.indices(idx.shape, sparse=True))
+    grids[axis] = idx
+    return tuple(grids)
 
 
 def _median_values(x, axis, keepdim, lower_only):
@@ -185,15 +221,8 @@ def _median(x, axis=None, keepdim=False, mode="avg", name=None):
     n = x._data.shape[ax]
     if n == 0:
         raise _empty_axis_error("median", ax)
-    # the lower median with its index: NaN first (the first NaN), else the stable order's middle
-    a = x._data
-    order = sort_order(a, ax)
-    idx = np.take(order, [(n - 1) // 2], axis=ax)
-    if a.dtype.kind == "f":
-        nan = np.isnan(a)
-        first_nan = np.argmax(nan, axis=ax)
-        idx = np.where(nan.any(axis=ax, keepdims=True), np.expand_dims(first_nan, ax), idx)
-    return _finish("median", x, np.ascontiguousarray(idx), ax, keepdim, zero_d)
+    # the lower middle value with its index (Paddle's pick among equal values; the first NaN)
+    return _finish("median", x, _middle(x._data, ax)[0], ax, keepdim, zero_d)
 
 
 def _torch_style_defaults(fn):

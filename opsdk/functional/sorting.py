@@ -1,7 +1,8 @@
 """Sorting: sort, argsort, topk.
 
-Every order is stable: equal values keep their input order (Paddle's own order among ties is
-that of an unstable std::sort and unspecified). NaN sorts as the largest value, as in Paddle.
+NaN sorts as the largest value, as in Paddle. Among equal values the order is Paddle's: the one
+its std::sort / std::nth_element leave (stl_order replays them on the rows with ties), and the
+input order with stable=True.
 """
 import numpy as np
 
@@ -10,6 +11,10 @@ from ..tensor import _wrap
 from .flat_index import positions, take
 from .op_args import aliases, axis_arg, int_arg, tensor_arg
 from .record import _state
+from .stl_order import replay_rows, same, sort_row, topk_row
+
+# std::sort insertion-sorts ranges of up to 16: shorter rows come out stable anyway
+_STABLE_UP_TO = 16
 
 
 def sort_order(a, axis, descending=False):
@@ -20,6 +25,18 @@ def sort_order(a, axis, descending=False):
     n = a.shape[axis]
     up = np.argsort(np.flip(a, axis), axis=axis, kind="stable")
     return np.ascontiguousarray(np.flip(n - 1 - up, axis))
+
+
+def paddle_order(a, axis, descending=False):
+    """sort_order, with the rows longer than 16 that hold equal values in std::sort's order."""
+    order = sort_order(a, axis, descending)
+    n = a.shape[axis]
+    if n <= _STABLE_UP_TO or a.size == 0:
+        return order
+    s = np.take_along_axis(a, order, axis)
+    head = (slice(None),) * axis
+    tied = same(s[head + (slice(1, None),)], s[head + (slice(0, -1),)]).any(axis=axis)
+    return replay_rows(a, axis, order, tied, lambda row: sort_row(row, descending))
 
 
 def take_along(name, x, idx, axis, unique=True):
@@ -47,7 +64,7 @@ def sort(x, axis=-1, descending=False, stable=False, name=None):
         x: the tensor.
         axis: the axis to sort along (-1, the last, by default).
         descending: sort from the largest down.
-        stable: accepted for Paddle compatibility; the sort is always stable.
+        stable: keep equal values in input order (else they come in Paddle's order).
 
     Returns:
         The sorted tensor (a copy).
@@ -61,12 +78,13 @@ def sort(x, axis=-1, descending=False, stable=False, name=None):
     axis = axis_arg(axis, xd.ndim, "sort")
     if xd.ndim == 0:
         return take("sort", x, np.zeros((), dtype=np.int64))
-    return take_along("sort", x, sort_order(xd, axis, descending), axis)
+    order = sort_order(xd, axis, descending) if stable else paddle_order(xd, axis, descending)
+    return take_along("sort", x, order, axis)
 
 
 @aliases(input="x", dim="axis")
 def argsort(x, axis=-1, descending=False, stable=False, name=None):
-    """The int64 indices that sort x along axis (stable: ties keep their input order).
+    """The int64 indices that sort x along axis (ties as in sort).
 
     Example:
         >>> opsdk.argsort(opsdk.to_tensor([3.0, 1.0, 2.0])).numpy()
@@ -77,7 +95,7 @@ def argsort(x, axis=-1, descending=False, stable=False, name=None):
     axis = axis_arg(axis, xd.ndim, "argsort")
     if xd.ndim == 0:
         return _wrap(np.zeros((), dtype=np.int64))
-    return _wrap(sort_order(xd, axis, descending))
+    return _wrap(sort_order(xd, axis, descending) if stable else paddle_order(xd, axis, descending))
 
 
 def _k_arg(k, n, op, axis):
@@ -94,14 +112,15 @@ def _k_arg(k, n, op, axis):
 def topk(x, k, axis=None, largest=True, sorted=True, name=None):
     """The k largest (or smallest) values along axis and their int64 indices.
 
-    Values come sorted (also for sorted=False); among equal values the lower index comes first.
+    Among equal values the indices are Paddle's; with sorted=False the k values come in the
+    order Paddle's selection leaves them (sorted past a size budget).
 
     Args:
         x: the tensor.
         k: how many values (1 <= k <= size of axis).
         axis: the axis (the last when None).
         largest: the largest values (True) or the smallest.
-        sorted: accepted for Paddle compatibility; results are always sorted.
+        sorted: sort the k values (else Paddle's selection order).
 
     Returns:
         (values, indices), each of x's shape with axis cut to k.
@@ -123,7 +142,25 @@ def topk(x, k, axis=None, largest=True, sorted=True, name=None):
     else:
         order = sort_order(xd, axis, descending=largest)
         idx = np.ascontiguousarray(order[(slice(None),) * axis + (slice(0, k),)])
+    if n > 3 and xd.size:
+        # unsorted, Paddle returns the selection as std::nth_element leaves it: every row
+        # replays; sorted, only rows whose equal values make the pick ambiguous
+        need = _ties_matter(xd, idx, axis) if sorted or 64 * k < n else \
+            np.ones(idx.shape[:axis] + idx.shape[axis + 1:], dtype=bool)
+        idx = replay_rows(xd, axis, idx, need, lambda row: topk_row(row, k, largest, sorted))
     return take_along("topk", x, idx, axis), _wrap(idx)
+
+
+def _ties_matter(a, idx, axis):
+    """Rows where equal values make the pick ambiguous: two of the picked values are equal,
+    or the last picked one also occurs among the others."""
+    sel = np.take_along_axis(a, idx, axis)
+    k = idx.shape[axis]
+    head = (slice(None),) * axis
+    dup = same(sel[head + (slice(1, None),)], sel[head + (slice(0, -1),)]).any(axis=axis)
+    last = sel[head + (slice(k - 1, k),)]
+    outside = same(a, last).sum(axis=axis) > same(sel, last).sum(axis=axis)
+    return dup | outside
 
 
 def _top_order(a, axis, k, largest):

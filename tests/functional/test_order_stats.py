@@ -73,13 +73,17 @@ def test_median_splits_the_gradient_between_the_two_middle_values():
     assert grad_of(lambda x: opsdk.median(x), [3.0, 1, 2, 4]) == [0.5, 0, 0.5, 0]
 
 
-def test_median_shares_the_gradient_equally_among_equal_middle_values():
+def test_median_gradient_among_equal_values_is_paddles():
     third = 1 / 3
+    # equal middle values share the gradient with every element equal to them
     assert grad_of(lambda x: opsdk.median(x), [1.0, 1, 1]) == [third] * 3
     assert grad_of(lambda x: opsdk.median(x), [2.0, 1, 2, 3]) == [0.5, 0, 0.5, 0]
-    # 1 and 2 are the middle values, each held twice: each copy gets a quarter
-    assert grad_of(lambda x: opsdk.median(x), [1.0, 1, 2, 2]) == [0.25] * 4
     assert grad_of(lambda x: opsdk.median(x, mode="min"), [1.0, 1, 2, 2]) == [0.5, 0.5, 0, 0]
+    # two different middle values take half each, at the copies Paddle's selection picks
+    assert grad_of(lambda x: opsdk.median(x), [1.0, 1, 2, 2]) == [0.5, 0, 0, 0.5]
+    assert grad_of(lambda x: opsdk.median(x), [5.0, 1, 1, 5]) == [0.5, 0, 0.5, 0]
+    v, i = opsdk.median(opsdk.to_tensor([1.0, 1, 1, 1]), 0, mode="min")
+    assert i.item() == 3
 
 
 def test_median_with_nan_is_nan_and_the_gradient_goes_to_the_nans():
@@ -214,12 +218,25 @@ def test_values_indices_and_gradients_match_paddle(case):
 @pytest.mark.paddle
 @pytest.mark.parametrize("dtype", ["int32", "int64", "float32"])
 def test_dtypes_match_paddle(dtype):
-    # ties only where Paddle's pick is defined (mode: the last index; Paddle's kthvalue and
-    # median(mode='min') return an unspecified one of equal values)
     a = [np.array([[3, 1, 2, 1], [4, 4, 2, 5]])]
-    assert_same_as_paddle(lambda P, x: [P.kthvalue(x, 3)[0], *P.mode(x), P.median(x),
-                                        P.median(x, 1), P.median(x, 1, mode="min")[0]],
+    assert_same_as_paddle(lambda P, x: [*P.kthvalue(x, 2), *P.mode(x), P.median(x),
+                                        P.median(x, 1), *P.median(x, 1, mode="min")],
                           a, dtypes=[dtype], diff=())
+
+
+@pytest.mark.paddle
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 150), levels=st.integers(1, 4), seed=st.integers(0, 9999),
+       data=st.data())
+def test_indices_and_gradients_among_ties_match_paddle(n, levels, seed, data):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, levels, size=(2, n)).astype(float)
+    if data.draw(st.booleans()):
+        a.reshape(-1)[rng.integers(0, a.size, size=2)] = nan
+    k = data.draw(st.integers(1, n))
+    small = data.draw(st.integers(1, max(1, n // 64)))
+    assert_same_as_paddle(lambda P, x: [*P.kthvalue(x, k), *P.kthvalue(x, small), P.median(x, 1),
+                                        *P.median(x, 1, mode="min"), *P.mode(x)], [a])
 
 
 @pytest.mark.paddle

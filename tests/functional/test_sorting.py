@@ -36,6 +36,16 @@ def test_ties_keep_their_input_order_in_both_directions():
     assert opsdk.argsort(x, descending=True).numpy().tolist() == [0, 4, 2, 1, 3, 5]
 
 
+def test_long_rows_with_ties_come_in_paddles_order_unless_stable():
+    # Paddle's std::sort is an insertion sort up to 16 elements (stable), an introsort beyond
+    x = opsdk.to_tensor(np.array([1.0, 0.0] * 10))
+    # measured on paddlepaddle 3.3.1
+    assert opsdk.argsort(x).numpy().tolist() == [1, 19, 17, 15, 13, 11, 9, 7, 5, 3, 8, 6, 10,
+                                                 12, 4, 14, 16, 2, 18, 0]
+    assert opsdk.argsort(x, stable=True).numpy().tolist() == (list(range(1, 20, 2)) +
+                                                             list(range(0, 20, 2)))
+
+
 def test_nan_sorts_last_going_up_and_first_going_down():
     x = opsdk.to_tensor(SPECIAL)
     assert opsdk.argsort(x).numpy().tolist() == [2, 5, 6, 1, 3, 0, 4]
@@ -65,9 +75,11 @@ def test_topk_values_indices_and_gradients(largest):
     assert_gradients(lambda x: opsdk.topk(x, 2, axis=0, largest=largest)[0] ** 2, [a])
 
 
-def test_topk_defaults_to_the_last_axis_and_breaks_ties_by_lower_index():
+def test_topk_defaults_to_the_last_axis_and_picks_among_ties_as_paddle():
     v, i = opsdk.topk(opsdk.to_tensor(TIES), 4)
-    assert v.numpy().tolist() == [3, 3, 2, 1] and i.numpy().tolist() == [0, 4, 2, 1]
+    assert v.numpy().tolist() == [3, 3, 2, 1] and i.numpy().tolist() == [4, 0, 2, 3]
+    v, i = opsdk.topk(opsdk.to_tensor(TIES), 4, largest=False)
+    assert i.numpy().tolist() == [3, 5, 1, 2]
     v, i = opsdk.topk(opsdk.to_tensor(SPECIAL), 3)
     assert np.isnan(v.numpy()[:2]).all() and i.numpy().tolist() == [0, 4, 3]
 
@@ -90,12 +102,13 @@ def test_size_zero_inputs_give_empty_results():
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 999), k=st.integers(1, 5), largest=st.booleans(),
        special=st.booleans())
-def test_topk_of_a_few_among_many_agrees_with_the_stable_sort(seed, k, largest, special):
-    # k * 8 < n takes the partition path; ties and NaN must come out as the sort orders them
+def test_topk_of_a_few_among_many_agrees_with_the_sort(seed, k, largest, special):
+    # k * 8 < n takes the partition path; without ties there is one right answer
     rng = np.random.default_rng(seed)
-    a = rng.integers(0, 4, size=(3, 50)).astype(float)
+    a = rng.permutation(np.linspace(-1, 1, 150)).reshape(3, 50)
     if special:
-        a[rng.integers(0, 3, 6), rng.integers(0, 50, 6)] = rng.choice([nan, inf, -inf], 6)
+        a[0, rng.integers(0, 50)], a[1, rng.integers(0, 50)] = inf, -inf
+        a[2, rng.integers(0, 50)] = nan
     v, i = opsdk.topk(opsdk.to_tensor(a), k, 1, largest)
     want = opsdk.argsort(opsdk.to_tensor(a), 1, descending=largest).numpy()[:, :k]
     np.testing.assert_array_equal(i.numpy(), want)
@@ -171,6 +184,22 @@ def test_dtypes_match_paddle(dtype):
     a = [np.array([3, 1, 2])]
     assert_same_as_paddle(lambda P, x: [P.sort(x), P.argsort(x), *P.topk(x, 2)], a,
                           dtypes=[dtype], diff=())
+
+
+@pytest.mark.paddle
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 150), rows=st.integers(1, 3), levels=st.integers(1, 5),
+       seed=st.integers(0, 9999), data=st.data())
+def test_indices_among_ties_match_paddle(n, rows, levels, seed, data):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, levels, size=(rows, n)).astype(float)
+    if data.draw(st.booleans()):
+        a.reshape(-1)[rng.integers(0, a.size, size=2)] = nan
+    k = data.draw(st.integers(1, n))
+    small = data.draw(st.integers(1, max(1, n // 64)))
+    desc = data.draw(st.booleans())
+    assert_same_as_paddle(lambda P, x: [P.argsort(x, descending=desc), P.sort(x, descending=desc),
+                                        *P.topk(x, k, largest=desc), *P.topk(x, small)], [a])
 
 
 @pytest.mark.paddle
