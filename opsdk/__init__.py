@@ -110,3 +110,18 @@ def set_device(device):
 
 def get_device():
     return "cpu"
+
+
+def _install_cuda_simulator_if_asked():
+    """OPSDK_CUDA_SIM=1 (or =auto, without a GPU): the cuda backend runs on the CPU simulator
+    (nothing is compiled yet)."""
+    import os
+
+    value = os.environ.get("OPSDK_CUDA_SIM", "").strip().lower()
+    if value in ("1", "true", "yes", "on", "auto"):
+        from .kernels import cudasim
+
+        cudasim.install() if value != "auto" else cudasim.install_unless_a_gpu()
+
+
+_install_cuda_simulator_if_asked()

@@ -53,6 +53,13 @@ class CudaCompileError(KernelBuildError):
     """nvcc rejected a kernel's CUDA source."""
 
 
+class CudaSimulatorError(OpsdkError, RuntimeError):
+    """A kernel run by the CUDA simulator did what faults, hangs or corrupts a GPU: an out-of-bounds
+    access, a read of uninitialised shared memory, a shared-memory race, a barrier or warp
+    collective not reached by every thread that must reach it; the message names the kernel,
+    the thread and the argument."""
+
+
 class BackendUnavailableError(OpsdkError, RuntimeError):
     """A forced or requested kernel backend cannot run here (not implemented, no compiler, no GPU)."""
 

@@ -1,6 +1,7 @@
 """Where user code called an op: the first frame outside the opsdk package."""
 import os
 import sys
+import threading
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
@@ -21,8 +22,33 @@ class CallSite:
     __repr__ = __str__
 
 
+_local = threading.local()
+
+
+class ops_own_sites:
+    """Within the block (a verifier calling ops), errors name the op's own code, not the caller:
+    ``caller_site`` answers None and callers fall back to ``definition_site``."""
+
+    def __enter__(self):
+        self.before = getattr(_local, "own", False)
+        _local.own = True
+
+    def __exit__(self, *exc):
+        _local.own = self.before
+
+
+def definition_site(cls, method="forward"):
+    """The CallSite where ``cls.<method>`` is defined (the op's own code), or None."""
+    code = getattr(getattr(cls, method, None), "__code__", None)
+    if code is None:
+        return None
+    return CallSite(code.co_filename, code.co_firstlineno, f"{cls.__name__}.{method}")
+
+
 def caller_site(depth=2):
     """The CallSite of the nearest caller outside opsdk, starting ``depth`` frames up."""
+    if getattr(_local, "own", False):
+        return None
     try:
         frame = sys._getframe(depth)
     except ValueError:

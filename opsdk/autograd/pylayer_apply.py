@@ -3,7 +3,7 @@ from ..errors import PyLayerError
 from ..functional.record import record_multi
 from ..tensor import Tensor
 from . import grad_mode
-from .call_site import caller_site
+from .call_site import caller_site, definition_site
 from .function import PyLayerContext
 from .pylayer_backward import BackwardRule, InputMeta
 
@@ -78,7 +78,7 @@ def apply(cls, args, kwargs):
     node = next((w._node for w in wrapped if w._node is not None), None)
     if node is None:
         return result
-    node.site = rule.site = caller_site(2)
+    node.site = rule.site = caller_site(2) or definition_site(cls)
     rule.bind(node)
     if ctx._saved:
         ctx._saved = _final_saved(ctx._saved, tensors, out_tensors, wrapped)

@@ -75,6 +75,7 @@ class BackwardRule:
         create_graph = _state.enabled
         if self.ctx._materialize:
             grads = self._materialized(grads)
+        grads = self._in_output_dtypes(grads)
         fed = grads
         if create_graph and not self.first_order_only:
             fed = tuple(_tracked(g) for g in grads)
@@ -83,6 +84,17 @@ class BackwardRule:
         if create_graph:
             out = self._guard(out, grads)
         return out
+
+    def _in_output_dtypes(self, grads):
+        """Incoming float grads cast to their output's dtype (a float64 grad_outputs for a float32
+        output reaches backward as float32), one rule for every op, as in Paddle."""
+        for g, (_, dtype, _) in zip(grads, self.outputs):
+            if g is not None and g._data.dtype != dtype and g._data.dtype.kind == "f" and dtype.kind == "f":
+                break
+        else:
+            return grads
+        return tuple(g if g is None or g._data.dtype == dtype or g._data.dtype.kind != "f" or dtype.kind != "f"
+                     else g.astype(dtype) for g, (_, dtype, _) in zip(grads, self.outputs))
 
     def _materialized(self, grads):
         if all(g is not None for g in grads):

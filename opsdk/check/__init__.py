@@ -1,8 +1,13 @@
 """Verification of registered ops: every op x backend x dtype x sample x check (``opsdk check``).
 
-Checks: forward and backward agreement across backends, gradcheck, gradgradcheck (or the
-clear error an op without double backward must raise), the PyLayer protocol, and the engine's
-behaviour around the op (accumulation, stop_gradient, no_grad, retain_graph, hooks).
+Checks: forward and backward agreement with python in float64 (units of the dtype's epsilon),
+gradcheck and gradgradcheck with tolerances derived from the numerics (or the clear error an op
+without double backward must raise), the op's reference=, isolation (in-place writes, shared
+memory, state kept between calls), layouts, derived sizes for compiled backends, special points
+of the domain, the PyLayer protocol, and the engine's behaviour around the op (accumulation,
+stop_gradient, no_grad, retain_graph, hooks). Samples: the op's own and derived ones (every
+broadcast axis, perturbed attributes, layouts, sizes, special points); every case runs from the
+op's fresh state with kernel outputs NaN-filled (check mode). See docs/verifying.md.
 
 Example::
 

@@ -1,33 +1,46 @@
-"""Drawing the samples of one op in one dtype: its own, then broadcast and non-contiguous ones."""
-from dataclasses import replace
+"""Drawing the samples of one op in one dtype: its own, then every kind derived from them."""
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .. import no_grad
-from .backends import REFERENCE, availability, backend_scope
 from .samples import from_sample, sample_seed
-from .variants import broadcast_variants, noncontiguous_variant
+from .variants.thresholds import source_sizes
+from .variants import (attribute_variants, broadcast_variants, layout_variants, probe_variants,
+                       size_variants, trial)
 
 _cache = {}
 
 
-def draw_samples(op, dtype, seed=0, mode="fast"):
-    """The samples every check of ``op`` in ``dtype`` runs on (memoised per op, dtype, seed, mode).
+@dataclass
+class Drawn:
+    """The samples of one op in one dtype, and notes on what could not be derived."""
+
+    samples: list
+    notes: list = field(default_factory=list)
+
+
+def draw_samples(op, dtype, seed=0, mode="full"):
+    """The samples the checks of ``op`` in ``dtype`` run on (memoised per op, dtype, seed, mode).
 
     Args:
         op: the OpInfo.
         dtype: the dtype name, e.g. ``"float32"``.
         seed: the run's seed; samples depend only on it, the op and the dtype.
-        mode: ``"fast"`` (one broadcast variant) or ``"full"`` (every variant).
+        mode: ``"full"`` (every derived sample) or ``"fast"`` (a few of each kind).
 
     Returns:
-        list of CaseSample.
+        list of CaseSample: the op's own (kind ``own``), then ``broadcast``, ``attribute``,
+        ``layout``, ``size`` and ``probe`` samples; each check runs on the kinds it names.
 
     Example::
 
-        [s.label for s in draw_samples(op, "float64")]
-        # ['sample 0', 'sample 0, broadcast y[1, 4]', 'sample 0, non-contiguous']
+        [s.label for s in draw_samples(op, "float64") if s.kind == "own"]   # ['sample 0']
     """
+    return draw(op, dtype, seed, mode).samples
+
+
+def draw(op, dtype, seed=0, mode="full"):
+    """Drawn (samples and notes) for ``op`` in ``dtype``; see ``draw_samples``."""
     key = (id(op), op.qualname, dtype, seed, mode)
     if key not in _cache:
         _cache[key] = _draw(op, dtype, seed, mode)
@@ -40,27 +53,40 @@ def clear_cache():
 
 
 def _draw(op, dtype, seed, mode):
+    full = mode == "full"
     seeds = sample_seed(seed, op.qualname, dtype)
     rng = np.random.default_rng(seeds)
     drawn = op.samples(dtype, rng)
-    samples = [from_sample(s, f"sample {i}", seeds + [i]) for i, s in enumerate(drawn)]
-    if not samples:
-        return samples
-    derived = broadcast_variants(samples[0], op, mode == "full")
-    derived = [s for s in derived if _runs(op, s)]
-    derived += noncontiguous_variant(samples[0])
+    own = [from_sample(s, f"sample {i}", seeds + [i]) for i, s in enumerate(drawn)]
+    if not own:
+        return Drawn(own)
+    outputs = {id(s): trial(op, s) for s in own}
+    accepted = [s for s in own if outputs[id(s)] is not None]
+
+    def accepts(candidate):
+        return trial(op, candidate) is not None
+
+    derived, notes = [], []
+    for s in accepted[:2 if full else 1]:
+        derived += broadcast_variants(op, s, outputs[id(s)], full)
+    for s in accepted if full else accepted[:1]:
+        variants, found = attribute_variants(op, s, full, accepts)
+        derived += variants
+        notes += [n for n in found if n not in notes]
+    for s in accepted if full else accepted[:1]:
+        derived += layout_variants(s, full)
+    if _compiled(op):
+        extra = tuple(getattr(op, "sizes", ()) or ()) + (source_sizes(op) if full else ())
+        # two samples cover the kernels of an op's options (gelu's erf and tanh forms)
+        for s in accepted[:2] if full else accepted[:1]:
+            derived += size_variants(op, s, full, accepts, extra)
+    for i, s in enumerate(accepted if full else accepted[:1]):
+        derived += probe_variants(op, s, filled=full and i == 0, accepts=accepts)
     # each derived sample gets its own seed for the grad_outputs checks draw
-    derived = [replace(s, seed=seeds + [len(samples) + i]) for i, s in enumerate(derived)]
-    return samples + derived
+    derived = [replace(s, seed=seeds + [len(own) + i]) for i, s in enumerate(derived)]
+    return Drawn(own + derived, notes)
 
 
-def _runs(op, sample):
-    """Whether the op accepts the sample at all (a broadcast sample an op refuses is dropped)."""
-    try:
-        ok, _ = availability(op, REFERENCE)
-        args, kwargs = sample.make(requires=())
-        with backend_scope(op, REFERENCE if ok else None), no_grad():
-            op(*args, **kwargs)
-    except Exception:  # whatever the op raises, it refuses these shapes
-        return False
-    return True
+def _compiled(op):
+    """Whether some kernel of the op has a compiled (c or cuda) implementation."""
+    return any(b != "python" for k in op.kernels for b in k.backends)

@@ -50,6 +50,6 @@ def plan_cases(ops, backends=(), dtypes=(), checks=()):
             for dtype in op.dtypes:
                 if dtypes and dtype not in dtypes:
                     continue
-                for check in checks_for(op, backend, checks):
+                for check in checks_for(op, backend, checks, dtype):
                     cases.append(Case(op, backend, dtype, check))
     return cases

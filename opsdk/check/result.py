@@ -1,5 +1,5 @@
 """What a check reports: one Outcome per sample, one CheckResult per op x backend x dtype x check."""
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 PASS = "pass"
 FAIL = "fail"
@@ -20,20 +20,24 @@ class Outcome:
     """The verdict of one check on one sample.
 
     ``worst`` is the largest error measured (absolute), when the check measures one;
-    ``detail`` says what went wrong (or why the check does not apply).
+    ``detail`` says what went wrong (or why the check does not apply); ``loosened`` says how,
+    when a comparison passed only thanks to a tolerance the op declared; ``ratio`` is the
+    largest error over its allowed error (1 is at the tolerance), when the check measures one.
     """
 
     status: str
     worst: float = None
     detail: str = ""
+    loosened: str = ""
+    ratio: float = None
 
     @classmethod
-    def passed(cls, worst=None, detail=""):
-        return cls(PASS, worst, detail)
+    def passed(cls, worst=None, detail="", loosened="", ratio=None):
+        return cls(PASS, worst, detail, loosened, ratio)
 
     @classmethod
-    def failed(cls, detail, worst=None):
-        return cls(FAIL, worst, detail)
+    def failed(cls, detail, worst=None, loosened="", ratio=None):
+        return cls(FAIL, worst, detail, loosened, ratio)
 
     @classmethod
     def not_applicable(cls, why):
@@ -55,6 +59,13 @@ class CheckResult:
         samples: how many samples the check ran on.
         mode: ``fast`` or ``full`` (the mode that gave the verdict).
         seconds: how long the check took.
+        message: one line naming the cause of a failure ('' when it passed).
+        loosened: '' or how the op's declared tolerance was needed to pass (the report says so).
+        replay: the command that reruns just this case ('' when it passed).
+        notes: what the check could not verify or chose not to (e.g. an attribute verified at
+            one value only).
+        ratio: the largest error over its allowed error among the samples (1 is at the
+            tolerance; None when the check measures none).
     """
 
     op: str
@@ -65,8 +76,13 @@ class CheckResult:
     worst: float = None
     detail: str = ""
     samples: int = 0
-    mode: str = "fast"
+    mode: str = "full"
     seconds: float = 0.0
+    message: str = ""
+    loosened: str = ""
+    replay: str = ""
+    notes: list = field(default_factory=list)
+    ratio: float = None
 
     @property
     def failed(self):
@@ -82,7 +98,9 @@ class CheckResult:
         """A JSON-ready dict."""
         return {"op": self.op, "backend": self.backend, "dtype": self.dtype, "check": self.check,
                 "status": self.status, "worst_error": self.worst, "detail": self.detail,
-                "samples": self.samples, "mode": self.mode, "seconds": round(self.seconds, 4)}
+                "samples": self.samples, "mode": self.mode, "seconds": round(self.seconds, 4),
+                "message": self.message, "loosened": self.loosened, "replay": self.replay,
+                "notes": list(self.notes), "ratio": self.ratio}
 
 
 def summarize(results):

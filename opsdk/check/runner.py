@@ -1,14 +1,23 @@
-"""Running cases: each check on every sample, aggregated; a fast-mode failure is re-run in full mode."""
+"""Running cases: each check on its samples, aggregated; a fast-mode failure is re-run in full mode.
+
+Every case starts from the op's fresh state (module-level variables and class attributes as
+before the run touched them) and runs in check mode (kernel outputs NaN-filled first, so an
+element a kernel never writes is reported with the kernel's name and the indices).
+"""
 import time
-import traceback
 
 from .. import errors
-from .backends import availability, dtype_availability
+from ..autograd.call_site import ops_own_sites
+from ..kernels import check_mode
+from .backends import REFERENCE, availability, dtype_availability
 from .checks import CHECKS
 from .context import CheckContext
-from .drawing import draw_samples
+from .drawing import draw
+from .errors_text import error_report
 from .result import BLOCKED, ERROR, FAIL, NA, PASS, SKIP, CheckResult, Outcome
+from .samples import BROADCAST as BROADCAST_KIND
 from .selection import failure_result
+from .state import fresh_state
 
 # how many failing samples a report shows in full
 _SHOWN = 3
@@ -17,12 +26,14 @@ _build_failures = {}  # (op, backend) -> the case that reported its kernel's bui
 
 
 def clear_caches():
-    """Forget memoised backend availability and samples (tests re-register packs by name)."""
+    """Forget memoised backend availability, samples and op states (tests re-register packs)."""
     from .drawing import clear_cache
+    from .state import clear_cache as clear_states
 
     _availability.clear()
     _build_failures.clear()
     clear_cache()
+    clear_states()
 
 
 def _backend_verdict(op, backend):
@@ -37,27 +48,39 @@ def _backend_verdict(op, backend):
     return _availability[key]
 
 
-def _error_text(error):
-    lines = "".join(traceback.format_exception(type(error), error, error.__traceback__)).splitlines()
-    return "\n".join(lines[-40:])
-
-
 # the engine's refusal of what a backward returned: the protocol check's finding, which
 # blocks every other check that runs backward
 _PROTOCOL_ERROR = getattr(errors, "BackwardReturnError", ())
 
 
 def _run_sample(module, ctx):
+    check_mode.take_findings()
     try:
-        return module.run(ctx)
+        outcome = module.run(ctx)
     except _PROTOCOL_ERROR as error:
         if module.NAME != "protocol":
             first = str(error).splitlines()[0] if str(error) else type(error).__name__
-            return Outcome(BLOCKED, None, f"blocked: the op's backward breaks the protocol, so "
-                                          f"this check cannot run (see the protocol check): {first}")
-        return Outcome(FAIL, None, str(error))
+            outcome = Outcome(BLOCKED, None, f"blocked: the op's backward breaks the protocol, so "
+                                             f"this check cannot run (see the protocol check): "
+                                             f"{first}")
+        else:
+            outcome = Outcome(FAIL, None, str(error))
     except Exception as error:
-        return Outcome(ERROR, None, f"{type(error).__name__}: {error}\n{_error_text(error)}")
+        if ctx.sample.kind == BROADCAST_KIND and ctx.backend != REFERENCE:
+            # raising is no silent wrong answer: a compiled kernel may support fewer broadcasts
+            return Outcome(NA, None, f"{ctx.backend} refuses this broadcast, which python "
+                                     f"accepts: {type(error).__name__}: {_first_line(str(error))}")
+        outcome = Outcome(ERROR, None, error_report(error, ctx.op))
+    unwritten = check_mode.take_findings()
+    if unwritten:
+        seen = []
+        for finding in unwritten:
+            if str(finding) not in seen:
+                seen.append(str(finding))
+        outcome = Outcome(FAIL, outcome.worst, "\n".join(seen + (
+            [f"(the check itself reported: {outcome.detail.splitlines()[0]})"]
+            if outcome.status in (FAIL, ERROR) and outcome.detail else [])))
+    return outcome
 
 
 def _aggregate(case, pairs, mode):
@@ -65,53 +88,92 @@ def _aggregate(case, pairs, mode):
     result = CheckResult(case.op.qualname, case.backend, case.dtype, case.check, PASS,
                          samples=len(pairs), mode=mode)
     counted = [(s, o) for s, o in pairs if o.status != NA]
+    loosened = [o.loosened for _, o in counted if o.loosened]
+    result.loosened = loosened[0] if loosened else ""
     if not counted:
         result.status = NA
         result.detail = pairs[0][1].detail if pairs else "the op has no samples"
         return result
     worsts = [o.worst for _, o in counted if o.worst is not None]
     result.worst = max(worsts) if worsts else None
+    ratios = [o.ratio for _, o in counted if o.ratio is not None]
+    result.ratio = max(ratios) if ratios else None
     bad = [(s, o) for s, o in counted if o.status in (FAIL, ERROR, BLOCKED)]
     if not bad:
         result.detail = next((o.detail for _, o in counted if o.detail), "")
         return result
     result.status = next(s for s in (FAIL, ERROR, BLOCKED) if any(o.status == s for _, o in bad))
+    first = next(o for _, o in bad if o.status == result.status)
+    result.message = _first_line(first.detail)
     if result.status == BLOCKED:
         # one cause, reported in full by the protocol check: one line is enough here
-        result.detail = bad[0][1].detail
+        result.detail = first.detail
         return result
     parts = [f"{result.status} on {len(bad)} of {len(counted)} sample(s)"]
     for i, (sample, outcome) in enumerate(bad[:_SHOWN]):
         # the first failing sample gets the whole report; the others, usually the same story, a line
-        detail = outcome.detail if i == 0 else outcome.detail.strip().splitlines()[0]
+        detail = outcome.detail if i == 0 else _first_line(outcome.detail)
         parts.append(f"-- {sample.label} ({sample.describe()}):\n{detail}")
     result.detail = "\n".join(parts)
     return result
 
 
+def _first_line(text):
+    lines = [line for line in (text or "").strip().splitlines() if line.strip()]
+    return lines[0].strip() if lines else ""
+
+
+def samples_for(module, drawn, backend):
+    """The samples ``module`` runs on for ``backend`` (its kinds; python-only ones on python)."""
+    kinds = getattr(module, "KINDS", ("own",))
+    return [s for s in drawn.samples if s.kind in kinds and (s.compiled or backend == REFERENCE)]
+
+
 def _run_mode(case, mode, seed):
     module = CHECKS[case.check]
+    # captured before anything of the run calls the op (drawing samples does)
+    state = fresh_state(case.op)
     try:
-        samples = draw_samples(case.op, case.dtype, seed, mode)
+        drawn = draw(case.op, case.dtype, seed, mode)
     except Exception as error:
         return CheckResult(case.op.qualname, case.backend, case.dtype, case.check, ERROR,
                            detail=f"drawing samples failed: {type(error).__name__}: {error}",
-                           mode=mode)
-    pairs = [(sample, _run_sample(module, CheckContext(case.op, case.backend, case.dtype, sample,
-                                                       mode, seed)))
-             for sample in samples]
-    return _aggregate(case, pairs, mode)
+                           message="drawing samples failed", mode=mode)
+    notes = list(drawn.notes) if "attribute" in getattr(module, "KINDS", ()) else []
+    pairs = []
+    for sample in samples_for(module, drawn, case.backend):
+        state.restore()
+        ctx = CheckContext(case.op, case.backend, case.dtype, sample, mode, seed)
+        ctx.state = state
+        outcome = _run_sample(module, ctx)
+        pairs.append((sample, outcome))
+        notes += [n for n in ctx.notes if n not in notes]
+        if outcome.status == NA and sample.kind == BROADCAST_KIND and "refuses" in outcome.detail:
+            note = f"{sample.label}: {outcome.detail}"
+            if note not in notes:
+                notes.append(note)
+    state.restore()
+    result = _aggregate(case, pairs, mode)
+    result.notes = notes
+    return result
 
 
-def run_case(case, mode="fast", seed=0):
-    """Verify one op x backend x dtype x check on every sample.
+def replay_command(case, seed, mode="full"):
+    """The command line that reruns one case."""
+    flag = " --fast" if mode == "fast" else ""
+    return (f"opsdk check {case.op.qualname} --backend {case.backend} --dtype {case.dtype} "
+            f"--check {case.check} --seed {seed}{flag}")
+
+
+def run_case(case, mode="full", seed=0):
+    """Verify one op x backend x dtype x check on every sample the check runs on.
 
     In fast mode a failure is re-run in full mode (every derived sample, full Jacobians), and
     the full-mode verdict and report are the result.
 
     Args:
         case: a Case from ``plan_cases``.
-        mode: ``"fast"`` or ``"full"``.
+        mode: ``"full"`` (everything, the default) or ``"fast"`` (a cheap subset).
         seed: the run's seed (samples and checker projections depend only on it).
 
     Returns:
@@ -120,7 +182,7 @@ def run_case(case, mode="fast", seed=0):
     Example::
 
         result = run_case(plan_cases([op], checks=["gradcheck"])[0])
-        result.status, result.worst       # ('pass', None)
+        result.status, result.worst       # ('pass', 3.1e-11)
     """
     start = time.perf_counter()
     verdict = _backend_verdict(case.op, case.backend)
@@ -134,24 +196,33 @@ def run_case(case, mode="fast", seed=0):
             if first != case.case_id:
                 status, why = SKIP, f"build failed, see {first}"
         return CheckResult(case.op.qualname, case.backend, case.dtype, case.check, status,
-                           detail=why, mode=mode, seconds=time.perf_counter() - start)
-    result = _run_mode(case, mode, seed)
-    if mode == "fast" and result.status in (FAIL, ERROR):
-        fast = result
-        result = _run_mode(case, "full", seed)
-        if result.failed:
-            result.detail += "\n(failed in fast mode; this report is from the full-mode re-run)"
-        else:
-            result.detail = ("fast mode reported a failure the full-mode re-run does not confirm:\n"
-                             + fast.detail)
+                           detail=why, message=_first_line(why) if status == ERROR else "",
+                           mode=mode, seconds=time.perf_counter() - start)
+    check_mode.set_active(True, case.op.kernels)
+    try:
+        with ops_own_sites():
+            result = _run_mode(case, mode, seed)
+            if mode == "fast" and result.status in (FAIL, ERROR):
+                fast = result
+                result = _run_mode(case, "full", seed)
+                if result.failed:
+                    result.detail += ("\n(failed in fast mode; this report is from the full-mode "
+                                      "re-run)")
+                else:
+                    result.detail = ("fast mode reported a failure the full-mode re-run does not "
+                                     "confirm:\n" + fast.detail)
+    finally:
+        check_mode.set_active(False, case.op.kernels)
+    if result.loosened:
+        result.detail += f"\nloosened: {result.loosened}"
     if result.failed:
-        result.detail += (f"\nreplay: opsdk check {case.op.qualname} --backend {case.backend} "
-                          f"--dtype {case.dtype} --check {case.check} --seed {seed} --full")
+        result.replay = replay_command(case, seed)
+        result.detail += f"\nreplay: {result.replay}"
     result.seconds = time.perf_counter() - start
     return result
 
 
-def run_checks(cases, failures=(), mode="fast", seed=0, progress=None):
+def run_checks(cases, failures=(), mode="full", seed=0, progress=None):
     """Run every case; load failures of selected packs come first, as failed ``load`` rows.
 
     Args:

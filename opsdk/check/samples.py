@@ -1,19 +1,25 @@
 """The inputs a check runs on: the op's own samples plus derived ones, rebuilt fresh for every call."""
 import inspect
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..registry.tolerances import VERIFIABLE_DTYPES
+from .layouts import CONTIGUOUS, STRIDED, arrange, describe_layout  # noqa: F401 (STRIDED re-exported)
 
-CONTIGUOUS = "contiguous"
-STRIDED = "strided"
+# what a sample is for: the op's own, or derived from it (each check picks the kinds it runs on)
+OWN = "own"
+BROADCAST = "broadcast"
+ATTRIBUTE = "attribute"
+LAYOUT = "layout"
+SIZE = "size"
+PROBE = "probe"
 
 
 @dataclass(frozen=True)
 class TensorSlot:
-    """A tensor argument of a sample: its values (CPU, contiguous), and how to build it."""
+    """A tensor argument of a sample: its values (CPU, contiguous), and the layout to build it in."""
 
     values: np.ndarray
     differentiable: bool
@@ -23,18 +29,26 @@ class TensorSlot:
     def shape(self):
         return list(self.values.shape)
 
+    def with_values(self, values):
+        """The same slot holding other values (same differentiability and layout)."""
+        return TensorSlot(np.array(values, order="C"), self.differentiable, self.layout)
+
 
 @dataclass(frozen=True)
 class CaseSample:
     """One call of an op to verify: positional and keyword arguments, tensors as TensorSlots.
 
     ``make()`` builds fresh Tensors on every call, so checks never share gradients or hooks.
+    ``kind`` says where the sample comes from (``own``, ``broadcast``, ``attribute``, ``layout``,
+    ``size``, ``probe``); ``compiled`` is False for derived samples only the python backend runs.
     """
 
     label: str
     args: tuple
     kwargs: dict
-    seed: int
+    seed: object
+    kind: str = OWN
+    compiled: bool = True
 
     @property
     def tensor_positions(self):
@@ -46,22 +60,39 @@ class CaseSample:
         """Positions of the positional Tensor arguments that are verified for gradients."""
         return [i for i, a in enumerate(self.args) if isinstance(a, TensorSlot) and a.differentiable]
 
-    def make(self, place=None, requires=None):
-        """Fresh ``(args, kwargs)``; positions in ``requires`` (default: all differentiable) need grad."""
+    def make(self, place=None, requires=None, dtype=None):
+        """Fresh ``(args, kwargs)``; positions in ``requires`` (default: all differentiable) need grad.
+
+        ``dtype`` casts every float tensor (``"float64"`` for the reference runs).
+        """
         requires = set(self.diff_positions if requires is None else requires)
-        args = tuple(_build(a, place, i in requires) if isinstance(a, TensorSlot) else a
+        args = tuple(_build(a, place, i in requires, dtype) if isinstance(a, TensorSlot) else a
                      for i, a in enumerate(self.args))
-        kwargs = {k: _build(v, place, False) if isinstance(v, TensorSlot) else v
+        kwargs = {k: _build(v, place, False, dtype) if isinstance(v, TensorSlot) else v
                   for k, v in self.kwargs.items()}
         return args, kwargs
 
-    def replace(self, label, positions):
+    def replace(self, label, positions, kind=None, **changes):
         """A copy with the TensorSlots at ``positions`` replaced (``{position: TensorSlot}``)."""
         args = tuple(positions.get(i, a) for i, a in enumerate(self.args))
-        return CaseSample(label, args, dict(self.kwargs), self.seed)
+        return replace(self, label=label, args=args, kwargs=dict(self.kwargs),
+                       kind=kind or self.kind, **changes)
+
+    def slots(self):
+        """``(key, TensorSlot)`` for every tensor argument: int positions, then keyword names."""
+        found = [(i, a) for i, a in enumerate(self.args) if isinstance(a, TensorSlot)]
+        return found + [(k, v) for k, v in self.kwargs.items() if isinstance(v, TensorSlot)]
+
+    def with_slots(self, label, changed, kind=None, kwargs=None, **changes):
+        """A copy with slots replaced by key (positions or keyword names) and kwargs updated."""
+        args = tuple(changed.get(i, a) for i, a in enumerate(self.args))
+        new_kwargs = {k: changed.get(k, v) for k, v in self.kwargs.items()}
+        new_kwargs.update(kwargs or {})
+        return replace(self, label=label, args=args, kwargs=new_kwargs, kind=kind or self.kind,
+                       **changes)
 
     def describe(self):
-        """``x: float32[3, 4], y: float32[1, 4] (non-contiguous), beta=1.5``."""
+        """``x: float32[3, 4], y: float32[1, 4] (transposed), beta=1.5``."""
         parts = [_describe(a) for a in self.args]
         parts += [f"{k}={_describe(v)}" for k, v in self.kwargs.items()]
         return ", ".join(parts)
@@ -69,35 +100,31 @@ class CaseSample:
 
 def _describe(value):
     if isinstance(value, TensorSlot):
-        layout = " non-contiguous" if value.layout == STRIDED else ""
-        return f"{value.values.dtype.name}{value.shape}{layout}"
+        return f"{value.values.dtype.name}{value.shape}{describe_layout(value.layout)}"
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
 def strided(values, xp=np):
     """The same values in a non-contiguous array (every other element of a buffer twice as big)."""
-    if values.ndim == 0:
-        return values
-    big = xp.empty(tuple(2 * s for s in values.shape), dtype=values.dtype)
-    view = big[tuple(slice(None, None, 2) for _ in values.shape)]
-    view[...] = values
-    return view
+    return arrange(values, STRIDED, xp)
 
 
-def _build(slot, place, requires_grad):
+def _build(slot, place, requires_grad, dtype=None):
     from ..tensor import Tensor, _wrap
 
-    if slot.layout == CONTIGUOUS:
-        return Tensor(slot.values, place=place, stop_gradient=not requires_grad)
-    # Tensor() copies into a contiguous array, which would hide the layout under test
     values = slot.values
+    if dtype is not None and values.dtype.kind == "f":
+        values = values.astype(dtype)
+    if slot.layout == CONTIGUOUS:
+        return Tensor(values, place=place, stop_gradient=not requires_grad)
+    # Tensor() copies into a contiguous array, which would hide the layout under test
     xp = np
     if place is not None:
         from ..device import cupy_module, move_to, parse_place
 
         values, xp = move_to(values, parse_place(place)), cupy_module()
-    tensor = _wrap(strided(values, xp))
+    tensor = _wrap(arrange(values, slot.layout, xp))
     tensor.stop_gradient = not requires_grad
     return tensor
 
@@ -125,9 +152,35 @@ def from_sample(sample, label, seed):
 
 def argument_names(op, count):
     """Names of the op's first ``count`` forward arguments (after ctx), ``arg<i>`` where unknown."""
+    return parameter_names(op.function.forward, count)
+
+
+def gradient_names(op, count):
+    """Names of the incoming gradients of the op's backward (after ctx), ``grad<k>`` where unknown."""
+    return parameter_names(op.function.backward, count, "grad")
+
+
+def parameter_names(function, count, fallback="arg"):
+    """Names of the first ``count`` parameters of ``function`` after ``ctx``."""
     try:
-        params = list(inspect.signature(op.function.forward).parameters.values())[1:]
+        params = list(inspect.signature(function).parameters.values())[1:]
     except (TypeError, ValueError):
         params = []
     names = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    return [names[i] if i < len(names) else f"arg{i}" for i in range(count)]
+    star = next((p.name for p in params if p.kind == p.VAR_POSITIONAL), None)
+    out = []
+    for i in range(count):
+        if i < len(names):
+            out.append(names[i])
+        elif star is not None:
+            out.append(f"{star}[{i - len(names)}]")
+        else:
+            out.append(f"{fallback}{i}")
+    return out
+
+
+def slot_name(op, sample, key):
+    """How reports name the tensor argument ``key`` (a position or a keyword)."""
+    if isinstance(key, str):
+        return key
+    return argument_names(op, len(sample.args))[key]

@@ -69,9 +69,9 @@ def _select(ops, packs):
               help="Only this dtype (repeatable).")
 @click.option("--check", "checks", multiple=True, type=click.Choice(tuple(CHECKS)), metavar="NAME",
               help="Only this check (repeatable).")
-@click.option("--fast/--full", "fast", default=True, show_default=True,
-              help="Fast: random-projection gradchecks, one broadcast sample; a failure is re-run "
-                   "in full mode. Full: full Jacobians and every derived sample.")
+@click.option("--fast/--full", "fast", default=False, show_default=True,
+              help="Full (the default): every check on every derived sample, whole Jacobians. "
+                   "Fast: projections and a few derived samples; a failure is re-run in full mode.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the samples and projections (a non-negative integer).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report instead of the table.")
@@ -89,21 +89,30 @@ def _select(ops, packs):
 @click.option("--html", "html", type=click.Path(dir_okay=False), metavar="FILE", callback=_html_ready,
               help="Also write a self-contained HTML report to FILE, with a plot of each failed "
                    "gradient check (needs: pip install 'opsdk[report]').")
+@click.option("--simulate", is_flag=True,
+              help="Run the cuda backend on the CPU CUDA simulator (as OPSDK_CUDA_SIM=1): finds "
+                   "out-of-bounds accesses, races, divergent barriers and mistyped launch arguments "
+                   "without a GPU. See docs/kernels.md.")
 def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_xml, show_progress,
-              quiet, verbose, html, framework):
+              quiet, verbose, html, framework, simulate):
     """Verify the gradients of registered ops: every op x backend x dtype x sample.
 
     OPS are op names (pack.op, or a short name one pack registers); none means every op of
-    every loaded pack. Checks: forward and backward agreement with the python backend,
+    every loaded pack. Checks: forward and backward agreement with python in float64,
     gradcheck, gradgradcheck where the op claims double backward (else: asking for it must
-    raise a clear error), the PyLayer protocol, and the engine around the op (accumulation,
-    stop_gradient, no_grad, retain_graph, hooks). Exits 1 when any check fails or a selected
-    pack failed to load. See docs/verifying.md.
+    raise a clear error), the op's reference=, isolation (in-place writes, shared memory,
+    state between calls), layouts, derived sizes, special points, the PyLayer protocol, and
+    the engine around the op (accumulation, stop_gradient, no_grad, retain_graph, hooks).
+    Exits 1 when any check fails or a selected pack failed to load. See docs/verifying.md.
     """
     from ..check import plan_cases, run_checks
     from ..check.progress import progress
     from ..check.render import render_report, to_json, to_junit_xml
 
+    if simulate:
+        from ..kernels.cudasim import install
+
+        install()
     start = time.perf_counter()
     selected, failures = _select(ops, packs)
     if framework:

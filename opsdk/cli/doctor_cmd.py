@@ -115,6 +115,18 @@ def _cupy_and_gpu():
     return [cupy_line, Finding(OK, "GPU", f"{count} device(s): {', '.join(names)}")]
 
 
+def _cuda_simulator():
+    from ..kernels.cudasim import status
+
+    state, detail = status()
+    if state == "off":
+        return Finding(OK, "CUDA simulator", "off (OPSDK_CUDA_SIM=1 or `opsdk check --simulate` runs "
+                                             f"the cuda backend on the CPU: {detail})")
+    return Finding(OK if "no C++" not in detail else WARN, "CUDA simulator",
+                   f"{state}: CuPy and the GPU above are simulated; {detail} (not a benchmark)",
+                   "" if "no C++" not in detail else "install g++ or clang++, or set CXX")
+
+
 def _cache():
     from .cache_cmd import human_size
     from ..kernels import CACHE_FIX, cache_info, cache_problem
@@ -164,7 +176,7 @@ def _packs():
 
 
 def _environment():
-    names = ("OPSDK_LOAD_PLUGINS", "OPSDK_CACHE_DIR", "CC", "CUDA_HOME")
+    names = ("OPSDK_LOAD_PLUGINS", "OPSDK_CACHE_DIR", "CC", "CUDA_HOME", "OPSDK_CUDA_SIM", "CXX")
     return [Finding(OK, f"${name}", repr(os.environ[name])) for name in names if name in os.environ]
 
 
@@ -174,7 +186,8 @@ def findings():
         _python(), _opsdk(),
         _module("numpy", "NumPy", "pip install numpy"),
         _module("cffi", "cffi", "pip install cffi (C kernels are compiled through it)"),
-        _c_compiler(), _nvcc(), *_cupy_and_gpu(), _cache(), *_packs(), *_backend(), *_environment(),
+        _c_compiler(), _nvcc(), *_cupy_and_gpu(), _cuda_simulator(), _cache(), *_packs(), *_backend(),
+        *_environment(),
     ]
 
 

@@ -36,6 +36,7 @@ class Analytic:
         if not pairs:
             return row
         start = time.perf_counter()
+        given = [s.copy() for _, s in pairs]
         try:
             grads = run_backward([o for o, _ in pairs], [s for _, s in pairs], True, False,
                                  inputs=self.problem.diff, allow_unused=True)
@@ -46,12 +47,30 @@ class Analytic:
                                          seeded[0] if len(seeded) == 1 else None, None, str(e)))
             raise CheckAborted() from e
         self.seconds = min(self.seconds, time.perf_counter() - start)
+        self._check_seeds(pairs, given)
         for j, g in enumerate(grads):
             if g is not None:
                 if self.check_grad_dtypes:
                     self._check(j, g._data)
                 row[self.problem.cols[j]] = to_numpy(g._data).ravel()
         return row
+
+    def _check_seeds(self, pairs, given):
+        """A backward that writes into its incoming gradient is reported by that name."""
+        for (out, seed), old in zip(pairs, given):
+            same = (seed == old) | (seed != seed) & (old != old)
+            if bool(same.all()):
+                continue
+            k = next(i for i, o in enumerate(self.problem.outputs) if o is out)
+            if ("grad_write", k) in self._seen:
+                continue
+            self._seen.add(("grad_write", k))
+            self.failures.append(Failure(
+                "grad_write", self.problem.out_pos[k], None,
+                f"backward wrote into its incoming gradient (the gradient of "
+                f"{self.problem.output_labels[k]}) in place: {int((~same).sum())} of {old.size} "
+                "elements changed; expected: grad_outputs left as they came (work on a copy)"))
+            seed[...] = old
 
     def vjp_one(self, k, seed):
         """vᵀJ for a gradient on output k alone (the other outputs get none)."""

@@ -60,7 +60,8 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
 
 def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3,
                   raise_exception=True, nondet_tol=0.0, fast_mode=False,
-                  check_undefined_grad=True, check_grad_dtypes=True, seed=None):
+                  check_undefined_grad=True, check_grad_dtypes=True, seed=None,
+                  input_names=None, output_names=None, derived=False):
     """Check second derivatives: gradcheck of the first-order gradients of func
     (``opsdk.grad(func(*inputs), inputs, grad_outputs, create_graph=True)``) as a function of
     the inputs and the grad_outputs.
@@ -68,6 +69,10 @@ def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-
     Args:
         grad_outputs: one Tensor per differentiable output of func; random (from the seed)
             when None. Those with stop_gradient=False are differentiated too.
+        input_names, output_names: how the report names func's inputs and outputs (as
+            check_gradients does); the grad_outputs are then ``grad of <output>`` and the
+            first-order gradients ``grad_<input>``.
+        derived: tolerances from error estimates (see check_gradients).
         others: as gradcheck.
 
     Returns:
@@ -78,10 +83,21 @@ def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-
         >>> opsdk.autograd.gradgradcheck(lambda t: (opsdk.tanh(t) * t).sum(), (x,))
         True
     """
+    report = check_second_order(func, inputs, grad_outputs, eps, atol, rtol, nondet_tol,
+                                fast_mode, check_undefined_grad, check_grad_dtypes, seed,
+                                input_names, output_names, derived)
+    return _verdict(report, raise_exception)
+
+
+def check_second_order(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3,
+                       nondet_tol=0.0, fast_mode=False, check_undefined_grad=True,
+                       check_grad_dtypes=True, seed=None, input_names=None, output_names=None,
+                       derived=False):
+    """gradgradcheck's GradcheckReport itself (never raises on a wrong second derivative)."""
     seed = secrets.randbits(32) if seed is None else int(seed)
     rng = np.random.default_rng([seed, 2])
-    fn, args, names, out_names = first_order_function(func, inputs, grad_outputs, rng)
-    report = check_gradients(fn, args, eps, atol, rtol, nondet_tol, fast_mode,
-                             check_undefined_grad, check_grad_dtypes, seed, order=2,
-                             input_names=names, output_names=out_names)
-    return _verdict(report, raise_exception)
+    fn, args, names, out_names = first_order_function(func, inputs, grad_outputs, rng,
+                                                      input_names, output_names)
+    return check_gradients(fn, args, eps, atol, rtol, nondet_tol, fast_mode,
+                           check_undefined_grad, check_grad_dtypes, seed, order=2,
+                           input_names=names, output_names=out_names, derived=derived)

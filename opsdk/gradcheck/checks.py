@@ -11,15 +11,23 @@ def check_reentrant(problem, analytic, runs, nondet_tol):
     for k, (seed, first) in runs.items():
         again = analytic.vjp_one(k, seed)
         for j, cols in enumerate(problem.cols):
-            diff = np.abs(again[cols] - first[cols])
-            if np.all(diff <= nondet_tol):
+            a, b = again[cols], first[cols]
+            one_nan = np.isnan(a) != np.isnan(b)
+            with np.errstate(invalid="ignore"):
+                diff = np.where(np.isnan(a) & np.isnan(b), 0.0, np.abs(a - b))
+            if np.all(diff <= nondet_tol) and not one_nan.any():
                 continue
-            worst = float(np.nanmax(diff)) if np.isfinite(diff).any() else float("nan")
+            finite = diff[np.isfinite(diff)]
+            if one_nan.any():
+                how = (f"are NaN in one run and not in the other at {int(one_nan.sum())} of "
+                       f"{one_nan.size} elements")
+            else:
+                how = f"differ by up to {float(finite.max()) if finite.size else float('inf'):.3g}"
             failures.append(Failure(
                 "reentrant", problem.out_pos[k], problem.diff_pos[j],
                 f"backward is not deterministic: two runs with the same grad_outputs on "
                 f"{problem.output_labels[k]} gave gradients of {problem.input_labels[j]} that "
-                f"differ by up to {worst:.3g}; expected: at most nondet_tol={nondet_tol:g} "
+                f"{how}; expected: at most nondet_tol={nondet_tol:g} "
                 "(raise nondet_tol for an op that is non-deterministic by design, e.g. atomics; "
                 "else look for state that backward changes or randomness in it)"))
     return failures
@@ -62,10 +70,12 @@ def check_zero_grads(problem, analytic, nondet_tol=0.0):
         g = row[cols]
         if np.all(np.abs(g) <= nondet_tol):
             continue
+        size = (f"{int(np.isnan(g).sum())} NaN element(s)" if np.isnan(g).any()
+                else f"max |grad| {float(np.max(np.abs(g))):.3g}")
         failures.append(Failure(
             "zero_grad", None, problem.diff_pos[j],
             f"with all grad_outputs zero, the gradient of {problem.input_labels[j]} is not zero "
-            f"(max |grad| {float(np.nanmax(np.abs(g))):.3g}); expected: zero, since a gradient "
+            f"({size}); expected: zero, since a gradient "
             "is linear in the incoming grad; backward ignores or offsets grad_output",
             hints=["gradient ignores the incoming grad (multiply by grad_output)"]))
     return failures

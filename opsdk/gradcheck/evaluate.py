@@ -15,6 +15,22 @@ from ..tensor import Tensor, _wrap
 from .problem import to_numpy
 
 
+class InPlaceWrite(Exception):
+    """func wrote into differentiated input ``j`` (``changed`` of ``size`` elements)."""
+
+    def __init__(self, j, changed, size):
+        super().__init__(f"input {j}: {changed} of {size} elements changed")
+        self.j, self.changed, self.size = j, changed, size
+
+
+def _equal(a, b):
+    return (a == b) | (a != a) & (b != b)
+
+
+def _same(a, b):
+    return bool(_equal(a, b).all())
+
+
 def _lowest_precision(dtypes):
     return min(dtypes, key=lambda d: np.finfo(d).bits)
 
@@ -86,7 +102,12 @@ class Evaluator:
             self.seconds = min(self.seconds, time.perf_counter() - start)
 
     def evaluate(self):
-        """func at the current working inputs, all checked outputs flattened into one vector."""
+        """func at the current working inputs, all checked outputs flattened into one vector.
+
+        Raises InPlaceWrite when func wrote into one of its inputs (numeric derivatives of
+        such a function say nothing about its gradient).
+        """
+        given = [w.copy() for w in self.work]
         try:
             result = self._call()
         except BackwardError:
@@ -97,6 +118,11 @@ class Evaluator:
             for pos in self.problem.diff_pos:
                 self.args[pos]._req = True
             result = self._call()
+        for j, (w, g) in enumerate(zip(self.work, given)):
+            if not _same(w, g):
+                changed = int((~_equal(w, g)).sum())
+                w[...] = g
+                raise InPlaceWrite(j, changed, w.size)
         return self._flatten(self.problem.pick_outputs(result))
 
     def _flatten(self, outs):
@@ -126,6 +152,16 @@ class Evaluator:
             return self.evaluate()
         finally:
             flat[i] = orig[i]
+
+    def host_inputs(self):
+        """The differentiated inputs at the base point, as host arrays (in column order)."""
+        return [to_numpy(o) for o in self.orig]
+
+    def steps(self, c, multiples=(1, -1, 2, -2, 3, -3)):
+        """{m: func with input element c moved by m * eps} for each multiple m (flat vectors)."""
+        j = next(j for j, s in enumerate(self.problem.cols) if s.start <= c < s.stop)
+        i = c - self.problem.cols[j].start
+        return {m: self._shift_one(j, i, m * self.eps) for m in multiples}
 
     def column(self, c):
         """(central difference, right minus left slope) for one flat input element."""

@@ -7,23 +7,10 @@ groups along the first one's sparsity (compress.py), which is exact wherever the
 import numpy as np
 
 from .blocks import abs_max
+from .columns import Columns
 from .compare import compare
 from .compress import GroupProbe, fill_by_groups
 from .problem import to_numpy
-
-
-class Slopes:
-    """Right-minus-left numeric slopes per input element, computed when a mismatch needs them."""
-
-    def __init__(self, evaluator):
-        self.evaluator = evaluator
-        self.cache = {}
-
-    def get(self, c):
-        """Slopes of input element c for every output element."""
-        if c not in self.cache:
-            self.cache[c] = self.evaluator.column(c)[1]
-        return self.cache[c]
 
 
 def _index_maps(problem):
@@ -42,7 +29,7 @@ def _limit_tables(problem, tolerances, jac):
     return atol, rtol
 
 
-def _numeric_probe(problem, evaluator, slopes, tables, row_output, col_input):
+def _numeric_probe(problem, evaluator, tables, row_output, col_input):
     """Probes of the numeric side: central differences of input elements (grouped or one)."""
     atol, rtol = tables
 
@@ -56,8 +43,7 @@ def _numeric_probe(problem, evaluator, slopes, tables, row_output, col_input):
         return evaluator.directional(directions), r
 
     def one(c):
-        central, slopes.cache[c] = evaluator.column(c)
-        return central
+        return evaluator.column(c)[0]
 
     def limits(rows, units):
         k, j = row_output[rows], col_input[units]
@@ -118,15 +104,16 @@ def _analytic_is_cheaper(problem, evaluator, analytic):
 def run_full(problem, evaluator, analytic, tolerances, rng, order=1):
     """(failures, kink elements skipped) over the whole Jacobian."""
     row_output, col_input = _index_maps(problem)
-    slopes = Slopes(evaluator)
+    columns = Columns(evaluator)
     if _analytic_is_cheaper(problem, evaluator, analytic):
         jac_a = analytic.jacobian()
         tables = _limit_tables(problem, tolerances, jac_a)
-        probe = _numeric_probe(problem, evaluator, slopes, tables, row_output, col_input)
+        probe = _numeric_probe(problem, evaluator, tables, row_output, col_input)
         jac_n = fill_by_groups(jac_a, probe, rng)
     else:
         jac_n = _numeric_jacobian(problem, evaluator)
         tables = _limit_tables(problem, tolerances, jac_n)
         probe = _analytic_probe(problem, analytic, tables, row_output, col_input)
         jac_a = fill_by_groups(jac_n.T, probe, rng).T
-    return compare(problem, jac_a, jac_n, slopes, tolerances, order)
+    tolerances.use_jacobian(jac_n)
+    return compare(problem, jac_a, jac_n, columns, tolerances, order)

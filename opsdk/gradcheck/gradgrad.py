@@ -14,9 +14,13 @@ def _random_grad_outputs(outputs, rng):
     return gos
 
 
-def first_order_function(func, inputs, grad_outputs, rng):
-    """(F, F's inputs, input names, output names) where F returns d func / d inputs."""
-    first = Problem(func, inputs)
+def first_order_function(func, inputs, grad_outputs, rng, input_names=None, output_names=None):
+    """(F, F's inputs, input names, output names) where F returns d func / d inputs.
+
+    F's inputs are func's inputs then one grad_output per differentiable output; the names
+    follow func's (``x``, then ``grad of y``), and F's outputs are named ``grad_x``.
+    """
+    first = Problem(func, inputs, input_names, output_names)
     graph = [k for k, o in enumerate(first.outputs) if o._req]
     if not graph:
         raise OpArgumentError("gradgradcheck: no output of func is connected to the inputs; "
@@ -37,6 +41,9 @@ def first_order_function(func, inputs, grad_outputs, rng):
                      create_graph=True, allow_unused=True)
         return tuple(zeros_like(d) if g is None else g for g, d in zip(grads, diff))
 
-    names = [f"inputs[{i}]" for i in range(n)] + [f"grad_outputs[{i}]" for i in range(len(gos))]
-    out_names = [f"grad_inputs[{p}]" for p in first.diff_pos]
+    arg_names = list(input_names) if input_names else [f"inputs[{i}]" for i in range(n)]
+    names = arg_names + ([f"grad of {first.output_names[k]}" for k in graph] if input_names
+                         else [f"grad_outputs[{i}]" for i in range(len(gos))])
+    out_names = [f"grad_{arg_names[p]}" if input_names else f"grad_inputs[{p}]"
+                 for p in first.diff_pos]
     return first_order, first.args + tuple(gos), names, out_names

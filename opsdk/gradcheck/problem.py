@@ -25,6 +25,10 @@ def as_tuple(result):
                           f"got: {type(result).__name__}")
 
 
+def _equal(a, b):
+    return (a == b) | (a != a) & (b != b)
+
+
 def _offsets(sizes):
     slices, start = [], 0
     for size in sizes:
@@ -50,8 +54,13 @@ class Problem:
                                   "float Tensor input with stop_gradient=False; got: "
                                   f"{[type(a).__name__ for a in self.args]}")
         self.diff = [self.args[i] for i in self.diff_pos]
+        before = [t._data.copy() for t in self.diff]
         with grad_mode.enable_grad():
             result = func(*self.args)
+        # (position in diff, elements changed) for inputs func wrote into
+        self.written = [(j, int((~_equal(t._data, b)).sum()))
+                        for j, (t, b) in enumerate(zip(self.diff, before))
+                        if not bool(_equal(t._data, b).all())]
         outs, self.single = as_tuple(result)
         self.out_pos = [i for i, o in enumerate(outs)
                         if isinstance(o, Tensor) and o._data.dtype.kind == "f"]

@@ -29,7 +29,8 @@ class Mismatch:
 class Failure:
     """One problem found. ``output``/``input`` are positions in func's result / inputs (None when
     the problem is not tied to one). Kinds: jacobian, projection, reentrant, zero_grad,
-    grad_dtype, grad_shape, grad_device, double_backward."""
+    grad_dtype, grad_shape, grad_device, double_backward, inplace (func wrote into an input),
+    grad_write (backward wrote into its incoming gradient)."""
 
     kind: str
     output: int
@@ -65,6 +66,9 @@ class GradcheckReport:
     notes: list = field(default_factory=list)
     kinks_skipped: int = 0
     fast_failures: list = field(default_factory=list)
+    derived: bool = False
+    loosened: bool = False
+    ratio: float = None  # the largest |analytic - numeric| / allowed among compared elements
 
     @property
     def ok(self):
@@ -76,8 +80,14 @@ class GradcheckReport:
 
     def __str__(self):
         name = "gradcheck" if self.order == 1 else "gradgradcheck"
+        if self.derived:
+            loosen = "" if not (self.atol or self.rtol) else \
+                f", loosened by the op to atol {self.atol:g}, rtol {self.rtol:g}"
+            tols = f"tolerances derived from the numerics{loosen}"
+        else:
+            tols = f"atol {self.atol:g}, rtol {self.rtol:g}"
         head = (f"{name} {'passed' if self.ok else 'failed'} ({self.mode} mode, seed "
-                f"{self.seed}, eps {self.eps:g}, atol {self.atol:g}, rtol {self.rtol:g})")
+                f"{self.seed}, eps {self.eps:g}, {tols})")
         lines = [head]
         if self.fast_failures and self.mode == "fast":
             lines.append("fast mode (random projections vᵀJu) flagged: " + "; ".join(

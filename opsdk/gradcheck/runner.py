@@ -5,34 +5,54 @@ import numpy as np
 
 from .analytic import Analytic, CheckAborted
 from .checks import check_backward_consistency, first_runs
-from .evaluate import Evaluator
+from .evaluate import Evaluator, InPlaceWrite
 from .fast import run_fast
 from .full import run_full
 from .problem import Problem
-from .report import GradcheckReport
+from .report import Failure, GradcheckReport
 from .tolerance import Tolerances
+
+
+def _written(problem, j, changed, size, when):
+    name = problem.input_labels[j]
+    return Failure("inplace", None, problem.diff_pos[j],
+                   f"func wrote into its input {name} in place {when} ({changed} of {size} "
+                   "elements changed): the numeric derivatives of a function that changes its "
+                   "inputs say nothing about its gradient, so nothing was compared; expected: "
+                   "inputs left as they came (work on a copy)")
 
 
 def check_gradients(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, nondet_tol=0.0,
                     fast_mode=False, check_undefined_grad=True, check_grad_dtypes=True,
-                    seed=None, order=1, input_names=None, output_names=None):
+                    seed=None, order=1, input_names=None, output_names=None, derived=False):
     """Run a gradient check and return its GradcheckReport (never raises on a wrong gradient).
 
     Args: as opsdk.autograd.gradcheck; ``order``, ``input_names`` and ``output_names`` only
-    change how the report names things.
+    change how the report names things. ``derived=True`` derives the tolerances from error
+    estimates of both sides (see tolerance.py); ``atol``/``rtol`` then only loosen them.
 
     Returns:
         GradcheckReport: ``.ok``, ``.failures`` (each with ``.output``, ``.input``, ``.kind``,
-        worst elements and hints) and ``str(report)``.
+        worst elements and hints), ``.loosened`` and ``str(report)``.
     """
     seed = secrets.randbits(32) if seed is None else int(seed)
     rng = np.random.default_rng(seed)
-    report = GradcheckReport(order, "fast" if fast_mode else "full", seed, eps, atol, rtol)
+    report = GradcheckReport(order, "fast" if fast_mode else "full", seed, eps, atol, rtol,
+                             derived=derived)
     problem = Problem(func, inputs, input_names, output_names)
-    evaluator = Evaluator(problem, eps)
+    if problem.written:
+        report.failures = [_written(problem, j, n, problem.diff[j]._data.size, "when called")
+                           for j, n in problem.written]
+        return report
+    try:
+        evaluator = Evaluator(problem, eps)
+    except InPlaceWrite as error:
+        report.failures = [_written(problem, error.j, error.changed, error.size,
+                                    "when called on perturbed copies")]
+        return report
     if evaluator.note:
         report.notes.append(evaluator.note)
-    tolerances = Tolerances(problem, atol, rtol, evaluator.precision)
+    tolerances = Tolerances(problem, atol, rtol, evaluator.precision, derived, evaluator, order)
     analytic = Analytic(problem, check_grad_dtypes)
     failures = []
     try:
@@ -56,5 +76,10 @@ def check_gradients(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, nondet_tol=0.0
             failures += side_checks
     except CheckAborted:
         pass
+    except InPlaceWrite as error:
+        failures = [_written(problem, error.j, error.changed, error.size,
+                             "when called on perturbed copies")]
     report.failures = analytic.failures + failures
+    report.loosened = tolerances.loosened
+    report.ratio = tolerances.ratio
     return report

@@ -7,6 +7,7 @@ C sources are built (or loaded from the on-disk cache) on a kernel's first call.
 from opsdk.kernels.arrays import c_pointer, device_of
 from opsdk.kernels.cache import CACHE_FIX, CacheInfo, cache_dir, cache_info, cache_problem, clear_cache
 from opsdk.kernels.cbuild import build_c
+from opsdk.kernels.check_mode import empty, empty_like
 from opsdk.kernels.compiler import CompilerInfo, compiler_info
 from opsdk.kernels.cuda import cuda_status, launch_1d, launch_config_1d
 from opsdk.kernels.dispatch import BACKENDS, current_backend, use_backend
@@ -35,6 +36,8 @@ __all__ = [
     "cuda_status",
     "current_backend",
     "device_of",
+    "empty",
+    "empty_like",
     "find_nvcc",
     "launch_1d",
     "launch_config_1d",

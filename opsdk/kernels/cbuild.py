@@ -11,7 +11,7 @@ from opsdk.errors import BackendUnavailableError, CacheUnusableError, KernelBuil
 from opsdk.kernels.cache import (CACHE_FIX, append_build_log, build_lock, cache_dir, cache_problem,
                                  subdir, verified_extension, write_manifest)
 from opsdk.kernels.cgen import generate_c
-from opsdk.kernels.compiler import compiler_identity, find_compiler, first_error, run_compiler
+from opsdk.kernels.compiler import compiler_identity, find_compiler, first_error, run_logged
 from opsdk.kernels.keys import build_key, source_key
 from opsdk.kernels.loader import load_extension
 
@@ -212,8 +212,6 @@ def compile_command(source, command, so_name, c_name):
 
 def _compile_and_install(source, code, command, key, entry, kernel):
     """Generate, compile into a temp dir, verify, then rename into place (atomic)."""
-    import shlex
-
     module_name = _module_name(key)
     so_name, c_name = module_name + EXTENSION_SUFFIXES[0], module_name + ".c"
     text = generate_c(source, code, module_name, c_name, kernel)
@@ -222,16 +220,8 @@ def _compile_and_install(source, code, command, key, entry, kernel):
     with open(os.path.join(tmp, c_name), "w", encoding="utf-8") as f:
         f.write(text)
     args = compile_command(source, command, so_name, c_name)
-    log_path = os.path.join(tmp, "build.log")
     started = time.perf_counter()
-    with open(log_path, "w", encoding="utf-8") as log:
-        log.write(f"$ cd {shlex.quote(tmp)} && {shlex.join(args)}\n")
-        log.flush()
-        try:
-            returncode = run_compiler(args, tmp, log)
-        except OSError as exc:
-            log.write(f"cannot run the compiler: {exc}\n")
-            returncode = -1
+    returncode = run_logged(args, tmp, os.path.join(tmp, "build.log"))
     if returncode != 0:
         _raise_build_failure(source, kernel, key, tmp, args)
     write_manifest(tmp, so_name)

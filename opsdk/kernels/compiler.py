@@ -113,6 +113,21 @@ def run_compiler(args, cwd, log):
             raise
 
 
+def run_logged(args, cwd, log_path, mode="w"):
+    """Run the compiler in cwd with the command line, then its output, written to log_path;
+    returns its exit status (-1, with the reason logged, when it cannot start)."""
+    import shlex
+
+    with open(log_path, mode, encoding="utf-8") as log:
+        log.write(f"$ cd {shlex.quote(str(cwd))} && {shlex.join(args)}\n")
+        log.flush()
+        try:
+            return run_compiler(args, cwd, log)
+        except OSError as exc:
+            log.write(f"cannot run the compiler: {exc}\n")
+            return -1
+
+
 def compiler_info():
     """Which C compiler opsdk uses, its version, or why there is none (for ``opsdk doctor``).
 

@@ -99,9 +99,8 @@ def launch_1d(kernel, n, args, block=256, *, shared_mem=0, stream=None):
     grid, block = launch_config_1d(n, block, _device_max_grid())
     if not grid:
         return grid, block
-    if stream is None:
+    if stream is None:  # RawKernel launches on the current stream of the current device
         kernel((grid,), (block,), tuple(args), shared_mem=shared_mem)
-    else:
-        with stream:  # RawKernel launches on the current stream; it takes none as an argument
-            kernel((grid,), (block,), tuple(args), shared_mem=shared_mem)
+    else:  # RawKernel's call takes the stream to launch on
+        kernel((grid,), (block,), tuple(args), shared_mem=shared_mem, stream=stream)
     return grid, block

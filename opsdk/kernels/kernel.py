@@ -7,6 +7,7 @@ from functools import partial
 import numpy
 
 from opsdk.errors import BackendUnavailableError, CacheUnusableError, KernelArgumentError, OpsdkWarning
+from opsdk.kernels import check_mode
 from opsdk.kernels.arrays import device_of
 from opsdk.kernels.cbuild import build_c, c_buildable
 from opsdk.kernels.cuda import cuda_status, load_module
@@ -146,12 +147,34 @@ class Kernel:
             plan = self._plan(forced, device)
         fn, allowed, array_type, fix = plan
         if array_type is not None:  # c / cuda: check dtypes and layout first
+            dtype = None
             for value in args:
-                if isinstance(value, array_type) and (value.dtype not in allowed or not value.flags.c_contiguous):
-                    return fn(*fix(args), **fix.named(kwargs))
+                if isinstance(value, array_type):
+                    if value.dtype not in allowed or not value.flags.c_contiguous or \
+                            (dtype is not None and value.dtype is not dtype):
+                        return fix.call(fn, args, kwargs)
+                    dtype = value.dtype
             for value in kwargs.values():
-                if isinstance(value, array_type) and (value.dtype not in allowed or not value.flags.c_contiguous):
-                    return fn(*args, **fix.named(kwargs))
+                if isinstance(value, array_type) and (value.dtype not in allowed or not value.flags.c_contiguous
+                                                      or (dtype is not None and value.dtype is not dtype)):
+                    return fix.call(fn, args, kwargs)
+        elif fix is not None and (len(args) > 1 or kwargs):
+            # python: arrays of one dtype pass at the cost of a type test each
+            kind, dtype = fix.array_type, None
+            for value in args:
+                if type(value) is kind:
+                    if dtype is None:
+                        dtype = value.dtype
+                    elif value.dtype is not dtype:
+                        fix.one_float_dtype(args, kwargs)
+                        break
+            for value in kwargs.values():
+                if type(value) is kind:
+                    if dtype is None:
+                        dtype = value.dtype
+                    elif value.dtype is not dtype:
+                        fix.one_float_dtype(args, kwargs)
+                        break
         return fn(*args, **kwargs)
 
     def run(self, backend, *args, **kwargs):
@@ -166,8 +189,9 @@ class Kernel:
             plan = self._plan(backend, device)
         fn, _, array_type, fix = plan
         if array_type is None:
+            fix.one_float_dtype(args, kwargs)
             return fn(*args, **kwargs)
-        return fn(*fix(args), **fix.named(kwargs))
+        return fix.call(fn, args, kwargs)
 
     def build_c(self):
         """Compile (or load from the cache) the C implementation; returns ``(lib, ffi)``."""
@@ -246,8 +270,11 @@ class Kernel:
         if backend not in self._impls:
             raise self._unavailable(backend, f"{backend!r} is not implemented")
         fn = self._impls[backend]
+        if check_mode.active():  # opsdk check: fresh buffers NaN-filled, outputs scanned
+            fn = check_mode.watched(self.name, backend, fn)
         if backend == "python":
-            return fn, None, None, None
+            kind = _ndarray if device == "cpu" else __import__("cupy").ndarray
+            return fn, None, None, _Fixer(self, backend, None, kind)
         if backend == "c":
             if device != "cpu":
                 raise self._unavailable("c", "the C backend runs on NumPy arrays; got CuPy (GPU) arrays")
@@ -257,7 +284,11 @@ class Kernel:
                 raise self._unavailable("cuda", "the CUDA backend runs on CuPy (GPU) arrays; got NumPy arrays")
             import cupy
 
-            call = partial(fn, load_module(self.sources["cuda"], self.name))
+            call = _on_device_of_inputs(partial(fn, load_module(self.sources["cuda"], self.name)), cupy.ndarray)
+            if getattr(cupy, "__opsdk_simulator__", False):
+                from opsdk.kernels.cudasim.outputs import refuse_unwritten
+
+                call = refuse_unwritten(self.name, call)
             contiguous, array_type = cupy.ascontiguousarray, cupy.ndarray
         fix = _Fixer(self, backend, contiguous, array_type)
         # with per-argument dtypes no dtype passes the quick check: every call takes the exact path
@@ -275,15 +306,61 @@ class Kernel:
         )
 
 
+def _on_device_of_inputs(call, array_type):
+    """``call`` run with the device of its first CuPy array current (outputs go there, and the
+    kernel launches there), on that device's current stream."""
+
+    def run(*args, **kwargs):
+        for value in args:
+            if isinstance(value, array_type):
+                device = getattr(value, "device", None)
+                if device is None or not hasattr(device, "__enter__"):
+                    break  # an array type without CuPy's device (a stand-in): run as it is
+                with device:
+                    return call(*args, **kwargs)
+        return call(*args, **kwargs)
+
+    return run
+
+
 class _Fixer:
-    """Checks array arguments of a c/cuda call by name and makes them C-contiguous."""
+    """Checks array arguments of a call by name (one float dtype; c/cuda: dtypes, C-contiguous)."""
 
     def __init__(self, kernel, backend, contiguous, array_type):
         code = getattr(kernel._impls[backend], "__code__", None)
-        skip = _ADAPTER_LEADING[backend]
+        skip = _ADAPTER_LEADING.get(backend, 0)
         self.positional = code.co_varnames[skip:code.co_argcount] if code is not None else ()
         self.kernel, self.backend = kernel, backend
         self.contiguous, self.array_type = contiguous, array_type
+
+    def call(self, fn, args, kwargs):
+        """fn on the checked, contiguous arguments."""
+        self.one_float_dtype(args, kwargs)
+        return fn(*self(args), **self.named(kwargs))
+
+    def one_float_dtype(self, args, kwargs):
+        """KernelArgumentError when arrays of two float dtypes the kernel implements are mixed.
+
+        An implementation computes in one precision: C and CUDA adapters pick the function from
+        one array's dtype and read every pointer as that type. Arguments with their own dtypes
+        (``arg_dtypes``) and dtypes the kernel does not implement (float16 on python) are exempt.
+        """
+        kernel, first = self.kernel, None
+        names = (*self.positional, *(f"#{i}" for i in range(len(self.positional), len(args))))
+        for name, value in (*zip(names, args), *kwargs.items()):
+            dtype = getattr(value, "dtype", None)
+            if dtype is None or dtype.kind != "f" or name in kernel._arg_dtypes or dtype not in kernel._dtypes \
+                    or isinstance(value, numpy.generic):
+                continue
+            if first is None:
+                first = (name, dtype)
+            elif dtype != first[1]:
+                raise KernelArgumentError(
+                    f"kernel {kernel.name!r} (backend {self.backend!r}): arguments {first[0]!r} and {name!r} "
+                    f"have different float dtypes\n"
+                    f"  expected: one float dtype for every array argument (the kernel computes in one "
+                    f"precision)\n  got: {first[0]} {first[1]}, {name} {dtype}; cast first, e.g. "
+                    f"{name}.astype({first[0]}.dtype)")
 
     def __call__(self, args):
         """The positional arguments, checked and contiguous."""

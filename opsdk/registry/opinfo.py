@@ -22,7 +22,8 @@ class OpInfo:
     """
 
     def __init__(self, *, name, pack, pack_version, distribution, function, doc, inputs, attrs,
-                 dtypes, atol, rtol, double_backward, kernels, samples):
+                 dtypes, atol, rtol, double_backward, kernels, samples, reference=None,
+                 attr_ranges=None, sizes=()):
         self.name = name
         self.pack = pack
         self.pack_version = pack_version
@@ -39,6 +40,12 @@ class OpInfo:
         self._atol = atol
         self._rtol = rtol
         self._slots = None  # (positions, names) of tensor arguments, found on the first call that needs them
+        # the same maths written with core opsdk ops; `opsdk check` compares against its autograd
+        self.reference = reference
+        # {attribute: (low, high)}: where the verifier may move a float attribute
+        self.attr_ranges = dict(attr_ranges or {})
+        # sizes the verifier derives for compiled backends besides its defaults
+        self.sizes = tuple(sizes)
 
     @property
     def qualname(self):
@@ -70,6 +77,21 @@ class OpInfo:
     def tolerance(self, dtype):
         """``(atol, rtol)`` for ``dtype``."""
         return self.atol(dtype), self.rtol(dtype)
+
+    def declared_tolerance(self, dtype):
+        """``(atol, rtol)`` the op itself declared for ``dtype`` (None for each it left default).
+
+        The verifier derives its tolerances from the numerics; a declared one loosens them, and
+        the report says so.
+        """
+        name = dtype_name(dtype)
+
+        def declared(value):
+            if isinstance(value, dict):
+                return value.get(name)
+            return value
+
+        return declared(self._atol), declared(self._rtol)
 
     def samples(self, dtype, rng=None, place=None):
         """Inputs to verify the op on in ``dtype``: a list of Sample(args, kwargs) holding Tensors.

@@ -10,10 +10,11 @@ from ..errors import RegistrationError
 from .opinfo import OpInfo
 from .signature_checks import call_problems
 from .spec_checks import spec_problems
+from .verification_options import attr_range_problems, reference_problems, size_problems
 from .tolerances import VERIFIABLE_DTYPES, dtype_name
 
 OPTIONS = ("name", "inputs", "attrs", "dtypes", "atol", "rtol", "double_backward", "kernels",
-           "samples", "doc")
+           "samples", "doc", "reference", "attr_ranges", "sizes")
 DEFAULT_DTYPES = ("float32", "float64")
 
 
@@ -128,6 +129,21 @@ class _Checker:
                     self.fail(f"kernels[{i}] must be an opsdk.kernels.Kernel; got: {_got(kernel)}")
         return tuple(kernels)
 
+    def reference(self, reference, n_inputs, attrs, from_specs):
+        for problem in reference_problems(reference, n_inputs, attrs, from_specs):
+            self.fail(problem)
+        return reference
+
+    def attr_ranges(self, ranges, function, attrs):
+        for problem in attr_range_problems(ranges, function, attrs):
+            self.fail(problem)
+        return {name: tuple(float(b) for b in bounds) for name, bounds in (ranges or {}).items()}
+
+    def sizes(self, sizes):
+        for problem in size_problems(sizes):
+            self.fail(problem)
+        return tuple(int(s) for s in sizes or ())
+
     def samples(self, samples):
         if samples is None:
             return None
@@ -193,4 +209,7 @@ def build_opinfo(pack, pack_version, distribution, function, options):
         rtol=check.tolerance("rtol", options.get("rtol"), dtypes),
         double_backward=double_backward,
         kernels=check.kernels(() if options.get("kernels") is None else options["kernels"]),
-        samples=samples)
+        samples=samples, reference=check.reference(options.get("reference"), len(inputs), attrs,
+                                                   samples is None),
+        attr_ranges=check.attr_ranges(options.get("attr_ranges"), function, attrs),
+        sizes=check.sizes(options.get("sizes")))

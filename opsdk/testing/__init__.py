@@ -9,4 +9,12 @@ collects one test per op x backend x dtype x check, with ids ``mypack.op[backend
 """
 from .declaration import OpChecks, op_checks
 
-__all__ = ["OpChecks", "op_checks"]
+
+def cuda_kernels(*ops, pack=None, **kwargs):
+    """Every CUDA kernel of the ops against its python kernel, as tests (see ``opsdk.testing.cuda_differential``)."""
+    from .cuda_differential import cuda_kernels as declare
+
+    return declare(*ops, pack=pack, **kwargs)
+
+
+__all__ = ["OpChecks", "cuda_kernels", "op_checks"]

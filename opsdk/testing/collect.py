@@ -69,8 +69,14 @@ def _failure_text(result):
 
 
 def settings(getoption, declaration):
-    """``(mode, seed)`` of a declaration: ``--opsdk-full`` / ``--opsdk-seed`` win over its own."""
-    mode = "full" if getoption("opsdk_full", False) else (declaration.mode or "fast")
+    """``(mode, seed)`` of a declaration: ``--opsdk-fast`` / ``--opsdk-full`` / ``--opsdk-seed``
+    win over its own; the default is full mode, as for ``opsdk check``."""
+    if getoption("opsdk_fast", False):
+        mode = "fast"
+    elif getoption("opsdk_full", False):
+        mode = "full"
+    else:
+        mode = declaration.mode or "full"
     seed = getoption("opsdk_seed", None)
     if seed is None:
         seed = declaration.seed if declaration.seed is not None else 0

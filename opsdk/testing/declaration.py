@@ -34,8 +34,9 @@ def op_checks(*ops, pack=None, backend=None, dtype=None, check=None, mode=None, 
         backend: limit to a backend or a list of them (``python``, ``c``, ``cuda``).
         dtype: limit to a dtype or a list of them.
         check: limit to a check name or a list of them (see ``opsdk check --help``).
-        mode: ``"fast"`` (default; a failure is re-run in full mode) or ``"full"``; the command
-            line option ``--opsdk-full`` turns every declaration to full.
+        mode: ``"full"`` (default: every check on every derived sample, as ``opsdk check``) or
+            ``"fast"`` (a cheap subset; a failure is re-run in full mode); the command line
+            options ``--opsdk-fast`` / ``--opsdk-full`` override every declaration.
         seed: the samples' seed (default 0, or ``--opsdk-seed``).
 
     Returns:

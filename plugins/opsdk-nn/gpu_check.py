@@ -1,27 +1,37 @@
-"""Test and benchmark the opsdk-nn CUDA kernels on a GPU, in one run.
+"""Every CUDA kernel of opsdk on a GPU in one run, beside the CUDA simulator's verdicts.
 
-    python plugins/opsdk-nn/gpu_check.py                 # build, test, benchmark (1e8 float32)
-    python plugins/opsdk-nn/gpu_check.py --n 10000000 --markdown table.md
+    python plugins/opsdk-nn/gpu_check.py                      # on a GPU: verdicts, tests, benchmark
+    python plugins/opsdk-nn/gpu_check.py --simulate           # the same verdicts on the CPU simulator
+    python plugins/opsdk-nn/gpu_check.py --simulate --write-reference   # re-records the simulator's table
 
-1. builds every CUDA source with CuPy (NVRTC) and reports the compile time;
-2. tests: the pack's GPU tests (tests/test_gpu.py: every op on the cuda backend against the
-   float64 python kernel) and ``opsdk check --pack nn --backend cuda`` (gradcheck,
-   gradgradcheck, backend agreement, protocol and engine checks);
-3. benchmarks each elementwise kernel (forward, backward, double backward) as bandwidth against
-   the device-to-device copy bandwidth measured in the same run (target: >= 60%), and every
-   op's forward + backward against the composed CuPy version (the python kernel on the GPU).
+1. builds every CUDA source of every pack (the SDK's built-in ops, opsdk-example, opsdk-nn, and a
+   pack `opsdk new-pack` / `opsdk new-op` generate) and reports the compile time;
+2. verdicts: every CUDA kernel against its python kernel at sizes 1 to 70000, float32 and
+   float64, contiguous and strided (opsdk.kernels.cudasim.differential); ``opsdk check
+   --backend cuda`` of every op; every ``gpu``-marked test of the repository;
+3. prints one table: each verdict here beside the simulator's, as recorded in
+   gpu_check_simulated.md (written by ``--simulate --write-reference``), and says where they differ;
+4. on a GPU, benchmarks each elementwise kernel as bandwidth against the device-to-device copy
+   (target: >= 60%) and every op's forward + backward against the composed CuPy version.
 
-Exit status: 0 when everything passed, 1 on any failure, 2 when no GPU is usable here.
+Exit status: 0 when everything passed, 1 on any failure, 2 when no GPU is usable here (and
+--simulate was not given).
 """
 import argparse
 import os
+import subprocess
 import sys
+import tempfile
 import time
+import xml.etree.ElementTree as ElementTree
 
 import numpy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)  # the pack itself when it is not installed
+REFERENCE = os.path.join(HERE, "gpu_check_simulated.md")
+TEMPLATE_PACK = "gpucheck_tpl"
 
 TARGET = 0.60  # elementwise kernels vs device-to-device copy
 
@@ -33,51 +43,158 @@ def _device_line(cupy):
             f"CUDA runtime {cupy.cuda.runtime.runtimeGetVersion()}, CuPy {cupy.__version__}")
 
 
-def build(sources):
-    """Compile every CUDA module; return (ok, lines)."""
+# -- the packs ----------------------------------------------------------------------------------
+
+def generated_pack(folder):
+    """Register a pack made by new-pack + new-op (python, C and CUDA kernels) from ``folder``:
+    the default op, and one of each ``--kind`` and a ``--formula`` op where new-op has them."""
+    import inspect
+
+    import opsdk.plugins
+    from opsdk.scaffold import plan_op, plan_pack, read_answers, write_plan
+
+    root = os.path.join(folder, TEMPLATE_PACK)
+    backends = ("python", "c", "cuda")
+    write_plan(plan_pack(TEMPLATE_PACK, root))
+    write_plan(plan_op("smooth", root, backends))
+    offered = inspect.signature(plan_op).parameters
+    if "kind" in offered:
+        for kind in ("multi", "rows"):
+            write_plan(plan_op(f"smooth_{kind}", root, backends, kind=kind))
+    if "formula" in offered:
+        formula = {"text": "x*y + sin(x)*exp(-y*y/2)", "inputs": ["x", "y"], "attrs": {}}
+        write_plan(plan_op("formula_xy", root, backends, formula=formula))
+    sys.path.insert(0, os.path.join(root, "src"))
+    opsdk.plugins.register_pack(read_answers(root)["pack"]["package"], name=TEMPLATE_PACK)
+
+
+def cuda_ops(only=()):
+    """Every registered op with a CUDA kernel (only the named ones when ``only`` is given)."""
+    from opsdk.check import select_ops
+
+    ops, failures = select_ops(only or None)
+    for failure in failures:
+        print(f"  pack {failure.pack} failed to load: {failure.error}")
+    return [op for op in ops if any("cuda" in k.backends for k in op.kernels)], failures
+
+
+def build(ops):
+    """Compile every CUDA source of the ops; return (ok, lines)."""
     from opsdk.kernels.cuda import load_module
 
-    ok, lines = True, []
-    for source in sources:
-        start = time.perf_counter()
-        try:
-            module = load_module(source, os.path.basename(source.path))
-            for name in source.names:
-                module.get_function(name)  # forces the compile and checks every kernel exists
-            lines.append(f"  built {os.path.basename(source.path):<18} {time.perf_counter() - start:6.2f} s")
-        except Exception as error:  # report every broken source, not just the first
-            ok = False
-            lines.append(f"  FAILED {os.path.basename(source.path)}: {type(error).__name__}: {error}")
+    ok, lines, seen = True, [], set()
+    for op in ops:
+        for kernel in op.kernels:
+            source = kernel.sources.get("cuda")
+            if source is None or id(source) in seen:
+                continue
+            seen.add(id(source))
+            label = os.path.basename(source.path) if source.path else source.display_name
+            start = time.perf_counter()
+            try:
+                module = load_module(source, kernel.name)
+                for name in source.names:
+                    module.get_function(name)  # forces the compile and checks every kernel exists
+                lines.append(f"  built {label:<24} {time.perf_counter() - start:6.2f} s")
+            except Exception as error:  # report every broken source, not just the first
+                ok = False
+                lines.append(f"  FAILED {label}: {type(error).__name__}: {str(error).splitlines()[0]}")
     return ok, lines
 
 
-def run_pytest():
-    """The pack's GPU tests; returns pytest's exit code."""
-    import pytest
+# -- verdicts -------------------------------------------------------------------------------------
 
-    return pytest.main(["-q", "-m", "gpu", "-p", "no:cacheprovider", os.path.join(HERE, "tests", "test_gpu.py")])
+def kernel_verdicts(ops):
+    """{"kernel <name>": verdict} of every CUDA kernel over every size, dtype and layout."""
+    from opsdk.kernels.cudasim.differential import SIZES, cases, run_case
+
+    verdicts = {}
+    for op in ops:
+        for case in cases(op):
+            key = f"kernel {case.kernel.name}"
+            failures = run_case(case)
+            done, bad = verdicts.get(key, (0, []))
+            bad = bad + [f"{case.label} size {size}: {why.splitlines()[0]}" for size, why in failures]
+            verdicts[key] = (done + len(SIZES), bad)
+    return {key: f"pass ({runs} runs)" if not bad else f"FAIL: {bad[0][:160]}"
+            for key, (runs, bad) in sorted(verdicts.items())}
 
 
-def run_opsdk_check():
-    """``opsdk check --pack nn --backend cuda``; returns (ok, summary lines)."""
-    import opsdk
-    from opsdk.check import ERROR, FAIL, plan_cases, run_checks, select_ops
+def check_verdicts(ops, failures):
+    """{"check <op> <dtype>": verdict} of ``opsdk check --backend cuda`` (every check of each op)."""
+    from opsdk.check import FAIL, ERROR, plan_cases, run_checks
 
-    if not opsdk.plugins.get_registry().has_pack("nn"):
-        from opsdk_nn import plugin
+    out = {}
+    for result in run_checks(plan_cases(ops, backends=["cuda"]), failures):
+        key = f"check {result.op} {result.dtype}"
+        passed, bad = out.get(key, (0, []))
+        if result.status in (FAIL, ERROR):
+            bad = bad + [f"{result.check}: {(result.detail or '').strip().splitlines()[0][:120]}"]
+        elif result.status == "pass":
+            passed += 1
+        out[key] = (passed, bad)
+    return {key: f"pass ({passed} checks)" if not bad else f"FAIL {bad[0]}" for key, (passed, bad) in sorted(out.items())}
 
-        opsdk.plugins.register_pack(plugin, name="nn")
-    ops, failures = select_ops(packs=["nn"])
-    results = run_checks(plan_cases(ops, backends=["cuda"]), failures)
-    bad = [r for r in results if r.status in (FAIL, ERROR)]
-    counts = {}
-    for r in results:
-        counts[r.status] = counts.get(r.status, 0) + 1
-    lines = [f"  opsdk check --backend cuda: {counts}"]
-    lines += [f"  {r.status.upper()} {r.op}[{r.backend}-{r.dtype}-{r.check}]: {r.detail.splitlines()[0] if r.detail else ''}"
-              for r in bad]
-    return not bad, lines
 
+def gpu_test_verdicts(simulate):
+    """{"test <node id>": verdict} of every ``gpu``-marked test of the repository (pytest, junit)."""
+    with tempfile.TemporaryDirectory(prefix="gpu-check-") as tmp:
+        report = os.path.join(tmp, "gpu.xml")
+        command = [sys.executable, "-m", "pytest", "-q", "-m", "gpu", "-p", "no:cacheprovider",
+                   f"--junitxml={report}", *(["--opsdk-cuda-sim"] if simulate else [])]
+        done = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
+        if not os.path.exists(report):
+            return {"test (pytest -m gpu)": f"FAIL: pytest exited {done.returncode}: {done.stdout[-300:]}"}
+        verdicts = {}
+        for case in ElementTree.parse(report).getroot().iter("testcase"):
+            name = f"test {case.get('classname', '').replace('.', '/')}::{case.get('name')}"
+            if case.find("failure") is not None or case.find("error") is not None:
+                problem = case.find("failure") if case.find("failure") is not None else case.find("error")
+                verdict = f"FAIL: {(problem.get('message') or '').splitlines()[0][:160] if problem.get('message') else ''}"
+            elif case.find("skipped") is not None:
+                verdict = "skipped"
+            else:
+                verdict = "pass"
+            verdicts[name] = verdict
+        return verdicts
+
+
+# -- the table ------------------------------------------------------------------------------------
+
+def read_reference(path=REFERENCE):
+    """{item: verdict} of the simulator's recorded table (empty when there is none)."""
+    verdicts = {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return verdicts
+    for line in lines:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 2 and cells[0] not in ("item", "---") and not cells[0].startswith("-"):
+            verdicts[cells[0]] = cells[1]
+    return verdicts
+
+
+def _word(verdict):
+    return verdict.split(" ", 1)[0].rstrip(":") if verdict else "-"
+
+
+def table(verdicts, simulated, reference):
+    """The report as markdown lines: one row per verdict, the simulator's beside it."""
+    if simulated:
+        lines = ["| item | simulator |", "| --- | --- |"]
+        lines += [f"| {item} | {verdict.replace('|', '/')} |" for item, verdict in verdicts.items()]
+        return lines
+    lines = ["| item | GPU | simulator (recorded) | agree |", "| --- | --- | --- | --- |"]
+    for item in sorted(set(verdicts) | set(reference)):
+        here, there = verdicts.get(item, "-"), reference.get(item, "-")
+        agree = "yes" if _word(here) == _word(there) else "NO"
+        lines.append(f"| {item} | {here.replace('|', '/')} | {there.replace('|', '/')} | {agree} |")
+    return lines
+
+
+# -- benchmarks (a real GPU only: the simulator is not a benchmark) ------------------------------------
 
 def gpu_ms(cupy, fn, repeat):
     """Mean milliseconds per call of fn() over ``repeat`` calls, timed with CUDA events."""
@@ -155,8 +272,8 @@ def bench_ops(cupy, n, repeat):
     return out
 
 
-def tables(device, copy, elementwise, ops, n):
-    """The report as markdown lines."""
+def bench_tables(device, copy, elementwise, ops, n):
+    """The benchmark as markdown lines."""
     lines = [f"GPU: {device}", f"n = {n:.0e} float32; device-to-device copy: {copy:.0f} GB/s", "",
              "| kernel | stage | ms | GB/s | % of copy | composed CuPy ms | speedup |",
              "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
@@ -168,49 +285,80 @@ def tables(device, copy, elementwise, ops, n):
     return lines
 
 
+# -- main -------------------------------------------------------------------------------------------
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--simulate", action="store_true", help="run on opsdk's CPU CUDA simulator")
+    parser.add_argument("--write-reference", action="store_true",
+                        help=f"with --simulate: record the table in {os.path.basename(REFERENCE)}")
+    parser.add_argument("--ops", nargs="*", default=(), help="only these ops (pack.op)")
     parser.add_argument("--n", type=int, default=100_000_000, help="elements per benchmark input (default 1e8)")
     parser.add_argument("--repeat", type=int, default=20)
-    parser.add_argument("--skip-tests", action="store_true", help="benchmark only")
-    parser.add_argument("--markdown", metavar="FILE", help="also write the benchmark tables to FILE")
+    parser.add_argument("--skip-tests", action="store_true", help="no pytest -m gpu run")
+    parser.add_argument("--skip-bench", action="store_true", help="no benchmark")
+    parser.add_argument("--markdown", metavar="FILE", help="also write the tables to FILE")
     args = parser.parse_args(argv)
 
+    if args.simulate:
+        from opsdk.kernels import cudasim
+
+        cudasim.install()
     from opsdk.kernels import cuda_status
 
     available, why = cuda_status()
     if not available:
-        print(f"gpu_check: no usable GPU here: {why}")
+        print(f"gpu_check: no usable GPU here: {why} (--simulate runs the checks on the CPU simulator)")
         return 2
     import cupy
 
-    from opsdk_nn.kernels.sources import CUDA_SOURCES
-
     device = _device_line(cupy)
-    print(f"GPU: {device}")
-    ok, lines = build(CUDA_SOURCES)
-    print("\n".join(lines))
-    if ok and not args.skip_tests:
-        print("tests (tests/test_gpu.py):")
-        ok = run_pytest() == 0 and ok
-        check_ok, lines = run_opsdk_check()
+    print(f"{'simulated ' if args.simulate else ''}GPU: {device}")
+    with tempfile.TemporaryDirectory(prefix="gpu-check-pack-") as folder:
+        if not args.ops:
+            generated_pack(folder)
+        ops, failures = cuda_ops(tuple(args.ops))
+        ok, lines = build(ops)
         print("\n".join(lines))
-        ok = ok and check_ok
-    if not ok:
-        print("gpu_check: FAILED (benchmark skipped)")
-        return 1
-    copy = copy_gbs(cupy, args.n, args.repeat)
-    elementwise = bench_elementwise(cupy, args.n, args.repeat, copy)
-    ops = bench_ops(cupy, args.n, max(args.repeat // 4, 2))
-    report = tables(device, copy, elementwise, ops, args.n)
-    print("\n".join(report))
+        verdicts = {}
+        if ok:
+            print(f"kernels: {len(ops)} ops ...")
+            verdicts.update(kernel_verdicts(ops))
+            print("opsdk check --backend cuda ...")
+            verdicts.update(check_verdicts(ops, failures))
+        if ok and not args.skip_tests:
+            print("pytest -m gpu ...")
+            verdicts.update(gpu_test_verdicts(args.simulate))
+    report = table(verdicts, args.simulate, {} if args.simulate else read_reference())
+    title = f"# CUDA verdicts ({'simulated: ' if args.simulate else ''}{device})"
+    print("\n".join([title, ""] + report))
+    failed = [item for item, verdict in verdicts.items() if verdict.startswith("FAIL")]
+    if args.simulate and args.write_reference:
+        with open(REFERENCE, "w", encoding="utf-8") as f:
+            f.write("\n".join([title.replace(device, "opsdk CUDA simulator"), "",
+                               "Written by `python plugins/opsdk-nn/gpu_check.py --simulate --write-reference`;",
+                               "a GPU run of the script prints its own verdicts beside these.", ""] + report) + "\n")
+        print(f"gpu_check: recorded {len(verdicts)} verdicts in {REFERENCE}")
+    if not args.simulate:
+        differ = [line for line in report if line.endswith("| NO |")]
+        if differ:
+            print(f"gpu_check: {len(differ)} verdict(s) differ from the simulator's (see 'agree')")
+    extra = []
+    if ok and not failed and not args.simulate and not args.skip_bench:
+        copy = copy_gbs(cupy, args.n, args.repeat)
+        elementwise = bench_elementwise(cupy, args.n, args.repeat, copy)
+        extra = bench_tables(device, copy, elementwise, bench_ops(cupy, args.n, max(args.repeat // 4, 2)), args.n)
+        print("\n".join(extra))
+        slow = [f"{act} {stage}" for act, stage, _, _, frac, _ in elementwise if frac < TARGET]
+        if slow:
+            print(f"gpu_check: below {TARGET:.0%} of the copy bandwidth: {', '.join(slow)}")
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as f:
-            f.write("\n".join(report) + "\n")
-    slow = [f"{act} {stage}" for act, stage, _, _, frac, _ in elementwise if frac < TARGET]
-    if slow:
-        print(f"gpu_check: below {TARGET:.0%} of the copy bandwidth: {', '.join(slow)}")
-    print("gpu_check: PASSED" + (" (speed target missed, see above)" if slow else ""))
+            f.write("\n".join([title, ""] + report + [""] + extra) + "\n")
+    if not ok or failed:
+        print(f"gpu_check: FAILED ({len(failed)} verdict(s) failed)" if ok else "gpu_check: FAILED (build)")
+        return 1
+    print("gpu_check: PASSED")
     return 0
 
 

@@ -123,3 +123,23 @@ def test_gradient_on_another_device_is_an_error_naming_both():
     Rule.inputs[0].on_cpu = False
     with pytest.raises(BackwardReturnError, match="wrong device; expected: gpu .*; got: cpu"):
         check_grads(Rule, opsdk.to_tensor([1.0]))
+
+
+def test_a_pylayer_backward_gets_each_grad_in_its_outputs_dtype_as_in_paddle():
+    import numpy as _np
+
+    seen = []
+
+    class Double(opsdk.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, dy):
+            seen.append(dy.dtype)
+            return dy * 2
+
+    x = opsdk.to_tensor([1.0, 2.0], dtype="float32", stop_gradient=False)
+    (g,) = opsdk.grad([Double.apply(x)], [x], grad_outputs=[opsdk.to_tensor([1.0, 1.0], dtype="float64")])
+    assert seen == [_np.float32] and g.dtype == _np.float32 and g.numpy().tolist() == [2.0, 2.0]

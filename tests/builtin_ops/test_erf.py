@@ -160,3 +160,15 @@ def test_cuda_kernel_agrees_with_python_kernel_on_gpu(dtype):
     assert isinstance(cuda, cupy.ndarray) and cuda.dtype == numpy.dtype(dtype)
     ulp = numpy.finfo(dtype).eps
     numpy.testing.assert_allclose(cuda.get(), python.get(), rtol=4 * ulp, atol=4 * ulp)
+
+
+def test_float64_grad_outputs_for_a_float32_input_are_accepted_like_every_op():
+    x = opsdk.to_tensor([0.5, -1.0], dtype="float32", stop_gradient=False)
+    seed = opsdk.to_tensor([1.0, 2.0], dtype="float64")
+    (g,) = opsdk.grad([erf(x)], [x], grad_outputs=[seed], create_graph=True)
+    (e,) = opsdk.grad([opsdk.exp(x)], [x], grad_outputs=[seed])
+    assert g.dtype == e.dtype == numpy.float32
+    want = 2 / math.sqrt(math.pi) * numpy.exp(-x.numpy().astype(numpy.float64) ** 2) * [1.0, 2.0]
+    numpy.testing.assert_allclose(g.numpy(), want, rtol=1e-6)
+    (g2,) = opsdk.grad([g], [x], grad_outputs=[seed])  # and differentiable again
+    assert g2.dtype == numpy.float32

@@ -2,7 +2,7 @@
 from opsdk.check import plan_cases, run_case, select_ops
 
 
-def verdict(pack, function, check, backend="python", dtype="float64", mode="fast", **options):
+def verdict(pack, function, check, backend="python", dtype="float64", mode="full", **options):
     """The CheckResult of ``check`` for ``function`` registered (as pack 'unitpack') with ``options``."""
     name = options.pop("name", "op")
 

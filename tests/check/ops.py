@@ -187,3 +187,8 @@ class HiddenParameter(opsdk.PyLayer):
     @staticmethod
     def backward(ctx, dy):
         return dy
+
+
+def raise_deep():
+    """Raise from inside this module (the op's code, for error reports)."""
+    raise ValueError("deep")

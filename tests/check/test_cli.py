@@ -71,10 +71,13 @@ def test_junit_xml_has_a_testcase_per_check(packs, tmp_path):
     assert names["c-float32-gradcheck"].find("failure") is None
 
 
-def test_full_mode_runs_the_extra_broadcast_sample(packs):
-    result = _run("goodpack.mul", "--dtype", "float64", "--check", "gradcheck", "--full", "--json")
+def test_default_is_full_mode_with_every_broadcast_sample_and_fast_keeps_a_few(packs):
+    result = _run("goodpack.mul", "--dtype", "float64", "--check", "gradcheck", "--json")
     (row,) = json.loads(result.output)["results"]
-    assert (row["mode"], row["samples"]) == ("full", 4)
+    assert (row["mode"], row["samples"]) == ("full", 9)  # its own and 8 broadcast samples
+    fast = _run("goodpack.mul", "--dtype", "float64", "--check", "gradcheck", "--fast", "--json")
+    (row,) = json.loads(fast.output)["results"]
+    assert (row["mode"], row["samples"]) == ("fast", 3)
 
 
 def test_unknown_op_is_a_usage_error(packs):

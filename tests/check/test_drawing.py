@@ -27,14 +27,33 @@ def test_same_seed_draws_the_same_samples_and_another_seed_others(goodpack):
     assert np.array_equal(a, again) and not np.array_equal(a, other)
 
 
-def test_binary_op_gets_a_broadcast_and_a_noncontiguous_sample(goodpack):
-    labels = [s.label for s in draw_samples(_op("goodpack.mul"), "float32")]
-    assert labels == ["sample 0", "sample 0, broadcast y[1, 4]", "sample 0, non-contiguous"]
+def _kinds(samples):
+    kinds = {}
+    for s in samples:
+        kinds.setdefault(s.kind, []).append(s.label)
+    return kinds
+
+
+def test_binary_op_gets_every_broadcast_axis_of_each_input_and_every_layout(goodpack):
+    kinds = _kinds(draw_samples(_op("goodpack.mul"), "float32"))
+    assert kinds["own"] == ["sample 0"]
+    assert kinds["broadcast"] == [
+        "sample 0, broadcast x[1, 4] (axis 0 size 1)", "sample 0, broadcast x[3, 1] (axis 1 size 1)",
+        "sample 0, broadcast x[] (0-d)", "sample 0, broadcast x[1, 1] (all ones)",
+        "sample 0, broadcast y[1, 4] (axis 0 size 1)", "sample 0, broadcast y[3, 1] (axis 1 size 1)",
+        "sample 0, broadcast y[] (0-d)", "sample 0, broadcast y[1, 1] (all ones)"]
+    assert kinds["layout"] == ["sample 0, transposed", "sample 0, strided", "sample 0, negative"]
+
+
+def test_fast_mode_keeps_a_few_of_each_kind(goodpack):
+    kinds = _kinds(draw_samples(_op("goodpack.mul"), "float32", mode="fast"))
+    assert len(kinds["broadcast"]) == 2 and len(kinds["layout"]) == 2
 
 
 def test_samples_keep_clear_of_declared_kinks(goodpack):
     for sample in draw_samples(_op("goodpack.leaky"), "float32", mode="full"):
-        assert np.abs(sample.args[0].values).min() >= 0.05
+        if sample.kind != "probe":  # special points probe the kink on purpose
+            assert np.abs(sample.args[0].values).min() >= 0.05
 
 
 def test_broadcast_sample_an_op_refuses_is_dropped(pack):
@@ -51,8 +70,8 @@ def test_broadcast_sample_an_op_refuses_is_dropped(pack):
 
     spec = TensorSpec(shape=(2, 3))
     pack("strictpack", lambda register: register(SameShapeOnly, name="add", inputs=[spec, spec]))
-    labels = [s.label for s in draw_samples(_op("strictpack.add"), "float64", mode="full")]
-    assert labels == ["sample 0", "sample 0, non-contiguous"]
+    kinds = _kinds(draw_samples(_op("strictpack.add"), "float64", mode="full"))
+    assert "broadcast" not in kinds and kinds["layout"]
 
 
 def test_each_sample_has_its_own_seed(goodpack):

@@ -22,7 +22,7 @@ def test_bad_pack_fails_exactly_the_planted_bugs(bad_results):
 
 def test_wrong_broadcast_reduction_fails_only_on_broadcast_samples(bad_results):
     (row,) = [r for r in bad_results if r.case_id == "badpack.mul_mean_broadcast[python-float64-gradcheck]"]
-    assert "broadcast y[1, 4]" in row.detail and "-- sample 0 (" not in row.detail
+    assert "broadcast " in row.detail and "-- sample 0 (" not in row.detail
 
 
 def test_pack_that_fails_to_import_is_shown_as_failed():

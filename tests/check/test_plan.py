@@ -15,9 +15,14 @@ def _checks(cases, backend="python", dtype="float64"):
     return [c.check for c in cases if c.backend == backend and c.dtype == dtype]
 
 
-def test_python_backend_is_the_reference_and_gets_no_agreement_checks(ops):
+def test_python_in_float64_is_the_reference_and_gets_no_agreement_checks(ops):
     checks = _checks(plan_cases([ops["cube"]]))
     assert "forward" not in checks and "backward_agreement" not in checks
+
+
+def test_python_in_float32_is_compared_with_python_in_float64(ops):
+    checks = _checks(plan_cases([ops["cube"]]), dtype="float32")
+    assert "forward" in checks and "backward_agreement" in checks
 
 
 def test_c_backend_gets_the_agreement_checks(ops):

@@ -69,3 +69,53 @@ def test_run_case_is_deterministic_for_a_seed(pack):
     (case,) = plan_cases(ops, dtypes=["float64"], checks=["gradcheck"])
     first, second = run_case(case, seed=3), run_case(case, seed=3)
     assert isinstance(first, CheckResult) and first.worst == second.worst
+
+
+def test_an_element_a_kernel_never_writes_fails_the_check_naming_kernel_and_indices(pack):
+    import numpy as np
+
+    from opsdk.kernels import Kernel
+
+    from .stateful_ops import arr, ten
+
+    half = Kernel("unit.half_written")
+
+    @half.python
+    def _(x):
+        out = np.empty_like(x)
+        out.reshape(-1)[:-1] = 2 * x.reshape(-1)[:-1]
+        return out
+
+    class Doubled(Square):
+        @staticmethod
+        def forward(ctx, x):
+            return ten(half(arr(x)))
+
+        @staticmethod
+        def backward(ctx, dy):
+            return dy * 2
+
+    result = verdict(pack, Doubled, "no_grad", inputs=X, kernels=(half,))
+    assert result.status == "fail"
+    assert result.message.startswith("kernel 'unit.half_written' (python) left 1 of 6 elements "
+                                     "of its output 0 (shape [2, 3]) unwritten: [1, 2]")
+
+
+def test_a_failure_carries_its_message_and_replay_command(pack):
+    result = verdict(pack, SquareTwiceWrong, "gradcheck", inputs=X)
+    assert result.message.startswith("gradcheck failed")
+    assert result.replay == ("opsdk check unitpack.op --backend python --dtype float64 --check "
+                             "gradcheck --seed 0")
+    assert result.as_dict()["replay"] == result.replay
+
+
+def test_each_case_starts_from_the_op_s_fresh_state(pack):
+    from . import stateful_ops
+
+    stateful_ops._MASKS.clear()
+    pack("unitpack", lambda register: register(stateful_ops.ShapeCachedRelu, name="relu",
+                                               inputs=[TensorSpec(shape=(2, 3), avoid=(0.0,))]))
+    ops, _ = select_ops(["unitpack.relu"])
+    for case in plan_cases(ops, checks=["forward", "gradcheck"]):
+        run_case(case)
+        assert stateful_ops._MASKS == {}, case.case_id

@@ -80,3 +80,22 @@ def test_multi_output_op_sees_undefined_grads_for_the_other_outputs():
 
     assert check_gradients(Two.apply, args(), seed=0).ok
     assert (False, True) in seen and (True, False) in seen
+
+
+def test_a_nan_in_one_run_is_said_so_never_a_difference_of_zero():
+    calls = []
+
+    class NanSecondTime(PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, dy):
+            calls.append(1)
+            return dy * (2 if len(calls) == 1 else float("nan"))
+
+    failures = [f for f in check_gradients(NanSecondTime.apply, args(), seed=0).failures
+                if f.kind == "reentrant"]
+    assert failures and "NaN in one run and not in the other" in failures[0].message
+    assert "differ by up to 0" not in failures[0].message

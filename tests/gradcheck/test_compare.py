@@ -70,3 +70,55 @@ def test_nan_analytic_gradient_is_a_failure():
 
     report = check_gradients(NanGrad.apply, (leaf([1.0]),), check_undefined_grad=False, seed=0)
     assert report.pairs() == {(0, 0)}
+
+
+class Noisy(PyLayer):
+    """x**2 whose forward adds a tiny random noise: left and right slopes differ by noise."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        noise = np.random.default_rng().standard_normal(x.shape) * 1e-9
+        return x * x + opsdk.to_tensor(noise)
+
+    @staticmethod
+    def backward(ctx, dy):
+        (x,) = ctx.saved_tensor()
+        return dy * 2 * x * 1.5
+
+
+def test_noise_or_a_wrong_gradient_is_never_excused_as_a_kink():
+    report = check_gradients(Noisy.apply, (leaf([0.5, 1.0, -1.0]),), seed=0)
+    assert not report.ok and report.kinks_skipped == 0
+    assert "non-differentiable" not in str(report)
+
+
+def test_an_input_written_in_place_is_reported_as_that():
+    class Doubles(PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            x._data *= 2
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, dy):
+            return dy
+
+    report = check_gradients(Doubles.apply, (leaf([1.0, 2.0]),), seed=0)
+    (failure,) = report.failures
+    assert failure.kind == "inplace" and "wrote into its input inputs[0]" in failure.message
+
+
+def test_a_backward_writing_into_its_incoming_gradient_is_reported_as_that():
+    class Scales(PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, dy):
+            dy._data *= 2
+            return dy
+
+    report = check_gradients(Scales.apply, (leaf([1.0, 2.0]),), seed=0)
+    assert "grad_write" in [f.kind for f in report.failures]

@@ -1,5 +1,5 @@
 """The kernels the tests build: scale (python + C) from data/scale.c, and helpers to run children."""
-
+import contextlib
 import json
 import os
 import subprocess
@@ -101,3 +101,8 @@ class FakeGpuArray:
     @property
     def __cuda_array_interface__(self):
         return self.data.__array_interface__
+
+    @property
+    def device(self):
+        """The device it lives on (a context manager making it current, as CuPy's)."""
+        return contextlib.nullcontext()

@@ -67,6 +67,12 @@ def test_launch_1d_caps_the_grid_at_what_fills_the_device(fake_cupy):
     assert launches == [(((64,), (128,), (1, 2)), {"shared_mem": 0})]
 
 
+def test_launch_1d_passes_a_stream_to_the_kernel_call(fake_cupy):
+    launches, stream = [], object()
+    launch_1d(lambda *a, **k: launches.append(k), 10, [1], stream=stream)
+    assert launches == [{"shared_mem": 0, "stream": stream}]
+
+
 def test_launch_1d_of_nothing_launches_nothing(fake_cupy):
     assert launch_1d(lambda *a, **k: pytest.fail("launched"), 0, ()) == (0, 256)
 

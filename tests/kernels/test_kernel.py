@@ -223,3 +223,54 @@ def test_gpu_arrays_fall_back_to_python_without_a_device(fake_cupy):
 def test_forced_c_on_gpu_arrays_raises(fake_cupy, cache):
     with pytest.raises(BackendUnavailableError, match="C backend runs on NumPy"):
         make_scale("tests.c_gpu").run("c", FakeGpuArray(numpy.ones(2)), alpha=1.0)
+
+
+# -- one float dtype per call, on every backend -------------------------------------------------
+
+def _pair_kernel(name):
+    """x * y in python and C (the C adapter picks its function from x's dtype, as adapters do)."""
+    kernel = Kernel(name)
+    kernel.python(lambda x, y: x * y)
+    source = CSource(code="#include <stdint.h>\n"
+                          "void mul_f32(const float *x, const float *y, float *z, int64_t n) {"
+                          " for (int64_t i = 0; i < n; i++) z[i] = x[i] * y[i]; }\n"
+                          "void mul_f64(const double *x, const double *y, double *z, int64_t n) {"
+                          " for (int64_t i = 0; i < n; i++) z[i] = x[i] * y[i]; }\n",
+                     cdef="void mul_f32(const float *x, const float *y, float *z, int64_t n);"
+                          "void mul_f64(const double *x, const double *y, double *z, int64_t n);")
+
+    @kernel.c(source)
+    def _(lib, ffi, x, y):
+        z = numpy.empty_like(x)
+        fn = lib.mul_f32 if x.dtype == numpy.float32 else lib.mul_f64
+        fn(c_pointer(ffi, x), c_pointer(ffi, y), c_pointer(ffi, z, writable=True), x.size)
+        return z
+
+    return kernel
+
+
+@pytest.mark.parametrize("backend", ["python", "c"])
+def test_arrays_of_two_float_dtypes_are_refused_on_every_backend(cache, backend):
+    kernel = _pair_kernel(f"tests.mixed_{backend}")
+    x, y = numpy.ones(3, numpy.float32), numpy.ones(3, numpy.float64)
+    with pytest.raises(KernelArgumentError) as caught:
+        kernel.run(backend, x, y)
+    message = str(caught.value)
+    assert f"kernel 'tests.mixed_{backend}' (backend '{backend}')" in message
+    assert "arguments 'x' and 'y' have different float dtypes" in message and "got: x float32, y float64" in message
+    with use_backend(backend), pytest.raises(KernelArgumentError, match="different float dtypes"):
+        kernel(x, y)
+
+
+def test_one_float_dtype_and_other_kinds_pass(cache):
+    kernel = _pair_kernel("tests.mixed_ok")
+    assert kernel(numpy.ones(3, numpy.float32), numpy.full(3, 2, numpy.float32)).tolist() == [2.0] * 3
+    assert kernel.run("python", numpy.ones(3), numpy.arange(3)).tolist() == [0.0, 1.0, 2.0]
+    # a dtype the kernel does not implement (float16 on python) is not held against it
+    assert kernel.run("python", numpy.ones(2, numpy.float16), numpy.ones(2, numpy.float32)).dtype == numpy.float32
+
+
+def test_keyword_arrays_of_two_float_dtypes_are_refused_too(cache):
+    kernel = _pair_kernel("tests.mixed_kw")
+    with use_backend("python"), pytest.raises(KernelArgumentError, match="arguments 'x' and 'y'"):
+        kernel(x=numpy.ones(2, numpy.float32), y=numpy.ones(2))

@@ -32,6 +32,9 @@ def test_command_line_options_win_over_the_declaration():
 
     declared = op_checks(pack="p", mode="fast", seed=5)
     assert settings(lambda name, default=None: default, declared) == ("fast", 5)
-    assert settings(lambda name, default=None: default, op_checks(pack="p")) == ("fast", 0)
+    assert settings(lambda name, default=None: default, op_checks(pack="p")) == ("full", 0)
     options = {"opsdk_full": True, "opsdk_seed": 9}
     assert settings(lambda name, default=None: options.get(name, default), declared) == ("full", 9)
+    fast = {"opsdk_fast": True}
+    assert settings(lambda name, default=None: fast.get(name, default),
+                    op_checks(pack="p")) == ("fast", 0)

@@ -1,49 +1,36 @@
-"""backward_agreement: for the same grad_outputs, the backend's gradients agree with python's."""
+"""backward_agreement: for the same grad_outputs, the gradients agree with python's in float64."""
 from ..backends import REFERENCE
-from ..compare import compare
 from ..result import Outcome
+from .agreement import compare_runs
 
 NAME = "backward_agreement"
-SUMMARY = "gradients agree with the python backend"
+SUMMARY = "gradients agree with python run in float64, within a few eps of the dtype"
+KINDS = ("own", "broadcast", "attribute")
 
 
 def applies(op, backend):
-    return backend != REFERENCE
+    return True
 
 
-def _gradients(ctx, backend):
-    call = ctx.call(backend=backend)
-    if not call.diff_outputs:
-        return None
-    return ctx.gradients(call, backend=backend)
+def applies_dtype(op, backend, dtype):
+    """python in float64 is the reference itself."""
+    return not (backend == REFERENCE and dtype == "float64")
 
 
 def run(ctx):
-    """Backpropagate the same seeded grad_outputs on both backends and compare every input's gradient."""
+    """Backpropagate the same seeded grad_outputs on the backend (in the dtype) and on python in
+    float64, and compare every input's gradient."""
+    if ctx.backend == REFERENCE and ctx.dtype == "float64":
+        return Outcome.not_applicable("python in float64 is the reference")
     problem = ctx.gradient_problem()
     if problem:
         return Outcome.not_applicable(problem)
-    got = _gradients(ctx, ctx.backend)
-    expected = _gradients(ctx, REFERENCE)
-    if got is None or expected is None:
+    got = ctx.run()
+    if not got.grad_outputs:
         return Outcome.not_applicable("the op has no differentiable output")
-    from ..samples import argument_names
-
-    names = argument_names(ctx.op, len(ctx.sample.args))
-    worst, problems = 0.0, []
-    for position, a, e in zip(ctx.sample.diff_positions, got, expected):
-        label = f"gradient of '{names[position]}' (argument {position})"
-        if (a is None) != (e is None):
-            problems.append(f"{label}: expected: {'none' if e is None else 'a gradient'} (as python); "
-                            f"got: {'none' if a is None else 'a gradient'}")
-            continue
-        if a is None:
-            continue
-        result = compare(a, e, ctx.atol, ctx.rtol)
-        worst = max(worst, result.worst)
-        if not result.ok:
-            problems.append(f"{label}: {result.message}")
-    if problems:
-        return Outcome.failed(f"{ctx.name} backward on {ctx.backend} disagrees with python: "
-                              + "; ".join(problems), worst)
-    return Outcome.passed(worst)
+    emp = got if ctx.backend == REFERENCE else ctx.run(backend=REFERENCE,
+                                                       grad_outputs=got.grad_outputs)
+    ref = ctx.reference_run(grad_outputs=got.grad_outputs) or emp
+    found = compare_runs(ctx, got, ref, None if emp is got else emp, parts=("grads",))
+    return found.outcome(ctx, f"{ctx.name} backward on {ctx.backend} ({ctx.dtype}) disagrees with "
+                              "python in float64: ")

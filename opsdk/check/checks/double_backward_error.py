@@ -1,7 +1,7 @@
 """double_backward_error: an op that does not claim double backward refuses it with a clear error."""
 from ... import errors
 from ..result import Outcome
-from .reports import run_checker
+from .reports import second_order
 from .wrapped import as_function
 
 # the clear error a first-order-only op must raise, and the engine's refusal of a malformed
@@ -64,9 +64,7 @@ def run(ctx):
             f"raised another error than the clear refusal; expected: {_REFUSAL.__name__} naming "
             f"the op; got: {type(error).__name__}: {error}")
     wrapped = as_function(ctx)
-    from ...gradcheck import gradgradcheck
-
-    outcome = run_checker(ctx, gradgradcheck, *wrapped)
+    outcome = second_order(ctx, *wrapped)
     if outcome.status == "pass":
         return Outcome.passed(detail="second derivatives work and are right although the op does "
                                      "not claim them: register it with double_backward=True")

@@ -1,40 +1,33 @@
-"""forward: the backend's outputs agree with the python kernel's (shape, dtype and values)."""
-from ... import no_grad
+"""forward: the outputs agree with the python kernel run in float64 on the same values."""
 from ..backends import REFERENCE
-from ..compare import compare
 from ..result import Outcome
+from .agreement import compare_runs
 
 NAME = "forward"
-SUMMARY = "outputs agree with the python backend"
+SUMMARY = "outputs agree with python run in float64, within a few eps of the dtype"
+KINDS = ("own", "broadcast", "attribute")
 
 
 def applies(op, backend):
-    """The python backend is the reference, so it is never compared with itself."""
-    return backend != REFERENCE
+    return True
+
+
+def applies_dtype(op, backend, dtype):
+    """python in float64 is the reference itself."""
+    return not (backend == REFERENCE and dtype == "float64")
 
 
 def run(ctx):
-    """Compare every output of the op on ``ctx.backend`` with the python backend's."""
-    with no_grad():
-        got = ctx.call(requires=()).outputs
-        expected = ctx.call(requires=(), backend=REFERENCE).outputs
-    if len(got) != len(expected):
-        return Outcome.failed(f"{ctx.backend} returned {len(got)} outputs; expected: "
-                              f"{len(expected)} (as python); got: {len(got)}")
-    worst, problems = 0.0, []
-    for k, (a, e) in enumerate(zip(got, expected)):
-        if a.dtype != e.dtype:
-            problems.append(f"output {k}: dtype differs; expected: {e.dtype} (python); got: {a.dtype}")
-            continue
-        if e.dtype.kind not in "fc":
-            tol = (0.0, 0.0)  # indices, masks: exact
-        else:
-            tol = (ctx.atol, ctx.rtol)
-        result = compare(a, e, *tol)
-        worst = max(worst, result.worst)
-        if not result.ok:
-            problems.append(f"output {k}: {result.message}")
-    if problems:
-        return Outcome.failed(f"{ctx.name} forward on {ctx.backend} disagrees with python: "
-                              + "; ".join(problems), worst)
-    return Outcome.passed(worst)
+    """Compare every output on ``ctx.backend`` in ``ctx.dtype`` with python's in float64.
+
+    The python kernel's own error in the dtype widens the bound (an op whose maths loses digits
+    in float32 is held to what float32 can do); integer outputs must be equal.
+    """
+    if ctx.backend == REFERENCE and ctx.dtype == "float64":
+        return Outcome.not_applicable("python in float64 is the reference")
+    got = ctx.run(backward=False)
+    emp = got if ctx.backend == REFERENCE else ctx.run(backend=REFERENCE, backward=False)
+    ref = ctx.reference_run(backward=False) or emp
+    found = compare_runs(ctx, got, ref, None if emp is got else emp, parts=("outputs",))
+    return found.outcome(ctx, f"{ctx.name} forward on {ctx.backend} ({ctx.dtype}) disagrees with "
+                              "python in float64: ")

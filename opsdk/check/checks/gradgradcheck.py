@@ -1,10 +1,11 @@
 """gradgradcheck: for an op that claims double backward, second derivatives match numeric ones."""
 from ..result import Outcome
-from .reports import run_checker
+from .reports import second_order
 from .wrapped import as_function
 
 NAME = "gradgradcheck"
 SUMMARY = "second derivatives match numeric ones (ops registered with double_backward=True)"
+KINDS = ("own", "broadcast", "attribute")
 
 
 def applies(op, backend):
@@ -12,14 +13,12 @@ def applies(op, backend):
 
 
 def run(ctx):
-    """opsdk.autograd.gradgradcheck on the sample."""
+    """opsdk.autograd.gradgradcheck on the sample (its report names the op's arguments)."""
     problem = ctx.gradient_problem()
     if problem:
         return Outcome.not_applicable(problem)
     wrapped = as_function(ctx)
     if wrapped is None:
         return Outcome.not_applicable("the op has no differentiable output")
-    from ...gradcheck import gradgradcheck
-
     func, inputs = wrapped
-    return run_checker(ctx, gradgradcheck, func, inputs)
+    return second_order(ctx, func, inputs)

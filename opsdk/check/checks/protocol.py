@@ -7,6 +7,7 @@ from .probe import recording
 
 NAME = "protocol"
 SUMMARY = "backward returns the right count of gradients, each with its input's shape, dtype and device"
+KINDS = ("own", "broadcast")
 
 
 def applies(op, backend):

@@ -1,11 +1,10 @@
 """Running opsdk's gradient checkers for a check, and turning their reports into Outcomes."""
 import inspect
-import warnings
 
 import numpy as np
 
-from ... import errors
 from ..result import Outcome
+from .wrapped import names_of
 
 
 def checker_seed(sample):
@@ -25,13 +24,25 @@ def _accepted(checker, options):
 
 
 def checker_options(ctx, checker, **extra):
-    """Keyword options for ``checker``: the op's tolerances, the run's mode, a per-sample seed.
+    """Keyword options for ``checker``: tolerances derived from the numerics (loosened only by
+    what the op declared), the run's mode, a per-sample seed.
 
     Dtype problems of gradients are the protocol check's job, so the checker looks at values only.
     """
-    options = dict(atol=ctx.atol, rtol=ctx.rtol, fast_mode=ctx.mode == "fast",
-                   check_grad_dtypes=False, seed=checker_seed(ctx.sample), **extra)
+    atol, rtol = ctx.declared
+    options = dict(atol=atol or 0.0, rtol=rtol or 0.0, derived=True,
+                   fast_mode=ctx.mode == "fast", check_grad_dtypes=False,
+                   seed=checker_seed(ctx.sample), **extra)
     return _accepted(checker, options)
+
+
+def loosened_note(ctx, report):
+    """The loosened text when the report passed only thanks to the op's declared tolerance."""
+    if not getattr(report, "loosened", False):
+        return ""
+    from .agreement import loosened_text
+
+    return loosened_text(ctx)
 
 
 def worst_error(report):
@@ -42,31 +53,23 @@ def worst_error(report):
     return max(finite) if finite else None
 
 
-def outcome_of(report):
+def outcome_of(report, loosened=""):
     """An Outcome from a GradcheckReport: its text on failure, its notes on success."""
+    ratio = getattr(report, "ratio", None)
     if not report.ok:
-        return Outcome.failed(str(report), worst_error(report))
+        return Outcome.failed(str(report), worst_error(report), ratio=ratio)
     notes = list(getattr(report, "notes", None) or ())
     if getattr(report, "kinks_skipped", 0):
         notes.append(f"{report.kinks_skipped} Jacobian element(s) on a non-differentiable point "
                      "were not checked")
-    return Outcome.passed(detail="; ".join(notes))
+    return Outcome.passed(detail="; ".join(notes), loosened=loosened, ratio=ratio)
 
 
-def run_checker(ctx, checker, func, inputs):
-    """Call the public ``checker(func, inputs, ...)`` (gradgradcheck) on the backend under test.
+def second_order(ctx, func, inputs):
+    """gradgradcheck of ``func`` on the backend under test, as an Outcome (names from the op)."""
+    from ...gradcheck import check_second_order
 
-    A GradcheckError becomes a failed Outcome carrying its report; anything else the op
-    raises propagates (the runner reports it as an error).
-    """
-    options = dict(checker_options(ctx, checker), **_accepted(checker, {"raise_exception": True}))
-    with ctx.scope(), warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            ok = checker(func, inputs, **options)
-        except errors.GradcheckError as error:
-            report = getattr(error, "report", None)
-            return Outcome.failed(str(error), worst_error(report))
-    if ok is False:
-        return Outcome.failed(f"{checker.__name__} returned False for {ctx.name}")
-    return Outcome.passed(detail="; ".join(str(w.message) for w in caught))
+    options = checker_options(ctx, check_second_order, **names_of(ctx))
+    with ctx.scope():
+        report = check_second_order(func, inputs, **options)
+    return outcome_of(report, loosened_note(ctx, report))

@@ -31,3 +31,14 @@ def as_function(ctx):
 
     func.__name__ = ctx.op.function.__name__
     return func, tuple(args[p] for p in positions)
+
+
+def names_of(ctx):
+    """``input_names`` / ``output_names`` for a checker of ``as_function(ctx)``: the op's argument
+    names for the inputs, ``output k`` for the outputs."""
+    from ..samples import argument_names
+
+    names = argument_names(ctx.op, len(ctx.sample.args))
+    kept = differentiable_outputs(ctx)
+    return {"input_names": [names[p] for p in ctx.sample.diff_positions],
+            "output_names": ["output" if len(kept) == 1 else f"output {k}" for k in kept]}

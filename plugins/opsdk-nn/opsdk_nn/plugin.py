@@ -7,6 +7,7 @@ from .ops.activations import Gelu, Mish, Silu, Softplus
 from .ops.cross_entropy import CrossEntropy
 from .ops.norms import LayerNorm, RMSNorm
 from .ops.softmax import LogSoftmax, Softmax
+from .references import REFERENCES
 
 DTYPES = ("float32", "float64")
 
@@ -34,4 +35,4 @@ def register_ops(register):
     """Register the pack's fused ops: activations, softmax, norms and cross_entropy."""
     for function, name, sample_fn, kernels in OPS:
         register(function, name=name, samples=sample_fn, dtypes=DTYPES, double_backward=True,
-                 kernels=kernels)
+                 kernels=kernels, reference=REFERENCES[name])

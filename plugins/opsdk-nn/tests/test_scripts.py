@@ -28,3 +28,20 @@ def test_benchmark_prints_a_row_per_op_against_the_streaming_floor():
     for op in ("gelu", "gelu tanh", "silu", "softplus", "mish", "softmax", "log_softmax", "layer_norm",
                "rms_norm", "cross_entropy"):
         assert f"\n{op} " in done.stdout
+
+
+def test_gpu_check_runs_on_the_simulator_and_prints_its_verdicts():
+    env = {k: v for k, v in os.environ.items() if k != "OPSDK_CUDA_SIM"}
+    done = subprocess.run([sys.executable, "gpu_check.py", "--simulate", "--ops", "opsdk.erf", "--skip-tests"],
+                          capture_output=True, text=True, cwd=PACK, timeout=300, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "| kernel opsdk.erf | pass (28 runs) |" in done.stdout
+    assert "| check opsdk.erf float64 | pass (" in done.stdout and "gpu_check: PASSED" in done.stdout
+
+
+def test_the_recorded_simulator_verdicts_name_every_first_party_cuda_kernel():
+    with open(os.path.join(PACK, "gpu_check_simulated.md"), encoding="utf-8") as f:
+        table = f.read()
+    for kernel in ("opsdk.erf", "example.swish_fwd", "nn.layer_norm_bwd", "nn.cross_entropy_bwd",
+                   "nn.softmax_bwd", "nn.mish_bwd2", "gpucheck_tpl.smooth_forward"):
+        assert f"| kernel {kernel} | pass (" in table

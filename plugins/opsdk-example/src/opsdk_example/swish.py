@@ -65,6 +65,11 @@ def swish(x, beta=1.0):
     return Swish.apply(x, beta)
 
 
+def swish_reference(x, beta=1.0):
+    """The same maths in core opsdk ops: what `opsdk check` compares forward and gradients with."""
+    return x * opsdk.sigmoid(beta * x)
+
+
 def register_op(register):
     """Register example.swish: its Function, verification inputs and kernels."""
     register(Swish, name="swish",
@@ -72,4 +77,5 @@ def register_op(register):
              attrs={"beta": 1.5},
              dtypes=("float32", "float64"),
              double_backward=True,
-             kernels=(swish_fwd, swish_bwd))
+             kernels=(swish_fwd, swish_bwd),
+             reference=swish_reference)

@@ -1,0 +1,89 @@
+"""`opsdk check` speed: the whole run over the first-party ops, and what each check costs.
+
+Run: python benchmarks/check.py [--repeat N] [--pack P ...] [--fast]
+Prints the wall time of `opsdk check` over the selected packs (default: the first-party ones,
+opsdk, example and nn) with a warm kernel cache, the median of N runs, then one row per check:
+its total time over all ops, backends and dtypes, its share of the run, and how many cases
+and samples it ran. The checks added for issue 11 (isolation, layout, sizes, special points,
+reference, and the derived samples the older checks now also run on) are marked new.
+
+Last results (2 CPU cores shared with other jobs, load average 2.8; Python 3.11.7, NumPy 2.4;
+--repeat 3; first-party ops: 11, CPU backends; warm kernel cache):
+
+    full mode (the default): 9.87 s (runs 10.04, 9.65, 9.87); --fast: 2.77 s; budget 30 s
+
+| check | seconds | share | cases | samples |
+| --- | --- | --- | --- | --- |
+| sizes (new) | 3.09 | 31 % | 44 | 500 |
+| gradgradcheck | 2.39 | 24 % | 66 | 148 |
+| gradcheck | 0.86 | 9 % | 66 | 148 |
+| isolation (new) | 0.84 | 8 % | 66 | 92 |
+| special_points (new) | 0.50 | 5 % | 66 | 268 |
+| layout (new) | 0.49 | 5 % | 66 | 296 |
+| forward | 0.37 | 4 % | 55 | 111 |
+| reference (new) | 0.33 | 3 % | 60 | 144 |
+| backward_agreement | 0.22 | 2 % | 55 | 111 |
+| the seven engine checks (protocol ... no_grad) | 0.66 | 7 % | 462 | 644 |
+
+Before issue 11 the same run (fast mode, its default then) took 6.5 s cold, about 2 s warm;
+the gradient checks now run in full mode on the broadcast and attribute samples too.
+"""
+import argparse
+import statistics
+import time
+
+NEW = {"isolation", "layout", "sizes", "special_points", "reference"}
+FIRST_PARTY = ("opsdk", "example", "nn")
+
+
+def _run(packs, mode):
+    from opsdk.check import plan_cases, run_checks, select_ops
+
+    ops, failures = select_ops(packs=packs)
+    start = time.perf_counter()
+    results = run_checks(plan_cases(ops), failures, mode=mode)
+    return time.perf_counter() - start, results
+
+
+def _table(results, total):
+    rows = {}
+    for r in results:
+        row = rows.setdefault(r.check, [0.0, 0, 0, 0])
+        row[0] += r.seconds
+        row[1] += 1
+        row[2] += r.samples
+        row[3] += r.failed
+    lines = ["| check | seconds | share | cases | samples | failed |", "| --- | --- | --- | --- | --- | --- |"]
+    for check, (seconds, cases, samples, failed) in sorted(rows.items(), key=lambda kv: -kv[1][0]):
+        mark = " (new)" if check in NEW else ""
+        lines.append(f"| {check}{mark} | {seconds:.2f} | {100 * seconds / total:.0f} % | {cases} | "
+                     f"{samples} | {failed} |")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    """Measure and print the table (see the module docstring)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--pack", action="append", dest="packs")
+    parser.add_argument("--fast", action="store_true")
+    args = parser.parse_args(argv)
+    packs = args.packs or list(FIRST_PARTY)
+    mode = "fast" if args.fast else "full"
+    _run(packs, mode)  # warm: kernels built and loaded, samples drawn once
+    from opsdk.check import clear_caches
+
+    timings, results = [], None
+    for _ in range(args.repeat):
+        clear_caches()
+        seconds, results = _run(packs, mode)
+        timings.append(seconds)
+    total = statistics.median(timings)
+    print(f"opsdk check over {', '.join(packs)} ({mode} mode, warm kernel cache): "
+          f"{total:.2f} s (median of {args.repeat}; runs: "
+          f"{', '.join(f'{t:.2f}' for t in timings)}); budget 30 s")
+    print(_table(results, sum(r.seconds for r in results)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,209 @@
+"""isolation: the op keeps to its arguments and ``ctx``, and its calls do not interfere.
+
+- forward and backward leave their inputs and incoming gradients as they found them (each
+  write is reported by the argument's name);
+- no output shares memory with an input, nor with an output of an earlier call (a module-level
+  buffer handed out twice), and an earlier call's outputs and gradients stay as they were;
+- forward(A), forward(B), backward(B), backward(A) - after a call in the other dtype - give
+  what separate runs from fresh op state give, bit for bit on deterministic backends (state on
+  the Function class, a cache keyed by shape instead of values, a module-level mask).
+"""
+import numpy as np
+
+from ..compare import bitwise, compare
+from ..context import host
+from ..samples import argument_names, gradient_names
+from ..result import Outcome
+from .isolation_calls import Sequence, partner, shares_memory
+
+NAME = "isolation"
+SUMMARY = ("forward and backward write into no input or incoming gradient, share no memory with "
+           "inputs or earlier calls, and interleaved calls equal separate ones (fresh state)")
+KINDS = ("own",)
+
+
+def applies(op, backend):
+    return True
+
+
+def _tensors(call):
+    """``(name, Tensor)`` for every tensor argument of a call."""
+    from ...tensor import Tensor
+
+    found = [(call.names[i], a) for i, a in enumerate(call.args) if isinstance(a, Tensor)]
+    return found + [(k, v) for k, v in call.kwargs.items() if isinstance(v, Tensor)]
+
+
+def _in_place(where, before, tensors):
+    problems = []
+    for (name, tensor), old in zip(tensors, before):
+        result = bitwise(host(tensor), old)
+        if not result.ok:
+            n = int(np.sum(~_equal(host(tensor), old)))
+            problems.append(f"{where} wrote into its input '{name}' in place ({n} of {old.size} "
+                            f"elements changed; at {list(result.index)}: was "
+                            f"{result.expected:.8g}, now {result.actual:.8g}); work on a copy")
+    return problems
+
+
+def _equal(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    same = a == b
+    if a.dtype.kind == "f":
+        same |= np.isnan(a) & np.isnan(b)
+    return same
+
+
+def _single_call(ctx, seq):
+    """In-place writes and aliasing within one call of the op on the sample."""
+    call = seq.call(ctx.sample)
+    tensors = _tensors(call)
+    problems = _in_place("forward", call.before, tensors)
+    for k, out in enumerate(call.outputs):
+        for name, tensor in tensors:
+            if shares_memory(out._data, tensor._data):
+                problems.append(f"output {k} shares memory with input '{name}' (forward returns a "
+                                "view of its input, or writes its result into it); return a new "
+                                "tensor")
+        for j in range(k):
+            if shares_memory(out._data, call.outputs[j]._data):
+                problems.append(f"output {k} shares memory with output {j} (one buffer returned "
+                                "twice); return separate tensors")
+    if not call.seeds:
+        return problems, call
+    seeds_before = [host(s) for s in call.seeds]
+    after_forward = [host(t) for _, t in tensors]
+    seq.backward(call)
+    grad_names = gradient_names(ctx.op, len(call.outputs))
+    for k, (seed, old) in enumerate(zip(call.seeds, seeds_before)):
+        result = bitwise(host(seed), old)
+        if not result.ok:
+            name = grad_names[call.diff_index[k]]
+            problems.append(f"backward wrote into its incoming gradient '{name}' (the gradient of "
+                            f"output {call.diff_index[k]}) in place; at {list(result.index)}: was "
+                            f"{result.expected:.8g}, now {result.actual:.8g}; work on a copy")
+    problems += _in_place("backward", after_forward, tensors)
+    return problems, call
+
+
+def _second_call(ctx, seq, first, other):
+    """An earlier call's outputs and gradients stay put when the op is called again."""
+    saved_out = [host(o) for o in first.outputs]
+    saved_grads = [None if g is None else host(g) for g in first.grads]
+    second = seq.call(other)
+    problems = []
+    for k, (out, old) in enumerate(zip(first.outputs, saved_out)):
+        for j, new in enumerate(second.outputs):
+            if shares_memory(new._data, out._data):
+                problems.append(f"output {j} of a second call shares memory with output {k} of "
+                                "the first (a buffer kept between calls, e.g. at module level, "
+                                "is handed out again); allocate each output afresh")
+                break
+        else:
+            if not bitwise(host(out), old).ok:
+                problems.append(f"output {k} of an earlier call changed when the op was called "
+                                "again (the op writes into memory it returned before)")
+    if second.seeds:
+        seq.backward(second)
+        names = argument_names(ctx.op, len(ctx.sample.args))
+        for p, g1, g2, old in zip(first.positions, first.grads, second.grads, saved_grads):
+            if g1 is None or g2 is None:
+                continue
+            if shares_memory(g1._data, g2._data):
+                problems.append(f"the gradient of '{names[p]}' of a second call shares memory "
+                                "with the first call's (a buffer kept between calls)")
+            elif not bitwise(host(g1), old).ok:
+                problems.append(f"the gradient of '{names[p]}' of an earlier call changed when "
+                                "backward ran again")
+    return problems
+
+
+def _interleaved(ctx, seq, other, foreign):
+    """Interleaved calls from fresh state against separate runs from fresh state."""
+    state = ctx.state
+    alone = {}
+    for label, sample in (("A", ctx.sample), ("B", other)):
+        if sample is None:
+            continue
+        state.restore()
+        call = seq.call(sample)
+        seq.backward(call)
+        alone[label] = call.result()
+    state.restore()
+    before = state.changes()
+    order = []
+    x = None
+    if foreign is not None:
+        try:
+            x = seq.call(*foreign)
+            order.append(f"forward(X in {foreign[1]})")
+        except Exception:  # the other dtype's own cases report what is wrong there
+            foreign = None
+    a = seq.call(ctx.sample)
+    order.append("forward(A)")
+    b = seq.call(other) if other is not None else None
+    if b is not None:
+        order += ["forward(B)", "backward(B)"]
+        seq.backward(b)
+    seq.backward(a)
+    order.append("backward(A)")
+    if x is not None:
+        try:
+            seq.backward(x)
+        except Exception:  # reported by the other dtype's own cases
+            pass
+    changes = [c for c in state.changes() if c not in before]
+    exact = ctx.backend in ("python", "c")
+    problems = []
+    for label, call in (("A", a), ("B", b)):
+        if call is None:
+            continue
+        for what, message in _differences(alone[label], call.result(), exact, ctx):
+            problems.append(f"{what} of {label}: {message}")
+    if not problems:
+        return []
+    where = f"; state changed meanwhile: {', '.join(changes)}" if changes else ""
+    return [f"calls interfere: {', '.join(order)} (B: A's values reversed"
+            f"{'' if foreign is None else '; X: the sample in the other dtype'}) differ from "
+            f"separate runs from fresh op state{' bit for bit' if exact else ''}: "
+            + "; ".join(problems[:2]) + (f" (and {len(problems) - 2} more)"
+                                         if len(problems) > 2 else "") + where
+            + " (state kept outside ctx: on the Function class, at module level, or a cache "
+              "keyed by something other than the values)"]
+
+
+def _differences(first, second, exact, ctx):
+    """``(what, message)`` for each output or gradient that differs between two runs."""
+    names = argument_names(ctx.op, len(ctx.sample.args))
+    labels = {"outputs": lambda k: f"output {k}",
+              "gradients": lambda k: f"the gradient of '{names[ctx.sample.diff_positions[k]]}'"}
+    out = []
+    for part in ("outputs", "gradients"):
+        for k, (x, y) in enumerate(zip(first[part], second[part])):
+            if x is None or y is None:
+                if (x is None) != (y is None):
+                    out.append((labels[part](k), "a gradient in one run only"))
+                continue
+            result = bitwise(y, x) if exact else compare(y, x, ctx.atol, ctx.rtol)
+            if not result.ok:
+                out.append((labels[part](k), result.message))
+    return out
+
+
+def run(ctx):
+    """In-place writes, memory shared with inputs or earlier calls, and interleaving."""
+    seq = Sequence(ctx)
+    problems, first = _single_call(ctx, seq)
+    other = partner(ctx)
+    foreign = seq.foreign()
+    if other is not None:
+        problems += _second_call(ctx, seq, first, other)
+    problems += _interleaved(ctx, seq, other, foreign)
+    ctx.state.restore()
+    if problems:
+        return Outcome.failed(f"{ctx.name}: " + "; ".join(problems))
+    if other is None:
+        return Outcome.passed(detail="interleaving checked with the other dtype only: reversing "
+                                     "the sample's values gives no other input the op accepts")
+    return Outcome.passed()
+

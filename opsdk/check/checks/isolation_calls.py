@@ -1,0 +1,120 @@
+"""Calls of an op the isolation check controls one by one: forward now, backward later, inputs
+snapshotted before each."""
+import numpy as np
+
+from ..backends import dtype_availability
+from ..context import host, outputs_of
+from ..samples import argument_names
+
+
+def shares_memory(a, b):
+    """Whether two arrays (NumPy or CuPy) overlap in memory."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, np.ndarray):
+        try:
+            return bool(np.shares_memory(a, b, max_work=1 << 20))
+        except np.exceptions.TooHardError:
+            return bool(np.may_share_memory(a, b))
+    module = __import__(type(a).__module__.split(".")[0])
+    return bool(module.shares_memory(a, b))
+
+
+class TrackedCall:
+    """One forward of the op, and later its backward, with what it was given."""
+
+    def __init__(self, sample, args, kwargs, outputs, names):
+        from ...tensor import Tensor
+
+        self.sample = sample
+        self.args = args
+        self.kwargs = kwargs
+        self.outputs = outputs
+        self.names = names
+        self.positions = [i for i in sample.diff_positions if not args[i].stop_gradient]
+        self.diff_index = [k for k, o in enumerate(outputs)
+                           if isinstance(o, Tensor) and o.dtype.kind == "f" and not o.stop_gradient]
+        self.seeds = []
+        self.grads = [None] * len(self.positions)
+        self.before = []
+
+    @property
+    def diff_outputs(self):
+        return [self.outputs[k] for k in self.diff_index]
+
+    def result(self):
+        """Host copies of the outputs and gradients, for comparing runs."""
+        return {"outputs": [host(o) for o in self.outputs],
+                "gradients": [None if g is None else host(g) for g in self.grads]}
+
+
+class Sequence:
+    """Makes TrackedCalls of the context's op on its backend."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+    def call(self, sample, dtype_label=None):
+        from ...tensor import Tensor
+
+        ctx = self.ctx
+        args, kwargs = sample.make(ctx.place)
+        names = argument_names(ctx.op, len(args))
+        tensors = [a for a in args if isinstance(a, Tensor)]
+        tensors += [v for v in kwargs.values() if isinstance(v, Tensor)]
+        before = [host(t) for t in tensors]
+        with ctx.scope(), np.errstate(all="ignore"):
+            outputs = outputs_of(ctx.op(*args, **kwargs))
+        call = TrackedCall(sample, args, kwargs, outputs, names)
+        call.before = before
+        if call.diff_index and call.positions:
+            call.seeds = ctx.grad_outputs(call.diff_outputs, sample)
+        return call
+
+    def backward(self, call):
+        import opsdk
+
+        if not call.seeds:
+            return
+        with self.ctx.scope(), np.errstate(all="ignore"):
+            grads = opsdk.grad(call.diff_outputs, [call.args[p] for p in call.positions],
+                               grad_outputs=call.seeds, allow_unused=True)
+        call.grads = list(grads)
+
+    def foreign(self):
+        """``(sample, dtype)``: the op's first sample in another dtype it runs here, or None."""
+        from ..drawing import draw
+
+        ctx = self.ctx
+        for dtype in ctx.op.dtypes:
+            if dtype == ctx.dtype or not dtype_availability(ctx.op, ctx.backend, dtype)[0]:
+                continue
+            own = [s for s in draw(ctx.op, dtype, ctx.seed, ctx.mode).samples if s.kind == "own"]
+            if own:
+                return own[0], dtype
+        return None
+
+
+def _reversed(slot):
+    flat = slot.values.reshape(-1)[::-1]
+    return slot.with_values(flat.reshape(slot.values.shape))
+
+
+def partner(ctx):
+    """Sample B for interleaving: A's values reversed (same shapes, same domain), else another of
+    the op's samples of the same shapes; None when the op accepts neither."""
+    from ..drawing import draw
+    from ..variants import trial
+
+    sample = ctx.sample
+    changed = {key: _reversed(slot) for key, slot in sample.slots() if slot.values.size > 1}
+    if changed:
+        candidate = sample.with_slots(f"{sample.label}, values reversed", changed)
+        if trial(ctx.op, candidate) is not None:
+            return candidate
+    shapes = [(k, tuple(s.shape)) for k, s in sample.slots()]
+    for other in draw(ctx.op, ctx.dtype, ctx.seed, ctx.mode).samples:
+        if other.kind == "own" and other.label != sample.label \
+                and [(k, tuple(s.shape)) for k, s in other.slots()] == shapes:
+            return other
+    return None

@@ -1,0 +1,203 @@
+"""The state an op keeps outside ``ctx``: module-level variables and class attributes of its code.
+
+Each case of a run starts from the op's state as it was before the run touched it ("fresh op
+state"), so a cache filled by one dtype or check can neither hide nor cause a failure in
+another; and when calls of the op interfere, the report names what changed in between.
+"""
+import inspect
+import os
+import sys
+import types
+from collections import deque
+
+import numpy as np
+
+_CONTAINERS = (dict, list, set, bytearray, deque, np.ndarray)
+_SKIPPED_TYPES = (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type,
+                  staticmethod, classmethod, property)
+_cache = {}
+
+
+def _copy(value):
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, dict):
+        return list(value.items())
+    return list(value)
+
+
+def _restore_content(value, saved):
+    if isinstance(value, np.ndarray):
+        if value.shape == saved.shape and value.flags.writeable:
+            value[...] = saved
+    elif isinstance(value, dict):
+        value.clear()
+        value.update(saved)
+    elif isinstance(value, (set, deque)):
+        value.clear()
+        value.update(saved) if isinstance(value, set) else value.extend(saved)
+    else:
+        value[:] = saved
+
+
+def _same_content(value, saved):
+    if isinstance(value, np.ndarray):
+        return value.shape == saved.shape and np.array_equal(value, saved, equal_nan=True)
+    if isinstance(value, dict):
+        return len(value) == len(saved) and all(
+            k in value and value[k] is v for k, v in saved)
+    items = list(value)
+    return len(items) == len(saved) and all(a is b for a, b in zip(items, saved))
+
+
+def _describe(value):
+    if isinstance(value, np.ndarray):
+        return f"array {list(value.shape)}"
+    if isinstance(value, (dict, list, set, deque)):
+        return f"{type(value).__name__} of {len(value)}"
+    return type(value).__name__
+
+
+class _Namespace:
+    """The variables of one module or class, as they were when captured."""
+
+    def __init__(self, owner, label, is_class):
+        self.owner = owner
+        self.label = label
+        self.is_class = is_class
+        self.values = {}
+        for name, value in vars(owner).items():
+            if self._tracked(name, value):
+                self.values[name] = (value, _copy(value) if isinstance(value, _CONTAINERS) else None)
+
+    def _tracked(self, name, value):
+        if name.startswith("__") or isinstance(value, _SKIPPED_TYPES):
+            return False
+        return not (isinstance(value, np.ndarray) and value.size > 1 << 20)
+
+    def _current(self):
+        return {n: v for n, v in vars(self.owner).items() if self._tracked(n, v)}
+
+    def restore(self):
+        for value in vars(self.owner).values():
+            # functools.lru_cache / cache wrappers keep their memo inside: forget it
+            if callable(getattr(value, "cache_clear", None)) and hasattr(value, "cache_info"):
+                value.cache_clear()
+        current = self._current()
+        for name in current.keys() - self.values.keys():
+            try:
+                delattr(self.owner, name)
+            except (AttributeError, TypeError):
+                pass
+        for name, (value, saved) in self.values.items():
+            if current.get(name, _MISSING) is not value:
+                setattr(self.owner, name, value)
+            if saved is not None:
+                _restore_content(value, saved)
+
+    def changes(self):
+        current = self._current()
+        found = [f"{self.label}.{n} (added: {_describe(current[n])})"
+                 for n in sorted(current.keys() - self.values.keys())]
+        for name, (value, saved) in self.values.items():
+            now = current.get(name, _MISSING)
+            if now is _MISSING:
+                found.append(f"{self.label}.{name} (deleted)")
+            elif now is not value:
+                found.append(f"{self.label}.{name} (rebound: {_describe(now)})")
+            elif saved is not None and not _same_content(value, saved):
+                found.append(f"{self.label}.{name} (changed: {_describe(value)})")
+        return found
+
+
+_MISSING = object()
+
+
+def _file_dir(module):
+    path = getattr(module, "__file__", None)
+    return os.path.dirname(os.path.abspath(path)) if path else None
+
+
+def _is_test_module(module):
+    base = os.path.basename(getattr(module, "__file__", "") or "")
+    return base.startswith(("test_", "conftest")) or base.endswith("_test.py")
+
+
+def _is_sdk(name):
+    return name == "opsdk" or name.startswith("opsdk.")
+
+
+def _top(name):
+    return name.split(".", 1)[0]
+
+
+def code_modules(op):
+    """The modules holding the op's code: its Function's, its kernels' and its reference's, plus
+    every other module of their top-level packages (helpers) and of their directories, never
+    opsdk's own or test modules."""
+    seeds = set()
+    for cls in inspect.getmro(op.function):
+        seeds.add(getattr(cls, "__module__", None))
+    for kernel in op.kernels:
+        for fn in getattr(kernel, "_impls", {}).values():
+            seeds.add(getattr(fn, "__module__", None))
+    if op.reference is not None:
+        seeds.add(getattr(op.reference, "__module__", None))
+    # a script's own namespace is the user's, not the op's: never restored
+    modules = {name: sys.modules[name] for name in seeds
+               if name in sys.modules and not _is_sdk(name) and name != "__main__"}
+    dirs = {_file_dir(m) for m in modules.values()} - {None}
+    tops = {_top(n) for n in modules} - {"__main__"}
+    for name, module in list(sys.modules.items()):
+        if module is None or _is_sdk(name):
+            continue
+        if _file_dir(module) in dirs or _top(name) in tops:
+            modules.setdefault(name, module)
+    return {n: m for n, m in modules.items() if not _is_test_module(m)}
+
+
+def _function_classes(op, modules):
+    """The op's Function class and every PyLayer subclass its modules define (grad Functions)."""
+    from ..autograd.function import PyLayer
+
+    classes = {cls for cls in inspect.getmro(op.function) if not _is_sdk(cls.__module__)
+               and cls is not object}
+    for module in modules.values():
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, PyLayer) and value is not PyLayer \
+                    and getattr(value, "__module__", None) == module.__name__:
+                classes.add(value)
+    return classes
+
+
+class OpState:
+    """A snapshot of the op's module-level variables and class attributes; restorable."""
+
+    def __init__(self, op):
+        modules = code_modules(op)
+        self.spaces = [_Namespace(m, name, False) for name, m in sorted(modules.items())]
+        self.spaces += [_Namespace(c, f"{c.__module__}.{c.__qualname__}", True)
+                        for c in sorted(_function_classes(op, modules),
+                                        key=lambda c: (c.__module__, c.__qualname__))]
+
+    def restore(self):
+        """Put every variable back as it was captured (contents of dicts, lists, sets, arrays too)."""
+        for space in self.spaces:
+            space.restore()
+
+    def changes(self):
+        """What differs from the snapshot, one line per variable (``module.name (changed: dict of 2)``)."""
+        return [line for space in self.spaces for line in space.changes()]
+
+
+def fresh_state(op):
+    """The op's OpState captured the first time a run meets the op (before any check calls it)."""
+    key = (id(op), op.qualname)
+    if key not in _cache:
+        _cache[key] = OpState(op)
+    return _cache[key]
+
+
+def clear_cache():
+    """Forget captured states (tests re-register packs under the same names)."""
+    _cache.clear()

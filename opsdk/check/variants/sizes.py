@@ -1,0 +1,85 @@
+"""Size samples for compiled backends: a dimension of the op's sample resized to 1, 7, 64, 65, ...
+
+Loop tails (unrolled by 4 or 8, vectorised), block offsets and parallel chunks only show at
+sizes the author's sample never has. A dimension size of the sample is renamed everywhere it
+appears (every tensor, and ints such as ``normalized_shape``), preferably with every other
+dimension set to 1 so the loop length is exactly the target. Values are drawn from the
+sample's own, so they stay in its domain and clear of its kinks.
+"""
+import numbers
+from dataclasses import replace
+
+import numpy as np
+
+from ..samples import SIZE
+
+DEFAULT_SIZES = (1, 7, 64, 65, 257, 4099, 65537)
+FAST_SIZES = (7, 65, 4099)
+# the most elements all tensors of a size sample may hold together
+ELEMENT_BUDGET = 1 << 22
+
+
+def _classes(sample):
+    """Dimension sizes to rename, most telling first: the last then the first axis of the first
+    float tensor, then the other sizes found (at most four; the first two the op accepts are
+    renamed)."""
+    floats = [s for _, s in sample.slots() if s.values.dtype.kind == "f" and s.values.ndim]
+    if not floats:
+        return []
+    first = floats[0].values.shape
+    order = [first[-1], first[0]] + [d for _, s in sample.slots() for d in s.values.shape]
+    seen = []
+    for d in order:
+        if d > 1 and d not in seen:
+            seen.append(d)
+    return seen[:4]
+
+
+def _map_int(value, mapping):
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return mapping.get(int(value), value)
+    if isinstance(value, (list, tuple)) and value and all(
+            isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in value):
+        return type(value)(mapping.get(int(v), v) for v in value)
+    return value
+
+
+def _resized(sample, mapping, rng, label):
+    changed, total = {}, 0
+    for key, slot in sample.slots():
+        shape = tuple(mapping.get(d, d) for d in slot.values.shape)
+        total += int(np.prod(shape))
+        flat = slot.values.reshape(-1)
+        values = rng.choice(flat, size=shape) if flat.size else np.zeros(shape, slot.values.dtype)
+        changed[key] = slot.with_values(np.asarray(values, dtype=slot.values.dtype))
+    if total > ELEMENT_BUDGET:
+        return None
+    args = tuple(changed[i] if i in changed else _map_int(a, mapping)
+                 for i, a in enumerate(sample.args))
+    kwargs = {k: changed[k] if k in changed else
+              (_map_int(v, mapping) if isinstance(v, (list, tuple)) else v)
+              for k, v in sample.kwargs.items()}
+    return replace(sample, label=label, args=args, kwargs=kwargs, kind=SIZE)
+
+
+def size_variants(op, sample, full, accepts, extra=()):
+    """Samples at the derived sizes (each accepted by the op's python forward)."""
+    sizes = sorted(set((DEFAULT_SIZES if full else FAST_SIZES) + tuple(extra)))
+    classes = _classes(sample)
+    variants, renamed = [], 0
+    for n, c in enumerate(classes):
+        if renamed == 2:
+            break  # two dimensions renamed are enough; the others were tried in case one fails
+        before = len(variants)
+        rest = {d: 1 for _, s in sample.slots() for d in s.values.shape if d > 1 and d != c}
+        for target in sizes:
+            seed = np.random.SeedSequence([*np.atleast_1d(sample.seed).tolist(), n, target])
+            for mapping in ({**rest, c: target}, {c: target}):
+                rng = np.random.default_rng(seed)
+                label = f"{sample.label}, size {target} (dimension {c} -> {target})"
+                candidate = _resized(sample, mapping, rng, label)
+                if candidate is not None and accepts(candidate):
+                    variants.append(candidate)
+                    break
+        renamed += len(variants) > before
+    return variants

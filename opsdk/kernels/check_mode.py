@@ -1,0 +1,195 @@
+"""Check mode: kernel output buffers start as a marked NaN, so elements left unwritten are found.
+
+While ``opsdk check`` runs, every kernel call allocates its ``empty`` / ``empty_like`` buffers
+(NumPy's, CuPy's, and ``opsdk.kernels.empty_like``) filled with a quiet NaN carrying a payload
+arithmetic never produces. After the call, an output element still holding that payload was
+never written (a loop missing its tail, a block offset off by one, a write into a copy made
+by ``reshape(-1)``); the kernel and the indices are recorded for the report.
+
+Outside check mode nothing of this runs: plans (see kernel.py) are made without the wrapper.
+"""
+import functools
+import threading
+
+import numpy
+
+# quiet NaNs with a payload: x86 and CUDA arithmetic on them keeps it, fresh NaNs have none
+_MARKS = {
+    numpy.dtype("float64"): (numpy.uint64, 0x7FFDEAD5ADEAD5A5),
+    numpy.dtype("float32"): (numpy.uint32, 0x7FDEAD5A),
+    numpy.dtype("float16"): (numpy.uint16, 0x7E5A),
+}
+SHOWN = 8  # unwritten indices listed per output
+
+_state = threading.local()
+_active = False
+_lock = threading.RLock()
+
+
+def active():
+    """Whether check mode is on (kernel outputs NaN-filled and scanned)."""
+    return _active
+
+
+class Unwritten:
+    """Elements of one kernel output that still hold the check-mode fill after the call."""
+
+    def __init__(self, kernel, backend, output, shape, indices, count):
+        self.kernel = kernel
+        self.backend = backend
+        self.output = output
+        self.shape = shape
+        self.indices = indices
+        self.count = count
+
+    def __str__(self):
+        shown = ", ".join(str(list(i)) for i in self.indices)
+        more = f", ... ({self.count} in all)" if self.count > len(self.indices) else ""
+        size = int(numpy.prod(self.shape))
+        return (f"kernel '{self.kernel}' ({self.backend}) left {self.count} of {size} elements of "
+                f"its output {self.output} (shape {list(self.shape)}) unwritten: {shown}{more} "
+                "(check mode fills kernel outputs with NaN first; a loop that misses its tail, "
+                "or a write into a copy such as reshape(-1) of a non-contiguous array?)")
+
+
+def _findings():
+    found = getattr(_state, "found", None)
+    if found is None:
+        found = _state.found = []
+    return found
+
+
+def take_findings():
+    """The Unwritten records since the last call (and forget them)."""
+    found = _findings()
+    taken = list(found)
+    found.clear()
+    return taken
+
+
+def fill(array):
+    """Fill a float array with the check-mode mark (other dtypes are left as they are)."""
+    mark = _MARKS.get(array.dtype)
+    if mark is not None and array.size:
+        array.view(mark[0])[...] = mark[1]
+    return array
+
+
+def unwritten_mask(array):
+    """Boolean mask of the elements of ``array`` that hold the mark (None for other dtypes)."""
+    mark = _MARKS.get(array.dtype)
+    if mark is None or not array.size:
+        return None
+    host = array if type(array) is numpy.ndarray else array.get()
+    if not host.flags.c_contiguous and not host.flags.f_contiguous:
+        host = host.copy()
+    return host.view(mark[0]) == mark[1]
+
+
+def empty(shape, dtype=float, *, like=None):
+    """An output buffer: ``numpy.empty`` (or CuPy's, for ``like`` a CuPy array); NaN-filled in check mode.
+
+    Example:
+        >>> empty((2, 3), numpy.float32).shape
+        (2, 3)
+    """
+    if like is not None and type(like).__module__.startswith("cupy"):
+        import cupy
+
+        out = cupy.empty(shape, dtype)
+    else:
+        out = numpy.empty(shape, dtype)
+    return fill(out) if _active else out
+
+
+def empty_like(array, dtype=None):
+    """An output buffer shaped like ``array`` (same device); NaN-filled in check mode.
+
+    Example:
+        >>> empty_like(numpy.ones(3)).shape
+        (3,)
+    """
+    module = numpy
+    if type(array).__module__.startswith("cupy"):
+        import cupy as module
+    out = module.empty_like(array, dtype=dtype)
+    return fill(out) if _active else out
+
+
+def _filling(original):
+    @functools.wraps(original)
+    def allocate(*args, **kwargs):
+        return fill(original(*args, **kwargs))
+    allocate._opsdk_original = original
+    return allocate
+
+
+def _patch_targets(fn):
+    """(namespace, name, original) for every ``empty``/``empty_like`` the adapter may call."""
+    import sys
+
+    targets = []
+    for module in (numpy, sys.modules.get("cupy")):
+        if module is None:
+            continue
+        for name in ("empty", "empty_like"):
+            targets.append((module, name, getattr(module, name)))
+    # adapters that did `from numpy import empty_like` call their own global
+    originals = {id(t[2]) for t in targets}
+    scope = getattr(fn, "__globals__", {})
+    for name, value in list(scope.items()):
+        if id(value) in originals:
+            targets.append((scope, name, value))
+    return targets
+
+
+def _set(namespace, name, value):
+    if isinstance(namespace, dict):
+        namespace[name] = value
+    else:
+        setattr(namespace, name, value)
+
+
+def watched(kernel_name, backend, fn):
+    """``fn`` (an implementation or adapter) with its fresh buffers NaN-filled and its outputs scanned."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        if not _active:
+            return fn(*args, **kwargs)
+        with _lock:
+            targets = _patch_targets(fn)
+            for namespace, name, original in targets:
+                _set(namespace, name, _filling(original))
+            try:
+                result = fn(*args, **kwargs)
+            finally:
+                for namespace, name, original in targets:
+                    _set(namespace, name, original)
+        _scan(kernel_name, backend, result)
+        return result
+    return run
+
+
+def _scan(kernel_name, backend, result):
+    outputs = result if isinstance(result, (tuple, list)) else (result,)
+    for k, out in enumerate(outputs):
+        if not hasattr(out, "dtype") or not hasattr(out, "shape"):
+            continue
+        mask = unwritten_mask(out)
+        if mask is None or not mask.any():
+            continue
+        flat = numpy.flatnonzero(mask.reshape(-1))
+        indices = [tuple(int(i) for i in numpy.unravel_index(f, mask.shape)) for f in flat[:SHOWN]]
+        _findings().append(Unwritten(kernel_name, backend, k, tuple(out.shape), indices,
+                                     int(flat.size)))
+
+
+def set_active(on, kernels=()):
+    """Turn check mode on or off; forgets the dispatch plans of every kernel so they are remade."""
+    global _active
+    from . import kernel as kernel_module
+
+    _active = bool(on)
+    for k in list(kernel_module._registry.values()) + list(kernels):
+        k._plans = {}
+    take_findings()

@@ -1,0 +1,317 @@
+"""Every CUDA kernel of an op against its python kernel, at sizes that find tail and block bugs.
+
+The calls come from the op itself: its forward, backward and double backward run once on the
+python backend on its own samples while every Kernel call is recorded. Each recorded call is
+then replayed at other sizes (1, 7, 255, 256, 257, 4097, 70000 by default: one below and one
+above a block, a warp's odd remainder, more than a grid), in float32 and float64, with
+contiguous and strided arrays, on the cuda backend (simulated or real) and on the python
+backend; their outputs must agree to within ten times the python kernel's own float32 error
+(measured against float64), or to 1e-9 of the output's scale in float64.
+
+Resizing keeps the call's structure: every array dimension of one value (say the row length 5
+shared by x[3, 5] and w[5]) becomes the new size together, so shapes stay consistent; calls
+whose arrays all share one shape become 1-D arrays of the size. Float values are drawn from the
+range the recorded array spanned, integer ones are tiled from it (labels stay labels).
+"""
+from contextlib import contextmanager
+from typing import NamedTuple
+
+import numpy
+
+SIZES = (1, 7, 255, 256, 257, 4097, 70000)
+DTYPES = ("float32", "float64")
+LAYOUTS = ("contiguous", "strided")
+_MAX_ELEMENTS = 4 * max(SIZES)
+
+
+class Recorded(NamedTuple):
+    """One kernel call seen while the op ran: the kernel, its (NumPy) arguments, its outputs' shapes."""
+
+    kernel: object
+    args: tuple
+    kwargs: dict
+    outputs: tuple = ()
+
+    @property
+    def signature(self):
+        def shape(v):
+            return (tuple(v.shape), v.dtype.kind) if isinstance(v, numpy.ndarray) else repr(v)
+        return (self.kernel.name, tuple(shape(a) for a in self.args),
+                tuple(sorted((k, shape(v)) for k, v in self.kwargs.items())))
+
+
+class Case(NamedTuple):
+    """One kernel on one recorded call pattern, in one dtype and layout, growing one axis."""
+
+    kernel: object
+    pattern: Recorded
+    dtype: str
+    layout: str
+    axis: str  # "all" (elementwise: 1-D of the size), "last" or "first" (that axis grows)
+
+    @property
+    def label(self):
+        """``nn.softmax_fwd[float32-strided-2x3x4-axis=1-last]``: what pytest shows."""
+        arrays = [a for a in (*self.pattern.args, *self.pattern.kwargs.values()) if isinstance(a, numpy.ndarray)]
+        main = max(arrays, key=lambda a: a.size) if arrays else None
+        shape = "x".join(map(str, main.shape)) if main is not None and main.ndim else "scalar"
+        params = "-".join(f"{k}={v}" for k, v in self.pattern.kwargs.items() if not isinstance(v, numpy.ndarray))
+        parts = [self.dtype, self.layout, shape] + ([params] if params else []) + \
+            ([] if self.axis == "all" else [f"grow-{self.axis}"])
+        return f"{self.kernel.name}[{'-'.join(parts)}]"
+
+
+@contextmanager
+def _recording():
+    """Every Kernel call made inside the block, with NumPy copies of its array arguments."""
+    from ..kernel import Kernel
+
+    calls, original_call, original_run = [], Kernel.__call__, Kernel.run
+
+    def copy(v):
+        return numpy.array(v) if isinstance(v, numpy.ndarray) else v
+
+    def seen(kernel, args, kwargs, result):
+        results = result if isinstance(result, (tuple, list)) else (result,)
+        shapes = tuple(tuple(getattr(r, "shape", ())) for r in results)
+        calls.append(Recorded(kernel, tuple(map(copy, args)), {k: copy(v) for k, v in kwargs.items()}, shapes))
+        return result
+
+    def call(self, *args, **kwargs):
+        return seen(self, args, kwargs, original_call(self, *args, **kwargs))
+
+    def run(self, backend, *args, **kwargs):
+        return seen(self, args, kwargs, original_run(self, backend, *args, **kwargs))
+
+    Kernel.__call__, Kernel.run = call, run
+    try:
+        yield calls
+    finally:
+        Kernel.__call__, Kernel.run = original_call, original_run
+
+
+def record(op, seed=0):
+    """The distinct calls of ``op``'s CUDA kernels in its forward, backward and double backward."""
+    import opsdk
+
+    from ...check.context import outputs_of
+    from ...check.samples import from_sample
+    from ..dispatch import use_backend
+
+    cuda = {id(k) for k in op.kernels if "cuda" in k.backends}
+    found = {}
+    rng = numpy.random.default_rng(seed)
+    with use_backend("python"), _recording() as calls:
+        for i, sample in enumerate(op.samples("float64", rng=seed)):
+            args, kwargs = from_sample(sample, f"sample {i}", seed).make(None)
+            inputs = [a for a in args if isinstance(a, opsdk.Tensor) and not a.stop_gradient]
+            outputs = [o for o in outputs_of(op(*args, **kwargs)) if o.dtype.kind == "f" and not o.stop_gradient]
+            if not inputs or not outputs:
+                continue
+            seeds = [opsdk.to_tensor(rng.standard_normal(o.shape), dtype=o.dtype) for o in outputs]
+            # first order (ops often use their fused backward kernels only here), then through
+            # a recorded backward, differentiated again (double-backward kernels)
+            opsdk.grad(outputs, inputs, grad_outputs=seeds, retain_graph=True, allow_unused=True)
+            if not op.double_backward:
+                continue
+            grads = opsdk.grad(outputs, inputs, grad_outputs=seeds, create_graph=True, allow_unused=True)
+            grads = [g for g in grads if g is not None and not g.stop_gradient]
+            if grads:
+                again = [opsdk.to_tensor(rng.standard_normal(g.shape), dtype=g.dtype) for g in grads]
+                opsdk.grad(grads, inputs, grad_outputs=again, allow_unused=True)
+    for call in calls:
+        if id(call.kernel) in cuda:
+            found.setdefault(call.signature, call)
+    return list(found.values())
+
+
+def cases(op, dtypes=DTYPES, layouts=LAYOUTS, seed=0):
+    """Every Case of ``op``: recorded patterns x dtypes (its kernels take) x layouts x growing axes."""
+    out = []
+    for pattern in record(op, seed):
+        arrays = [a for a in _arrays(pattern) if a.ndim]
+        along_an_axis = any(k in ("axis", "dim", "axes") for k in pattern.kwargs)
+        shapes = {a.shape for a in arrays} | set(pattern.outputs)
+        elementwise = len(shapes) <= 1 and not along_an_axis
+        axes = ("all",) if elementwise else ("last", "first")
+        for dtype in dtypes:
+            if dtype not in pattern.kernel.dtypes:
+                continue
+            for layout in layouts:
+                for axis in axes:
+                    out.append(Case(pattern.kernel, pattern, dtype, layout, axis))
+    return out
+
+
+# -- resizing ------------------------------------------------------------------------------------
+
+def _arrays(pattern):
+    return [v for v in (*pattern.args, *pattern.kwargs.values()) if isinstance(v, numpy.ndarray)]
+
+
+def resized_shapes(pattern, size, axis):
+    """{id of each recorded array: its shape at ``size``} (None when no consistent resize fits)."""
+    arrays = [a for a in _arrays(pattern) if a.ndim]
+    if not arrays:
+        return None
+    if axis == "all":
+        return {id(a): (size,) for a in arrays}  # elementwise: every array the same shape
+    main = max(arrays, key=lambda a: a.size)
+    grows = main.shape[-1] if axis == "last" else main.shape[0]
+    if grows == 1 or list(main.shape).count(grows) > 1:
+        return None  # the dimension is not one axis: resizing it would change the call's meaning
+    mapping = {grows: size}
+    shapes = {id(a): tuple(mapping.get(d, d) for d in a.shape) for a in arrays}
+    if max(int(numpy.prod(s)) for s in shapes.values()) > _MAX_ELEMENTS:
+        return None
+    return shapes
+
+
+def _draw(recorded, shape, dtype, rng):
+    """An array of ``shape`` with values like ``recorded``'s (its float range; its integers tiled)."""
+    if recorded.dtype.kind in "iub":
+        flat = recorded.reshape(-1)
+        return numpy.resize(flat if flat.size else numpy.zeros(1, recorded.dtype), shape).astype(recorded.dtype)
+    low, high = (float(recorded.min()), float(recorded.max())) if recorded.size else (-1.0, 1.0)
+    if low == high:
+        return numpy.full(shape, low, dtype)
+    return rng.uniform(low, high, size=shape).astype(dtype)
+
+
+def arguments(case, size, seed=0):
+    """The case's (args, kwargs) at ``size`` as NumPy arrays, or None when it cannot be resized."""
+    shapes = resized_shapes(case.pattern, size, case.axis)
+    if shapes is None:
+        return None
+    rng = numpy.random.default_rng([seed, size, case.dtype == "float64"])
+
+    def build(v):
+        if not isinstance(v, numpy.ndarray):
+            return v
+        shape = shapes.get(id(v), v.shape)
+        dtype = case.dtype if v.dtype.kind == "f" else v.dtype
+        return _draw(v, shape, dtype, rng)
+
+    return tuple(map(build, case.pattern.args)), {k: build(v) for k, v in case.pattern.kwargs.items()}
+
+
+def _strided(values, xp):
+    """The values in a non-contiguous array: every other element of a buffer twice as big."""
+    if values.ndim == 0 or values.size == 0:
+        return xp.asarray(values)
+    big = xp.zeros(tuple(2 * s for s in values.shape), dtype=values.dtype)
+    view = big[tuple(slice(None, None, 2) for _ in values.shape)]
+    view[...] = xp.asarray(values)
+    return view
+
+
+def _placed(args, kwargs, xp, layout):
+    def place(v):
+        if not isinstance(v, numpy.ndarray):
+            return v
+        return _strided(v, xp) if layout == "strided" else xp.asarray(v)
+    return tuple(map(place, args)), {k: place(v) for k, v in kwargs.items()}
+
+
+# -- comparing -------------------------------------------------------------------------------------
+
+def _host(result):
+    if isinstance(result, (tuple, list)):
+        return [_host(r) for r in result]
+    if hasattr(result, "get") and not isinstance(result, numpy.ndarray):
+        return result.get()
+    return numpy.asarray(result)
+
+
+def _flat(result):
+    return [numpy.asarray(r) for r in result] if isinstance(result, list) else [numpy.asarray(result)]
+
+
+def _disagreement(got, want, ref, dtype):
+    """Why ``got`` (cuda) differs from ``want`` (python, same dtype) given the float64 ``ref``, or ''."""
+    if got.shape != want.shape:
+        return f"shape {got.shape}, python {want.shape}"
+    if got.dtype != want.dtype:
+        return f"dtype {got.dtype}, python {want.dtype}"
+    if got.dtype.kind not in "fc":
+        bad = numpy.flatnonzero(got.reshape(-1) != want.reshape(-1))
+        return f"{bad.size} elements differ (first at {bad[0]})" if bad.size else ""
+    g, w, r = (a.astype(numpy.float64).reshape(-1) for a in (got, want, ref))
+    nan_g, nan_w = numpy.isnan(g), numpy.isnan(w)
+    if (nan_g != nan_w).any():
+        i = int(numpy.flatnonzero(nan_g != nan_w)[0])
+        return f"NaN where python has none, or the reverse: element {i} is {g[i]!r}, python {w[i]!r}"
+    finite = ~nan_w
+    if not finite.any():
+        return ""
+    g, w, r = g[finite], w[finite], r[finite]
+    inf = numpy.isinf(w) | numpy.isinf(g)
+    if (g[inf] != w[inf]).any():
+        i = int(numpy.flatnonzero(inf)[numpy.flatnonzero(g[inf] != w[inf])[0]])
+        return f"infinities differ: element {i} is {g[i]!r}, python {w[i]!r}"
+    g, w, r = g[~inf], w[~inf], r[~inf]
+    if not g.size:
+        return ""
+    scale = max(float(numpy.abs(r).max()), numpy.finfo(numpy.float64).tiny)
+    err = numpy.abs(g - r)
+    own = float(numpy.abs(w - r).max())
+    allowed = 1e-9 * scale if dtype == "float64" else max(10 * own, 4 * numpy.finfo(numpy.float32).eps * scale)
+    worst = int(numpy.argmax(err))
+    if err[worst] <= allowed:
+        return ""
+    return (f"max |cuda - float64| = {err[worst]:.3g} at element {worst} (cuda {g[worst]!r}, python "
+            f"{w[worst]!r}, float64 {r[worst]!r}); allowed {allowed:.3g} (python's own error {own:.3g}, "
+            f"output scale {scale:.3g})")
+
+
+def run_case(case, sizes=SIZES, seed=0):
+    """[(size, why)] of the sizes where the kernel's cuda and python implementations disagree.
+
+    Errors the cuda run raises (a simulator diagnosis, a mistyped argument) are the answer.
+    Sizes the call pattern cannot be resized to are left out.
+    """
+    failures = []
+    for size in sizes:
+        why = run_size(case, size, seed)
+        if why:
+            failures.append((size, why))
+    return failures
+
+
+def run_size(case, size, seed=0):
+    """'' when the implementations agree at ``size`` (None when it does not apply), else why not."""
+    import sys
+
+    built = arguments(case, size, seed)
+    if built is None:
+        return None
+    args, kwargs = built
+    kernel = case.kernel
+    host_args, host_kwargs = _placed(args, kwargs, numpy, case.layout)
+    try:
+        want = _flat(_host(kernel.run("python", *host_args, **host_kwargs)))
+    except Exception:
+        return None  # the resized call means nothing to the kernel (an axis that no longer exists)
+    ref = _flat(_host(kernel.run("python", *map(_upcast, args), **{k: _upcast(v) for k, v in kwargs.items()})))
+    placed_args, placed_kwargs = _placed(args, kwargs, sys.modules["cupy"], case.layout)
+    try:
+        got = _flat(_host(kernel.run("cuda", *placed_args, **placed_kwargs)))
+    except Exception as error:  # the diagnosis is the result
+        return f"{type(error).__name__}: {error}"
+    shapes = ", ".join(f"{a.dtype}{list(a.shape)}" for a in args if isinstance(a, numpy.ndarray))
+    if len(got) != len(want):
+        return f"on ({shapes}): cuda returned {len(got)} outputs, python {len(want)}"
+    problems = [f"output {k}: {why}" for k, (g, w, r) in enumerate(zip(got, want, ref))
+                if (why := _disagreement(g, w, r, case.dtype))]
+    if not problems:
+        return ""
+    return f"cuda disagrees with python on ({shapes}{_kw_text(kwargs)}): " + "; ".join(problems)
+
+
+def _upcast(v):
+    return v.astype(numpy.float64) if isinstance(v, numpy.ndarray) and v.dtype.kind == "f" else v
+
+
+def _kw_text(kwargs):
+    text = ", ".join(f"{k}={v!r}" for k, v in kwargs.items() if not isinstance(v, numpy.ndarray))
+    return f", {text}" if text else ""

@@ -1,0 +1,2 @@
+// cuda_fp16.h for the opsdk CUDA simulator: what it declares is in opsdk_cuda_sim.h, always included.
+#pragma once

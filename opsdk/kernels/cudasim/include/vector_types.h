@@ -1,0 +1,2 @@
+// vector_types.h for the opsdk CUDA simulator: what it declares is in opsdk_cuda_sim.h, always included.
+#pragma once

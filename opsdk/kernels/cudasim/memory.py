@@ -1,0 +1,108 @@
+"""Simulated device memory: each allocation its own mapping, flush against a guard region.
+
+A read or write past an allocation's end lands on an inaccessible page (or, in instrumented
+builds, is caught by the runtime's bounds check at the first byte); the slack between the
+16-byte-aligned data and the pages around it is filled with canaries checked after every
+launch. ``empty`` fills fresh memory with a NaN pattern, so a kernel that leaves elements
+unwritten is seen.
+"""
+import ctypes
+import weakref
+
+import numpy
+
+from . import loader
+
+ALIGN = 16  # CUDA's widest vector loads (float4, double2) need it; CuPy gives 256
+
+# 32-bit words the simulator fills memory with; each is a quiet NaN as float32, and twice
+# over as float64 and four times as float16, so any float read of them is NaN
+UNINITIALISED = 0x7FF57FF5  # cupy.empty and friends
+SHARED_POISON = 0x7FF37FF3  # shared memory at the start of every block
+SHUFFLE_POISON = 0x7FF17FF1  # what a shuffle returns from a lane that does not take part
+CANARY = 0x7FF97FF9  # the slack around an allocation
+
+_live = {}  # data pointer -> (weakref to DeviceBuffer, reserve_lo, reserve_hi)
+
+
+class DeviceBuffer:
+    """One device allocation (``nbytes`` at ``ptr`` on simulated device ``device``)."""
+
+    __slots__ = ("ptr", "nbytes", "device", "__weakref__")
+
+    def __init__(self, nbytes, device, fill="uninitialised"):
+        lib = loader.runtime()
+        lo, hi = ctypes.c_uint64(), ctypes.c_uint64()
+        with loader.LOCK:
+            ptr = lib.opsdk_sim_alloc(int(nbytes), ALIGN, ctypes.byref(lo), ctypes.byref(hi))
+        if not ptr:
+            from .cupy_api.cuda import OutOfMemoryError
+
+            raise OutOfMemoryError(int(nbytes), 0)
+        self.ptr, self.nbytes, self.device = ptr, int(nbytes), device
+        _live[ptr] = (weakref.ref(self), lo.value, hi.value)
+        if fill == "uninitialised":
+            lib.opsdk_sim_fill_uninitialised(ptr, self.nbytes)
+        elif fill == "zeros":
+            ctypes.memset(ptr, 0, self.nbytes)
+
+    @property
+    def __array_interface__(self):
+        return {"data": (self.ptr, False), "shape": (self.nbytes,), "typestr": "|u1", "version": 3}
+
+    def bytes_view(self):
+        """The whole buffer as a uint8 NumPy array (its base is this buffer)."""
+        return numpy.asarray(self)
+
+    def canary_damage(self):
+        """Offset (from the data) of the first byte written outside the allocation, or None."""
+        with loader.LOCK:
+            at = loader.runtime().opsdk_sim_check_canaries(self.ptr)
+        return None if at < 0 else int(at)
+
+    def __del__(self):
+        ptr = getattr(self, "ptr", None)
+        if not ptr:
+            return
+        _live.pop(ptr, None)
+        lib = loader._runtime
+        if lib is not None:
+            with loader.LOCK:
+                lib.opsdk_sim_free(ptr)
+
+
+def buffer_of(array):
+    """The DeviceBuffer a NumPy array's memory belongs to (through its base chain), or None."""
+    base = array.base
+    while isinstance(base, numpy.ndarray):
+        base = base.base
+    return base if isinstance(base, DeviceBuffer) else None
+
+
+def owner(address):
+    """(DeviceBuffer, reserve_lo, reserve_hi) of the live allocation whose mapping holds address, or None."""
+    for ref, lo, hi in list(_live.values()):
+        buf = ref()
+        if buf is not None and lo <= address < hi:
+            return buf, lo, hi
+    return None
+
+
+def device_copy(host, device):
+    """A NumPy array in a fresh DeviceBuffer holding a copy of ``host`` (C order)."""
+    host = numpy.asarray(host)
+    buf = DeviceBuffer(host.nbytes, device, fill=None)
+    out = numpy.ndarray(host.shape, host.dtype, buffer=buf.bytes_view())
+    out[...] = host
+    return out
+
+
+def device_empty(shape, dtype, device, fill="uninitialised", order="C"):
+    """A NumPy array in a fresh DeviceBuffer: uninitialised (NaN pattern), zeros, or as is."""
+    dtype = numpy.dtype(dtype)
+    shape = tuple(int(s) for s in shape)
+    count = 1
+    for s in shape:
+        count *= s
+    buf = DeviceBuffer(count * dtype.itemsize, device, fill=fill)
+    return numpy.ndarray(shape, dtype, buffer=buf.bytes_view(), order=order)

@@ -1,0 +1,160 @@
+// Shared memory: one arena per process (dynamic shared memory, then a slot with redzones per
+// static __shared__ variable), poisoned at every block, and a shadow per byte that finds reads
+// no thread wrote, out-of-bounds accesses and races between barriers.
+#include "sim_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+// ---------------------------------------------------------------------------------------------
+// shared memory: the arena, static slots, poison and shadow
+
+void poison(unsigned char *p, size_t n, uint32_t word) {
+    for (size_t i = 0; i < n; i++) p[i] = (unsigned char)(word >> (8 * (((uintptr_t)(p + i)) & 3)));
+}
+
+
+bool ensure_arena() {
+    if (g_arena) return true;
+    size_t total = OPSDK_SIM_MAX_DYNAMIC_SHARED + kStaticShared;
+    void *p = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return false;
+    void *s = mmap(nullptr, total * sizeof(Shadow), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (s == MAP_FAILED) return false;
+    void *z = mmap(nullptr, kStaticShared, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (z == MAP_FAILED) return false;
+    g_arena = (unsigned char *)p;
+    g_shadow = (Shadow *)s;
+    g_zone = (unsigned char *)z;
+    opsdk_sim_dynamic_shared = g_arena;
+    return true;
+}
+
+__attribute__((constructor)) static void init_runtime() { ensure_arena(); }
+
+// storage for one static __shared__ variable (one per declaration and template instantiation)
+EXPORT void *opsdk_sim_shared_slot(size_t size, size_t align, const char *name, const char *file, int line) {
+    if (align < 16) align = 16;
+    size_t at = (g_static_used + kRedzone + align - 1) / align * align;
+    if (at + size + kRedzone > kStaticShared) {
+        fprintf(stderr, "opsdk CUDA simulator: static __shared__ memory exhausted (%zu bytes)\n", kStaticShared);
+        abort();
+    }
+    g_slots.push_back(Slot{at, size, name, file, line});
+    memset(&g_zone[at], 1, size);
+    g_static_used = at + size + kRedzone;
+    unsigned char *p = g_arena + OPSDK_SIM_MAX_DYNAMIC_SHARED + at;
+    poison(p, size, kSharedPoison);
+    return p;
+}
+
+static const Slot *slot_near(size_t off) {
+    const Slot *best = nullptr;
+    size_t dist = (size_t)-1;
+    for (const Slot &s : g_slots) {
+        size_t d = off < s.offset ? s.offset - off : off >= s.offset + s.size ? off - (s.offset + s.size) + 1 : 0;
+        if (d < dist) dist = d, best = &s;
+    }
+    return best;
+}
+
+__attribute__((noreturn)) static void shared_oob(uintptr_t a, size_t n, bool write) {
+    size_t off = a - (uintptr_t)g_arena;
+    g_result->address = a, g_result->size = (int)n, g_result->is_write = write;
+    if (off < OPSDK_SIM_MAX_DYNAMIC_SHARED)
+        fail(OPSDK_ERR_OOB_SHARED, nullptr, 0,
+             "%s of %zu bytes at byte %zu of dynamic shared memory, beyond the %zu bytes launched "
+             "(shared_mem=)",
+             write ? "write" : "read", n, off, g_dyn_bytes);
+    off -= OPSDK_SIM_MAX_DYNAMIC_SHARED;
+    const Slot *s = slot_near(off);
+    if (!s) fail(OPSDK_ERR_OOB_SHARED, nullptr, 0, "%s outside every __shared__ variable", write ? "write" : "read");
+    long long rel = (long long)off - (long long)s->offset;
+    fail(OPSDK_ERR_OOB_SHARED, nullptr, 0,
+         "%s of %zu bytes at byte %lld of __shared__ '%s' (%s:%d), which has %zu bytes: out of bounds",
+         write ? "write" : "read", n, rel, s->name, s->file, s->line, s->size);
+}
+
+static void describe_shared(char *buf, size_t cap, uintptr_t a) {
+    size_t off = a - (uintptr_t)g_arena;
+    if (off < OPSDK_SIM_MAX_DYNAMIC_SHARED) {
+        snprintf(buf, cap, "byte %zu of dynamic shared memory", off);
+        return;
+    }
+    off -= OPSDK_SIM_MAX_DYNAMIC_SHARED;
+    const Slot *s = slot_near(off);
+    if (s) snprintf(buf, cap, "byte %zu of __shared__ '%s' (%s:%d)", off - s->offset, s->name, s->file, s->line);
+    else snprintf(buf, cap, "shared memory");
+}
+
+static bool same_warp_synced(uint16_t other, uint16_t sync) {
+    int t = g_cur;
+    return other / OPSDK_SIM_WARP == t / OPSDK_SIM_WARP && g_warps[t / OPSDK_SIM_WARP].sync_gen != sync;
+}
+
+void shared_access(uintptr_t a, size_t n, bool reads, bool write, bool atomic) {
+    size_t off = a - (uintptr_t)g_arena;
+    for (size_t i = 0; i < n; i++) {
+        size_t o = off + i;
+        bool inside = o < OPSDK_SIM_MAX_DYNAMIC_SHARED ? o < g_dyn_bytes
+                                                       : (o - OPSDK_SIM_MAX_DYNAMIC_SHARED < kStaticShared &&
+                                                          g_zone[o - OPSDK_SIM_MAX_DYNAMIC_SHARED]);
+        if (!inside) shared_oob(a, n, write && !reads);
+    }
+    uint16_t t = (uint16_t)g_cur;
+    uint16_t sync = g_warps[g_cur / OPSDK_SIM_WARP].sync_gen;
+    for (size_t i = 0; i < n; i++) {
+        Shadow &s = g_shadow[off + i];
+        if (reads) {
+            if (s.w_epoch < g_block_epoch) {
+                char what[256];
+                describe_shared(what, sizeof what, a);
+                g_result->address = a, g_result->size = (int)n, g_result->is_write = 0;
+                fail(OPSDK_ERR_UNINIT_SHARED, nullptr, 0,
+                     "read of %zu bytes at %s, which no thread of this block has written: shared "
+                     "memory starts undefined in every block (a missing initialisation, or a read "
+                     "before the __syncthreads() that follows the write)",
+                     n, what);
+            }
+            if (g_spec->check_races && !atomic && s.w_epoch == g_epoch && s.writer != t &&
+                !same_warp_synced(s.writer, s.w_sync)) {
+                char what[256];
+                describe_shared(what, sizeof what, a);
+                const Lane &o = g_lanes[s.writer];
+                g_result->address = a, g_result->size = (int)n, g_result->is_write = 0;
+                fail(OPSDK_ERR_RACE_RAW, nullptr, 0,
+                     "read of %s, which thread (%u,%u,%u) wrote since the last __syncthreads(): "
+                     "a data race (on a GPU the read may see the old or the new value); put a "
+                     "__syncthreads() between the write and the read",
+                     what, o.tid.x, o.tid.y, o.tid.z);
+            }
+            if (!atomic) {
+                if (s.r_epoch != g_epoch) s.r_epoch = g_epoch, s.reader = t, s.r_sync = sync;
+                else if (s.reader != t) s.reader = kManyReaders;
+            }
+        }
+        if (write) {
+            if (g_spec->check_races && !atomic && s.r_epoch == g_epoch && s.reader != t &&
+                !(s.reader != kManyReaders && same_warp_synced(s.reader, s.r_sync))) {
+                char what[256], who[64];
+                describe_shared(what, sizeof what, a);
+                if (s.reader == kManyReaders) snprintf(who, sizeof who, "other threads");
+                else {
+                    const Lane &o = g_lanes[s.reader];
+                    snprintf(who, sizeof who, "thread (%u,%u,%u)", o.tid.x, o.tid.y, o.tid.z);
+                }
+                g_result->address = a, g_result->size = (int)n, g_result->is_write = 1;
+                fail(OPSDK_ERR_RACE_WAR, nullptr, 0,
+                     "write of %s, which %s read since the last __syncthreads(): a data race (on a "
+                     "GPU the reader may see the new value); put a __syncthreads() between the read "
+                     "and the write",
+                     what, who);
+            }
+            s.w_epoch = g_epoch, s.writer = t, s.w_sync = sync;
+        }
+    }
+}
+

@@ -1,0 +1,184 @@
+// Warp collectives: shuffles (PTX shfl.sync's source lanes), votes, matches, reductions,
+// __syncwarp and __activemask; a collective completes when every non-exited lane of its mask
+// has arrived.
+#include "sim_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+// ---------------------------------------------------------------------------------------------
+const char *const kWarpNames[WARP_KINDS] = {
+    "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__all_sync",
+    "__any_sync", "__uni_sync", "__ballot_sync", "__syncwarp", "__match_any_sync",
+    "__match_all_sync", "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
+    "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync",
+    "__reduce_xor_sync", "__activemask"};
+
+
+static uint64_t poison_bits(int size) {
+    switch (size) {
+    case 1: return 0xF1;
+    case 2: return 0x7FF1;
+    case 4: return 0x7FF17FF1u;
+    default: return 0x7FF17FF17FF17FF1ull;
+    }
+}
+
+static uint64_t sized(uint64_t v, int size) {
+    return size >= 8 ? v : (v & ((1ull << (8 * size)) - 1));
+}
+
+// the source lane of a shuffle, as PTX shfl.sync computes it (only b[4:0] is used; width is
+// encoded as c = ((32 - width) << 8) | (mode == up ? 0 : 31))
+static int shuffle_source(int kind, int lane, int b, int width) {
+    int bval = b & 31;
+    int segmask = (32 - width) & 31;
+    int cval = kind == SHFL_UP ? 0 : 31;
+    int max_lane = (lane & segmask) | (cval & ~segmask);
+    int min_lane = lane & segmask;
+    int j;
+    bool ok;
+    switch (kind) {
+    case SHFL_UP: j = lane - bval; ok = j >= max_lane; break;
+    case SHFL_DOWN: j = lane + bval; ok = j <= max_lane; break;
+    case SHFL_XOR: j = lane ^ bval; ok = j <= max_lane; break;
+    default: j = min_lane | (bval & ~segmask); ok = j <= max_lane; break;
+    }
+    return ok ? j : lane;
+}
+
+void resolve(int w, int gi, int current) {
+    Warp &warp = g_warps[w];
+    Group &g = warp.groups[gi];
+    int base = w * OPSDK_SIM_WARP;
+    unsigned arrived = g.arrived;
+    uint64_t ballot = 0;
+    bool all = true, any = false, same = true;
+    uint64_t first = 0;
+    bool have_first = false;
+    uint32_t red = 0;
+    for (int i = 0; i < OPSDK_SIM_WARP; i++) {
+        if (!(arrived >> i & 1)) continue;
+        Lane &l = g_lanes[base + i];
+        uint64_t v = sized(l.value, l.size);
+        if (l.value) ballot |= 1ull << i;
+        all = all && l.value;
+        any = any || l.value;
+        if (!have_first) {
+            first = v, have_first = true;
+            red = (uint32_t)v;
+        } else {
+            same = same && v == first;
+            uint32_t x = (uint32_t)v;
+            switch (g.kind) {
+            case RED_ADD: red += x; break;
+            case RED_MIN_U: red = x < red ? x : red; break;
+            case RED_MAX_U: red = x > red ? x : red; break;
+            case RED_MIN_S: red = (int32_t)x < (int32_t)red ? x : red; break;
+            case RED_MAX_S: red = (int32_t)x > (int32_t)red ? x : red; break;
+            case RED_AND: red &= x; break;
+            case RED_OR: red |= x; break;
+            case RED_XOR: red ^= x; break;
+            }
+        }
+    }
+    for (int i = 0; i < OPSDK_SIM_WARP; i++) {
+        if (!(arrived >> i & 1)) continue;
+        Lane &l = g_lanes[base + i];
+        switch (g.kind) {
+        case SHFL_IDX: case SHFL_UP: case SHFL_DOWN: case SHFL_XOR: {
+            int j = shuffle_source(g.kind, i, l.arg, l.width);
+            if (arrived >> j & 1) {
+                l.result = sized(g_lanes[base + j].value, l.size);
+            } else {
+                l.result = poison_bits(l.size);
+                if (g_result->undefined_reads++ == 0) {
+                    char m[160];
+                    lanes_text(m, sizeof m, arrived);
+                    snprintf(g_result->note, sizeof g_result->note,
+                             "%s at %s:%d: lane %d of warp %d in block (%u,%u,%u) read lane %d, which "
+                             "is %s (lanes taking part: %s); a GPU returns an undefined value there",
+                             kWarpNames[g.kind], g.file, g.line, i, w, blockIdx.x, blockIdx.y, blockIdx.z, j,
+                             (g.mask >> j & 1) ? ((warp.exist >> j & 1) ? "in the mask but has exited"
+                                                                        : "outside the block")
+                                               : "not in the mask",
+                             m);
+                }
+            }
+            break;
+        }
+        case VOTE_ALL: l.result = all; break;
+        case VOTE_ANY: l.result = any; break;
+        case VOTE_UNI: l.result = all || !any; break;
+        case VOTE_BALLOT: l.result = ballot; break;
+        case MATCH_ANY: {
+            uint64_t m = 0, mine = sized(l.value, l.size);
+            for (int k = 0; k < OPSDK_SIM_WARP; k++)
+                if ((arrived >> k & 1) && sized(g_lanes[base + k].value, l.size) == mine) m |= 1ull << k;
+            l.result = m;
+            break;
+        }
+        case MATCH_ALL: l.result = same ? arrived : 0; l.result_pred = same; break;
+        case ACTIVEMASK: l.result = arrived; break;
+        case SYNCWARP: l.result = 0; break;
+        default: l.result = red; break;
+        }
+        if (base + i != current) make_ready(base + i);
+        else l.state = READY;
+    }
+    g.used = 0;
+    warp.sync_gen++;
+}
+
+bool complete(int w, int gi) {
+    Warp &warp = g_warps[w];
+    Group &g = warp.groups[gi];
+    if (g.kind == ACTIVEMASK) return false;  // resolved when the whole block is waiting
+    unsigned needed = g.mask & warp.exist & ~warp.done;
+    return (g.arrived & needed) == needed;
+}
+
+EXPORT uint64_t opsdk_sim_warp(int kind, unsigned mask, uint64_t value, int size, int arg, int width,
+                               int *pred, const char *file, int line) {
+    tick();
+    int t = g_cur, w = t / OPSDK_SIM_WARP, lane = t % OPSDK_SIM_WARP;
+    Warp &warp = g_warps[w];
+    if (kind == ACTIVEMASK) mask = warp.exist;
+    if (!(mask >> lane & 1))
+        fail(OPSDK_ERR_WARP_CALLER, file, line,
+             "%s(mask 0x%08x) called by lane %d of warp %d, which is not in its mask: every thread "
+             "that calls it must be named in the mask (undefined on a GPU)",
+             kWarpNames[kind], mask, lane, w);
+    if (kind <= SHFL_XOR && (width < 1 || width > 32 || (width & (width - 1))))
+        fail(OPSDK_ERR_WARP_WIDTH, file, line,
+             "%s(..., width=%d) by lane %d of warp %d: width must be a power of two from 1 to 32",
+             kWarpNames[kind], width, lane, w);
+    int gi = -1, free_slot = -1;
+    for (int i = 0; i < OPSDK_SIM_WARP; i++) {
+        Group &g = warp.groups[i];
+        if (!g.used) {
+            if (free_slot < 0) free_slot = i;
+            continue;
+        }
+        bool match = kind == ACTIVEMASK ? (g.kind == ACTIVEMASK && g.line == line && !strcmp(g.file, file))
+                                        : (g.kind == kind && g.mask == mask);
+        if (match) {
+            gi = i;
+            break;
+        }
+    }
+    if (gi < 0) {
+        gi = free_slot;
+        Group &g = warp.groups[gi];
+        g.used = 1, g.kind = kind, g.mask = mask, g.arrived = 0, g.file = file, g.line = line;
+    }
+    Lane &l = g_lanes[t];
+    l.state = AT_WARP, l.group = gi, l.mask = mask, l.value = value, l.size = size, l.arg = arg;
+    l.width = width, l.file = file, l.line = line, l.result_pred = 0;
+    warp.groups[gi].arrived |= 1u << lane;
+    if (complete(w, gi)) resolve(w, gi, t);
+    else yield_to_scheduler();
+    if (pred) *pred = l.result_pred;
+    return l.result;
+}
+

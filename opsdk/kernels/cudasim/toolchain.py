@@ -1,0 +1,110 @@
+"""The host C++ compiler the CUDA simulator compiles kernels with, and the flags it uses."""
+import os
+import shutil
+import subprocess
+import tempfile
+from typing import NamedTuple
+
+from opsdk.kernels.cache import subdir
+from opsdk.kernels.compiler import compiler_identity
+from opsdk.kernels.digest import digest_parts
+
+_CANDIDATES = ("g++", "clang++", "c++")
+RUNTIME_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "runtime")
+INCLUDE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
+
+# -fwrapv: signed overflow wraps as on a GPU; -fno-strict-aliasing: kernels pun types through
+# reinterpret_cast, which nvcc does not punish; no contraction (a*b+c stays two roundings)
+# stack-clash protection probes every page a frame takes, so a deep frame hits the fiber
+# stack's guard page instead of jumping over it into the next thread's stack
+KERNEL_FLAGS = ("-O2", "-fPIC", "-fwrapv", "-fno-strict-aliasing", "-ffp-contract=off",
+                "-fvisibility=hidden", "-fstack-clash-protection", "-w")
+RUNTIME_FLAGS = ("-std=c++17", "-O2", "-fPIC", "-shared", "-pthread", "-fno-strict-aliasing",
+                 "-fvisibility=hidden", "-frounding-math", "-U_FORTIFY_SOURCE", "-D_FORTIFY_SOURCE=0")
+# every load and store of a kernel calls the runtime's __tsan_read/__tsan_write hooks (bounds,
+# shared-memory initialisation and races): thread-sanitizer instrumentation reports each access
+# with its direction, where address-sanitizer's drops a store after a load of the same address.
+# Only the compile step gets it: the link takes no sanitizer runtime (the simulator's is it).
+_GCC_HOOKS = ("-fsanitize=thread", "--param", "tsan-instrument-func-entry-exit=0")
+_CLANG_HOOKS = ("-fsanitize=thread", "-mllvm", "-tsan-instrument-func-entry-exit=0",
+                "-mllvm", "-tsan-instrument-read-before-write=1")
+
+
+class Toolchain(NamedTuple):
+    """A host C++ compiler: its command, identity (for cache keys) and access-hook flags."""
+
+    command: tuple
+    identity: str
+    hooks: tuple  # () when the compiler cannot instrument accesses
+
+
+_found = {}
+
+
+def find_cxx():
+    """The C++ compiler command ($CXX, else g++, clang++ or c++ on PATH), or None."""
+    cxx = os.environ.get("CXX", "").strip()
+    if cxx:
+        words = cxx.split()
+        path = shutil.which(words[0])
+        return None if path is None else (path, *words[1:])
+    for name in _CANDIDATES:
+        path = shutil.which(name)
+        if path:
+            return (path,)
+    return None
+
+
+def toolchain():
+    """The Toolchain (probed once per process), or None without a C++ compiler."""
+    command = find_cxx()
+    if command is None:
+        return None
+    found = _found.get(command)
+    if found is None:
+        identity = compiler_identity(list(command))
+        found = _found[command] = Toolchain(command, identity, _probe_hooks(command, identity))
+    return found
+
+
+def _probe_hooks(command, identity):
+    """The instrumentation flags the compiler accepts (gcc's or clang's spelling), or ().
+
+    The answer is kept in the cache, keyed by the compiler's identity: probing costs a compile.
+    """
+    if os.environ.get("OPSDK_CUDA_SIM_INSTRUMENT", "1") == "0":
+        return ()
+    memo = os.path.join(subdir("cudasim"), "hooks-" + digest_parts(identity)[:24])
+    try:
+        with open(memo, encoding="utf-8") as f:
+            return tuple(f.read().split("\n")) if os.path.getsize(memo) else ()
+    except OSError:
+        pass
+    flags = _compile_probe(command, identity)
+    tmp = f"{memo}.{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write("\n".join(flags))
+    os.replace(tmp, memo)
+    return flags
+
+
+def _compile_probe(command, identity):
+    """Try gcc's and clang's spelling of the hook flags on a one-line source."""
+    candidates = (_CLANG_HOOKS, _GCC_HOOKS) if "clang" in identity else (_GCC_HOOKS, _CLANG_HOOKS)
+    with tempfile.TemporaryDirectory(prefix="opsdk-cudasim-probe-") as tmp:
+        src = os.path.join(tmp, "probe.cpp")
+        with open(src, "w", encoding="utf-8") as f:
+            f.write("extern \"C\" int probe(int *p) { return p[1]; }\n")
+        for flags in candidates:
+            done = subprocess.run([*command, "-c", *flags, src, "-o", os.path.join(tmp, "probe.o")],
+                                  capture_output=True, text=True)
+            if done.returncode == 0:
+                return flags
+    return ()
+
+
+def no_compiler_reason():
+    """Why the simulator cannot compile kernels here."""
+    wanted = os.environ.get("CXX") or " / ".join(_CANDIDATES)
+    return (f"the CUDA simulator needs a C++ compiler: looked for {wanted} on PATH; install g++ or "
+            "clang++, or set CXX")

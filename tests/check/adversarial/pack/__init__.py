@@ -1,0 +1,53 @@
+"""The adversarial pack: correct ops of every kind, and ops with one realistic bug each.
+
+Tests import this directory as the package ``opsdk_adversarial`` (see ``import_pack``) and
+register it with ``registered()``; ``BUGS`` (in ../expected.py) says, for each bug, a check
+that must fail and words its report must contain. ``module(name)`` gives one of its modules to
+tests that check a single op of it.
+"""
+import contextlib
+import importlib
+import os
+
+from opsdk import hookimpl
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PACKAGE = "opsdk_adversarial"
+NAME = "adv"
+MODULES = ("correct", "bugs_state", "bugs_numerics", "bugs_sizes", "bugs_shapes", "bugs_points")
+
+
+def import_pack():
+    """This directory as the package ``opsdk_adversarial`` (imported once per process)."""
+    from helpers.packages import import_directory
+
+    return import_directory(HERE, PACKAGE)
+
+
+@hookimpl
+def register_ops(register):
+    """Every module's ops, under pack ``adv``."""
+    for name in MODULES:
+        importlib.import_module(f"{PACKAGE}.{name}").register(register)
+
+
+def module(name):
+    """The pack's module ``name`` (``"correct"``, ``"bugs_points"``, ...)."""
+    import_pack()
+    return importlib.import_module(f"{PACKAGE}.{name}")
+
+
+@contextlib.contextmanager
+def registered():
+    """The pack registered as ``adv`` for the block."""
+    import opsdk.plugins
+    from opsdk.check import clear_caches
+
+    import_pack()
+    opsdk.plugins.register_pack(PACKAGE, name=NAME)
+    clear_caches()
+    try:
+        yield NAME
+    finally:
+        opsdk.plugins.unregister_pack(NAME)
+        clear_caches()

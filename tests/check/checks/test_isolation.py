@@ -1,0 +1,55 @@
+from opsdk import TensorSpec
+
+from ..helpers import verdict
+from ..ops import Product, Square
+from ..stateful_ops import (ClassSaved, ReturnsInput, ShapeCachedRelu, Twice, WritesGradient,
+                            WritesInput)
+
+X = [TensorSpec(shape=(3, 4))]
+KINKED = [TensorSpec(shape=(3, 4), avoid=(0.0,), min_distance=0.05)]
+
+
+def test_a_clean_op_passes(pack):
+    assert verdict(pack, Square, "isolation", inputs=X).status == "pass"
+
+
+def test_a_clean_binary_op_passes(pack):
+    assert verdict(pack, Product, "isolation", inputs=X * 2).status == "pass"
+
+
+def test_an_input_written_in_place_is_named(pack):
+    result = verdict(pack, WritesInput, "isolation", inputs=X)
+    assert result.status == "fail"
+    assert "forward wrote into its input 'x' in place (12 of 12 elements changed" in result.detail
+
+
+def test_an_incoming_gradient_written_in_place_is_named(pack):
+    result = verdict(pack, WritesGradient, "isolation", inputs=X)
+    assert "backward wrote into its incoming gradient 'dy'" in result.detail
+
+
+def test_an_output_sharing_memory_with_an_input_is_reported(pack):
+    assert "output 0 shares memory with input 'x'" in verdict(pack, ReturnsInput, "isolation",
+                                                              inputs=X).detail
+
+
+def test_an_output_sharing_memory_with_another_output_is_reported(pack):
+    assert "output 1 shares memory with output 0" in verdict(pack, Twice, "isolation",
+                                                             inputs=X).detail
+
+
+def test_a_cache_keyed_by_shape_is_caught_by_interleaving_from_fresh_state(pack):
+    result = verdict(pack, ShapeCachedRelu, "isolation", inputs=KINKED)
+    assert result.status == "fail" and "calls interfere" in result.detail
+    assert "stateful_ops._MASKS (changed: dict of 1)" in result.detail
+
+
+def test_state_on_the_function_class_is_caught_and_named(pack):
+    result = verdict(pack, ClassSaved, "isolation", inputs=X)
+    assert "ClassSaved.last" in result.detail and "backward(A)" in result.detail
+
+
+def test_in_place_writes_are_never_excused_as_kinks_by_gradcheck(pack):
+    result = verdict(pack, WritesInput, "gradcheck", inputs=X)
+    assert result.status == "fail" and "[inplace] func wrote into its input x" in result.detail
+    assert "non-differentiable" not in result.detail

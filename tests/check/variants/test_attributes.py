@@ -1,0 +1,38 @@
+import numpy as np
+
+from opsdk.check.samples import CaseSample, TensorSlot
+from opsdk.check.variants.attributes import attribute_variants, float_attributes, perturbed_values
+
+
+class _Op:
+    attr_ranges = {}
+
+    class function:
+        @staticmethod
+        def forward(ctx, x, beta, flag=False, axis=0):
+            return x
+
+
+def _sample():
+    return CaseSample("sample 0", (TensorSlot(np.ones(3), True), 1.5), {"flag": True, "axis": 1,
+                                                                        "eps": 1e-6}, [0])
+
+
+def test_only_float_attributes_count_positional_or_keyword():
+    assert float_attributes(_Op, _sample()) == [(1, "beta", 1.5), ("eps", "eps", 1e-6)]
+
+
+def test_perturbed_values_are_non_round_inside_a_declared_range_and_large_for_small_ones():
+    assert perturbed_values(1.5) == [1.75965, 1.24035]
+    assert perturbed_values(0.0) == [0.1731, -0.1731]
+    assert perturbed_values(1e-6) == [3.731e-05, 5.731e-06]
+    assert perturbed_values(0.1, (0.0, 1.0)) == [0.2731, 0.8269]
+    assert perturbed_values(0.5, (0.5, 0.5)) == []
+
+
+def test_an_attribute_the_op_only_takes_at_one_value_is_noted():
+    variants, notes = attribute_variants(_Op, _sample(), True,
+                                         accepts=lambda s: s.args[1] == 1.5)
+    assert [v.kwargs["eps"] for v in variants] == [3.731e-05, 5.731e-06]
+    assert notes == ["attribute 'beta' verified at 1.5 only: the op refuses 1.75965, 1.24035 "
+                     "(declare attr_ranges to verify it at other values)"]
