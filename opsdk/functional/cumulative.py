@@ -1,10 +1,10 @@
 """Scans along an axis: cumsum, cumprod, logcumsumexp, and the in-place cumsum_, cumprod_."""
 import numpy as np
 
-from ..errors import DTypeError
+from ..errors import DTypeError, OpArgumentError
 from ..tensor import _wrap
 from .inplace_apply import inplace_method
-from .op_args import aliases, axis_arg, reshape_exact, tensor_arg
+from .op_args import aliases, axis_arg, int_arg, reshape_exact, tensor_arg
 from .record import _state, record
 
 _INT64 = np.dtype("int64")
@@ -19,9 +19,17 @@ def _along(x, axis, op):
 
 def _scan(name, core, x, axis):
     """core(x1d_or_nd, axis) on x; a 0-d x is scanned as one element and stays 0-d."""
-    if x._data.ndim == 0:
-        return reshape_exact(core(reshape_exact(x, [1]), 0), [])
+    if x._data.ndim == 0 or x._data.shape[axis] == 1:
+        # a scan over one element is the identity: a copy, exact at every order
+        out = x._data.copy()
+        if not (_state.enabled and x._req):
+            return _wrap(out)
+        return record(name, out, (x,), _same, _same)
     return core(x, axis)
+
+
+def _same(g):
+    return (g,)
 
 
 def _cast(x, dtype, op):
@@ -214,6 +222,10 @@ def cumprod(x, dim=None, dtype=None, name=None):
         array([1., 2., 6.], dtype=float32)
     """
     x = tensor_arg(x, "cumprod")
+    if x._data.ndim == 0 and dim is not None and int_arg(dim, "cumprod", "dim") != 0:
+        # Paddle's cumprod takes only dim=0 on a 0-d tensor (cumsum takes -1 too)
+        raise OpArgumentError(f"cumprod: argument 'dim' out of range; expected: 0 or None for a "
+                              f"0-d tensor; got: {dim}")
     if dtype is not None:
         x = _cast(x, dtype, "cumprod")
     x, axis = _along(x, dim, "cumprod")

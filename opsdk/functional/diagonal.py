@@ -13,7 +13,7 @@ def _diagonal_view(a, offset, a1, a2):
     n1, n2 = a.shape[a1], a.shape[a2]
     s1, s2 = (0, offset) if offset >= 0 else (-offset, 0)
     length = max(0, min(n1 - s1, n2 - s2))
-    if length == 0:
+    if length == 0 or a.size == 0:
         return np.diagonal(a, offset, a1, a2).copy()
     other = [d for d in range(a.ndim) if d not in (a1, a2)]
     shape = [a.shape[d] for d in other] + [length]

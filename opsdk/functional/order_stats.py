@@ -159,15 +159,18 @@ def _median_weights(a, axis, lower_only):
     lo = np.take_along_axis(a, lo_i, axis)
     hi = lo if lower_only else np.take_along_axis(a, hi_i, axis)
     with np.errstate(all="ignore"):
-        value = lo if lower_only else (lo + hi) / 2
-        eq = same(a, lo)
-        w = eq / eq.sum(axis=axis, keepdims=True)
+        value = (lo if lower_only else (lo + hi) / 2).astype(a.dtype, copy=False)
+        # the elements equal to the result share the gradient (the rounded mean too, as in
+        # Paddle: (1 + -inf) / 2 goes to the -inf); if none is, the two middles take half each
+        eq = same(a, value)
+        count = eq.sum(axis=axis, keepdims=True)
+        w = eq / count
         if not lower_only:
             halves = np.zeros(a.shape)
             np.put_along_axis(halves, lo_i, 0.5, axis)
             np.add.at(halves, _full_index(hi_i, axis), 0.5)
-            w = np.where(same(lo, hi), w, halves)
-    return value.astype(a.dtype, copy=False), w.astype(a.dtype, copy=False)
+            w = np.where(count > 0, w, halves)
+    return value, w.astype(a.dtype, copy=False)
 
 
 def _full_index(idx, axis):

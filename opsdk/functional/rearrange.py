@@ -96,6 +96,10 @@ def _repeats(repeats, n, op):
     """repeats as an int or a 1-D int array with one count per element along the axis."""
     if isinstance(repeats, (Tensor, list, tuple, np.ndarray)):
         r = index_array(repeats, op, "repeats").reshape(-1).astype(np.int64)
+        if r.size == 0:
+            raise OpArgumentError(f"{op}: argument 'repeats' is an empty tensor; expected: one "
+                                  f"count per element along the axis (as Paddle, none for an "
+                                  f"empty axis: use an int)")
         if r.size != n:
             raise ShapeError(f"{op}: 'repeats' needs one count per element along the axis; "
                              f"expected: {n} counts; got: {r.size}")

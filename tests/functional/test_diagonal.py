@@ -140,6 +140,15 @@ def test_diagonal_and_trace_match_torch():
     assert_same_as_torch(lambda P, x: P.trace(x), lambda x: torch.trace(x), [signed(3, 4)])
 
 
+def test_diagonal_of_an_empty_tensor_with_a_nonempty_diagonal_axis():
+    x = opsdk.zeros([1, 0, 2], dtype="float64")
+    x.stop_gradient = False
+    d = opsdk.diagonal(x, -1, 2, 0)
+    assert d.shape == [0, 1]
+    (g,) = opsdk.grad([d], [x], [opsdk.zeros([0, 1], dtype="float64")])
+    assert g.shape == [1, 0, 2]
+
+
 def test_diag_padding_value_must_be_a_number():
     x = opsdk.to_tensor([1.0, 2.0])
     assert opsdk.diag(x, 1, opsdk.to_tensor(4.0)).numpy()[0, 0] == 4.0

@@ -84,6 +84,9 @@ def test_median_gradient_among_equal_values_is_paddles():
     assert grad_of(lambda x: opsdk.median(x), [5.0, 1, 1, 5]) == [0.5, 0, 0.5, 0]
     v, i = opsdk.median(opsdk.to_tensor([1.0, 1, 1, 1]), 0, mode="min")
     assert i.item() == 3
+    # elements equal to the (rounded) mean take it all, as in Paddle
+    assert grad_of(lambda x: opsdk.median(x), [1.0, -np.inf]) == [0.0, 1.0]
+    assert grad_of(lambda x: opsdk.median(x), [-np.inf, -np.inf, 1, 2]) == [0.5, 0.5, 0, 0]
 
 
 def test_median_with_nan_is_nan_and_the_gradient_goes_to_the_nans():
