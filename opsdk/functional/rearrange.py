@@ -92,14 +92,14 @@ def rot90(x, k=1, axes=[0, 1], name=None):  # noqa: B006 (Paddle's default; neve
                      lambda a: np.rot90(a, -k, (a0, a1)))
 
 
-def _repeats(repeats, n, op):
+def _repeats(repeats, n, op, ndim):
     """repeats as an int or a 1-D int array with one count per element along the axis."""
     if isinstance(repeats, (Tensor, list, tuple, np.ndarray)):
         r = index_array(repeats, op, "repeats").reshape(-1).astype(np.int64)
-        if r.size == 0:
+        if r.size == 0 and ndim > 1:
             raise OpArgumentError(f"{op}: argument 'repeats' is an empty tensor; expected: one "
-                                  f"count per element along the axis (as Paddle, none for an "
-                                  f"empty axis: use an int)")
+                                  f"count per element along the axis (Paddle refuses an empty "
+                                  f"one for a tensor of more than 1 dim: use an int)")
         if r.size != n:
             raise ShapeError(f"{op}: 'repeats' needs one count per element along the axis; "
                              f"expected: {n} counts; got: {r.size}")
@@ -137,7 +137,7 @@ def repeat_interleave(x, repeats, axis=None, name=None, output_size=None):
                                   f"expected: axis=None")
         ax = axis_arg(axis, x._data.ndim, "repeat_interleave")
     n = x._data.shape[ax]
-    r = _repeats(repeats, n, "repeat_interleave")
+    r = _repeats(repeats, n, "repeat_interleave", x._data.ndim)
     total = int(r.sum()) if isinstance(r, np.ndarray) else r * n
     if output_size is not None and int_arg(output_size, "repeat_interleave",
                                            "output_size") != total:

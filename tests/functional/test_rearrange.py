@@ -59,8 +59,10 @@ def test_repeat_interleave_checks_its_arguments():
         opsdk.repeat_interleave(x, 0, 1)
     with pytest.raises(ShapeError, match="expected: 3 counts; got: 2"):
         opsdk.repeat_interleave(x, opsdk.to_tensor([1, 2]), 1)
+    none = opsdk.to_tensor(np.zeros(0, np.int64))
     with pytest.raises(OpArgumentError, match="'repeats' is an empty tensor"):
-        opsdk.repeat_interleave(opsdk.zeros([0, 2]), opsdk.to_tensor(np.zeros(0, np.int64)), 0)
+        opsdk.repeat_interleave(opsdk.zeros([0, 2]), none, 0)
+    assert opsdk.repeat_interleave(opsdk.zeros([0]), none, 0).shape == [0]
     with pytest.raises(OpArgumentError, match="'repeats' must not be negative"):
         opsdk.repeat_interleave(x, opsdk.to_tensor([1, -1, 2]), 1)
     with pytest.raises(DTypeError, match="'repeats' must be an integer tensor"):
