@@ -96,6 +96,13 @@ def test_median_with_nan_is_nan_and_the_gradient_goes_to_the_nans():
     assert np.isnan(v.item()) and i.item() == 1
 
 
+def test_a_nan_in_one_row_leaves_the_median_gradient_of_the_others_alone():
+    # Paddle 3.3.1 gives row 0 [0, 1, 0, 0] here: a NaN anywhere turns its 'avg' gradient of
+    # every even row into the lower middle's alone
+    g = grad_of(lambda x: opsdk.median(x, 1), [[1.0, 2, 3, 4], [5, nan, 6, 7]])
+    assert g == [[0, 0.5, 0.5, 0], [0, 1, 0, 0]]
+
+
 @pytest.mark.parametrize("mode", ["avg", "min"])
 @pytest.mark.parametrize("axis", [None, 0, 1])
 def test_median_gradients_match_central_differences(axis, mode):
