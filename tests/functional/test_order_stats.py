@@ -242,7 +242,9 @@ def test_indices_and_gradients_among_ties_match_paddle(n, levels, seed, data):
     rng = np.random.default_rng(seed)
     a = rng.integers(0, levels, size=(2, n)).astype(float)
     if data.draw(st.booleans()):
-        a.reshape(-1)[rng.integers(0, a.size, size=2)] = nan
+        # a NaN in every row: Paddle's median gradient of NaN-free rows is wrong when another
+        # row has one (see test_a_nan_in_one_row_leaves...)
+        a[np.arange(len(a)), rng.integers(0, n, size=len(a))] = nan
     k = data.draw(st.integers(1, n))
     small = data.draw(st.integers(1, max(1, n // 64)))
     assert_same_as_paddle(lambda P, x: [*P.kthvalue(x, k), *P.kthvalue(x, small), P.median(x, 1),
