@@ -270,7 +270,7 @@ def test_dtypes_match_paddle(name, dtype):
 
 
 @pytest.mark.paddle
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25, deadline=None, derandomize=True)
 @given(shape=shapes(min_dims=1, max_dims=3, min_side=1, max_side=4), data=st.data())
 def test_random_scans_match_paddle(shape, data):
     name = data.draw(st.sampled_from(["cumsum", "cumprod", "logcumsumexp"]))
