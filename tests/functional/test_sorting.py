@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 import opsdk
 from opsdk.errors import OpArgumentError
-from helpers.frameworks import assert_same_as_paddle, assert_same_as_torch
+from helpers.frameworks import assert_same_as_paddle, assert_same_as_torch, paddle_cases
 from helpers.gradients import assert_gradients
 from helpers.samples import distinct
 from helpers.strategies import axis_for, distinct_values, shapes
@@ -171,11 +171,7 @@ PADDLE_CASES = {
 }
 
 
-@pytest.mark.paddle
-@pytest.mark.parametrize("case", PADDLE_CASES)
-def test_values_indices_and_gradients_match_paddle(case):
-    fn, arrays = PADDLE_CASES[case]
-    assert_same_as_paddle(fn, arrays)
+test_values_indices_and_gradients_match_paddle = paddle_cases(PADDLE_CASES)
 
 
 @pytest.mark.paddle

@@ -127,3 +127,14 @@ def grads_for_arange(fn, *arrays):
     y = fn(*ts)
     g = np.arange(1.0, y.size + 1).reshape(y.shape)
     return [r.numpy().tolist() for r in opsdk.grad([y], ts, [opsdk.to_tensor(g, "float64")])]
+
+
+def paddle_cases(cases):
+    """A test, parametrized over ``cases`` ({id: (fn, arrays)}), that each case's values,
+    dtypes and gradients (of every input) are Paddle's. Assign it to a ``test_*`` name."""
+    @pytest.mark.paddle
+    @pytest.mark.parametrize("case", cases)
+    def test(case):
+        fn, arrays = cases[case]
+        assert_same_as_paddle(fn, arrays, diff=tuple(range(len(arrays))))
+    return test
