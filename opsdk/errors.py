@@ -21,6 +21,10 @@ class DTypeError(OpArgumentError, TypeError):
     """An argument has a dtype the op does not accept."""
 
 
+class IndexOutOfRangeError(OpArgumentError, IndexError):
+    """An index argument (scatter, take_along_axis, index_add, ...) points outside the tensor."""
+
+
 class GraphFreedError(OpsdkError, RuntimeError):
     """Backward ran through a graph whose saved tensors were already freed."""
 

@@ -155,7 +155,8 @@ for _name, _op, _inverse in _SHAPE_INPLACE:
 
 
 def install():
-    for name, fn in _METHODS.items():
+    from .functional.extra_methods import METHODS
+    for name, fn in {**_METHODS, **METHODS}.items():
         setattr(Tensor, name, fn)
 
 

@@ -98,6 +98,7 @@ def inplace_method(fn, name, ufunc=None, reads_input=True):
         return plain_result(self, r, name)
     method.__name__ = name
     method.__doc__ = f"In-place {name[:-1]}: writes the result into this tensor and returns it."
+    method.__wrapped__ = fn  # inspect.signature shows fn's parameters (computed only when asked)
     return method
 
 

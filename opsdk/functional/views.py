@@ -31,12 +31,26 @@ class _Regenerating(threading.local):
 _regen = _Regenerating()
 
 
+def _owner(a):
+    """The object at the end of a's ``.base`` chain: whoever owns a's memory."""
+    b = getattr(a, "base", None)
+    while b is not None:
+        a, b = b, getattr(b, "base", None)
+    return a
+
+
 def shares_memory(out, data):
-    """True when array ``out`` is a view into ``data``'s memory (NumPy and CuPy keep .base)."""
+    """True when array ``out`` is a view into ``data``'s memory (NumPy and CuPy keep .base).
+
+    The whole ``.base`` chain is followed: ``as_strided`` and views of views put objects (a
+    DummyArray, an intermediate view) between a view and the memory's owner.
+    """
     b = getattr(out, "base", None)
     if b is None:
         return False
-    return b is data or (data.base is not None and b is data.base)
+    if b is data:
+        return True
+    return _owner(b) is _owner(data)
 
 
 def mark_view(res, x, out, fn=None):

@@ -251,3 +251,23 @@ def test_reshape_in_place_keeps_memory_and_the_views_of_the_tensor():
     np.testing.assert_array_equal(v.numpy(), [2.0, 4.0])
     v.sum().backward()
     np.testing.assert_array_equal(x.grad.numpy(), [2.0, 2.0, 0.0, 0.0])
+
+
+def test_shares_memory_follows_the_whole_base_chain_through_as_strided():
+    from opsdk.functional.views import shares_memory
+    owner = np.arange(12.0)
+    inner = owner[2:]
+    strided = np.lib.stride_tricks.as_strided(inner, (3,), (16,))  # .base: a DummyArray
+    assert shares_memory(strided, owner) and shares_memory(strided, inner)
+    assert not shares_memory(np.arange(3.0), owner)
+
+
+def test_a_diagonal_built_with_as_strided_is_a_view_with_version_counting():
+    # an imported array's memory belongs to a capsule, so diagonal takes its as_strided path
+    z = opsdk.from_dlpack(np.arange(9.0).reshape(3, 3))
+    d = opsdk.diagonal(z[1:])
+    assert d._base is z
+    with opsdk.no_grad():
+        d[0] = 100.0
+    assert z.numpy()[1, 0] == 100.0
+    assert z.inplace_version == d.inplace_version == 1
