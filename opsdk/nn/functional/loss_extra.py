@@ -58,7 +58,12 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None)
     if p.shape != y.shape:
         raise ShapeError(f"binary_cross_entropy: input and label must have one shape; got: "
                          f"{p.shape} and {y.shape}")
-    loss = -(y * clip(log(p), min=-100.0) + (1.0 - y) * clip(log(1.0 - p), min=-100.0))
+    # log(q) kept >= -100 without ever taking log(0): q is floored just below e^-100 first
+    tiny = float(np.exp(-101.0))
+
+    def safe_log(q):
+        return clip(log(clip(q, min=tiny)), min=-100.0)
+    loss = -(y * safe_log(p) + (1.0 - y) * safe_log(1.0 - p))
     return _reduce(_weighted(loss, weight, "binary_cross_entropy"), reduction,
                    "binary_cross_entropy")
 
