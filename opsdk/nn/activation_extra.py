@@ -144,3 +144,35 @@ class PReLU(Layer):
 
     def extra_repr(self):
         return f"num_parameters={self.weight.shape[0]}, data_format={self._data_format}"
+
+
+class Hardshrink(_Pointwise):
+    """x where |x| >= threshold, else 0."""
+    _fn = staticmethod(F.hardshrink)
+
+    def __init__(self, threshold=0.5, name=None):
+        super().__init__(threshold=threshold)
+
+
+class Softshrink(_Pointwise):
+    """x shrunk toward 0 by threshold (0 inside [-threshold, threshold])."""
+    _fn = staticmethod(F.softshrink)
+
+    def __init__(self, threshold=0.5, name=None):
+        super().__init__(threshold=threshold)
+
+
+class ThresholdedReLU(_Pointwise):
+    """x where x > threshold, else value."""
+    _fn = staticmethod(F.thresholded_relu)
+
+    def __init__(self, threshold=1.0, value=0.0, name=None):
+        super().__init__(threshold=threshold, value=value)
+
+
+class GLU(_Pointwise):
+    """The gated linear unit: a * sigmoid(b) over two halves of axis."""
+    _fn = staticmethod(F.glu)
+
+    def __init__(self, axis=-1, name=None):
+        super().__init__(axis=axis)

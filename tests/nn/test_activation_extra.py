@@ -33,3 +33,11 @@ def test_flatten_and_identity():
     assert paddle.nn.Flatten()(x).shape == [2, 12]
     assert paddle.nn.Flatten(0, 1)(x).shape == [6, 4]
     assert paddle.nn.Identity(54, unused=1)(x) is x
+
+
+def test_unflatten_cosine_similarity_and_torch_style_aliases():
+    x = paddle.ones([2, 6])
+    assert paddle.nn.Unflatten(1, [2, 3])(x).shape == [2, 2, 3]
+    np.testing.assert_allclose(paddle.nn.CosineSimilarity(axis=1)(x, x).numpy(), [1, 1], rtol=1e-6)
+    assert paddle.nn.Module is paddle.nn.Layer and paddle.nn.ModuleList is paddle.nn.LayerList
+    assert paddle.nn.ThresholdedReLU()(paddle.to_tensor([0.5, 2.0])).numpy().tolist() == [0, 2]

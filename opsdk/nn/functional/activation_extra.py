@@ -113,3 +113,34 @@ def prelu(x, weight, data_format="NCHW", name=None):
 
 __all__ = ["elu", "selu", "celu", "relu6", "hardtanh", "hardsigmoid", "hardswish", "softplus",
            "softsign", "tanhshrink", "log_sigmoid", "mish", "prelu"]
+
+
+def hardshrink(x, threshold=0.5, name=None):
+    """x where |x| >= threshold, else 0 (Paddle keeps x at |x| == threshold)."""
+    x = float_arg(x, "hardshrink")
+    return where(_abs(x) >= threshold, x, 0.0)
+
+
+def softshrink(x, threshold=0.5, name=None):
+    """x - threshold above threshold, x + threshold below -threshold, else 0."""
+    x = float_arg(x, "softshrink")
+    return where(x > threshold, x - threshold, where(x < -threshold, x + threshold, 0.0))
+
+
+def thresholded_relu(x, threshold=1.0, value=0.0, name=None):
+    """x where x > threshold, else value."""
+    x = float_arg(x, "thresholded_relu")
+    return where(x > threshold, x, float(value))
+
+
+def glu(x, axis=-1, name=None):
+    """a * sigmoid(b), with x split in two halves a, b along axis."""
+    from ...functional.elementwise import sigmoid
+    from ...functional.shape import split
+    x = float_arg(x, "glu")
+    a, b = split(x, 2, axis=axis)
+    return a * sigmoid(b)
+
+
+logsigmoid = log_sigmoid
+__all__ += ["hardshrink", "softshrink", "thresholded_relu", "glu", "logsigmoid"]

@@ -141,3 +141,22 @@ def kl_div(input, label, reduction="mean", log_target=False, name=None):
 
 __all__ = ["l1_loss", "smooth_l1_loss", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "nll_loss", "kl_div"]
+
+
+def square_error_cost(input, label):
+    """(input - label) ** 2, elementwise (no reduction)."""
+    x = float_arg(input, "square_error_cost", "input")
+    y = float_arg(label, "square_error_cost", "label")
+    d = x - y
+    return d * d
+
+
+def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
+    """(1 - epsilon) * label + epsilon * prior (uniform over the last axis by default)."""
+    y = float_arg(label, "label_smooth", "label")
+    if prior_dist is None:
+        return y * (1.0 - epsilon) + epsilon / y.shape[-1]
+    return y * (1.0 - epsilon) + float_arg(prior_dist, "label_smooth", "prior_dist") * epsilon
+
+
+__all__ += ["square_error_cost", "label_smooth"]

@@ -40,3 +40,15 @@ def normalize(x, p=2, axis=1, epsilon=1e-12, name=None):
 
 
 __all__ = ["layer_norm", "normalize"]
+
+
+def cosine_similarity(x1, x2, axis=1, eps=1e-8, name=None):
+    """sum(x1 * x2) / max(||x1|| ||x2||, eps) along axis."""
+    from ...functional.reduction import sum as _sum
+    a = float_arg(x1, "cosine_similarity", "x1")
+    b = float_arg(x2, "cosine_similarity", "x2")
+    denom = clip(norm(a, p=2, axis=axis) * norm(b, p=2, axis=axis), min=eps)
+    return _sum(a * b, axis=axis) / denom
+
+
+__all__ += ["cosine_similarity"]

@@ -83,3 +83,22 @@ def test_prelu_per_channel_weight_broadcasts_on_the_channel_axis():
 def test_integer_input_is_refused_naming_the_op():
     with pytest.raises(paddle.errors.DTypeError, match="softplus: argument 'x'"):
         F.softplus(paddle.to_tensor([1, 2]))
+
+
+@pytest.mark.parametrize("fn, want_y, want_g", [
+    (F.hardshrink, [-0.5, 0.5, 0.0, 1.0], [1, 1, 0, 1]),
+    (F.softshrink, [0.0, 0.0, 0.0, 0.5], [0, 0, 0, 1]),
+    (F.thresholded_relu, [0.0, 0.0, 0.0, 0.0], [0, 0, 0, 0])])
+def test_shrinks_and_thresholded_relu_at_their_thresholds_are_paddles(fn, want_y, want_g):
+    x = paddle.to_tensor([-0.5, 0.5, 0.2, 1.0], stop_gradient=False)
+    y = fn(x)
+    (g,) = paddle.grad(y.sum(), x)
+    np.testing.assert_allclose(y.numpy(), want_y, rtol=1e-6)
+    np.testing.assert_array_equal(g.numpy(), want_g)
+
+
+def test_glu_gates_one_half_with_the_other_and_its_gradients_match_numeric():
+    x = paddle.to_tensor([[1.0, 2.0, 3.0, 4.0]])
+    np.testing.assert_allclose(F.glu(x).numpy(), [[1 / (1 + np.exp(-3)), 2 / (1 + np.exp(-4))]],
+                               rtol=1e-6)
+    assert_gradients(F.glu, [signed(2, 4, seed=9)])

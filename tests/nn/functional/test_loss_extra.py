@@ -103,3 +103,10 @@ def test_loss_layers_call_their_functionals():
     assert paddle.nn.BCELoss()(p, t).item() == pytest.approx(F.binary_cross_entropy(p, t).item())
     assert paddle.nn.SmoothL1Loss(delta=0.5)(p, t).item() == pytest.approx(
         F.smooth_l1_loss(p, t, delta=0.5).item())
+
+
+def test_square_error_cost_and_label_smooth():
+    np.testing.assert_allclose(F.square_error_cost(paddle.to_tensor([1.0, 3.0]),
+                                                   paddle.to_tensor([2.0, 1.0])).numpy(), [1, 4])
+    np.testing.assert_allclose(F.label_smooth(paddle.to_tensor([[0.0, 1.0]]), epsilon=0.2)
+                               .numpy(), [[0.1, 0.9]], rtol=1e-6)

@@ -44,3 +44,12 @@ def test_layer_norm_layer_starts_at_ones_and_zeros_and_trains():
     ln(paddle.to_tensor([[1.0, 2.0, 4.0]])).sum().backward()
     assert ln.weight.grad is not None and ln.bias.grad.numpy().tolist() == [1, 1, 1]
     assert paddle.nn.LayerNorm(3, weight_attr=False, bias_attr=False).parameters() == []
+
+
+def test_cosine_similarity_matches_torch_and_its_gradients_numeric():
+    torch = pytest.importorskip("torch")
+    a, b = signed(3, 4, seed=8), signed(3, 4, seed=9)
+    ours = F.cosine_similarity(paddle.to_tensor(a), paddle.to_tensor(b), axis=1).numpy()
+    theirs = torch.nn.functional.cosine_similarity(torch.tensor(a), torch.tensor(b), dim=1)
+    np.testing.assert_allclose(ours, theirs.numpy(), rtol=1e-12)
+    assert_gradients(lambda x, y: F.cosine_similarity(x, y, axis=0), [a, b])

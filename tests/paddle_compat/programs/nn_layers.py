@@ -371,3 +371,26 @@ def embedding_dense_gradient(paddle):
 def bad_linear_input_raises(paddle):
     lin = paddle.nn.Linear(3, 2)
     return {"out": attempt(lambda: lin(paddle.ones([2, 4])) and None)}
+
+
+@program(item="nn")
+def shrinks_glu_cosine_and_utils(paddle):
+    F = paddle.nn.functional
+    x = paddle.to_tensor([[-0.5, 0.5, 0.2, 1.0], [2.0, -3.0, 0.7, -0.1]], stop_gradient=False)
+    out = {}
+    for name, fn in (("hardshrink", F.hardshrink), ("softshrink", F.softshrink),
+                     ("thresholded_relu", F.thresholded_relu), ("glu", F.glu),
+                     ("cos", lambda t: F.cosine_similarity(t, t * t + 1.0, axis=1)),
+                     ("square_error_cost", lambda t: F.square_error_cost(t, t * 0.5)),
+                     ("label_smooth", lambda t: F.label_smooth(F.softmax(t), epsilon=0.2))):
+        y = fn(x)
+        (g,) = paddle.grad(y.sum(), x)
+        out[name] = {"y": y.numpy(), "g": g.numpy()}
+    ps = [paddle.create_parameter([2, 2], "float32"), paddle.create_parameter([3], "float32")]
+    paddle.nn.utils.vector_to_parameters(paddle.arange(7, dtype="float32"), ps)
+    out["vec"] = paddle.nn.utils.parameters_to_vector(ps).numpy()
+    out["unflatten"] = list(paddle.nn.Unflatten(1, [2, 2])(x).shape)
+    out["amp"] = [paddle.amp.is_autocast_enabled(), str(paddle.amp.get_autocast_dtype())]
+    out["aliases"] = [paddle.nn.Module is paddle.nn.Layer,
+                      paddle.nn.ModuleDict is paddle.nn.LayerDict]
+    return out
