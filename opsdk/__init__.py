@@ -38,6 +38,7 @@ _LAZY = {
     "kernels": ".kernels", "testing": ".testing", "check": ".check", "hookspecs": ".hookspecs",
     "errors": ".errors", "gradcheck": ".gradcheck", "regularizer": ".optimizer.regularizer",
     "framework": ".framework", "distributed": ".distributed", "jit": ".jit", "static": ".static",
+    "interop": ".interop",
 }
 
 

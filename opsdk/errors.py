@@ -53,6 +53,11 @@ class BackendUnavailableError(OpsdkError, RuntimeError):
     """A forced or requested kernel backend cannot run here (not implemented, no compiler, no GPU)."""
 
 
+class CacheUnusableError(BackendUnavailableError):
+    """The kernel cache directory cannot be used (not a directory, not writable): C kernels that
+    are not already built there fall back to python until it is fixed."""
+
+
 class KernelArgumentError(OpArgumentError, TypeError):
     """A kernel got an array of the wrong dtype, device or layout for its C or CUDA implementation."""
 
@@ -61,8 +66,21 @@ class PluginLoadError(OpsdkError, RuntimeError):
     """An op pack could not be loaded: not installed, failed to import, hook raised, bad registration."""
 
 
+class PackNotInstalledError(PluginLoadError):
+    """OPSDK_LOAD_PLUGINS names a pack that no installed distribution provides; ``.name`` is the
+    name asked for, ``.installed`` the pack names that are installed."""
+
+    def __init__(self, message, name="", installed=()):
+        super().__init__(message)
+        self.name, self.installed = name, tuple(installed)
+
+
 class RegistrationError(OpsdkError, ValueError):
     """A pack registered an op (or itself) wrongly: name, Function, specs, tolerances, kernels, clash."""
+
+
+class PackNameClashError(RegistrationError):
+    """Two packs use one name (their entry-point name in group ``opsdk``); the second is not loaded."""
 
 
 class OpNotFoundError(OpsdkError, AttributeError, LookupError):
@@ -99,6 +117,16 @@ class NotAPackError(ScaffoldError):
 
 class TemplateError(ScaffoldError):
     """The templates `opsdk new-pack` / `opsdk new-op` render are missing or broken."""
+
+
+class FrameworkNotInstalledError(OpsdkError, ImportError):
+    """``opsdk.interop.<framework>`` was used where that framework is not installed; the message
+    names the extra to install (``opsdk[torch]``, ``opsdk[jax]``, ``opsdk[paddle]``)."""
+
+
+class InteropError(OpsdkError, TypeError):
+    """An op cannot be exported to a framework, or its exported form was called wrongly: an
+    attribute of a type the framework has no name for, a tensor where an attribute belongs."""
 
 
 class PyLayerError(OpsdkError, TypeError):

@@ -1,23 +1,75 @@
-"""A progress bar for long runs: on stderr, only when stderr is a terminal."""
+"""Progress of a run on stderr: a bar on a terminal, else one plain line per finished op."""
 import sys
+import time
 from contextlib import contextmanager
 
 import click
 
+from .result import summarize
+
+
+def _counts(results):
+    counts = summarize(results)
+    shown = [f"{n} {name}" for n, name in ((counts["pass"], "passed"), (counts["fail"], "failed"),
+                                           (counts["error"], "errors"), (counts["blocked"], "blocked"),
+                                           (counts["skip"], "skipped")) if n or name == "passed"]
+    return ", ".join(shown)
+
+
+class _OpLines:
+    """Writes ``[  12/418] pack.op: 10 passed, 2 skipped (0.4 s)`` when an op's last case is done."""
+
+    def __init__(self, total, stream):
+        self.total, self.stream = total, stream
+        self.done, self.op, self.results, self.started = 0, None, [], time.perf_counter()
+
+    def __call__(self, result):
+        if result is None:
+            return
+        if self.op is not None and result.op != self.op:
+            self.flush()
+        self.op = result.op
+        self.results.append(result)
+        self.done += 1
+
+    def flush(self):
+        if self.op is None:
+            return
+        width = len(str(self.total))
+        took = time.perf_counter() - self.started
+        self.stream.write(f"[{self.done:>{width}}/{self.total}] {self.op}: {_counts(self.results)} "
+                          f"({took:.1f} s)\n")
+        self.stream.flush()
+        self.op, self.results, self.started = None, [], time.perf_counter()
+
 
 @contextmanager
-def progress(total, enabled=None):
-    """Yield ``advance(result)`` to call after each case; draws a bar on a TTY stderr.
+def progress(total, enabled=None, stream=None):
+    """Yield ``advance(result)`` to call after each case.
 
     Args:
         total: how many cases the run has.
-        enabled: force the bar on or off (default: on when stderr is a terminal).
+        enabled: True draws a bar, False shows nothing; None (default) draws a bar when the
+            stream is a terminal and writes a plain line per finished op otherwise (logs, CI).
+        stream: where to write (default: stderr).
+
+    Example::
+
+        with progress(len(cases)) as advance:
+            for case in cases:
+                advance(run_case(case))
     """
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    if not enabled or total == 0:
+    stream = sys.stderr if stream is None else stream
+    if enabled is False or total == 0:
         yield lambda result: None
         return
-    with click.progressbar(length=total, label="checking", file=sys.stderr, show_pos=True,
-                           item_show_func=lambda r: r.case_id if r is not None else "") as bar:
+    if enabled is None and not stream.isatty():
+        lines = _OpLines(total, stream)
+        try:
+            yield lines
+        finally:
+            lines.flush()
+        return
+    with click.progressbar(length=total, label="checking", file=stream, show_pos=True, show_eta=True,
+                           item_show_func=lambda r: r.op if r is not None else "") as bar:
         yield lambda result: bar.update(1, result)

@@ -13,6 +13,7 @@ from .selection import failure_result
 # how many failing samples a report shows in full
 _SHOWN = 3
 _availability = {}
+_build_failures = {}  # (op, backend) -> the case that reported its kernel's build error
 
 
 def clear_caches():
@@ -20,6 +21,7 @@ def clear_caches():
     from .drawing import clear_cache
 
     _availability.clear()
+    _build_failures.clear()
     clear_cache()
 
 
@@ -127,6 +129,10 @@ def run_case(case, mode="fast", seed=0):
         verdict = None if ok else (SKIP, why)
     if verdict is not None:
         status, why = verdict
+        if status == ERROR:  # a kernel that does not build: reported once, the backend's other checks skip
+            first = _build_failures.setdefault((id(case.op), case.op.qualname, case.backend), case.case_id)
+            if first != case.case_id:
+                status, why = SKIP, f"build failed, see {first}"
         return CheckResult(case.op.qualname, case.backend, case.dtype, case.check, status,
                            detail=why, mode=mode, seconds=time.perf_counter() - start)
     result = _run_mode(case, mode, seed)

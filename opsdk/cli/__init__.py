@@ -18,8 +18,51 @@ COMMANDS = {
 }
 
 
+# exit statuses: 1 a check or step failed, 2 a usage error (click's own), 70 a bug in opsdk (EX_SOFTWARE)
+FAILED, INTERNAL_ERROR = 1, 70
+
+
+def _one_line(error):
+    """An error message on one line: its lines joined, the indentation dropped."""
+    return "; ".join(line.strip() for line in str(error).strip().splitlines() if line.strip())
+
+
+def _report_internal_error(error):
+    """Save the traceback to a file and say, in a few lines, that it is a bug and how to report it."""
+    import tempfile
+    import traceback
+
+    text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+    try:
+        fd, path = tempfile.mkstemp(prefix="opsdk-crash-", suffix=".txt")
+        with open(fd, "w", encoding="utf-8") as f:
+            f.write(f"opsdk {__version__}\n{text}")
+        where = f"the traceback is in {path}"
+    except OSError:
+        where = "the traceback could not be saved"
+    click.echo(f"opsdk: internal error: {type(error).__name__}: {_one_line(error)}\n"
+               f"  This is a bug in opsdk {__version__}, not in your input; {where}.\n"
+               f"  Please report it to the opsdk maintainers with the command you ran, that file "
+               f"and the output of `opsdk doctor`.", err=True)
+
+
 class LazyGroup(click.Group):
-    """A click group whose subcommands are imported on first use."""
+    """A click group whose subcommands are imported on first use, and which never shows a traceback:
+    an OpsdkError is one line and exit 1, anything else an internal-error note and exit 70."""
+
+    def invoke(self, ctx):
+        from ..errors import OpsdkError
+
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit, KeyboardInterrupt):
+            raise
+        except OpsdkError as error:
+            click.echo(f"Error: {_one_line(error)}", err=True)
+            ctx.exit(FAILED)
+        except Exception as error:  # noqa: BLE001 - the last line of defence: never a raw traceback
+            _report_internal_error(error)
+            ctx.exit(INTERNAL_ERROR)
 
     def list_commands(self, ctx):
         return sorted(COMMANDS)

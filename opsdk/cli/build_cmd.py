@@ -62,8 +62,13 @@ def build_cmd(packs):
     Afterwards C kernels load from the cache (in milliseconds, even without a compiler), and
     CUDA syntax errors show up on machines without a GPU. Exits 1 if anything failed.
     """
+    from ..kernels import CACHE_FIX, cache_problem
     from ..plugins import get_registry
 
+    problem = cache_problem()
+    if problem is not None:
+        click.echo(f"Error: cannot build: {problem}; fix: {CACHE_FIX}", err=True)
+        raise SystemExit(1)
     registry = get_registry()
     failed_packs = {f.pack: f for f in registry.failures()}
     for name in packs:

@@ -10,6 +10,46 @@ from ..registry.tolerances import VERIFIABLE_DTYPES
 BACKENDS = ("python", "c", "cuda")
 
 
+def _writable_file(ctx, param, value):
+    """Refuse, before anything runs, a report file whose directory is missing or not writable."""
+    import os
+
+    from .. import writable
+
+    if value is None:
+        return value
+    folder = os.path.dirname(os.path.abspath(value))
+    if not os.path.isdir(folder):
+        raise click.BadParameter(f"directory {folder} does not exist; expected: a file in an "
+                                 f"existing directory; got: {value}")
+    if not writable.can_create_in(folder):
+        raise click.BadParameter(f"directory {folder} is not writable; got: {value}")
+    return value
+
+
+def _html_ready(ctx, param, value):
+    """--html needs matplotlib for its plots: say which extra to install before running."""
+    value = _writable_file(ctx, param, value)
+    if value is not None:
+        from ..check.render.plots import missing_dependency
+
+        missing = missing_dependency()
+        if missing:
+            raise click.BadParameter(missing)
+    return value
+
+
+def _nothing_selected(selected, backends, dtypes, checks):
+    """The usage error of filters that leave none of the selected ops' cases: what each op has."""
+    asked = " ".join([*(f"--backend {b}" for b in backends), *(f"--dtype {d}" for d in dtypes),
+                      *(f"--check {c}" for c in checks)])
+    has = "; ".join(f"{op.qualname} has backends {', '.join(op.backends)} and dtypes "
+                    f"{', '.join(op.dtypes)}" for op in selected[:5])
+    more = f" (and {len(selected) - 5} more ops)" if len(selected) > 5 else ""
+    return click.UsageError(f"nothing to check: no case of the selected op(s) matches {asked}; "
+                            f"{has}{more}")
+
+
 def _select(ops, packs):
     from ..check import select_ops
     from ..errors import OpsdkError
@@ -32,15 +72,25 @@ def _select(ops, packs):
 @click.option("--fast/--full", "fast", default=True, show_default=True,
               help="Fast: random-projection gradchecks, one broadcast sample; a failure is re-run "
                    "in full mode. Full: full Jacobians and every derived sample.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the samples and projections.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the samples and projections (a non-negative integer).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report instead of the table.")
 @click.option("--junit-xml", "junit_xml", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Also write a JUnit XML report to FILE.")
+              callback=_writable_file, help="Also write a JUnit XML report to FILE.")
 @click.option("--progress/--no-progress", "show_progress", default=None,
-              help="Progress bar on stderr (default: when stderr is a terminal).")
-@click.option("-q", "--quiet", is_flag=True, help="Table rows only for checks that did not pass.")
+              help="Progress on stderr: a bar on a terminal, else a line per op (default); "
+                   "--progress forces the bar, --no-progress shows none.")
+@click.option("-q", "--quiet", is_flag=True, help="Leave out the lines of ops that passed.")
+@click.option("-v", "--verbose", is_flag=True,
+              help="A table row per op x backend x dtype x check, instead of one line per op.")
+@click.option("--framework", type=click.Choice(("torch", "jax", "paddle")), default=None,
+              help="Instead: verify the ops exported to this framework with its own tools "
+                   "(opcheck/gradcheck, check_grads/vmap, Paddle vs opsdk). See docs/interop.md.")
+@click.option("--html", "html", type=click.Path(dir_okay=False), metavar="FILE", callback=_html_ready,
+              help="Also write a self-contained HTML report to FILE, with a plot of each failed "
+                   "gradient check (needs: pip install 'opsdk[report]').")
 def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_xml, show_progress,
-              quiet):
+              quiet, verbose, html, framework):
     """Verify the gradients of registered ops: every op x backend x dtype x sample.
 
     OPS are op names (pack.op, or a short name one pack registers); none means every op of
@@ -56,19 +106,32 @@ def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_x
 
     start = time.perf_counter()
     selected, failures = _select(ops, packs)
+    if framework:
+        from ..interop.verify.command import run_framework_check
+
+        return run_framework_check(framework, selected, as_json, quiet)
     cases = plan_cases(selected, backends, dtypes, checks)
+    if selected and not cases:
+        raise _nothing_selected(selected, backends, dtypes, checks)
     mode = "fast" if fast else "full"
+    if as_json and show_progress is None and not sys.stderr.isatty():
+        show_progress = False  # `--json 2>&1` must stay JSON: the per-op lines are for logs of the text report
     with progress(len(cases), show_progress) as advance:
         results = run_checks(cases, failures, mode=mode, seed=seed, progress=advance)
     seconds = time.perf_counter() - start
     if junit_xml:
         with open(junit_xml, "w", encoding="utf-8") as f:
             f.write(to_junit_xml(results))
+    if html:
+        from ..check.render.html import write_html
+
+        write_html(html, results, seconds, seed=seed, mode=mode)
     if as_json:
         click.echo(to_json(results, seconds))
     elif not results:
         click.echo("no ops to check: no loaded pack registers any (see `opsdk list`)")
     else:
-        click.echo(render_report(results, seconds, color=sys.stdout.isatty(), quiet=quiet))
+        click.echo(render_report(results, seconds, color=sys.stdout.isatty(), quiet=quiet,
+                                 verbose=verbose))
     if any(r.failed for r in results):
         sys.exit(1)

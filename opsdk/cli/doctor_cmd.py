@@ -117,16 +117,34 @@ def _cupy_and_gpu():
 
 def _cache():
     from .cache_cmd import human_size
-    from ..kernels import cache_info
+    from ..kernels import CACHE_FIX, cache_info, cache_problem
 
     info = cache_info()
-    folder = info.path
-    while not os.path.exists(folder) and os.path.dirname(folder) != folder:
-        folder = os.path.dirname(folder)  # the cache is created on first use: its parent must be writable
-    if not os.access(folder, os.W_OK):
-        return Finding(ERROR, "cache", f"{info.path} is not writable",
-                       "set OPSDK_CACHE_DIR to a writable directory")
-    return Finding(OK, "cache", f"{info.path} ({info.entries} build(s), {human_size(info.total_bytes)})")
+    problem = cache_problem()
+    if problem is None:
+        return Finding(OK, "cache", f"{info.path} ({info.entries} build(s), {human_size(info.total_bytes)})")
+    if info.entries and cache_problem(writing=False) is None:
+        problem += f" ({info.entries} prebuilt build(s) still load; other C kernels fall back to python)"
+    else:
+        problem += " (C kernels fall back to python)"
+    return Finding(ERROR, "cache", problem, CACHE_FIX)
+
+
+def _backend():
+    from ..errors import BackendUnavailableError
+    from ..kernels import BACKENDS
+    from ..kernels.dispatch import forced_backend
+
+    if "OPSDK_BACKEND" not in os.environ:
+        return []
+    try:
+        forced_backend()
+    except BackendUnavailableError:
+        valid = ", ".join([*BACKENDS, "auto"])
+        return [Finding(ERROR, "$OPSDK_BACKEND", f"{os.environ['OPSDK_BACKEND']!r} is not a backend: "
+                                                 f"expected one of {valid}; every kernel call fails",
+                        f"unset OPSDK_BACKEND, or set it to one of {valid}")]
+    return [Finding(OK, "$OPSDK_BACKEND", repr(os.environ["OPSDK_BACKEND"]))]
 
 
 def _packs():
@@ -146,7 +164,7 @@ def _packs():
 
 
 def _environment():
-    names = ("OPSDK_BACKEND", "OPSDK_LOAD_PLUGINS", "OPSDK_CACHE_DIR", "CC", "CUDA_HOME")
+    names = ("OPSDK_LOAD_PLUGINS", "OPSDK_CACHE_DIR", "CC", "CUDA_HOME")
     return [Finding(OK, f"${name}", repr(os.environ[name])) for name in names if name in os.environ]
 
 
@@ -156,7 +174,7 @@ def findings():
         _python(), _opsdk(),
         _module("numpy", "NumPy", "pip install numpy"),
         _module("cffi", "cffi", "pip install cffi (C kernels are compiled through it)"),
-        _c_compiler(), _nvcc(), *_cupy_and_gpu(), _cache(), *_packs(), *_environment(),
+        _c_compiler(), _nvcc(), *_cupy_and_gpu(), _cache(), *_packs(), *_backend(), *_environment(),
     ]
 
 

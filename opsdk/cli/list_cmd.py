@@ -11,24 +11,45 @@ _STAGE_HINTS = {
 
 
 def failure_hint(failure):
-    """What to do about a pack that failed to load, by the stage it failed at."""
+    """What to do about a pack that failed to load: by what went wrong, else by the stage."""
+    from ..errors import PackNameClashError, PackNotInstalledError
+
+    error = failure.error
+    if isinstance(error, PackNotInstalledError):
+        return _not_installed_hint(error)
+    if isinstance(error, PackNameClashError):
+        dist = failure.distribution or "the pack registered in-process"
+        return (f"two packs are named '{failure.pack}'; rename the entry point of one of them "
+                f"([project.entry-points.opsdk] in its pyproject.toml) and reinstall it, or "
+                f"uninstall one: pip uninstall {dist}")
     return _STAGE_HINTS.get(failure.stage, "see the traceback: opsdk doctor --verbose")
+
+
+def _not_installed_hint(error):
+    import difflib
+
+    close = difflib.get_close_matches(error.name, error.installed, n=1, cutoff=0.6)
+    guess = f"did you mean '{close[0]}'? " if close else ""
+    return (f"correct OPSDK_LOAD_PLUGINS: {guess}installed packs: {', '.join(error.installed)} "
+            f"(or unset it to load every installed pack; or install '{error.name}')")
 
 
 def backend_status(op):
     """``{backend: None}`` for each backend of ``op`` that runs here, ``{backend: why}`` for the others."""
-    from ..kernels import compiler_info, cuda_status
+    from ..kernels import cuda_status
+    from ..kernels.cbuild import c_buildable
 
     status = {}
     for backend in op.backends:
         device = "gpu" if backend == "cuda" else "cpu"
         kernels = [k for k in op.kernels if backend in k.backends]
-        if all(backend in k.available_backends(device) for k in kernels):
+        missing = [k for k in kernels if backend not in k.available_backends(device)]
+        if not missing:
             status[backend] = None
         elif backend == "cuda":
             status[backend] = cuda_status()[1]
         else:
-            status[backend] = compiler_info().reason or "no C compiler and no cached build"
+            status[backend] = c_buildable(missing[0].sources["c"])[1]
     return status
 
 

@@ -46,6 +46,10 @@ def _to_array(data, dtype, place):
                                   "elements; expected: a rectangular nested list of numbers")
         elif arr.dtype == np.complex128 and dt is None:
             arr = arr.astype(np.complex64)
+    if arr.dtype.kind not in "biufc":  # strings, objects, dates: no tensor of those computes
+        raise OpArgumentError(f"to_tensor: argument 'data' is not numeric; expected: numbers or "
+                              f"booleans (a number, nested lists of them, a numeric array); got: "
+                              f"{type(data).__name__} of dtype {arr.dtype} ({str(data)[:40]!r})")
     if dt is not None and arr.dtype != dt:
         arr = arr.astype(dt)
     if place is not None:

@@ -5,7 +5,7 @@ C sources are built (or loaded from the on-disk cache) on a kernel's first call.
 """
 
 from opsdk.kernels.arrays import c_pointer, device_of
-from opsdk.kernels.cache import CacheInfo, cache_dir, cache_info, clear_cache
+from opsdk.kernels.cache import CACHE_FIX, CacheInfo, cache_dir, cache_info, cache_problem, clear_cache
 from opsdk.kernels.cbuild import build_c
 from opsdk.kernels.compiler import CompilerInfo, compiler_info
 from opsdk.kernels.cuda import cuda_status, launch_1d, launch_config_1d
@@ -16,6 +16,7 @@ from opsdk.kernels.sources import CSource, CudaSource
 
 __all__ = [
     "BACKENDS",
+    "CACHE_FIX",
     "CSource",
     "CacheInfo",
     "CompilerInfo",
@@ -27,6 +28,7 @@ __all__ = [
     "c_pointer",
     "cache_dir",
     "cache_info",
+    "cache_problem",
     "check_cuda_source",
     "clear_cache",
     "compiler_info",

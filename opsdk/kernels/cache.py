@@ -110,27 +110,94 @@ def cache_info():
     return CacheInfo(root, entries, total)
 
 
+# what to do about any problem cache_problem reports
+CACHE_FIX = "set OPSDK_CACHE_DIR to a writable directory"
+
+
+def cache_problem(writing=True):
+    """Why the cache cannot be used (one sentence, e.g. 'the kernel cache /x is not a directory'),
+    or None when it can; ``CACHE_FIX`` says what to do about it.
+
+    Args:
+        writing: also require that builds can be written there (a read-only cache of prebuilt
+            kernels still serves the builds it holds).
+
+    Example:
+        >>> cache_problem() is None or cache_problem().startswith("the kernel cache")
+        True
+    """
+    from opsdk.writable import creation_problem
+
+    return creation_problem(cache_dir(), "the kernel cache", writing)
+
+
+def build_lock(path, timeout):
+    """The OS lock of one entry's build (flock on POSIX): released by the kernel when its holder
+    dies, so never stale. Returns (lock, the Timeout exception class)."""
+    import filelock
+
+    cls = filelock.UnixFileLock if os.name == "posix" else filelock.FileLock
+    return cls(path, timeout=timeout), filelock.Timeout
+
+
+def _clear_builds(c_dir):
+    """Remove the builds in c_dir, each under its lock; those being built elsewhere stay."""
+    keys = {}
+    for item in os.scandir(c_dir):
+        keys.setdefault(item.name.split(".", 1)[0], []).append(item)
+    removed = 0
+    for key, items in keys.items():
+        lock, busy = build_lock(os.path.join(c_dir, key + ".lock"), timeout=0)
+        try:
+            with lock:
+                for item in items:
+                    if item.name.endswith(".lock"):
+                        continue
+                    removed += item.name == key and item.is_dir(follow_symlinks=False)
+                    _remove(item.path)
+            _remove(lock.lock_file)
+        except (busy, OSError):
+            continue  # another process is building it: its build finishes and installs the entry
+    return removed
+
+
+def _remove(path):
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
 def clear_cache():
     """Remove every cached build, log and memo.
 
-    A process building at the same time still finishes: it installs its entry afresh.
+    A build in progress in another process is left alone (its lock is held): it finishes and
+    installs its entry.
 
     Returns:
         The number of C builds removed.
+
+    Raises:
+        CacheUnusableError: the cache is not a directory, or not writable.
 
     Example:
         >>> clear_cache() >= 0
         True
     """
+    from opsdk.errors import CacheUnusableError
+
+    problem = cache_problem()
+    if problem is not None:
+        raise CacheUnusableError(f"cannot clear: {problem}; fix: {CACHE_FIX}")
     root = cache_dir()
-    removed = cache_info().entries
-    if os.path.isdir(root):
-        for entry in os.scandir(root):
-            if entry.is_dir(follow_symlinks=False):
-                shutil.rmtree(entry.path, ignore_errors=True)
-            else:
-                try:
-                    os.unlink(entry.path)
-                except OSError:
-                    pass
+    if not os.path.isdir(root):
+        return 0
+    c_dir = os.path.join(root, "c")
+    removed = _clear_builds(c_dir) if os.path.isdir(c_dir) else 0
+    for item in os.scandir(root):
+        if item.name != "c":
+            _remove(item.path)
     return removed

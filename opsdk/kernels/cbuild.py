@@ -7,10 +7,11 @@ import threading
 import time
 from importlib.machinery import EXTENSION_SUFFIXES
 
-from opsdk.errors import BackendUnavailableError, KernelBuildError
-from opsdk.kernels.cache import append_build_log, cache_dir, subdir, verified_extension, write_manifest
+from opsdk.errors import BackendUnavailableError, CacheUnusableError, KernelBuildError
+from opsdk.kernels.cache import (CACHE_FIX, append_build_log, build_lock, cache_dir, cache_problem,
+                                 subdir, verified_extension, write_manifest)
 from opsdk.kernels.cgen import generate_c
-from opsdk.kernels.compiler import compiler_identity, find_compiler, first_error
+from opsdk.kernels.compiler import compiler_identity, find_compiler, first_error, run_compiler
 from opsdk.kernels.keys import build_key, source_key
 from opsdk.kernels.loader import load_extension
 
@@ -46,10 +47,10 @@ def build_c(source, *, kernel=None):
     skey = source_key(source, code)
     command = find_compiler()
     with _process_lock:
-        if command is None:
+        if command is None or cache_problem(writing=False) is not None:
             return _load_prebuilt(source, skey, kernel)
         key = build_key(skey, compiler_identity(command))
-        entry = os.path.join(subdir("c"), key)
+        entry = os.path.join(cache_dir(), "c", key)
         hit = _loaded.get(entry)
         if hit is not None:
             return hit
@@ -59,8 +60,18 @@ def build_c(source, *, kernel=None):
                 return _remember(entry, load_extension(_module_name(key), so_path))
             except ImportError:
                 pass  # matches its manifest yet does not load: rebuild it below
-        so_path = _build_locked(source, code, command, key, entry, kernel, force=so_path is not None)
-        _write_index(skey, key)
+        if cache_problem() is not None:
+            # a read-only cache of prebuilt kernels: serve this source's build by another compiler
+            return _load_prebuilt(source, skey, kernel)
+        try:
+            so_path = _build_locked(source, code, command, key, entry, kernel, force=so_path is not None)
+            _write_index(skey, key)
+        except OSError as exc:  # the cache went away or became read-only under us
+            raise CacheUnusableError(
+                f"kernel {kernel or source.display_name!r}: backend 'c' cannot run\n"
+                f"  expected: a kernel cache to compile into\n"
+                f"  got: {cache_problem() or exc}; fix: {CACHE_FIX}"
+            ) from None
         try:
             return _remember(entry, load_extension(_module_name(key), so_path))
         except ImportError as exc:
@@ -73,8 +84,9 @@ def build_c(source, *, kernel=None):
 
 
 def c_buildable(source):
-    """(True, '') if build_c can run here (a compiler, or a cached build of source), else (False, why)."""
-    if find_compiler() is not None:
+    """(True, '') if build_c can run here (a compiler and a usable cache, or a cached build of
+    source), else (False, why)."""
+    if find_compiler() is not None and cache_problem() is None:
         return True, ""
     try:
         skey = source_key(source, source.read())
@@ -82,7 +94,7 @@ def c_buildable(source):
             return True, ""
     except (OSError, KernelBuildError):
         pass
-    return False, _no_compiler_reason()
+    return False, _no_build_reason()
 
 
 def _module_name(key):
@@ -96,8 +108,11 @@ def _remember(entry, lib_ffi):
     return lib_ffi
 
 
-def _no_compiler_reason():
-    """Why the C backend cannot run without a compiler."""
+def _no_build_reason():
+    """Why the C backend cannot build a source here: no compiler, or an unusable cache."""
+    if find_compiler() is not None:
+        problem = cache_problem()
+        return f"{problem}; fix: {CACHE_FIX}" if problem else "the kernel cache holds no build of it"
     return f"no C compiler ($CC, or cc/gcc/clang on PATH) and no cached build in {cache_dir()}"
 
 
@@ -113,13 +128,20 @@ def _prebuilt_extension(skey):
 
 
 def _load_prebuilt(source, skey, kernel):
-    """Load the cached build of a source when no compiler is present."""
+    """Load the cached build of a source when it cannot be compiled (no compiler, unusable cache)."""
     found = _prebuilt_extension(skey)
     if found is None:
+        problem = cache_problem()
+        if find_compiler() is not None and problem is not None:
+            raise CacheUnusableError(
+                f"kernel {kernel or source.display_name!r}: backend 'c' cannot run\n"
+                f"  expected: a writable kernel cache to compile into, or a build of it there\n"
+                f"  got: {problem}; fix: {CACHE_FIX}"
+            )
         raise BackendUnavailableError(
             f"kernel {kernel or source.display_name!r}: backend 'c' cannot run\n"
             f"  expected: a C compiler (install gcc or clang, or set CC) or a build cached by `opsdk build`\n"
-            f"  got: {_no_compiler_reason()}"
+            f"  got: {_no_build_reason()}"
         )
     key, so_path = found
     entry = os.path.dirname(so_path)
@@ -135,18 +157,10 @@ def _write_index(skey, key):
     os.replace(tmp, path)
 
 
-def _file_lock(path):
-    """An OS lock (flock on POSIX): released by the kernel when its holder dies, so never stale."""
-    import filelock
-
-    timeout = float(os.environ.get("OPSDK_BUILD_TIMEOUT", "600"))
-    cls = filelock.UnixFileLock if os.name == "posix" else filelock.FileLock
-    return cls(path, timeout=timeout), filelock.Timeout
-
-
 def _build_locked(source, code, command, key, entry, kernel, force):
     """Compile under the entry's lock unless another process installed it meanwhile."""
-    lock, timeout_error = _file_lock(entry + ".lock")
+    os.makedirs(os.path.dirname(entry), exist_ok=True)
+    lock, timeout_error = build_lock(entry + ".lock", float(os.environ.get("OPSDK_BUILD_TIMEOUT", "600")))
     try:
         with lock:
             if not force:
@@ -199,7 +213,6 @@ def compile_command(source, command, so_name, c_name):
 def _compile_and_install(source, code, command, key, entry, kernel):
     """Generate, compile into a temp dir, verify, then rename into place (atomic)."""
     import shlex
-    import subprocess
 
     module_name = _module_name(key)
     so_name, c_name = module_name + EXTENSION_SUFFIXES[0], module_name + ".c"
@@ -215,7 +228,7 @@ def _compile_and_install(source, code, command, key, entry, kernel):
         log.write(f"$ cd {shlex.quote(tmp)} && {shlex.join(args)}\n")
         log.flush()
         try:
-            returncode = subprocess.run(args, cwd=tmp, stdout=log, stderr=subprocess.STDOUT).returncode
+            returncode = run_compiler(args, tmp, log)
         except OSError as exc:
             log.write(f"cannot run the compiler: {exc}\n")
             returncode = -1

@@ -5,7 +5,7 @@ import re
 import shutil
 from typing import NamedTuple
 
-from opsdk.kernels.cache import subdir
+from opsdk.kernels.cache import cache_dir, cache_problem, subdir
 from opsdk.kernels.digest import digest_parts
 
 _CANDIDATES = ("cc", "gcc", "clang")
@@ -52,17 +52,21 @@ def compiler_identity(command):
     known = _identities.get(stamp)
     if known is not None:
         return known
-    memo = os.path.join(subdir("compilers"), digest_parts(*map(str, stamp))[:32])
+    memo = os.path.join(cache_dir(), "compilers", digest_parts(*map(str, stamp))[:32])
     try:
         with open(memo, encoding="utf-8") as f:
             identity = f.read()
     except OSError:
         # the key holds what the compiler is, not when it was installed: path, flags, version
         identity = " ".join([real, *command[1:]]) + "\n" + _version_text(command)
-        tmp = f"{memo}.{os.getpid()}"
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(identity)
-        os.replace(tmp, memo)
+        if cache_problem() is None:  # a read-only cache goes without: the memo only saves a --version run
+            try:
+                tmp = os.path.join(subdir("compilers"), f"{os.path.basename(memo)}.{os.getpid()}")
+                with open(tmp, "w", encoding="utf-8") as f:
+                    f.write(identity)
+                os.replace(tmp, memo)
+            except OSError:
+                pass
     _identities[stamp] = identity
     return identity
 
@@ -76,6 +80,37 @@ def _version_text(command):
     except (OSError, subprocess.SubprocessError):
         return ""
     return done.stdout.strip()
+
+
+# POSIX sh: run the compiler ("$@") in this process group, and kill the whole group (driver,
+# cc1, as, ld) when the pipe on stdin reaches end-of-file, which happens when the Python process
+# that started it dies, however it dies; a normal exit stops the watcher and keeps the status
+_WATCHED = (
+    'exec 3<&0; "$@" </dev/null 3<&- & c=$!; '
+    '(read _ <&3; kill -9 0) </dev/null & w=$!; '
+    'wait "$c"; s=$?; kill "$w" 2>/dev/null; exit "$s"'
+)
+
+
+def run_compiler(args, cwd, log):
+    """Run the compiler with its output into log; returns its exit status.
+
+    On POSIX the compiler runs in its own process group under a watcher, so a killed Python
+    leaves no gcc/cc1 behind; elsewhere it runs as a plain child.
+    """
+    import signal
+    import subprocess
+
+    if os.name != "posix" or shutil.which("sh") is None:
+        return subprocess.run(args, cwd=cwd, stdout=log, stderr=subprocess.STDOUT).returncode
+    # stdin is a pipe nobody writes to: only this process holds its write end
+    with subprocess.Popen(["sh", "-c", _WATCHED, "sh", *args], cwd=cwd, stdin=subprocess.PIPE,
+                          stdout=log, stderr=subprocess.STDOUT, start_new_session=True) as process:
+        try:
+            return process.wait()
+        except BaseException:  # Ctrl-C or a timeout in the caller: take the whole group down
+            os.killpg(process.pid, signal.SIGKILL)
+            raise
 
 
 def compiler_info():

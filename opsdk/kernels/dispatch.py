@@ -39,8 +39,10 @@ def _validate(name, where):
     if name is None or name in _NOT_FORCED:
         return None
     if name not in BACKENDS:
+        # a bad environment variable breaks every kernel call of the process: say how to undo it
+        fix = "\n  fix: unset OPSDK_BACKEND, or set it to one of those" if where == "OPSDK_BACKEND" else ""
         raise BackendUnavailableError(
-            f"{where}: unknown backend\n  expected: one of {', '.join(BACKENDS)} (or 'auto')\n  got: {name!r}"
+            f"{where}: unknown backend\n  expected: one of {', '.join(BACKENDS)} (or 'auto')\n  got: {name!r}{fix}"
         )
     return name
 

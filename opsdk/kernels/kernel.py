@@ -6,7 +6,7 @@ from functools import partial
 
 import numpy
 
-from opsdk.errors import BackendUnavailableError, KernelArgumentError, OpsdkWarning
+from opsdk.errors import BackendUnavailableError, CacheUnusableError, KernelArgumentError, OpsdkWarning
 from opsdk.kernels.arrays import device_of
 from opsdk.kernels.cbuild import build_c, c_buildable
 from opsdk.kernels.cuda import cuda_status, load_module
@@ -18,6 +18,7 @@ _registry = {}  # name -> Kernel, the latest created under each name
 _ndarray = numpy.ndarray
 _DEVICES = ("cpu", "gpu")
 _ADAPTER_LEADING = {"c": 2, "cuda": 1}  # (lib, ffi) / (module) come before the kernel's own arguments
+_cache_warnings = set()  # causes of an unusable kernel cache already warned about
 
 
 def _last_line(exc):
@@ -221,12 +222,16 @@ class Kernel:
             return
         self._warned = True
         backend, exc = skipped
-        warnings.warn(
-            f"kernel {self.name!r}: backend {backend!r} is unavailable, falling back to {chosen!r}: "
-            f"{_last_line(exc)}",
-            OpsdkWarning,
-            stacklevel=4,
-        )
+        message = (f"kernel {self.name!r}: backend {backend!r} is unavailable, falling back to "
+                   f"{chosen!r}: {_last_line(exc)}")
+        if isinstance(exc, CacheUnusableError):
+            # one cause for every C kernel of the process: said once, not once per kernel
+            cause = _last_line(exc).removeprefix("got: ")
+            if cause in _cache_warnings:
+                return
+            _cache_warnings.add(cause)
+            message = f"C kernels fall back to python (first: {self.name!r}): {cause}"
+        warnings.warn(message, OpsdkWarning, stacklevel=4)
 
     def _unavailable(self, backend, why):
         """A BackendUnavailableError naming the kernel, the backend and why."""

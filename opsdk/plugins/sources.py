@@ -6,7 +6,7 @@ import re
 import sys
 from typing import Any, Callable, NamedTuple
 
-from ..errors import PluginLoadError
+from ..errors import PackNotInstalledError
 from .failures import PluginFailure
 
 GROUP = "opsdk"
@@ -93,9 +93,9 @@ def entry_point_sources(wanted):
         sources.append(PackSource(ep.name, ep.load, dist_name, dist_version))
     for key, name in (wanted_keys or {}).items():
         if key not in matched and key != _normalize(BUILTIN_PACK):
-            error = PluginLoadError(
+            error = PackNotInstalledError(
                 f"pack '{name}' is listed in {ENV_VAR} but no installed pack or distribution has "
                 f"that name; expected: an entry-point name in group '{GROUP}' or the distribution "
-                f"providing it; got: '{name}'")
+                f"providing it; got: '{name}'", name, sorted({BUILTIN_PACK, *(ep.name for ep in entry_points)}))
             failures.append(PluginFailure.capture(name, None, None, "import", error))
     return sources, failures

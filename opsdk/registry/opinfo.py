@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..errors import SampleError
+from ..tensor import Tensor as _Tensor
 from .sampling import sample_from_specs, tensors_in
 from .specs import Sample
 from .tolerances import dtype_name, resolve_tolerance
@@ -37,6 +38,7 @@ class OpInfo:
         self.sample_fn = samples
         self._atol = atol
         self._rtol = rtol
+        self._slots = None  # (positions, names) of tensor arguments, found on the first call that needs them
 
     @property
     def qualname(self):
@@ -106,6 +108,20 @@ class OpInfo:
         return [tensors_in(s, place) for s in drawn]
 
     def __call__(self, *args, **kwargs):
+        for value in args:
+            if type(value) is not _Tensor:
+                return self._call_converted(args, kwargs)
+        if kwargs:
+            return self._call_converted(args, kwargs)
+        return self.function.apply(*args)
+
+    def _call_converted(self, args, kwargs):
+        """Call with lists, arrays and numbers at tensor arguments made Tensors (as core ops do)."""
+        from .arguments import converted, tensor_slots
+
+        if self._slots is None:
+            self._slots = tensor_slots(self)
+        args, kwargs = converted(self, self._slots, args, kwargs)
         return self.function.apply(*args, **kwargs)
 
     def __repr__(self):

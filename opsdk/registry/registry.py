@@ -1,7 +1,7 @@
 """The registry: loaded packs, their ops by qualified and short name, and packs that failed."""
 from typing import NamedTuple
 
-from ..errors import PackNotFoundError, RegistrationError
+from ..errors import PackNameClashError, PackNotFoundError
 from .resolution import ambiguous, not_found
 
 
@@ -98,7 +98,7 @@ class Registry:
     def check_pack_name_free(self, name, source):
         """Raise RegistrationError naming both packs when a pack called ``name`` is already loaded."""
         if name in self._packs:
-            raise RegistrationError(
+            raise PackNameClashError(
                 f"pack '{name}' ({source}) clashes with the already loaded pack '{name}' "
                 f"({self._packs[name].source}): both would register ops as '{name}.<op>'; "
                 "expected: a pack name no other pack uses (the entry-point name in group "

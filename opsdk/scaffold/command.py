@@ -35,6 +35,16 @@ def _actions(plan):
     return actions
 
 
+def _show_stale(plan):
+    """List the files an earlier generation wrote that the op no longer has (they are kept)."""
+    stale = getattr(plan, "stale", ())
+    if stale:
+        click.echo(f"\nNo longer generated, left as they are ({len(stale)}): the op does not use "
+                   "them now; delete them unless your code does:")
+        for path in stale:
+            click.echo(f"  {display(Path(plan.root, *path.split('/')))}")
+
+
 def execute(make_plan, force, dry_run):
     """Build the plan with ``make_plan()``, then list it (dry run) or write it; exit 2 on a refusal."""
     try:
@@ -49,8 +59,16 @@ def execute(make_plan, force, dry_run):
         click.echo(f"Would write {plan.summary}:")
         for verb, shown in actions:
             click.echo(f"  {verb:<{width}}  {shown}")
+        _show_stale(plan)
         click.echo("Dry run: nothing was written.")
         return plan
+    from ..writable import creation_problem
+
+    problem = creation_problem(plan.root, "directory")
+    if problem is not None:
+        click.echo(f"Error: {problem}; expected: a directory you can write to (--dir / --pack)\n"
+                   "Nothing was written.", err=True)
+        raise SystemExit(FAILED)
     try:
         write_plan(plan, force)
     except (ScaffoldError, OSError) as error:
@@ -59,6 +77,7 @@ def execute(make_plan, force, dry_run):
     click.echo(f"Wrote {plan.summary}:")
     for verb, shown in actions:
         click.echo(f"  {verb:<{width}}  {shown}")
+    _show_stale(plan)
     if plan.next_steps:
         click.echo("\nNext:")
         for line in plan.next_steps:

@@ -15,7 +15,37 @@ _IMPORTED_CLASSES = {"Kernel", "CSource", "CudaSource", "TensorSpec"}
 _IDENTIFIER = "a Python identifier (letters, digits and '_', not starting with a digit) that is not a keyword"
 
 
+# longer names make file names (".test_<op>.py.opsdk-<pid>.new", staging dirs) some systems refuse
+MAX_NAME = 64
+# file names Windows refuses whatever the extension: a pack or op called so cannot be checked out there
+_WINDOWS_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)),
+                     *(f"lpt{i}" for i in range(1, 10))}
+
+
+def _check_portable(name, what):
+    """Refuse names that are identifiers but not portable: too long, non-ASCII, reserved on Windows."""
+    if len(name) > MAX_NAME:
+        raise InvalidNameError(f"{what} '{name[:20]}...' is too long: {len(name)} characters; "
+                               f"expected: at most {MAX_NAME}; got: {len(name)}")
+    if not name.isascii():
+        import unicodedata
+
+        plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+        plain = "".join(c if c.isalnum() or c == "_" else "_" for c in plain).strip("_")
+        example = f", e.g. '{plain}'" if plain.isidentifier() and not keyword.iskeyword(plain) else ""
+        others = "".join(sorted({c for c in name if not c.isascii()}))
+        raise InvalidNameError(f"{what} {name!r} is not ASCII ({others!r}); expected: ASCII letters, "
+                               f"digits and '_' (Python package and distribution names must be "
+                               f"ASCII){example}; got: {name!r}")
+    if name.lower() in _WINDOWS_RESERVED:
+        raise InvalidNameError(f"{what} {name!r} is a reserved file name on Windows (CON, PRN, AUX, "
+                               f"NUL, COM1-9, LPT1-9), so the pack could not be used there; expected: "
+                               f"another name, e.g. '{name}_{'ops' if what.startswith('pack') else 'op'}'; got: {name!r}")
+
+
 def _check_identifier(name, what):
+    if isinstance(name, str) and name.isidentifier():
+        _check_portable(name, what)
     if not isinstance(name, str) or not name.isidentifier() or not name.isascii():
         suggestion = ""
         if isinstance(name, str):
@@ -58,7 +88,10 @@ def check_pack_name(name):
         raise InvalidNameError(f"pack name {name!r} is a standard-library module, which the pack's "
                                f"package would shadow; expected: another name, e.g. '{name}_ops'; "
                                f"got: {name!r}")
-    spec = importlib.util.find_spec(name)
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError, OSError):  # a broken module of that name still takes the name
+        spec = None
     # a bare directory of that name (a namespace package, e.g. the pack's own folder) is no module
     if spec is not None and spec.origin is not None:
         where = spec.origin

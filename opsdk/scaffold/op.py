@@ -5,7 +5,7 @@ from ..errors import NotAPackError
 from .answers import ANSWERS_FILE, dump_answers, find_pack_root, read_answers
 from .context import op_context, sdk_version
 from .locate import template_version, templates_dir
-from .names import check_backends, check_op_name
+from .names import BACKENDS, check_backends, check_op_name
 from .ops_list import add_op, listed_ops
 from .plan import UPDATE, Plan, PlannedFile
 from .render import render_tree
@@ -50,15 +50,25 @@ def plan_op(op, pack_dir=".", backends=("python",), force=False):
     version = template_version(templates)
     context = op_context(pack, op, backends, version)
     files = [PlannedFile(path, content) for path, content in render_tree(templates / "op", context)]
+    stale = _stale_files(root, templates, pack, op, version, files)
     new_ops_text = add_op(ops_text, op, ops_init.as_posix())
     if new_ops_text != ops_text:
         files.append(PlannedFile(ops_init.as_posix(), new_ops_text.encode("utf-8"), UPDATE))
     answers["ops"][op] = {"backends": list(backends), "opsdk_version": sdk_version(),
                           "template_version": version}
     files.append(PlannedFile(ANSWERS_FILE, dump_answers(answers), UPDATE))
-    return Plan(root, files, summary=f"op '{pack['name']}.{op}' ({', '.join(backends)})", next_steps=(
+    return Plan(root, files, summary=f"op '{pack['name']}.{op}' ({', '.join(backends)})", stale=stale, next_steps=(
         f"cd {root}",
         "pip install -e .            # once, if the pack is not installed yet",
         f"pytest                      # tests/ops/test_{op}.py and the checks of every op",
         f"opsdk check {pack['name']}.{op}",
     ))
+
+
+def _stale_files(root, templates, pack, op, version, files):
+    """Files of the op that another backend choice generates, that ``files`` lacks and that are on
+    disk: e.g. the .c of an op regenerated without --backend c."""
+    every = op_context(pack, op, check_backends(BACKENDS), version)
+    wanted = {f.path for f in files}
+    return tuple(path for path, _ in render_tree(templates / "op", every)
+                 if path not in wanted and (root / path).exists())

@@ -32,12 +32,15 @@ class Plan:
         files: the PlannedFile list.
         summary: one line for the user, e.g. "op 'swish' (python, c) in pack 'mypack'".
         next_steps: lines telling the user what to run next.
+        stale: relative paths of files an earlier run generated that this plan no longer has
+            (an op regenerated with fewer backends); left on disk, and shown to the user.
     """
 
     root: Path
     files: list = field(default_factory=list)
     summary: str = ""
     next_steps: tuple = ()
+    stale: tuple = ()
 
     def target(self, planned):
         """The absolute path ``planned`` goes to."""

@@ -20,14 +20,22 @@ def _run(*args):
     return CliRunner().invoke(main, ["check", *args], catch_exceptions=False)
 
 
-def test_passing_ops_exit_0_with_a_table_and_summary(packs):
-    result = _run("goodpack.mul", "--dtype", "float64")
+def test_passing_ops_exit_0_with_one_line_per_op_and_the_summary_last(packs):
+    result = _run("goodpack.mul", "--dtype", "float64", "--no-progress")
     assert result.exit_code == 0
-    assert result.output.splitlines()[0].split() == ["op", "backend", "dtype", "check", "result",
+    lines = result.stdout.strip().splitlines()
+    assert lines[0].split()[:2] == ["ok", "goodpack.mul"] and " passed" in lines[0]
+    assert lines[-1].startswith("OK: 1 op:") and len(lines) == 3  # the op, a blank line, the summary
+
+
+def test_verbose_shows_a_table_row_per_check(packs):
+    result = _run("goodpack.mul", "--dtype", "float64", "-v", "--no-progress")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0].split() == ["op", "backend", "dtype", "check", "result",
                                                      "worst", "error"]
     assert ["goodpack.mul", "python", "float64", "gradcheck", "pass", "-"] in \
-        [line.split() for line in result.output.splitlines()]
-    assert result.output.strip().splitlines()[-1].startswith("OK: 1 op:")
+        [line.split() for line in result.stdout.splitlines()]
+    assert result.stdout.strip().splitlines()[-1].startswith("OK: 1 op:")
 
 
 def test_failing_check_exits_1_with_its_report(packs):
@@ -74,6 +82,13 @@ def test_unknown_op_is_a_usage_error(packs):
     assert result.exit_code == 2 and "goodpack.cube" in result.output
 
 
-def test_no_progress_bar_when_stderr_is_not_a_terminal(packs):
-    result = _run("goodpack.cube", "--backend", "python", "--dtype", "float64")
+def test_a_plain_progress_line_per_op_when_stderr_is_not_a_terminal(packs):
+    result = _run("goodpack.cube", "goodpack.mul", "--backend", "python", "--dtype", "float64")
+    lines = result.stderr.splitlines()
+    assert len(lines) == 2 and "goodpack.cube: " in lines[0] and "goodpack.mul: " in lines[1]
+    assert lines[1].startswith("[") and " passed" in lines[1]
+
+
+def test_no_progress_lines_mix_into_json(packs):
+    result = _run("goodpack.cube", "--backend", "python", "--json")
     assert result.stderr == ""

@@ -98,3 +98,6 @@ def in_test_pack():
     yield register
     for name in names:
         opsdk.plugins.unregister_pack(name)
+
+
+from helpers.readonly import read_only  # noqa: E402,F401 - a fixture for the broken-cache tests

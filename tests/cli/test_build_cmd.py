@@ -82,3 +82,13 @@ def test_failed_pack_exits_1_saying_it_did_not_load(invoke, in_test_pack):
     result = invoke("build", "--pack", pack)
     assert result.exit_code == 1
     assert f"pack '{pack}' failed to load" in result.stderr
+
+
+def test_an_unusable_cache_is_one_line_and_exit_1(invoke, in_test_pack, tmp_path, monkeypatch):
+    pack = in_test_pack(cuda=False)
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("OPSDK_CACHE_DIR", str(tmp_path / "file"))
+    result = invoke("build", "--pack", pack)
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1, result.output
+    assert "cannot build: the kernel cache" in result.stderr and "OPSDK_CACHE_DIR" in result.stderr

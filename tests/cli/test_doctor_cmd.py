@@ -63,3 +63,31 @@ def test_environment_variables_that_change_behaviour_are_shown(invoke, monkeypat
     monkeypatch.setenv("OPSDK_BACKEND", "python")
     _, found = findings(invoke)
     assert found["$OPSDK_BACKEND"]["detail"] == "'python'"
+
+
+def test_a_cache_that_is_a_file_is_an_error_with_a_fix(invoke, tmp_path, monkeypatch):
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("OPSDK_CACHE_DIR", str(tmp_path / "file"))
+    result, found = findings(invoke)
+    assert result.exit_code == 1
+    assert found["cache"]["status"] == "error" and "is not a directory" in found["cache"]["detail"]
+    assert "OPSDK_CACHE_DIR" in found["cache"]["fix"]
+
+
+def test_a_read_only_prebuilt_cache_is_an_error_that_says_its_builds_still_load(
+        invoke, in_test_pack, tmp_path, read_only):
+    invoke("build", "--pack", in_test_pack(cuda=False))
+    read_only(tmp_path / "cache")
+    result, found = findings(invoke)
+    assert result.exit_code == 1
+    assert "not writable" in found["cache"]["detail"]
+    assert "1 prebuilt build(s) still load" in found["cache"]["detail"]
+
+
+def test_an_unknown_opsdk_backend_is_an_error_naming_the_valid_values(invoke, monkeypatch):
+    monkeypatch.setenv("OPSDK_BACKEND", "bogus")
+    result, found = findings(invoke)
+    assert result.exit_code == 1
+    finding = found["$OPSDK_BACKEND"]
+    assert finding["status"] == "error" and "'bogus' is not a backend" in finding["detail"]
+    assert "python, c, cuda, auto" in finding["detail"] and "unset OPSDK_BACKEND" in finding["fix"]

@@ -144,3 +144,12 @@ def test_default_dtype_must_be_a_float_dtype():
     with pytest.raises(DTypeError, match=r"set_default_dtype: expected: float16, float32 or "
                        r"float64; got: int64"):
         opsdk.set_default_dtype("int64")
+
+
+@pytest.mark.parametrize("data", ["hello", ["a", "b"], np.array([1, "a"], dtype=object),
+                                  np.array(["2024-01-01"], dtype="datetime64[D]")])
+def test_to_tensor_refuses_what_is_not_numeric(data):
+    from opsdk.errors import OpArgumentError
+
+    with pytest.raises(OpArgumentError, match="is not numeric; expected: numbers or booleans"):
+        opsdk.to_tensor(data)

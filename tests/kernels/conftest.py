@@ -48,3 +48,6 @@ def fake_cupy(monkeypatch):
     monkeypatch.setattr(cuda, "_modules", {})
     monkeypatch.setattr(cuda, "_max_grid", {})
     return module
+
+
+from helpers.readonly import read_only  # noqa: E402,F401 - a fixture for the broken-cache tests

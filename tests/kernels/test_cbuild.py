@@ -72,28 +72,69 @@ def test_four_processes_at_once_compile_once(cache, tmp_path):
     assert compile_count(cache) == 1
 
 
+def _alive(pid):
+    """True while pid runs (a zombie waiting for its reaper counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc: ask the kernel
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+
+def _kill_mid_compile(env, started):
+    """Start a build, SIGKILL its Python process once the compiler runs."""
+    victim = spawn_build(env)
+    deadline = time.monotonic() + 60
+    while not started.exists():
+        assert victim.poll() is None, victim.stderr.read()
+        assert time.monotonic() < deadline, "the build never reached the compiler"
+        time.sleep(0.02)
+    os.kill(victim.pid, signal.SIGKILL)  # only the Python process, as the OOM killer would
+    victim.wait()
+    return victim
+
+
 def test_build_killed_mid_compile_does_not_block_the_next(cache, tmp_path):
     started, slow = tmp_path / "compiling", tmp_path / "slow"
     slow.touch()
     env = child_env(CC=_slow_cc(tmp_path, started_marker=started, slow_flag=slow, delay=60))
-    victim = spawn_build(env)
-    try:
-        deadline = time.monotonic() + 60
-        while not started.exists():
-            assert victim.poll() is None, victim.stderr.read()
-            assert time.monotonic() < deadline, "the build never reached the compiler"
-            time.sleep(0.02)
-        os.kill(victim.pid, signal.SIGKILL)  # only the Python process: its compiler lives on
-        victim.wait()
-        slow.unlink()
-        began = time.monotonic()
-        result = finish(spawn_build(env), timeout=50)
-        assert time.monotonic() - began < 45  # did not wait for the orphaned 60 s compiler
-    finally:
-        os.killpg(victim.pid, signal.SIGKILL)  # the orphaned wrapper, in the victim's session
+    _kill_mid_compile(env, started)
+    slow.unlink()
+    began = time.monotonic()
+    result = finish(spawn_build(env), timeout=50)
+    assert time.monotonic() - began < 45  # did not wait for a 60 s compiler
     assert result["y"] == [0.0, 3.0, 6.0, 9.0]
     assert compile_count(cache) == 1
     assert not [n for n in os.listdir(os.path.join(cache, "c")) if ".tmp-" in n]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the compiler's watcher is a POSIX process group")
+def test_compiler_of_a_killed_python_does_not_live_on(cache, tmp_path):
+    # a compiler driver with a child of its own, as gcc runs cc1: both must die with the Python
+    pids = tmp_path / "pids"
+    script = tmp_path / "hanging-cc"
+    script.write_text(
+        "#!/bin/sh\n"
+        'case "$1" in --version) exec gcc --version;; esac\n'
+        f'sleep 120 & echo "$$ $!" > "{pids}.tmp" && mv "{pids}.tmp" "{pids}"\n'
+        "wait\n"
+    )
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    _kill_mid_compile(child_env(CC=str(script)), pids)
+    driver, child = map(int, pids.read_text().split())
+    deadline = time.monotonic() + 20
+    while (_alive(driver) or _alive(child)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    survivors = [pid for pid in (driver, child) if _alive(pid)]
+    for pid in survivors:
+        os.kill(pid, signal.SIGKILL)
+    assert not survivors, "the compiler outlived the Python process that started it"
 
 
 def _replace_file(path, data):

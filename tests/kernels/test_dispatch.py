@@ -71,3 +71,14 @@ def test_force_is_per_thread():
         thread.start()
         thread.join()
     assert seen == [None]
+
+
+def test_an_op_call_under_an_unknown_environment_backend_says_how_to_fix_it(monkeypatch):
+    import opsdk
+
+    monkeypatch.setenv("OPSDK_BACKEND", "bogus")
+    with pytest.raises(BackendUnavailableError) as caught:
+        opsdk.erf(opsdk.to_tensor([0.5]))
+    message = str(caught.value)
+    assert "expected: one of python, c, cuda (or 'auto')" in message and "got: 'bogus'" in message
+    assert "fix: unset OPSDK_BACKEND" in message

@@ -13,7 +13,10 @@ def test_pack_name_gives_package_and_distribution():
     ("my-ops", "is not a valid name"),
     ("2ops", "is not a valid name"),
     ("", "is not a valid name"),
-    ("café", "is not a valid name"),
+    ("café", "is not ASCII"),
+    ("é", "is not ASCII"),
+    ("CON", "reserved file name on Windows"),
+    ("lpt1", "reserved file name on Windows"),
     ("class", "is a Python keyword"),
     ("match", "is a Python keyword"),
     ("_private", "starts with '_'"),
@@ -26,6 +29,23 @@ def test_bad_pack_name_is_refused_with_the_reason(name, says):
     with pytest.raises(InvalidNameError, match=says) as caught:
         check_pack_name(name)
     assert f"got: {name!r}" in str(caught.value)
+
+
+def test_non_ascii_name_suggests_its_ascii_spelling():
+    with pytest.raises(InvalidNameError, match="e.g. 'naive_ops'"):
+        check_pack_name("naïve_ops")
+
+
+@pytest.mark.parametrize("check", [check_pack_name, lambda n: check_op_name(n, "pk")])
+def test_a_name_too_long_for_file_names_is_refused_without_echoing_it_whole(check):
+    with pytest.raises(InvalidNameError, match="is too long: 300 characters; expected: at most 64") as caught:
+        check("a" * 300)
+    assert len(str(caught.value)) < 200
+
+
+def test_windows_reserved_op_name_is_refused():
+    with pytest.raises(InvalidNameError, match="reserved file name on Windows"):
+        check_op_name("aux", "pk")
 
 
 def test_invalid_pack_name_message_suggests_a_valid_one():

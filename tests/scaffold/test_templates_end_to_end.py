@@ -5,10 +5,10 @@ One pack per backend choice and one with all three; C kernels compile where ther
 """
 import os
 import subprocess
-import sys
 
 import pytest
 
+from helpers.venvs import venv_seeing_this_interpreter
 from opsdk.kernels import compiler_info, cuda_status, find_nvcc
 
 from .conftest import plugin_args
@@ -78,11 +78,7 @@ def test_generated_pack_is_listed_with_its_ops(generated_pack):
 @pytest.mark.slow
 def test_pip_installed_pack_is_listed_and_passes_its_tests(generated_pack, tmp_path):
     pack = generated_pack("e2e_pip", {"smooth": ("python", "c")})
-    venv = tmp_path / "venv"
-    # the venv sees this interpreter's packages (pip, setuptools, numpy, pytest) but installs into itself
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(venv)],
-                   check=True)
-    python = str(venv / "bin" / "python")
+    python = venv_seeing_this_interpreter(tmp_path / "venv")
     installed = subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
                                 "--no-build-isolation", "--editable", str(pack.root)],
                                env=pack.env(), capture_output=True, text=True, timeout=300)

@@ -1,5 +1,4 @@
-"""The text report: a table (op, backend, dtype, check, result, worst error), failure reports, a
-summary line."""
+"""The table of results (op, backend, dtype, check, result, worst error) and the summary line."""
 import click
 
 from ..result import BLOCKED, ERROR, FAIL, NA, PASS, SKIP, summarize
@@ -81,18 +80,3 @@ def summary_line(results, seconds=None):
         text += f" in {seconds:.1f} s"
     verdict = "FAILED" if any(r.failed for r in results) else "OK"
     return f"{verdict}: {text}"
-
-
-def render_report(results, seconds=None, color=False, quiet=False):
-    """The whole text report: table, a report per failure, then the summary line."""
-    parts = [render_table(results, color, quiet)]
-    failed = [r for r in results if r.failed]
-    for result in failed:
-        title = f"{result.status.upper()} {result.case_id}" if result.check != "load" \
-            else f"FAIL pack {result.op} failed to load"
-        if color:
-            title = click.style(title, fg="red", bold=True)
-        body = "\n".join("    " + line for line in result.detail.splitlines())
-        parts.append(f"\n{title}\n{body}")
-    parts.append("\n" + summary_line(results, seconds))
-    return "\n".join(parts)

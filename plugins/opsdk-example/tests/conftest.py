@@ -1,7 +1,14 @@
 """Test setup of the example pack: opsdk's pytest plugin, a private kernel cache, the CPU backends."""
+import os
+import shutil
+import tempfile
+
 import pytest
 
 from opsdk_example.swish_kernels import swish_fwd
+
+
+_saved_cache_dir = []
 
 
 def pytest_configure(config):
@@ -9,6 +16,21 @@ def pytest_configure(config):
     # importable (a source checkout on PYTHONPATH) does not, and test_example_checks.py needs it
     if not config.pluginmanager.hasplugin("opsdk"):
         config.pluginmanager.import_plugin("opsdk.testing.pytest_plugin")
+    # a kernel cache of this run's own, set before collection: collecting the checks already
+    # builds the C kernels, so a fixture would be too late to keep them out of the user's cache
+    _saved_cache_dir.append(os.environ.get("OPSDK_CACHE_DIR"))
+    os.environ["OPSDK_CACHE_DIR"] = tempfile.mkdtemp(prefix="opsdk-example-cache-")
+
+
+def pytest_unconfigure(config):
+    if not _saved_cache_dir:
+        return
+    shutil.rmtree(os.environ["OPSDK_CACHE_DIR"], ignore_errors=True)
+    saved = _saved_cache_dir.pop()
+    if saved is None:
+        os.environ.pop("OPSDK_CACHE_DIR", None)
+    else:
+        os.environ["OPSDK_CACHE_DIR"] = saved
 
 
 @pytest.fixture(scope="module", autouse=True)

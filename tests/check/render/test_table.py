@@ -1,4 +1,4 @@
-from opsdk.check.render import render_report, render_table, summary_line
+from opsdk.check.render import render_table, summary_line
 from opsdk.check.result import CheckResult
 
 
@@ -26,11 +26,6 @@ def test_backend_skipped_whole_is_one_row_with_the_reason():
 def test_summary_line_counts_and_verdict():
     line = summary_line([_r("pass"), _r("fail"), _r("skip")], seconds=1.25)
     assert line == "FAILED: 1 op: 1 passed, 1 failed, 0 errors, 1 skipped, 0 n/a in 1.2 s"
-
-
-def test_report_appends_each_failure_with_its_detail():
-    report = render_report([_r("pass"), _r("fail", detail="worst at [0]")])
-    assert "FAIL p.op[python-float64-gradcheck]\n    worst at [0]" in report
 
 
 def test_quiet_table_leaves_out_passing_rows():

@@ -1,0 +1,68 @@
+"""JAX's own checks on an exported op: check_grads under jit, vmap against a loop, forward."""
+import contextlib
+
+import numpy as np
+
+from .outcome import Recorder, float64_cases, opsdk_reference
+
+
+@contextlib.contextmanager
+def float64_enabled(jax):
+    """JAX in float64 for the duration (check_grads' finite differences need it)."""
+    before = jax.config.read("jax_enable_x64")
+    jax.config.update("jax_enable_x64", True)
+    try:
+        yield
+    finally:
+        jax.config.update("jax_enable_x64", before)
+
+
+def verify_jax(info):
+    """Every JAX check on every float64 sample of the op: a list of Outcome."""
+    import jax
+    from jax.test_util import check_grads
+
+    from ..jax import op as jax_op
+
+    fn = jax_op(info.qualname)
+    exported = fn.exported
+    record = Recorder(info.qualname, "jax")
+
+    with float64_enabled(jax):
+        for index, arrays, attrs in float64_cases(exported):
+            values = [None if a is None else jax.numpy.asarray(a) for a in arrays]
+            floats = [i for i, a in enumerate(arrays) if a is not None and a.dtype.kind == "f"]
+
+            def of_floats(*xs, values=values, floats=floats, attrs=attrs):
+                full = list(values)
+                for i, x in zip(floats, xs):
+                    full[i] = x
+                return fn(*full, **attrs)
+
+            inputs = [values[i] for i in floats]
+
+            def forward(arrays=arrays, attrs=attrs, inputs=inputs):
+                got = jax.jit(of_floats)(*inputs)
+                got = got if isinstance(got, tuple) else (got,)
+                want, _ = opsdk_reference(exported, arrays, attrs)
+                for g, w in zip(got, want):
+                    np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12, atol=1e-12)
+
+            def grads(inputs=inputs):
+                order = 2 if info.double_backward else 1
+                check_grads(jax.jit(of_floats), inputs, order=order, modes=["rev"])
+
+            def vmap(inputs=inputs):
+                batch = jax.numpy.stack([inputs[0], inputs[0] * 0.5 + 0.25])
+                mapped = jax.vmap(lambda x: of_floats(x, *inputs[1:]))(batch)
+                loop = [of_floats(b, *inputs[1:]) for b in batch]
+                mapped = mapped if isinstance(mapped, tuple) else (mapped,)
+                loop = [r if isinstance(r, tuple) else (r,) for r in loop]
+                for j, m in enumerate(mapped):
+                    np.testing.assert_allclose(np.asarray(m), np.stack([r[j] for r in loop]),
+                                               rtol=1e-12, atol=1e-12)
+
+            record("forward", index, forward)
+            record("check_grads[jit]", index, grads)
+            record("vmap", index, vmap)
+    return record.outcomes

@@ -1,0 +1,229 @@
+"""Every row of docs/cli.md's table of bad inputs: its exit status and its message, no traceback.
+
+Each test runs one row's input and hands the result to ``expect(row, ...)``, which reads the
+expected exit status and message from the table itself; the last test checks that every row of
+the table has its test here and every test its row.
+"""
+import os
+import sys
+import warnings
+from pathlib import Path
+
+import numpy
+import pytest
+
+import opsdk
+import opsdk.plugins
+from helpers.fake_dist import install_pack
+from opsdk.kernels import kernel as kernel_module
+
+from .conftest import BAD_C, make_kernel
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
+
+
+def _table():
+    """{input cell: (exit cell, message)} of the table under the bad-inputs marker."""
+    text = DOCS.read_text(encoding="utf-8").split("<!-- bad-inputs:", 1)[1]
+    rows = {}
+    for line in text.splitlines()[3:]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        rows[cells[0]] = (cells[1], cells[2].strip("`"))
+    return rows
+
+
+ROWS = _table()
+
+
+def expect(row, exit_code, output):
+    """Assert that a row's input gave the documented exit status and message, and no traceback."""
+    documented_exit, message = ROWS[row]
+    if documented_exit != "raises":
+        assert exit_code == int(documented_exit), output
+    assert message in output, output
+    assert "Traceback (most recent call last)" not in output
+
+
+def _run(invoke, row, *args):
+    result = invoke(*args)
+    expect(row, result.exit_code, result.output)
+    return result
+
+
+def test_new_pack_with_a_300_character_name(invoke, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _run(invoke, "`opsdk new-pack` with a 300-character name", "new-pack", "a" * 300)
+    assert os.listdir(tmp_path) == []
+
+
+def test_new_pack_with_a_non_ascii_name(invoke, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _run(invoke, "`opsdk new-pack é`", "new-pack", "é")
+
+
+def test_new_pack_with_a_windows_reserved_name(invoke, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _run(invoke, "`opsdk new-pack CON`", "new-pack", "CON")
+
+
+def test_new_pack_under_a_read_only_directory(invoke, tmp_path, read_only):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    read_only(folder)
+    _run(invoke, "`opsdk new-pack p --dir RO/p`, RO a read-only directory",
+         "new-pack", "p", "--dir", folder / "p")
+    assert os.listdir(folder) == []
+
+
+def test_new_op_force_after_dropping_a_backend(invoke, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert invoke("new-pack", "forcepk").exit_code == 0
+    monkeypatch.chdir(tmp_path / "forcepk")
+    assert invoke("new-op", "smooth", "--backend", "c").exit_code == 0
+    result = _run(invoke, "`opsdk new-op smooth --force` in a pack whose `smooth` was made with `--backend c`",
+                  "new-op", "smooth", "--force")
+    assert "src/forcepk/ops/smooth.c" in result.output
+
+
+def test_check_junit_xml_into_a_missing_directory_is_refused_before_running(invoke, monkeypatch):
+    ran = []
+    monkeypatch.setattr("opsdk.check.run_checks", lambda *a, **k: ran.append(1) or [])
+    _run(invoke, "`opsdk check --junit-xml missing/dir/x.xml`", "check", "--junit-xml", "missing/dir/x.xml")
+    assert not ran
+
+
+def test_check_html_into_a_missing_directory_is_refused_before_running(invoke):
+    _run(invoke, "`opsdk check --html missing/dir/x.html`", "check", "--html", "missing/dir/x.html")
+
+
+def test_check_with_a_negative_seed(invoke):
+    _run(invoke, "`opsdk check --seed -1`", "check", "--seed", "-1")
+
+
+def test_check_with_a_dtype_the_op_lacks(invoke):
+    _run(invoke, "`opsdk check opsdk.erf --dtype float16`", "check", "opsdk.erf", "--dtype", "float16")
+
+
+def test_check_of_an_op_whose_c_kernel_does_not_compile(invoke, in_test_pack):
+    from opsdk.check import clear_caches
+
+    clear_caches()
+    pack = in_test_pack(c_code=BAD_C, cuda=False)
+    result = _run(invoke, "`opsdk check` of an op whose C kernel does not compile",
+                  "check", "--pack", pack, "--no-progress")
+    assert result.output.count("C compile failed") == 1  # the compiler's error, once
+
+
+def test_doctor_under_an_unknown_opsdk_backend(invoke, monkeypatch):
+    monkeypatch.setenv("OPSDK_BACKEND", "bogus")
+    _run(invoke, "`OPSDK_BACKEND=bogus opsdk doctor`", "doctor")
+
+
+def test_op_call_under_an_unknown_opsdk_backend(monkeypatch):
+    from opsdk.errors import BackendUnavailableError
+
+    monkeypatch.setenv("OPSDK_BACKEND", "bogus")
+    with pytest.raises(BackendUnavailableError) as caught:
+        opsdk.erf(opsdk.to_tensor([0.5]))
+    expect("an op called under `OPSDK_BACKEND=bogus`", None, str(caught.value))
+
+
+_EMPTY_PACK = "from opsdk import hookimpl\n\n\n@hookimpl\ndef register_ops(register):\n    pass\n"
+
+
+@pytest.fixture
+def installed(tmp_path, monkeypatch):
+    """``installed(dist, pack)``: a fake installed distribution whose entry point registers ``pack``."""
+    site = tmp_path / "site"
+    site.mkdir()
+    monkeypatch.syspath_prepend(str(site))
+    made = []
+
+    def install(dist, pack):
+        made.append(f"opsdk_bad_inputs_{len(made)}")
+        install_pack(site, dist, pack, made[-1], _EMPTY_PACK)
+
+    yield install
+    for module in made:
+        sys.modules.pop(module, None)
+
+
+def test_list_with_a_typo_in_opsdk_load_plugins(invoke, installed, monkeypatch):
+    installed("opsdk-example-fake", "example")
+    monkeypatch.setenv("OPSDK_LOAD_PLUGINS", "exampel")
+    opsdk.plugins.reload()
+    _run(invoke, "`OPSDK_LOAD_PLUGINS=exampel opsdk list`, pack `example` installed", "list")
+
+
+def test_list_with_two_packs_of_one_name(invoke, installed, monkeypatch):
+    installed("opsdk-dup-one", "dup")
+    installed("opsdk-dup-two", "dup")
+    monkeypatch.setenv("OPSDK_LOAD_PLUGINS", "dup")
+    opsdk.plugins.reload()
+    _run(invoke, "`opsdk list` with two installed packs named `dup`", "list")
+
+
+@pytest.fixture
+def cache_is_a_file(tmp_path, monkeypatch):
+    path = tmp_path / "cache-file"
+    path.write_text("not a directory")
+    monkeypatch.setenv("OPSDK_CACHE_DIR", str(path))
+    return path
+
+
+def test_cache_info_of_a_cache_that_is_a_file(invoke, cache_is_a_file):
+    _run(invoke, "`OPSDK_CACHE_DIR=FILE opsdk cache info`", "cache", "info")
+
+
+def test_cache_clear_of_a_cache_that_is_a_file(invoke, cache_is_a_file):
+    _run(invoke, "`OPSDK_CACHE_DIR=FILE opsdk cache clear`", "cache", "clear")
+
+
+def test_build_with_a_cache_that_is_a_file(invoke, cache_is_a_file):
+    _run(invoke, "`OPSDK_CACHE_DIR=FILE opsdk build`", "build")
+
+
+def test_doctor_with_a_cache_that_is_a_file(invoke, cache_is_a_file):
+    _run(invoke, "`OPSDK_CACHE_DIR=FILE opsdk doctor`", "doctor")
+
+
+def test_op_call_with_a_cache_that_is_a_file(cache_is_a_file, monkeypatch):
+    monkeypatch.setattr(kernel_module, "_cache_warnings", set())
+    kernel = make_kernel("badinputs.cachefile", cuda=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        numpy.testing.assert_array_equal(kernel(numpy.ones(2)), [2.0, 2.0])
+    expect("an op called with `OPSDK_CACHE_DIR=FILE`", 0, "\n".join(str(w.message) for w in caught))
+
+
+def test_an_opsdk_error_no_command_catches_is_one_line(invoke, monkeypatch):
+    from opsdk.errors import PackNotFoundError
+
+    def broken():
+        raise PackNotFoundError("no pack 'x'\n  expected: a loaded pack\n  got: 'x'")
+
+    monkeypatch.setattr("opsdk.cli.list_cmd.collect", broken)
+    result = _run(invoke, "an opsdk error no command catches", "list")
+    assert result.stderr == "Error: no pack 'x'; expected: a loaded pack; got: 'x'\n"
+
+
+def test_a_bug_in_opsdk_is_an_internal_error_that_says_how_to_report_it(invoke, monkeypatch, tmp_path):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    monkeypatch.setattr("opsdk.cli.list_cmd.collect", lambda: 1 / 0)
+    result = _run(invoke, "a bug in opsdk", "list")
+    assert "ZeroDivisionError" in result.stderr and "report it" in result.stderr
+    (saved,) = tmp_path.glob("opsdk-crash-*.txt")
+    assert "Traceback (most recent call last)" in saved.read_text()
+
+
+def test_every_row_of_the_table_has_its_test():
+    # a test names its row literally; expect() fails with KeyError for a row the table lacks
+    source = Path(__file__).read_text(encoding="utf-8")
+    untested = [row for row in ROWS if f'"{row}"' not in source]
+    assert not untested
+    assert len(ROWS) >= 20

@@ -1,0 +1,127 @@
+"""The fenced code blocks of a Markdown file, with the marker line that may precede each.
+
+Markers (an HTML comment on the line before the fence, blank lines allowed between):
+
+- ``<!-- not-run: REASON -->``: the block is shown, never run (the reason is required);
+- ``<!-- file: PATH -->``: the block's text is written to PATH (relative to where the file's
+  blocks run) for later blocks to use, e.g. a C source a Python block compiles.
+
+Blocks in ``python`` run; ``bash``/``sh``/``shell`` run as scripts; ``console`` runs each
+``$ `` line as a command (the other lines are its output, shown not compared, except an
+``exit code: N`` line, which must match). Untyped fences and listing languages (text, toml, c,
+...) are never run. Any other language is an error, so a typo cannot hide a block.
+"""
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+RUN_PYTHON = ("python", "py")
+RUN_SHELL = ("bash", "sh", "shell")
+RUN_CONSOLE = ("console",)
+LISTINGS = ("", "text", "txt", "toml", "c", "cuda", "cpp", "json", "yaml", "ini", "cfg", "diff",
+            "xml", "html", "output")
+
+_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`\s]*)[^`]*$")
+_MARKER = re.compile(r"^[ \t]*<!--[ \t]*(?P<kind>not-run|file):[ \t]*(?P<value>.*?)[ \t]*-->[ \t]*$")
+
+
+@dataclass(frozen=True)
+class Block:
+    """One fenced block: where it starts (1-based line of its first code line), its language, code
+    (dedented by the fence's indent) and its marker (kind, value) or None."""
+
+    path: Path
+    line: int
+    lang: str
+    code: str
+    marker: tuple = None
+
+    @property
+    def where(self):
+        return f"{self.path}:{self.line}"
+
+    @property
+    def runs(self):
+        """How the block runs: 'python', 'shell', 'console', 'file' (written out) or None."""
+        if self.marker is not None:
+            return "file" if self.marker[0] == "file" else None
+        if self.lang in RUN_PYTHON:
+            return "python"
+        if self.lang in RUN_SHELL:
+            return "shell"
+        if self.lang in RUN_CONSOLE:
+            return "console"
+        return None
+
+
+def parse(path):
+    """Every fenced block of the Markdown file at path, in order."""
+    path = Path(path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    blocks, i = [], 0
+    while i < len(lines):
+        match = _FENCE.match(lines[i])
+        if not match:
+            i += 1
+            continue
+        indent, fence, lang = match["indent"], match["fence"], match["info"].lower()
+        body, j = [], i + 1
+        while j < len(lines) and not (lines[j].strip().startswith(fence[0] * len(fence))
+                                      and lines[j].strip().strip(fence[0]) == ""):
+            text = lines[j]
+            body.append(text[len(indent):] if text.startswith(indent) else text.lstrip())
+            j += 1
+        blocks.append(Block(path, i + 2, lang, "\n".join(body) + "\n", _marker_before(lines, i)))
+        i = j + 1
+    return blocks
+
+
+def _marker_before(lines, fence_index):
+    k = fence_index - 1
+    while k >= 0 and not lines[k].strip():
+        k -= 1
+    match = _MARKER.match(lines[k]) if k >= 0 else None
+    return (match["kind"], match["value"]) if match else None
+
+
+def problems(blocks):
+    """What is wrong with the blocks' markup: unknown languages, markers without a reason or path."""
+    found = []
+    for block in blocks:
+        known = block.lang in RUN_PYTHON + RUN_SHELL + RUN_CONSOLE + LISTINGS
+        if not known:
+            found.append(f"{block.where}: unknown language '{block.lang}' (a typo would hide the block; "
+                         f"mark it <!-- not-run: why --> or use one of {', '.join(LISTINGS[1:])})")
+        if block.marker is not None and not block.marker[1]:
+            found.append(f"{block.where}: <!-- {block.marker[0]}: --> needs a "
+                         f"{'reason' if block.marker[0] == 'not-run' else 'path'}")
+    return found
+
+
+def console_commands(code):
+    """[(command, documented output lines)] of a console block: ``$ `` lines, with ``\\`` continuations."""
+    commands = []
+    pending = None
+    for line in code.splitlines():
+        if pending is not None:
+            pending += "\n" + line
+            if not line.endswith("\\"):
+                commands.append((pending, []))
+                pending = None
+        elif line.startswith("$ "):
+            command = line[2:]
+            if command.endswith("\\"):
+                pending = command
+            else:
+                commands.append((command, []))
+        elif commands:
+            commands[-1][1].append(line)
+    return commands
+
+
+def doc_files(root):
+    """The Markdown files whose blocks must run: README.md, docs/**/*.md, each pack's README.md."""
+    root = Path(root)
+    found = [root / "README.md", *sorted((root / "docs").rglob("*.md")),
+             *sorted((root / "plugins").glob("*/README.md"))]
+    return [path for path in found if path.is_file()]

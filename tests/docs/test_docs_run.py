@@ -1,0 +1,53 @@
+"""Every code block of README.md, docs/*.md and each pack's README runs, in order per file, or is
+marked as not meant to run (see markdown_blocks.py for the markers)."""
+import importlib.metadata
+from pathlib import Path
+
+import pytest
+
+from .doc_session import DocSession
+from .markdown_blocks import doc_files, parse, problems
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = doc_files(ROOT)
+
+
+def _id(path):
+    return path.relative_to(ROOT).as_posix()
+
+
+def _pack_distribution(doc):
+    """The distribution a pack's README belongs to (plugins/<dir>/README.md), else None."""
+    parts = doc.relative_to(ROOT).parts
+    return parts[1] if parts[0] == "plugins" else None
+
+
+def test_the_docs_are_discovered_not_listed():
+    found = {_id(p) for p in DOCS}
+    assert {"README.md", "docs/quickstart.md", "docs/cli.md"} <= found
+    assert any(name.startswith("plugins/") for name in found)
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=_id)
+def test_every_block_is_runnable_or_marked(doc):
+    assert problems(parse(doc)) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("doc", DOCS, ids=_id)
+def test_blocks_run_in_order(doc, tmp_path):
+    distribution = _pack_distribution(doc)
+    if distribution is not None:
+        try:
+            importlib.metadata.distribution(distribution)
+        except importlib.metadata.PackageNotFoundError:
+            pytest.skip(f"{distribution} is not installed (pip install -e plugins/{distribution})")
+    blocks = [b for b in parse(doc) if b.runs]
+    if not blocks:
+        pytest.skip("no block of this file runs (every one is a listing or marked not-run)")
+    session = DocSession(doc, tmp_path)
+    try:
+        for block in blocks:
+            session.run(block)
+    finally:
+        session.close()

@@ -1,0 +1,50 @@
+"""Reading a Markdown file's blocks and markers: what runs, what is written out, what is refused."""
+from .markdown_blocks import console_commands, doc_files, parse, problems
+
+
+def _doc(tmp_path, text):
+    path = tmp_path / "doc.md"
+    path.write_text(text)
+    return parse(path)
+
+
+def test_blocks_come_in_order_with_language_line_and_how_they_run(tmp_path):
+    blocks = _doc(tmp_path, "intro\n\n```python\nx = 1\n```\n\n```\nlisting\n```\n\n```console\n$ ls\n```\n")
+    assert [(b.lang, b.line, b.runs) for b in blocks] == [("python", 4, "python"), ("", 8, None),
+                                                          ("console", 12, "console")]
+    assert blocks[0].code == "x = 1\n"
+
+
+def test_not_run_marker_keeps_a_block_from_running(tmp_path):
+    (block,) = _doc(tmp_path, "<!-- not-run: needs a GPU -->\n```python\nimport cupy\n```\n")
+    assert block.marker == ("not-run", "needs a GPU") and block.runs is None
+
+
+def test_file_marker_writes_the_block_out(tmp_path):
+    (block,) = _doc(tmp_path, "<!-- file: src/scale.c -->\n\n```c\nint x;\n```\n")
+    assert block.runs == "file" and block.marker == ("file", "src/scale.c")
+
+
+def test_indented_blocks_are_dedented(tmp_path):
+    (block,) = _doc(tmp_path, "- item:\n\n  ```python\n  for i in range(2):\n      pass\n  ```\n")
+    assert block.code == "for i in range(2):\n    pass\n"
+
+
+def test_unknown_language_and_a_marker_without_reason_are_problems(tmp_path):
+    blocks = _doc(tmp_path, "```pyhton\nx\n```\n<!-- not-run: -->\n```python\nx\n```\n")
+    found = problems(blocks)
+    assert len(found) == 2 and "unknown language 'pyhton'" in found[0] and "needs a reason" in found[1]
+
+
+def test_console_commands_pair_each_command_with_its_output():
+    code = "$ opsdk new-op x; echo \"exit code: $?\"\nError: ...\nexit code: 2\n$ ls \\\n  -l\n"
+    assert console_commands(code) == [('opsdk new-op x; echo "exit code: $?"', ["Error: ...", "exit code: 2"]),
+                                      ("ls \\\n  -l", [])]
+
+
+def test_doc_files_are_found_by_where_they_live(tmp_path):
+    for name in ("README.md", "docs/a.md", "docs/sub/b.md", "plugins/p/README.md", "plugins/p/other.md"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    found = [p.relative_to(tmp_path).as_posix() for p in doc_files(tmp_path)]
+    assert found == ["README.md", "docs/a.md", "docs/sub/b.md", "plugins/p/README.md"]

@@ -1,0 +1,51 @@
+"""An in-test pack for what first-party ops do not exercise: a bool tensor argument, an int64
+output, two outputs, an optional tensor and a list attribute."""
+import numpy as np
+
+import opsdk
+from opsdk.hookspecs import hookimpl
+from opsdk.registry import Sample
+
+NAME = "interoptest"
+FIRST_PARTY = ("opsdk.erf", "example.swish", "nn.gelu", "nn.silu", "nn.softplus", "nn.mish",
+               "nn.softmax", "nn.log_softmax", "nn.layer_norm", "nn.rms_norm", "nn.cross_entropy")
+
+
+class MaskedScale(opsdk.Function):
+    """(where(mask, x * scale, x) + offset[idx], count of mask): float and int64 outputs."""
+
+    @staticmethod
+    def forward(ctx, x, mask, offset=None, scale=2.0, idx=(0,)):
+        ctx.save_for_backward(x, mask)
+        ctx.scale = scale
+        factor = opsdk.where(mask, opsdk.full_like(x, scale), opsdk.ones_like(x))
+        y = x * x * factor
+        if offset is not None:
+            y = y + offset[list(idx)].sum()
+        ctx.has_offset, ctx.idx, ctx.offset_shape = offset is not None, list(idx), \
+            None if offset is None else offset.shape
+        return y, opsdk.to_tensor(np.asarray(mask.numpy().sum(), dtype=np.int64))
+
+    @staticmethod
+    def backward(ctx, dy, dcount):
+        x, mask = ctx.saved_tensor()
+        factor = opsdk.where(mask, opsdk.full_like(x, ctx.scale), opsdk.ones_like(x))
+        dx = 2.0 * x * factor * dy
+        if not ctx.has_offset:
+            return dx, None
+        select = np.zeros(ctx.offset_shape)
+        np.add.at(select, ctx.idx, 1.0)
+        return dx, None, opsdk.to_tensor(select, dtype=dy.dtype) * dy.sum()
+
+
+def _samples(rng, dtype):
+    x = rng.uniform(-2, 2, size=(3, 4)).astype(dtype)
+    mask = rng.uniform(size=(3, 4)) > 0.5
+    offset = rng.uniform(-1, 1, size=(5,)).astype(dtype)
+    return [Sample((x, mask), {"scale": 3.0}),
+            Sample((x, mask, offset), {"scale": 0.5, "idx": [1, 3]})]
+
+
+@hookimpl
+def register_ops(register):
+    register(MaskedScale, name="masked_scale", samples=_samples, double_backward=True)
