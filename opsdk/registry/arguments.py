@@ -61,11 +61,14 @@ def _as_tensor(op, value, argument, like):
 
 
 def converted(op, slots, args, kwargs):
-    """(args, kwargs) with every non-Tensor value at a tensor slot turned into a Tensor."""
+    """(args, kwargs) with every non-Tensor value at a tensor slot turned into a Tensor.
+
+    None stays None: it is how an op is told that an optional tensor (a norm's weight) is absent.
+    """
     positions, names = slots
     like = _float_like(args, kwargs)
-    args = tuple(_as_tensor(op, a, f"#{i}", like) if i in positions and not isinstance(a, Tensor) else a
+    args = tuple(_as_tensor(op, a, f"#{i}", like) if i in positions and not isinstance(a, (Tensor, type(None))) else a
                  for i, a in enumerate(args))
-    kwargs = {k: _as_tensor(op, v, f"'{k}'", like) if k in names and not isinstance(v, Tensor) else v
+    kwargs = {k: _as_tensor(op, v, f"'{k}'", like) if k in names and not isinstance(v, (Tensor, type(None))) else v
               for k, v in kwargs.items()}
     return args, kwargs

@@ -107,3 +107,13 @@ def test_what_cannot_be_a_tensor_is_refused_naming_the_op_and_argument(ops, valu
 def test_a_registered_builtin_op_takes_a_list_like_the_core_function():
     erf = opsdk.ops.get("opsdk.erf")
     np.testing.assert_allclose(erf([0.5]).numpy(), opsdk.erf(opsdk.to_tensor([0.5])).numpy())
+
+
+def test_none_at_an_optional_tensor_argument_stays_none():
+    import opsdk_nn  # noqa: F401 - the pack of layer_norm, whose weight and bias may be absent
+
+    rows = [[1.0, 2.0, 3.0, 4.0, 5.0]] * 2
+    out = opsdk.ops.nn.layer_norm(rows, [5], None, None)
+    ref = opsdk.ops.nn.layer_norm(opsdk.to_tensor(np.asarray(rows, "float32")), [5], None, None)
+    assert out.shape == [2, 5]
+    np.testing.assert_allclose(out.numpy(), ref.numpy(), rtol=1e-6)
