@@ -54,7 +54,4 @@ class Adamax(Optimizer):
         d -= m / u * t(lr / (1.0 - state["beta1_pow_acc"]))
         state["beta1_pow_acc"] *= b1
 
-    def _update_sparse(self, p, rows, values, lr, state, group):
-        dense = np.zeros_like(p._data)
-        np.add.at(dense, rows, values)
-        self._update(p, dense, lr, state, group)
+    _update_sparse = Optimizer._update_sparse_densely

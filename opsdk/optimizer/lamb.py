@@ -80,7 +80,4 @@ class Lamb(Optimizer):
         state["beta1_pow_acc"] *= b1
         state["beta2_pow_acc"] *= b2
 
-    def _update_sparse(self, p, rows, values, lr, state, group):
-        dense = np.zeros_like(p._data)
-        np.add.at(dense, rows, values)
-        self._update(p, dense, lr, state, group)
+    _update_sparse = Optimizer._update_sparse_densely

@@ -156,6 +156,13 @@ class Optimizer(abc.ABC):
     def _update_sparse(self, p, rows, values, lr, state, group):
         """Each subclass defines this: the update for a row-sparse gradient (rows, values)."""
 
+    def _update_sparse_densely(self, p, rows, values, lr, state, group):
+        """A sparse update as the dense one with zeros outside the rows (for rules whose state
+        changes in every row anyway: RMSProp, Adamax, Lamb)."""
+        dense = np.zeros_like(p._data)
+        np.add.at(dense, rows, values)
+        self._update(p, dense, lr, state, group)
+
     def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
         """Apply the gradients loss.backward() computed (as Paddle's dygraph minimize does)."""
         self.step()

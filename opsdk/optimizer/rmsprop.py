@@ -57,7 +57,4 @@ class RMSProp(Optimizer):
         mom += g * t(lr) / np.sqrt(denom)
         d -= mom
 
-    def _update_sparse(self, p, rows, values, lr, state, group):
-        dense = np.zeros_like(p._data)
-        np.add.at(dense, rows, values)
-        self._update(p, dense, lr, state, group)
+    _update_sparse = Optimizer._update_sparse_densely
