@@ -170,7 +170,7 @@ def top_level_names_paddle_code_uses(paddle):
              "chunk", "unbind", "flip", "roll", "tril", "triu", "diag", "dot", "bmm",
              "outer", "kron", "norm", "dist", "logsumexp", "var", "std", "median",
              "argmax", "argmin", "any", "all", "nonzero", "masked_select", "take_along_axis",
-             "put_along_axis", "one_hot", "unique", "meshgrid", "histogram", "bincount",
+             "put_along_axis", "unique", "meshgrid", "histogram", "bincount",
              "lerp", "log1p", "expm1", "log2", "log10", "trunc", "frac", "mm", "addmm",
              "stanh", "diff", "amax", "amin", "nansum", "nanmean", "count_nonzero")
     return {n: hasattr(paddle, n) for n in names}
