@@ -22,7 +22,7 @@ def main(verbose=True):
 
     sparse_emb = paddle.nn.Embedding(num_embeddings=10000, embedding_dim=128, sparse=True)
     sparse_emb(ids).sum().backward()
-    stored_rows = sparse_emb.weight.grad.rows.tolist()
+    stored_rows = sparse_emb.weight.grad.rows()
     before = sparse_emb.weight.numpy().copy()
     opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=sparse_emb.parameters())
     opt.step()

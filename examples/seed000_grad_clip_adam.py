@@ -1,7 +1,8 @@
 """Seed 000, "梯度爆炸与消失": Adam with ClipGradByGlobalNorm(clip_norm=5.0).
 
 A loss scaled by 1000 gives gradients with a global norm far above 5; the clip scales them
-all by 5 / global_norm before Adam uses them (param.grad itself keeps the raw values).
+all by 5 / global_norm before Adam uses them, in place as Paddle does (after the step,
+param.grad holds the clipped values).
 """
 import math
 

@@ -52,6 +52,7 @@ _LAZY = {
     "nn": ".nn", "optimizer": ".optimizer", "amp": ".amp", "ops": ".ops", "plugins": ".plugins",
     "kernels": ".kernels", "testing": ".testing", "check": ".check", "hookspecs": ".hookspecs",
     "errors": ".errors", "gradcheck": ".gradcheck", "regularizer": ".optimizer.regularizer",
+    "framework": ".framework", "distributed": ".distributed", "jit": ".jit", "static": ".static",
     "interop": ".interop",
 }
 
@@ -83,6 +84,12 @@ _LAZY_ATTRS = {
     "ParamAttr": (".nn.param_attr", "ParamAttr"),
     "register_pack": (".plugins", "register_pack"),
     "unregister_pack": (".plugins", "unregister_pack"),
+    "gaussian": (".functional.gaussian", "gaussian"),
+    "standard_normal": (".functional.gaussian", "standard_normal"),
+    "save": (".serialization", "save"),
+    "load": (".serialization", "load"),
+    "get_flags": (".framework", "get_flags"),
+    "set_flags": (".framework", "set_flags"),
 }
 
 
@@ -91,8 +98,8 @@ def disable_static(place=None):
 
 
 def enable_static():
-    from .errors import OpsdkError
-    raise OpsdkError("opsdk has no static-graph mode; drop paddle.enable_static()")
+    from .errors import UnsupportedError
+    raise UnsupportedError("opsdk has no static-graph mode; drop paddle.enable_static()")
 
 
 def in_dynamic_mode():

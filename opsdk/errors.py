@@ -194,3 +194,18 @@ class CheckFailed(OpsdkError, AssertionError):
     def __init__(self, result):
         super().__init__(result.detail)
         self.result = result
+
+
+class ArgumentTypeError(OpArgumentError, TypeError):
+    """An argument has the wrong Python type (a Tensor where a list is expected, a float where an
+    int is); a TypeError too, as Paddle raises there."""
+
+
+class StateError(OpsdkError, RuntimeError):
+    """A call the current state forbids: set_lr on a scheduler-driven optimizer, clipping by a
+    non-finite norm with error_if_nonfinite=True; a RuntimeError too, as Paddle raises there."""
+
+
+class UnsupportedError(OpsdkError, NotImplementedError):
+    """A Paddle API opsdk deliberately does not provide (static graphs, collective
+    communication, ...); the message says why and what to use instead."""

@@ -24,3 +24,18 @@ def is_bfloat16_supported(device=None):
 
 __all__ = ["auto_cast", "amp_guard", "GradScaler", "AmpScaler", "autocast_matmul", "decorate",
            "is_auto_cast_enabled", "is_float16_supported", "is_bfloat16_supported"]
+
+
+def is_autocast_enabled(device_type=None):
+    """Whether an auto_cast context is on in this thread (Paddle 3's spelling)."""
+    return is_auto_cast_enabled()
+
+
+def get_autocast_dtype(device_type=None):
+    """The dtype auto_cast casts to: 'float16' (bfloat16 has no NumPy dtype)."""
+    return "float16"
+
+
+get_autocast_cpu_dtype = get_autocast_gpu_dtype = get_autocast_dtype
+__all__ += ["is_autocast_enabled", "get_autocast_dtype", "get_autocast_cpu_dtype",
+            "get_autocast_gpu_dtype"]

@@ -42,6 +42,14 @@ class PyLayerContext:
         """With False, backward receives None (not zeros) for outputs that got no gradient."""
         self._materialize = bool(value)
 
+    def mark_not_inplace(self, *tensors):
+        """Inputs that forward returns unchanged as outputs: not an in-place change of them."""
+        self._not_inplace = getattr(self, "_not_inplace", ()) + tuple(id(t) for t in tensors)
+
+    def set_grad_in_dtype_consistent(self, value):
+        """With False, backward gets output gradients in the dtype they arrive in, uncast."""
+        self._grad_in_dtype_consistent = bool(value)
+
 
 def once_differentiable(backward):
     """Mark a backward as first-order only: it runs without recording a graph, and asking for a

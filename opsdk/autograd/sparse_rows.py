@@ -149,9 +149,12 @@ SparseRowGrad.__hash__ = None
 
 
 class SparseGradTensor(Tensor):
-    """The Tensor in ``weight.grad`` of a sparse embedding: row-sparse inside, dense to readers.
+    """The Tensor in ``weight.grad`` of a sparse embedding: Paddle's SelectedRows.
 
-    ``rows`` and ``values`` give the stored rows; ``to_dense()`` and ``numpy()`` the dense view.
+    As Paddle reports it, it holds one row per looked-up id: ``shape`` and ``numpy()`` are
+    those rows' values ([k, *row_shape]) and ``rows()`` lists their ids (repeats included);
+    ``to_dense()`` gives the dense [num_embeddings, *row_shape] gradient. Arithmetic on it
+    (``grad * 2``, ``opsdk.sum(grad)``) reads the dense view.
     """
 
     @property
@@ -159,12 +162,25 @@ class SparseGradTensor(Tensor):
         return _device.place_of(self._data.values)
 
     @property
+    def shape(self):
+        return [int(s) for s in self._data.values.shape]
+
+    @property
+    def size(self):
+        return int(self._data.values.size)
+
     def rows(self):
-        return self._data.rows
+        """The ids of the stored rows, in order (a list, as Paddle's SelectedRows.rows())."""
+        return self._data.rows.tolist()
 
     @property
     def values(self):
         return self._data.values
+
+    @property
+    def height(self):
+        """The number of rows of the dense gradient (num_embeddings)."""
+        return int(self._data.shape[0])
 
     def to_dense(self):
         """The dense gradient as a Tensor."""
@@ -175,10 +191,11 @@ class SparseGradTensor(Tensor):
         return True
 
     def numpy(self):
-        return self._data.to_dense()
+        return np.array(self._data.values, copy=True)
 
     def __repr__(self):
-        return f"SparseGradTensor(rows={self.rows.tolist()}) of dense " + super().__repr__()
+        return (f"SparseGradTensor(rows={self.rows()}, height={self.height}, "
+                f"dtype={self.dtype}, values=\n{self._data.values})")
 
     __str__ = __repr__
 

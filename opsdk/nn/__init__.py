@@ -1,21 +1,36 @@
 """opsdk.nn: layers, parameters, initializers, gradient clipping (Paddle's paddle.nn)."""
 from . import functional, initializer, utils
 from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Swish, Tanh
+from .activation_extra import (CELU, ELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish,
+                               Hardtanh, LogSigmoid, Mish, PReLU, ReLU6, Softplus, Softshrink,
+                               Softsign, Tanhshrink, ThresholdedReLU)
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
-from .container import LayerList, Sequential
+from .common import CosineSimilarity, Flatten, Identity, Unflatten
+from .container import LayerDict, LayerList, ParameterList, Sequential
 from .dropout import Dropout
 from .embedding import Embedding
 from .layer import Layer
 from .linear import Linear
-from .loss import CrossEntropyLoss, MSELoss
+from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, KLDivLoss, L1Loss, MSELoss,
+                   NLLLoss, SmoothL1Loss)
+from .norm import LayerNorm
 from .param_attr import ParamAttr
 from .parameter import Parameter, create_parameter
 from .recompute import recompute_sequential
 from .sparse_grad import SparseGradTensor, SparseRowGrad
 
-__all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "ReLU", "LeakyReLU",
-           "GELU", "SiLU", "Swish", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Dropout",
-           "CrossEntropyLoss", "MSELoss", "ClipGradByGlobalNorm", "ClipGradByNorm",
-           "ClipGradByValue", "ParamAttr", "Parameter", "create_parameter",
-           "recompute_sequential", "SparseRowGrad", "SparseGradTensor", "functional",
-           "initializer", "utils"]
+# Paddle's torch-style aliases
+Silu = SiLU
+Module, ModuleList, ModuleDict = Layer, LayerList, LayerDict
+
+__all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict",
+           "ParameterList", "ReLU", "LeakyReLU", "GELU", "SiLU", "Silu", "Swish", "Sigmoid",
+           "Tanh", "Softmax", "LogSoftmax", "ELU", "SELU", "CELU", "ReLU6", "Hardtanh",
+           "Hardsigmoid", "Hardswish", "Softplus", "Softsign", "Tanhshrink", "LogSigmoid",
+           "Mish", "PReLU", "Hardshrink", "Softshrink", "ThresholdedReLU", "GLU", "Flatten",
+           "Unflatten", "Identity", "CosineSimilarity", "Module", "ModuleList", "ModuleDict",
+           "LayerNorm", "Dropout", "CrossEntropyLoss",
+           "MSELoss", "L1Loss", "SmoothL1Loss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss",
+           "KLDivLoss", "ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue",
+           "ParamAttr", "Parameter", "create_parameter", "recompute_sequential",
+           "SparseRowGrad", "SparseGradTensor", "functional", "initializer", "utils"]

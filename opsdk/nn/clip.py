@@ -1,7 +1,9 @@
 """Gradient clipping for optimizers (``grad_clip=``): by global norm, by norm, by value.
 
-Clipping returns new gradients for the update and leaves ``param.grad`` untouched, as Paddle.
-Parameters created with ``ParamAttr(need_clip=False)`` are left out.
+As Paddle: ClipGradByGlobalNorm scales the gradients in place, so after ``step()`` the
+clipped values are what ``param.grad`` holds; ClipGradByNorm and ClipGradByValue return new
+gradients for the update and leave ``param.grad`` as backward left it. Parameters created
+with ``ParamAttr(need_clip=False)`` are left out.
 """
 import abc
 import math
@@ -9,7 +11,7 @@ import math
 import numpy as np
 
 from ..errors import OpArgumentError
-from ..tensor import Tensor, _wrap
+from ..tensor import Tensor, _wrap, bump_version
 from .sparse_grad import SparseRowGrad
 
 
@@ -28,6 +30,16 @@ def _scaled(g, scale):
         c = g.coalesce()
         return SparseRowGrad(c.rows, c.values * np.asarray(scale, dtype=c.dtype), c.shape)
     return g * np.asarray(scale, dtype=g.dtype)
+
+
+def _scale_in_place(g, scale):
+    """Multiply a gradient array (or a row-sparse one, coalesced first) by scale in place."""
+    if isinstance(g, SparseRowGrad):
+        c = g.coalesce()
+        g.rows, g.values = c.rows, c.values
+        g.values *= np.asarray(scale, dtype=g.values.dtype)
+    else:
+        g *= np.asarray(scale, dtype=g.dtype)
 
 
 def _clippable(p, g):
@@ -56,9 +68,10 @@ class ClipGradBase(abc.ABC):
 
 
 class ClipGradByGlobalNorm(ClipGradBase):
-    """Scale all gradients by clip_norm / max(global_norm, clip_norm).
+    """Scale all gradients by clip_norm / max(global_norm, clip_norm), in place (as Paddle).
 
-    global_norm = sqrt(sum of every gradient's squared L2 norm).
+    global_norm = sqrt(sum of every gradient's squared L2 norm). The scaling writes into the
+    gradient arrays, so ``param.grad`` holds the clipped values after an optimizer step.
 
     Args:
         clip_norm: the largest global norm allowed.
@@ -84,7 +97,12 @@ class ClipGradByGlobalNorm(ClipGradBase):
         if norm <= self.clip_norm:
             return pairs
         scale = self.clip_norm / norm
-        return [(p, _scaled(g, scale) if _clippable(p, g) else g) for p, g in pairs]
+        for p, g in pairs:
+            if _clippable(p, g):
+                _scale_in_place(g, scale)
+                if p.grad is not None and p.grad._data is g:
+                    bump_version(p.grad)
+        return pairs
 
     def __repr__(self):
         return f"ClipGradByGlobalNorm(global_clip_norm={self.clip_norm})"

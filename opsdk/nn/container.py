@@ -1,4 +1,4 @@
-"""Containers: Sequential (layers applied in order) and LayerList (an indexable list)."""
+"""Containers: Sequential (layers applied in order), LayerList, LayerDict, ParameterList."""
 from collections import OrderedDict
 
 from ..errors import OpArgumentError
@@ -113,3 +113,96 @@ class LayerList(Layer):
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError("LayerList has no forward; iterate over it in your forward()")
+
+
+class LayerDict(Layer):
+    """A dict of named layers whose parameters the parent sees; it has no forward of its own.
+
+    Example:
+        >>> heads = opsdk.nn.LayerDict({"a": opsdk.nn.Linear(4, 2), "b": opsdk.nn.Linear(4, 3)})
+        >>> sorted(heads.keys())
+        ['a', 'b']
+    """
+
+    def __init__(self, sublayers=None):
+        super().__init__()
+        if sublayers is not None:
+            self.update(sublayers)
+
+    def __getitem__(self, key):
+        return self._sub_layers[key]
+
+    def __setitem__(self, key, layer):
+        self.add_sublayer(key, layer)
+
+    def __delitem__(self, key):
+        del self._sub_layers[key]
+
+    def __len__(self):
+        return len(self._sub_layers)
+
+    def __iter__(self):
+        return iter(self._sub_layers)
+
+    def __contains__(self, key):
+        return key in self._sub_layers
+
+    def keys(self):
+        return self._sub_layers.keys()
+
+    def values(self):
+        return self._sub_layers.values()
+
+    def items(self):
+        return self._sub_layers.items()
+
+    def pop(self, key):
+        return self._sub_layers.pop(key)
+
+    def clear(self):
+        self._sub_layers.clear()
+
+    def update(self, sublayers):
+        """Add (name, layer) pairs from a dict or an iterable of pairs."""
+        pairs = sublayers.items() if hasattr(sublayers, "items") else sublayers
+        for name, layer in pairs:
+            self.add_sublayer(name, layer)
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError("LayerDict has no forward; pick its layers in your forward()")
+
+
+class ParameterList(Layer):
+    """A list of Parameters registered with the layer (so parameters() and optimizers see them).
+
+    Example:
+        >>> ps = opsdk.nn.ParameterList([opsdk.create_parameter([2], "float32")])
+        >>> len(ps.parameters())
+        1
+    """
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        for p in parameters or ():
+            self.append(p)
+
+    def __getitem__(self, idx):
+        return list(self._parameters.values())[idx]
+
+    def __setitem__(self, idx, param):
+        key = list(self._parameters)[idx]
+        self.add_parameter(key, param)
+
+    def __len__(self):
+        return len(self._parameters)
+
+    def __iter__(self):
+        return iter(self._parameters.values())
+
+    def append(self, parameter):
+        """Add a Parameter at the end; returns self."""
+        self.add_parameter(str(len(self._parameters)), parameter)
+        return self
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError("ParameterList has no forward; use its parameters in yours")

@@ -10,9 +10,11 @@ class Embedding(Layer):
     Args:
         num_embeddings: the vocabulary size.
         embedding_dim: the vector size.
-        padding_idx: an id whose vector is output as zeros and never gets a gradient.
-        sparse: leave a row-sparse gradient in weight.grad (``opsdk.nn.SparseRowGrad``) that
-            optimizers apply row by row; False leaves a dense gradient (zeros elsewhere).
+        padding_idx: an id (negative counts from the end) whose row starts as zeros, is
+            output as zeros and never gets a gradient, so it is never updated.
+        sparse: leave a row-sparse gradient in weight.grad (a SparseGradTensor: one row per
+            looked-up id, as Paddle's SelectedRows) that optimizers apply row by row; False
+            leaves a dense gradient (zeros elsewhere).
         weight_attr: ParamAttr or initializer (XavierUniform by default, as Paddle).
 
     Example:
@@ -32,6 +34,9 @@ class Embedding(Layer):
         self._sparse = bool(sparse)
         self.weight = self.create_parameter([self._num_embeddings, self._embedding_dim],
                                             attr=weight_attr, is_bias=False)
+        if self._padding_idx is not None:
+            # as Paddle: the padding vector starts at zero (and never gets a gradient)
+            self.weight._data[self._padding_idx] = 0
 
     def forward(self, x):
         return embedding(x, self.weight, padding_idx=self._padding_idx, sparse=self._sparse)

@@ -3,7 +3,8 @@ import math
 
 import numpy as np
 
-from ..errors import OpArgumentError
+from ..errors import OpArgumentError, StateError
+from ..nn.sparse_grad import SparseRowGrad
 from .optimizer import Optimizer
 
 
@@ -25,7 +26,10 @@ class Adam(Optimizer):
     Row-sparse gradients: with lazy_mode=True only the rows present are updated (their
     moments and parameters; the step count advances for all); with lazy_mode=False (default)
     the rows absent count as zero gradient: every row's moments decay and its parameter moves,
-    as a dense zero gradient would do. The gradient is never densified either way.
+    as a dense zero gradient would do. The gradient is never densified either way. As Paddle's
+    sparse kernel, a sparse step's bias correction uses the powers beta^(t+1), one step ahead
+    of the dense update's beta^t; and coupled weight decay with a sparse gradient is refused,
+    as Paddle refuses it.
 
     Args:
         learning_rate: float or LRScheduler (0.001).
@@ -57,20 +61,37 @@ class Adam(Optimizer):
         self._amsgrad = bool(amsgrad)
 
     def _init_state(self, p):
+        # the powers start at beta (set at the first step, from the parameter's group) and
+        # advance after each step: what Paddle's beta*_pow_acc accumulators hold
         state = {"moment1": np.zeros_like(p._data), "moment2": np.zeros_like(p._data),
-                 "beta1_pow_acc": 1.0, "beta2_pow_acc": 1.0}
+                 "beta1_pow_acc": None, "beta2_pow_acc": None}
         if self._amsgrad:
             state["moment2_max"] = np.zeros_like(p._data)
         return state
 
-    def _advance(self, state, group):
-        """Count one step; returns (b1, b2, eps, lr scale, epsilon scale) for this step."""
+    def _advance(self, state, group, ahead=False):
+        """Count one step; returns (b1, b2, eps, lr scale, epsilon scale) for this step.
+
+        The powers used are beta^t (ahead: beta^(t+1), Paddle's sparse kernel).
+        """
         b1 = self._hyper(group, "beta1")
         b2 = self._hyper(group, "beta2")
-        state["beta1_pow_acc"] *= b1
-        state["beta2_pow_acc"] *= b2
-        c2 = math.sqrt(1.0 - state["beta2_pow_acc"])
-        return b1, b2, self._hyper(group, "epsilon"), c2 / (1.0 - state["beta1_pow_acc"]), c2
+        if state["beta1_pow_acc"] is None:
+            state["beta1_pow_acc"], state["beta2_pow_acc"] = b1, b2
+        p1, p2 = state["beta1_pow_acc"], state["beta2_pow_acc"]
+        state["beta1_pow_acc"], state["beta2_pow_acc"] = p1 * b1, p2 * b2
+        if ahead:
+            p1, p2 = p1 * b1, p2 * b2
+        c2 = math.sqrt(1.0 - p2)
+        return b1, b2, self._hyper(group, "epsilon"), c2 / (1.0 - p1), c2
+
+    def _regularized(self, p, g, group):
+        if type(g) is SparseRowGrad and self._coupled_decay(p, group) is not None:
+            raise StateError(f"{type(self).__name__}: coupled weight_decay with a sparse "
+                             f"gradient (Embedding(sparse=True)) is not supported, as in "
+                             f"Paddle; expected: weight_decay=None for these parameters, or "
+                             f"AdamW, or a dense Embedding")
+        return super()._regularized(p, g, group)
 
     def _update(self, p, g, lr, state, group):
         b1, b2, eps, scale, c2 = self._advance(state, group)
@@ -93,7 +114,7 @@ class Adam(Optimizer):
         d -= denom
 
     def _update_sparse(self, p, rows, values, lr, state, group):
-        b1, b2, eps, scale, c2 = self._advance(state, group)
+        b1, b2, eps, scale, c2 = self._advance(state, group, ahead=True)
         d = p._data
         t = d.dtype.type
         m, v = state["moment1"], state["moment2"]

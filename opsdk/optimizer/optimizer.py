@@ -3,8 +3,8 @@ import abc
 
 import numpy as np
 
-from ..errors import OpArgumentError
 from ..autograd.sparse_rows import SparseRowGrad
+from ..errors import ArgumentTypeError, OpArgumentError, StateError
 from ..tensor import Tensor, _wrap
 from .lr import LRScheduler
 from .regularizer import as_regularizer
@@ -37,8 +37,8 @@ class Optimizer(abc.ABC):
             raise OpArgumentError(f"{op}: 'parameters' is required; expected: e.g. "
                                   f"parameters=model.parameters(); got: None")
         if isinstance(parameters, Tensor):
-            raise OpArgumentError(f"{op}: 'parameters' must be a list of Tensors; got: a single "
-                                  f"Tensor (wrap it in a list)")
+            raise ArgumentTypeError(f"{op}: 'parameters' must be an iterable of Tensors; got: a "
+                                    f"single Tensor (wrap it in a list)")
         params = list(parameters)
         if not params:
             raise OpArgumentError(f"{op}: 'parameters' is empty; expected: at least one "
@@ -48,7 +48,7 @@ class Optimizer(abc.ABC):
         for g in groups:
             self._add_param_group(dict(g))
         if not isinstance(learning_rate, (int, float, LRScheduler)):
-            raise OpArgumentError(f"{op}: learning_rate must be a float or an LRScheduler; got: "
+            raise ArgumentTypeError(f"{op}: learning_rate must be a float or an LRScheduler; got: "
                                   f"{type(learning_rate).__name__}")
         self._learning_rate = learning_rate
         self.regularization = as_regularizer(weight_decay, op)
@@ -64,7 +64,7 @@ class Optimizer(abc.ABC):
         ps = list(ps or [])
         for i, p in enumerate(ps):
             if not isinstance(p, Tensor):
-                raise OpArgumentError(f"{op}: parameters[{i}] must be a Tensor; got: "
+                raise ArgumentTypeError(f"{op}: parameters[{i}] must be a Tensor; got: "
                                       f"{type(p).__name__}")
         group["params"] = ps
         if "weight_decay" in group:
@@ -86,13 +86,13 @@ class Optimizer(abc.ABC):
     def set_lr(self, value):
         """Set a float learning rate (not allowed when the optimizer uses a scheduler)."""
         if isinstance(self._learning_rate, LRScheduler):
-            raise OpArgumentError(f"{type(self).__name__}.set_lr: the learning rate comes from "
-                                  f"an LRScheduler; expected: scheduler.step() instead")
+            raise StateError(f"{type(self).__name__}.set_lr: the learning rate comes from an "
+                             f"LRScheduler; expected: scheduler.step() instead")
         self._learning_rate = float(value)
 
     def set_lr_scheduler(self, scheduler):
         if not isinstance(scheduler, LRScheduler):
-            raise OpArgumentError(f"set_lr_scheduler: expected: an LRScheduler; got: "
+            raise ArgumentTypeError(f"set_lr_scheduler: expected: an LRScheduler; got: "
                                   f"{type(scheduler).__name__}")
         self._learning_rate = scheduler
 
@@ -129,13 +129,17 @@ class Optimizer(abc.ABC):
                     self._update(p, g, plr, state, group)
                 p._version += 1
 
+    def _coupled_decay(self, p, group):
+        """The regularizer added to p's gradient: p's own, else its group's, else the default."""
+        return getattr(p, "regularizer", None) or group.get("weight_decay", self.regularization)
+
     def _regularized(self, p, g, group):
-        reg = getattr(p, "regularizer", None) or group.get("weight_decay", self.regularization)
+        reg = self._coupled_decay(p, group)
         if reg is None:
             return g
         if type(g) is SparseRowGrad:
-            c = g.coalesce()
-            return SparseRowGrad(c.rows, reg.apply(p._data[c.rows], c.values), c.shape)
+            # Paddle adds the dense decay term to a sparse gradient: every row decays
+            return reg.apply(p._data, g.to_dense())
         return reg.apply(p._data, g)
 
     def _hyper(self, group, key):
@@ -151,6 +155,13 @@ class Optimizer(abc.ABC):
     @abc.abstractmethod
     def _update_sparse(self, p, rows, values, lr, state, group):
         """Each subclass defines this: the update for a row-sparse gradient (rows, values)."""
+
+    def _update_sparse_densely(self, p, rows, values, lr, state, group):
+        """A sparse update as the dense one with zeros outside the rows (for rules whose state
+        changes in every row anyway: RMSProp, Adamax, Lamb)."""
+        dense = np.zeros_like(p._data)
+        np.add.at(dense, rows, values)
+        self._update(p, dense, lr, state, group)
 
     def minimize(self, loss, startup_program=None, parameters=None, no_grad_set=None):
         """Apply the gradients loss.backward() computed (as Paddle's dygraph minimize does)."""
@@ -185,7 +196,7 @@ class Optimizer(abc.ABC):
                 continue
             key = self._param_key(p, i)
             for acc, v in state.items():
-                if acc == "param":
+                if acc == "param" or v is None:
                     continue
                 arr = v if isinstance(v, np.ndarray) else np.asarray([v], dtype=np.float64)
                 out[f"{key}_{acc}_0"] = _wrap(arr)

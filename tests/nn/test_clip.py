@@ -28,12 +28,19 @@ def test_global_norm_clip_scales_all_gradients_to_the_clip_norm():
     np.testing.assert_allclose(out[1][1].numpy(), [0.0, 0.8])
 
 
-def test_global_norm_clip_leaves_small_gradients_and_param_grad_untouched():
+def test_global_norm_clip_leaves_small_gradients_alone():
     ps = _params_with_grads([0.3, 0.4])
     out = ClipGradByGlobalNorm(clip_norm=1.0)(_pairs(ps))
     assert out[0][1] is ps[0].grad
-    ClipGradByGlobalNorm(clip_norm=0.1)(_pairs(ps))
-    np.testing.assert_array_equal(ps[0].grad.numpy(), [0.3, 0.4])
+    np.testing.assert_allclose(ps[0].grad.numpy(), [0.3, 0.4])
+
+
+def test_global_norm_clip_scales_param_grad_in_place_as_paddle():
+    ps = _params_with_grads([3.0, 4.0])
+    grad = ps[0].grad
+    out = ClipGradByGlobalNorm(clip_norm=1.0)(_pairs(ps))
+    assert out[0][1] is grad and ps[0].grad is grad
+    np.testing.assert_allclose(grad.numpy(), [0.6, 0.8], rtol=1e-6)
 
 
 def test_need_clip_false_parameters_are_neither_counted_nor_scaled():
@@ -74,7 +81,27 @@ def test_optimizer_with_global_norm_clip_steps_with_clipped_gradients():
     (w * paddle.to_tensor([30.0, 40.0])).sum().backward()
     opt.step()
     np.testing.assert_allclose(w.numpy(), [-0.6, -0.8], rtol=1e-6)
+    # Paddle leaves the clipped values in .grad after step() (issue 14, item 11)
+    np.testing.assert_allclose(w.grad.numpy(), [0.6, 0.8], rtol=1e-6)
+
+
+@pytest.mark.parametrize("clip", [ClipGradByNorm(clip_norm=1.0), ClipGradByValue(0.5)])
+def test_optimizer_with_norm_or_value_clip_leaves_param_grad_as_backward_left_it(clip):
+    w = paddle.create_parameter([2], "float32",
+                                default_initializer=paddle.nn.initializer.Constant(0.0))
+    opt = paddle.optimizer.SGD(learning_rate=1.0, parameters=[w], grad_clip=clip)
+    (w * paddle.to_tensor([30.0, 40.0])).sum().backward()
+    opt.step()
     np.testing.assert_array_equal(w.grad.numpy(), [30.0, 40.0])
+
+
+def test_global_norm_clip_scales_a_sparse_gradient_in_place():
+    emb = paddle.nn.Embedding(4, 2, sparse=True)
+    emb(paddle.to_tensor([1, 1, 3])).sum().backward()
+    grad = emb.weight.grad
+    ClipGradByGlobalNorm(clip_norm=1.0)([(emb.weight, grad)])
+    assert emb.weight.grad is grad
+    np.testing.assert_allclose(np.linalg.norm(grad.to_dense().numpy()), 1.0, rtol=1e-6)
 
 
 def test_seed000_clip_with_adam_keeps_the_first_adam_move_at_the_learning_rate():

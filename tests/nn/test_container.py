@@ -60,3 +60,18 @@ def test_layerlist_inside_a_layer_is_seen_by_the_parent():
 def test_layerlist_append_refuses_non_layers():
     with pytest.raises(OpArgumentError, match="LayerList.append"):
         LayerList().append(lambda x: x)
+
+
+def test_layer_dict_registers_its_layers_by_name():
+    heads = paddle.nn.LayerDict({"a": paddle.nn.Linear(2, 1), "b": paddle.nn.Linear(2, 3)})
+    heads["c"] = paddle.nn.Linear(2, 2)
+    assert list(heads.keys()) == ["a", "b", "c"] and "b" in heads and len(heads) == 3
+    assert len(heads.parameters()) == 6
+    heads.pop("a")
+    assert sorted(heads) == ["b", "c"]
+
+
+def test_parameter_list_registers_parameters_for_the_optimizer():
+    ps = paddle.nn.ParameterList([paddle.create_parameter([2], "float32") for _ in range(2)])
+    ps.append(paddle.create_parameter([1], "float32"))
+    assert len(ps) == 3 and len(ps.parameters()) == 3 and ps[2].shape == [1]

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import opsdk as paddle
-from opsdk.errors import OpArgumentError
+from opsdk.errors import ArgumentTypeError, OpArgumentError, StateError
 from .stepping import make_param, run_steps
 
 
@@ -70,8 +70,16 @@ def test_set_lr_changes_a_float_rate_and_refuses_with_a_scheduler():
     opt.set_lr(0.3)
     assert opt.get_lr() == 0.3
     opt.set_lr_scheduler(paddle.optimizer.lr.StepDecay(0.2, step_size=2))
-    with pytest.raises(OpArgumentError, match="scheduler.step"):
+    # Paddle raises RuntimeError here: StateError is one
+    with pytest.raises(StateError, match="scheduler.step") as info:
         opt.set_lr(0.5)
+    assert isinstance(info.value, RuntimeError)
+
+
+def test_a_single_tensor_as_parameters_is_a_type_error_as_in_paddle():
+    with pytest.raises(ArgumentTypeError, match="single Tensor") as info:
+        paddle.optimizer.Adam(learning_rate=0.1, parameters=make_param([0.0]))
+    assert isinstance(info.value, TypeError)
 
 
 def test_parameter_groups_scale_the_rate_and_override_weight_decay():

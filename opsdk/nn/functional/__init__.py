@@ -1,11 +1,23 @@
-"""opsdk.nn.functional (Paddle's paddle.nn.functional): activations, losses, linear, dropout."""
+"""opsdk.nn.functional (Paddle's paddle.nn.functional): activations, losses, linear, dropout,
+normalization."""
 from ...functional.elementwise import sigmoid, tanh
 from ...functional.indexing import one_hot
 from .activation import gelu, leaky_relu, log_softmax, relu, silu, softmax, swish
+from .activation_extra import (celu, elu, glu, hardshrink, hardsigmoid, hardswish, hardtanh,
+                               log_sigmoid, logsigmoid, mish, prelu, relu6, selu, softplus,
+                               softshrink, softsign, tanhshrink, thresholded_relu)
 from .common import dropout, linear
 from .input import embedding
 from .loss import cross_entropy, mse_loss
+from .loss_extra import (binary_cross_entropy, binary_cross_entropy_with_logits, kl_div,
+                         l1_loss, label_smooth, nll_loss, smooth_l1_loss, square_error_cost)
+from .norm import cosine_similarity, layer_norm, normalize
 
 __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "softmax",
            "log_softmax", "cross_entropy", "mse_loss", "linear", "dropout", "embedding",
-           "one_hot"]
+           "one_hot", "elu", "selu", "celu", "relu6", "hardtanh", "hardsigmoid", "hardswish",
+           "softplus", "softsign", "tanhshrink", "log_sigmoid", "mish", "prelu", "l1_loss",
+           "smooth_l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+           "nll_loss", "kl_div", "layer_norm", "normalize", "hardshrink", "softshrink",
+           "thresholded_relu", "glu", "logsigmoid", "cosine_similarity", "square_error_cost",
+           "label_smooth"]

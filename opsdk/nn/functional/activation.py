@@ -50,10 +50,10 @@ def relu(x, name=None):
 
 
 def leaky_relu(x, negative_slope=0.01, name=None):
-    """x where x > 0, negative_slope * x elsewhere."""
+    """x where x >= 0, negative_slope * x elsewhere (the gradient at 0 is 1, as Paddle)."""
     x = float_arg(x, "leaky_relu")
     xd = x._data
-    mask = xd > 0
+    mask = xd >= 0
     slope = np.where(mask, 1, negative_slope).astype(xd.dtype)
     out = xd * slope
     if not wants_grad(x):

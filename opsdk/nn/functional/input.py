@@ -82,9 +82,14 @@ def embedding(x, weight, padding_idx=None, sparse=False, name=None):
 
     if sparse and w._node is None:
         # first-order backward hands the engine the looked-up rows only; it adds them into
-        # weight.grad without densifying (create_graph gets the dense, differentiable vjp)
-        return record("embedding", out, (w,), vjp,
-                      lambda g: (SparseRowGrad(rows, values(g), wd.shape),))
+        # weight.grad without densifying (create_graph gets the dense, differentiable vjp).
+        # One row per looked-up id, as Paddle's SelectedRows: padding ids stay, with zeros.
+        def sparse_rows(g):
+            vals = g.reshape((k,) + row_shape)
+            if keep is not None:
+                vals = vals * keep.reshape((k,) + (1,) * len(row_shape)).astype(vals.dtype)
+            return (SparseRowGrad(flat, vals, wd.shape),)
+        return record("embedding", out, (w,), vjp, sparse_rows)
 
     def fast(g):
         dense = np.zeros(wd.shape, dtype=g.dtype)

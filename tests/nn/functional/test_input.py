@@ -54,10 +54,18 @@ def test_embedding_sparse_gradient_holds_only_looked_up_rows():
     w = paddle.create_parameter([8, 2], "float32")
     F.embedding(paddle.to_tensor([3, 1, 3]), w, sparse=True).sum().backward()
     assert isinstance(w.grad._data, SparseRowGrad)
-    assert sorted(w.grad.rows.tolist()) == [1, 3, 3]
+    assert w.grad.rows() == [3, 1, 3] and w.grad.shape == [3, 2]
     dense = np.zeros((8, 2), dtype=np.float32)
     dense[1], dense[3] = 1, 2
-    np.testing.assert_array_equal(w.grad.numpy(), dense)
+    np.testing.assert_array_equal(w.grad.to_dense().numpy(), dense)
+
+
+def test_embedding_sparse_gradient_keeps_padding_ids_as_zero_rows():
+    w = paddle.create_parameter([5, 2], "float32")
+    F.embedding(paddle.to_tensor([0, 2, 2]), w, padding_idx=2, sparse=True).sum().backward()
+    # Paddle's shape: one row per looked-up id; the padding rows carry no gradient
+    assert w.grad.rows() == [0, 2, 2]
+    np.testing.assert_array_equal(w.grad.numpy(), [[1, 1], [0, 0], [0, 0]])
 
 
 def test_opsdk_grad_returns_the_gradient_of_a_sparse_embedding_weight():

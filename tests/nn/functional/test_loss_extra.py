@@ -1,0 +1,112 @@
+"""The extra losses: values and gradients against PyTorch, second order against numeric."""
+import numpy as np
+import pytest
+
+import opsdk as paddle
+import opsdk.nn.functional as F
+from opsdk.errors import OpArgumentError, ShapeError
+from helpers.gradients import assert_gradients
+from helpers.samples import signed
+
+P = np.array([0.2, 0.7, 0.9, 0.4])
+T = np.array([0.0, 1.0, 1.0, 0.3])
+
+
+def _both(ours_fn, torch_fn, *arrays, leaves=None):
+    """Values and gradients agree with torch (for the first `leaves` inputs; all by default)."""
+    torch = pytest.importorskip("torch")
+    n = len(arrays) if leaves is None else leaves
+    xs = [paddle.to_tensor(a, dtype="float64", stop_gradient=i >= n)
+          for i, a in enumerate(arrays)]
+    ours = ours_fn(*xs)
+    ours.backward()
+    ts = [torch.tensor(a, requires_grad=i < n) for i, a in enumerate(arrays)]
+    theirs = torch_fn(torch, *ts)
+    theirs.backward()
+    np.testing.assert_allclose(ours.numpy(), theirs.detach().numpy(), rtol=1e-10)
+    for x, t in zip(xs[:n], ts[:n]):
+        np.testing.assert_allclose(x.grad.numpy(), t.grad.numpy(), rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum"])
+def test_l1_and_smooth_l1_match_torch(reduction):
+    _both(lambda a, b: F.l1_loss(a, b, reduction), lambda t, a, b: t.nn.functional.l1_loss(
+        a, b, reduction=reduction), P * 3, T)
+    _both(lambda a, b: F.smooth_l1_loss(a, b, reduction),
+          lambda t, a, b: t.nn.functional.smooth_l1_loss(a, b, reduction=reduction), P * 3, T)
+
+
+def test_binary_cross_entropy_and_with_logits_match_torch():
+    _both(F.binary_cross_entropy, lambda t, p, y: t.nn.functional.binary_cross_entropy(p, y), P, T)
+    logits = signed(4, seed=2) * 5
+    _both(F.binary_cross_entropy_with_logits,
+          lambda t, x, y: t.nn.functional.binary_cross_entropy_with_logits(x, y), logits, T)
+    pw = np.array([2.0, 0.5, 1.0, 3.0])
+    _both(lambda x, y: F.binary_cross_entropy_with_logits(
+        x, y, pos_weight=paddle.to_tensor(pw, dtype="float64")),
+        lambda t, x, y: t.nn.functional.binary_cross_entropy_with_logits(
+            x, y, pos_weight=t.tensor(pw)), logits, T)
+
+
+def test_nll_loss_with_weight_and_ignore_index_matches_torch():
+    logp = np.log(np.array([[0.2, 0.5, 0.3], [0.1, 0.1, 0.8], [0.6, 0.3, 0.1]]))
+    labels = [2, -100, 0]
+    w = np.array([1.0, 2.0, 0.5])
+    torch = pytest.importorskip("torch")
+    x = paddle.to_tensor(logp, stop_gradient=False)
+    ours = F.nll_loss(x, paddle.to_tensor(labels), weight=paddle.to_tensor(w))
+    ours.backward()
+    xt = torch.tensor(logp, requires_grad=True)
+    theirs = torch.nn.functional.nll_loss(xt, torch.tensor(labels), weight=torch.tensor(w))
+    theirs.backward()
+    np.testing.assert_allclose(ours.item(), theirs.item(), rtol=1e-12)
+    np.testing.assert_allclose(x.grad.numpy(), xt.grad.numpy(), rtol=1e-12)
+
+
+@pytest.mark.filterwarnings("ignore:reduction. 'mean' divides")
+@pytest.mark.parametrize("reduction", ["mean", "sum", "batchmean"])
+def test_kl_div_matches_torch(reduction):
+    logq = np.log(np.array([[0.2, 0.8], [0.6, 0.4]]))
+    p = np.array([[0.5, 0.5], [0.0, 1.0]])
+    _both(lambda a, b: F.kl_div(a, b, reduction), lambda t, a, b: t.nn.functional.kl_div(
+        a, b, reduction=reduction), logq, p, leaves=1)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: F.smooth_l1_loss(x * 3, paddle.to_tensor(T)),
+    lambda x: F.binary_cross_entropy_with_logits(x * 4, paddle.to_tensor(T)),
+    lambda x: F.binary_cross_entropy(F.sigmoid(x), paddle.to_tensor(T)),
+])
+def test_gradients_match_numeric_to_second_order(fn):
+    assert_gradients(fn, [signed(4, seed=5)])
+
+
+def test_binary_cross_entropy_at_zero_and_one_stays_finite():
+    loss = F.binary_cross_entropy(paddle.to_tensor([0.0, 1.0]), paddle.to_tensor([1.0, 0.0]),
+                                  reduction="none")
+    np.testing.assert_allclose(loss.numpy(), [100.0, 100.0])
+
+
+def test_bad_arguments_are_named():
+    with pytest.raises(OpArgumentError, match="l1_loss: argument 'reduction'"):
+        F.l1_loss(paddle.ones([2]), paddle.ones([2]), reduction="avg")
+    with pytest.raises(ShapeError, match="binary_cross_entropy: input and label"):
+        F.binary_cross_entropy(paddle.ones([2]) * 0.5, paddle.ones([3]))
+    with pytest.raises(OpArgumentError, match=r"nll_loss: labels must lie in \[0, 2\)"):
+        F.nll_loss(paddle.zeros([1, 2]), paddle.to_tensor([5]))
+
+
+def test_loss_layers_call_their_functionals():
+    p, t = paddle.to_tensor(P), paddle.to_tensor(T)
+    assert paddle.nn.L1Loss(reduction="sum")(p, t).item() == pytest.approx(
+        F.l1_loss(p, t, "sum").item())
+    assert paddle.nn.BCELoss()(p, t).item() == pytest.approx(F.binary_cross_entropy(p, t).item())
+    assert paddle.nn.SmoothL1Loss(delta=0.5)(p, t).item() == pytest.approx(
+        F.smooth_l1_loss(p, t, delta=0.5).item())
+
+
+def test_square_error_cost_and_label_smooth():
+    np.testing.assert_allclose(F.square_error_cost(paddle.to_tensor([1.0, 3.0]),
+                                                   paddle.to_tensor([2.0, 1.0])).numpy(), [1, 4])
+    np.testing.assert_allclose(F.label_smooth(paddle.to_tensor([[0.0, 1.0]]), epsilon=0.2)
+                               .numpy(), [[0.1, 0.9]], rtol=1e-6)

@@ -1,0 +1,165 @@
+"""Test-side alias: makes ``import paddle`` resolve to opsdk for Paddle's own unit tests.
+
+Every public name comes from opsdk itself (``paddle.X`` is ``opsdk.X``, ``paddle.nn.utils`` is
+``opsdk.nn.utils``, ...). Only Paddle's internals, which opsdk deliberately does not mirror,
+are stood in for here, each built on opsdk's public API:
+
+- ``paddle.base``: ``dygraph.guard`` (a no-op: dynamic mode is the only mode), ``CPUPlace``,
+  ``ParamAttr``, ``set_flags``, ``framework.EagerParamBase`` (a Parameter whose
+  ``value().get_tensor().set(array)`` is ``set_value``);
+- the ``paddle.tensor.random`` module path (opsdk's ``opsdk.tensor`` is the module of the
+  Tensor class; the random functions live at opsdk's top level);
+- two private Tensor methods Paddle's tests call: ``_grad_ivar()`` (the gradient or None, i.e.
+  ``.grad``) and ``_register_backward_hook(fn)`` (a hook with no arguments run when a leaf's
+  gradient arrives, i.e. ``register_hook`` on a leaf, with Paddle's ValueError otherwise).
+
+``install()`` puts the alias in ``sys.modules`` and adds the two methods; use it only in a
+process of its own.
+"""
+import contextlib
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+import types
+
+import numpy as np
+
+import opsdk
+
+
+def _module(name, **attrs):
+    mod = types.ModuleType(name)
+    mod.__dict__.update(attrs)
+    return mod
+
+
+def _eager_param_base(dtype, shape, name=None, optimize_attr=None, **kwargs):
+    """paddle.base.framework.EagerParamBase: a Parameter whose value().get_tensor().set() fills it."""
+    param = opsdk.nn.Parameter(np.zeros(shape, dtype=dtype), name=name,
+                               optimize_attr=optimize_attr or {"learning_rate": 1.0})
+
+    class _Holder:
+        def get_tensor(self):
+            return self
+
+        def set(self, array, place=None):
+            param.set_value(np.asarray(array, dtype=dtype))
+
+    param.value = _Holder
+    return param
+
+
+def _final_hooks():
+    return _module("paddle.base.core.eager")
+
+
+def _build():
+    core = _module("paddle.base.core", eager=_final_hooks())
+    framework = _module(
+        "paddle.base.framework",
+        EagerParamBase=_eager_param_base,
+        _current_expected_place=lambda: opsdk.CPUPlace(),
+        _dygraph_tracer=lambda: types.SimpleNamespace(_has_grad=True),
+    )
+    dygraph = _module("paddle.base.dygraph", guard=lambda place=None: contextlib.nullcontext(),
+                      no_grad=opsdk.no_grad)
+    base = _module(
+        "paddle.base", core=core, framework=framework, dygraph=dygraph,
+        CPUPlace=opsdk.CPUPlace, CUDAPlace=opsdk.CUDAPlace, ParamAttr=opsdk.ParamAttr,
+        in_dygraph_mode=lambda: True, set_flags=lambda flags: opsdk.framework.set_flags(flags),
+        get_flags=lambda flags: opsdk.framework.get_flags(flags),
+    )
+    base.__path__ = []
+    # paddle.tensor.random holds the random creation functions: opsdk has them at the top
+    random = _module("paddle.tensor.random", __getattr__=lambda name: getattr(opsdk, name))
+    tensor = _module("paddle.tensor", random=random)
+    tensor.__path__ = []
+    return {"paddle.base": base, "paddle.base.core": core, "paddle.base.framework": framework,
+            "paddle.base.dygraph": dygraph, "paddle.tensor": tensor,
+            "paddle.tensor.random": random}
+
+
+class _Top(types.ModuleType):
+    """The ``paddle`` module: opsdk's names, plus the stand-ins above."""
+
+    def __init__(self, stand_ins):
+        super().__init__("paddle", opsdk.__doc__)
+        self.__path__ = []
+        self._stand_ins = stand_ins
+
+    def __getattr__(self, name):
+        full = "paddle." + name
+        if full in self._stand_ins:
+            return self._stand_ins[full]
+        return getattr(opsdk, name)
+
+
+class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """``paddle.a.b`` imports as the stand-in of that name, else as ``opsdk.a.b``."""
+
+    def __init__(self, stand_ins):
+        self._stand_ins = stand_ins
+        self._own_specs = {}
+
+    def find_spec(self, fullname, path=None, target=None):
+        if not fullname.startswith("paddle."):
+            return None
+        if fullname not in self._stand_ins:
+            try:
+                importlib.import_module("opsdk" + fullname[len("paddle"):])
+            except ImportError:
+                return None
+        return importlib.util.spec_from_loader(fullname, self)
+
+    def create_module(self, spec):
+        name = spec.name
+        if name in self._stand_ins:
+            return self._stand_ins[name]
+        module = importlib.import_module("opsdk" + name[len("paddle"):])
+        self._own_specs[id(module)] = module.__spec__
+        _seed_aliases(skip=name)
+        return module
+
+    def exec_module(self, module):
+        # the import system stamps the alias's spec on the module: give opsdk's back
+        spec = self._own_specs.pop(id(module), None)
+        if spec is not None:
+            module.__spec__ = spec
+
+
+def _seed_aliases(skip=None):
+    """Register 'paddle.X' for every loaded 'opsdk.X' module, so importing one never goes
+    through the finder again (which would set the submodule as an attribute of its package,
+    hiding a function of the same name, as opsdk.nn.utils.clip_grad_norm_)."""
+    for name, module in list(sys.modules.items()):
+        if name.startswith("opsdk.") and module is not None:
+            alias = "paddle" + name[len("opsdk"):]
+            if alias != skip and alias not in sys.modules:
+                sys.modules[alias] = module
+
+
+def _grad_ivar(self):
+    return self.grad
+
+
+def _register_backward_hook(self, hook):
+    if self.stop_gradient or not self.is_leaf:
+        raise ValueError("_register_backward_hook: only a leaf tensor that needs a gradient "
+                         "takes a backward hook")
+
+    def run(grad):
+        hook()
+    return self.register_hook(run)
+
+
+def install():
+    """Make ``import paddle`` (and ``paddle.*``) resolve to opsdk in this process."""
+    opsdk.Tensor._grad_ivar = _grad_ivar
+    opsdk.Tensor._register_backward_hook = _register_backward_hook
+    stand_ins = _build()
+    sys.modules["paddle"] = _Top(stand_ins)
+    sys.modules.update(stand_ins)
+    importlib.import_module("opsdk.nn")
+    _seed_aliases()
+    sys.meta_path.insert(0, _Finder(stand_ins))

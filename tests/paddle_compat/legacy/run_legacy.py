@@ -1,0 +1,134 @@
+"""Run Paddle's own dygraph unit tests with ``paddle`` resolving to opsdk; count what passes.
+
+The tests are Paddle's (``test/legacy_test/`` in the PaddlePaddle repository), fetched by you into
+a directory outside this repository; they are never copied here. Usage::
+
+    python tests/paddle_compat/legacy/run_legacy.py DIR [--real | --against-real] [--json OUT]
+
+DIR holds the test files (test_pylayer_op.py, test_tensor_register_hook.py,
+test_imperative_auto_prune.py, test_optimizer_for_varbase.py, test_detach.py,
+test_clip_grad_norm_.py; others found there run too). ``--real`` runs them under real
+PaddlePaddle instead (the baseline); ``--against-real`` runs the baseline too (in a process
+of its own) and counts only the tests that pass on Paddle. Prints one line per test and the
+totals; exits 0.
+"""
+import argparse
+import importlib.util
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import traceback
+import unittest
+
+FILES = ("test_pylayer_op.py", "test_tensor_register_hook.py", "test_imperative_auto_prune.py",
+         "test_optimizer_for_varbase.py", "test_detach.py", "test_clip_grad_norm_.py")
+
+
+def _reason(err):
+    """The last line of a traceback: the exception and its message, shortened."""
+    line = err.strip().splitlines()[-1] if err.strip() else "?"
+    return line if len(line) <= 160 else line[:157] + "..."
+
+
+class _Collect(unittest.TestResult):
+    def __init__(self):
+        super().__init__()
+        self.outcomes = []
+
+    def addSuccess(self, test):
+        self.outcomes.append((test.id(), "passed", ""))
+
+    def addFailure(self, test, err):
+        self.outcomes.append((test.id(), "failed", _reason(self._exc_info_to_string(err, test))))
+
+    def addError(self, test, err):
+        self.outcomes.append((test.id(), "error", _reason(self._exc_info_to_string(err, test))))
+
+    def addSkip(self, test, reason):
+        self.outcomes.append((test.id(), "skipped", reason))
+
+
+def _test_names(path):
+    """Test ids a file defines, found without importing it (its import may be what fails)."""
+    import ast
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    stem = os.path.splitext(os.path.basename(path))[0]
+    out = []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name.startswith("test"):
+                    out.append(f"{stem}.{node.name}.{item.name}")
+    return out
+
+
+def run_file(path):
+    """(test id, outcome, reason) for every test of one file."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    spec = importlib.util.spec_from_file_location(stem, path)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception:
+        reason = "import: " + _reason(traceback.format_exc())
+        return [(name, "error", reason) for name in _test_names(path)]
+    suite = unittest.defaultTestLoader.loadTestsFromModule(module)
+    result = _Collect()
+    stdout = sys.stdout
+    sys.stdout = io.StringIO()  # the tests print gradients; keep the report readable
+    try:
+        suite.run(result)
+    finally:
+        sys.stdout = stdout
+    return result.outcomes
+
+
+def _baseline(folder):
+    """The ids of the tests that pass under real PaddlePaddle (run in a process of its own)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "real.json")
+        subprocess.run([sys.executable, os.path.abspath(__file__), folder, "--real", "--json",
+                        out], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(out, encoding="utf-8") as f:
+            return {r["test"] for r in json.load(f) if r["outcome"] == "passed"}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dir", help="directory holding Paddle's test files")
+    ap.add_argument("--real", action="store_true", help="run under real PaddlePaddle")
+    ap.add_argument("--against-real", action="store_true",
+                    help="count only the tests that pass under real PaddlePaddle")
+    ap.add_argument("--json", help="write the outcomes to this file")
+    args = ap.parse_args(argv)
+    baseline = _baseline(args.dir) if args.against_real else None
+    if not args.real:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import paddle_alias
+        paddle_alias.install()
+    names = [f for f in FILES if os.path.exists(os.path.join(args.dir, f))]
+    names += sorted(f for f in os.listdir(args.dir)
+                    if f.startswith("test_") and f.endswith(".py") and f not in names)
+    outcomes = []
+    for name in names:
+        outcomes += run_file(os.path.join(args.dir, name))
+    for test_id, outcome, reason in outcomes:
+        print(f"{outcome:8s} {test_id}" + (f"  -- {reason}" if reason else ""))
+    passed = sum(1 for _, o, _ in outcomes if o == "passed")
+    print(f"\n{passed} passed of {len(outcomes)} ({'paddle' if args.real else 'opsdk'})")
+    if baseline is not None:
+        counted = [t for t, o, _ in outcomes if t in baseline]
+        ours = sum(1 for t, o, _ in outcomes if t in baseline and o == "passed")
+        print(f"{ours} of the {len(counted)} tests that pass under PaddlePaddle pass under opsdk")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump([{"test": t, "outcome": o, "reason": r} for t, o, r in outcomes], f,
+                      indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
