@@ -25,8 +25,9 @@ class IndexOutOfRangeError(OpArgumentError, IndexError):
     """An index argument (scatter, take_along_axis, index_add, ...) points outside the tensor."""
 
 
-class GraphFreedError(OpsdkError, RuntimeError):
-    """Backward ran through a graph whose saved tensors were already freed."""
+class GraphFreedError(OpsdkError, RuntimeError, SystemError):
+    """Backward ran through a graph whose saved tensors were already freed (Paddle raises
+    SystemError there, a "(Fatal)" error)."""
 
 
 class InplaceModifiedError(OpsdkError, RuntimeError):
@@ -156,8 +157,13 @@ class InteropError(OpsdkError, TypeError):
 
 
 class PyLayerError(OpsdkError, TypeError, ValueError):
-    """A PyLayer was defined or applied wrongly: forward returned a non-Tensor, a Tensor that needs
-    a gradient was passed inside a list (Paddle raises ValueError there)."""
+    """A PyLayer was defined or applied wrongly: forward returned no Tensor, or a non-Tensor
+    (Paddle raises ValueError there)."""
+
+
+class PyLayerNotImplementedError(PyLayerError, NotImplementedError):
+    """A PyLayer subclass was used without defining forward (or backward), as Paddle's
+    NotImplementedError."""
 
 
 class BackwardReturnError(BackwardError, ValueError):
@@ -165,9 +171,10 @@ class BackwardReturnError(BackwardError, ValueError):
     (Paddle raises ValueError for a wrong count or type)."""
 
 
-class OpBackwardError(BackwardError):
+class OpBackwardError(BackwardError, OSError):
     """An op's backward raised; the message names the op and where its forward was called, and
-    ``__cause__`` holds the original exception."""
+    ``__cause__`` holds the original exception (Paddle raises OSError, an "(External)" error,
+    for any exception from a PyLayer's backward)."""
 
 
 class DoubleBackwardError(BackwardError):

@@ -46,6 +46,8 @@ class Tensor:
     _hooks = None
     # an integer tensor asked for stop_gradient=False reports it (as Paddle) but gets no gradient
     _sg_off = False
+    # such a tensor computed by an op from inputs that need gradients: not a leaf (Paddle)
+    _op_result = False
     grad = None
     name = None
     persistable = False
@@ -100,7 +102,7 @@ class Tensor:
 
     @property
     def is_leaf(self):
-        return self._node is None
+        return self._node is None and not self._op_result
 
     @property
     def grad_fn(self):
@@ -283,8 +285,10 @@ class Tensor:
         def keep(g):
             t = ref()
             if t is not None:
-                gd = g.detach()
-                t.grad = gd if t.grad is None else t.grad + gd
+                from .autograd.engine import new_grad
+                # a leaf tensor reporting stop_gradient=False, as a leaf's .grad (Paddle)
+                d = g._data if t.grad is None else t.grad._data + g._data
+                t.grad = new_grad(d)
         self.register_hook(keep)
 
     def _bump_version(self):
@@ -331,6 +335,15 @@ def _wrap(data):
     t._data = data
     t._node = None
     t._req = False
+    return t
+
+
+def int_result(data):
+    """An op's integer (or bool) result from inputs that need gradients: no gradient flows into
+    it, but it reports stop_gradient=False and is not a leaf, as in Paddle."""
+    t = _wrap(data)
+    t._sg_off = True
+    t._op_result = True
     return t
 
 

@@ -152,6 +152,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     # a single-output node's pending gradient is stored bare; a multi-output node's as a list
     grads = {}
     leaf_grads = {}
+    cut_leaves = None  # ids of leaves given a gradient computed in a PyLayer's backward
     roots = []
     for t, g in zip(outputs, grad_outputs):
         node = t._node
@@ -224,6 +225,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 deps[target] = left
                 if left == 0:
                     ready.append(target)
+            if node.cut_grads is not None and not capture:
+                cut_leaves = _cut_leaves(node, cut_leaves)
     finally:
         _state.enabled = prev_mode
 
@@ -238,9 +241,18 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     # only when nothing else refers to it
     in_grads = g = None
     while leaf_grads:
-        _, (leaf, g) = leaf_grads.popitem()
-        _accumulate(leaf, g, create_graph, _wrap)
+        key, (leaf, g) = leaf_grads.popitem()
+        _accumulate(leaf, g, create_graph, _wrap, cut_leaves is not None and key in cut_leaves)
     return None
+
+
+def _cut_leaves(node, cut):
+    """cut plus the leaves that node (a PyLayer's) gave a gradient computed in its backward."""
+    for edge, c in zip(node.edges, node.cut_grads):
+        if c and edge is not None and edge[1] < 0:
+            cut = set() if cut is None else cut
+            cut.add(id(edge[0]))
+    return cut
 
 
 def _writeable(a):
@@ -380,15 +392,16 @@ def _calibrate(a):
 _SOLE = _calibrate(np.empty(1))
 
 
-def _new_grad(arr):
-    """A leaf's .grad: a leaf tensor that reports stop_gradient=False, as in Paddle."""
+def new_grad(arr, cut=False):
+    """A leaf's .grad: a leaf tensor that reports stop_gradient=False, as in Paddle, or True
+    when ``cut`` (a gradient computed in a PyLayer's backward, under no_grad)."""
     from ..tensor import _wrap
     t = _wrap(arr)
-    t._req = arr.dtype.kind in "fc"
+    t._req = not cut and arr.dtype.kind in "fc"
     return t
 
 
-def _accumulate(leaf, g, create_graph, _wrap):
+def _accumulate(leaf, g, create_graph, _wrap, cut=False):
     """Add g into leaf.grad, taking over g's buffer when the engine owns it alone."""
     if type(g) is not np.ndarray and getattr(g, "is_sparse_rows", False):
         if not leaf._hooks:
@@ -422,7 +435,7 @@ def _accumulate(leaf, g, create_graph, _wrap):
             arr = g.copy()
         if grad is not None:
             arr += grad._data
-        leaf.grad = _new_grad(arr)
+        leaf.grad = new_grad(arr, cut)
     else:
         acc = grad._data
         acc += g

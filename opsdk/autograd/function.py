@@ -1,5 +1,5 @@
 """The PyLayer protocol: custom ops with a user-written forward and backward."""
-from ..errors import OpArgumentError
+from ..errors import PyLayerNotImplementedError
 from ..functional.record import OutputOf as _OutputOf
 
 
@@ -14,6 +14,8 @@ class PyLayerContext:
         self._saved = ()
         self._non_diff = ()
         self._materialize = True
+        self._not_inplace = ()
+        self._grad_in_dtype_consistent = True
         self.needs_input_grad = ()
 
     def save_for_backward(self, *tensors):
@@ -43,11 +45,14 @@ class PyLayerContext:
         self._materialize = bool(value)
 
     def mark_not_inplace(self, *tensors):
-        """Inputs that forward returns unchanged as outputs: not an in-place change of them."""
-        self._not_inplace = getattr(self, "_not_inplace", ()) + tuple(id(t) for t in tensors)
+        """Inputs that forward returns as outputs without changing them. Unmarked, an input
+        returned as an output is an in-place op on it (as in Paddle): refused for a leaf that
+        needs a gradient; any other input takes the output's place in the graph."""
+        self._not_inplace = self._not_inplace + tuple(id(t) for t in tensors)
 
     def set_grad_in_dtype_consistent(self, value):
-        """With False, backward gets output gradients in the dtype they arrive in, uncast."""
+        """With False, backward gets output gradients in the dtype they arrive in, uncast (by
+        default each is cast to its output's dtype, as in Paddle)."""
         self._grad_in_dtype_consistent = bool(value)
 
 
@@ -96,11 +101,11 @@ class PyLayer:
 
     @staticmethod
     def forward(ctx, *args, **kwargs):
-        raise OpArgumentError("PyLayer subclasses must define forward(ctx, ...)")
+        raise PyLayerNotImplementedError("PyLayer subclasses must define forward(ctx, ...)")
 
     @staticmethod
     def backward(ctx, *grads):
-        raise OpArgumentError("PyLayer subclasses must define backward(ctx, *grads)")
+        raise PyLayerNotImplementedError("PyLayer subclasses must define backward(ctx, *grads)")
 
     @classmethod
     def apply(cls, *args, **kwargs):

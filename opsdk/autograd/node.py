@@ -42,6 +42,9 @@ class Node:
     reads_output = None
     # a PyLayer's node: Paddle ignores hooks registered on its outputs
     ignores_hooks = False
+    # a PyLayer's node, after its rule ran: per input, True where the gradient was computed in
+    # backward (a leaf's .grad made of it reports stop_gradient=True, as in Paddle)
+    cut_grads = None
 
     def __init__(self, name, vjp, fast, edges, saved, n_out=1, site=None):
         self.name = name

@@ -18,13 +18,27 @@ class InputMeta:
     """What backward's gradient for one Tensor input must look like (the input itself is not
     kept alive for it)."""
 
-    __slots__ = ("shape", "dtype", "on_cpu", "needs_grad")
+    __slots__ = ("shape", "dtype", "on_cpu", "needs_grad", "cast")
 
     def __init__(self, t):
         self.shape = tuple(t._data.shape)
         self.dtype = t._data.dtype
         self.on_cpu = type(t._data) is np.ndarray
         self.needs_grad = t._req
+        # a float gradient of another precision is cast to the input's dtype, unless the input
+        # is the output of a PyLayer whose ctx.set_grad_in_dtype_consistent(False) asked to get
+        # gradients uncast (Paddle casts on the receiving side)
+        node = t._node
+        rule = node.vjp if node is not None else None
+        self.cast = not (type(rule) is BackwardRule and not rule.ctx._grad_in_dtype_consistent)
+
+
+def _tensors_in(a):
+    if isinstance(a, Tensor):
+        return (a,)
+    if type(a) in (list, tuple):
+        return tuple(t for t in a if isinstance(t, Tensor))
+    return ()
 
 
 def _tracked(g):
@@ -52,7 +66,7 @@ class BackwardRule:
     """The node rule of one PyLayer call (``vjp(*grads)`` for the engine)."""
 
     __slots__ = ("cls", "ctx", "name", "n_args", "tensor_pos", "inputs", "outputs", "site",
-                 "first_order_only", "_node", "keywords")
+                 "first_order_only", "_node", "keywords", "list_args")
 
     def __init__(self, cls, ctx, name, args, inputs, outputs, keywords=()):
         self.cls = cls
@@ -60,7 +74,11 @@ class BackwardRule:
         self.name = name
         self.keywords = keywords  # the names of the last len(keywords) of args
         self.n_args = len(args)
-        self.tensor_pos = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
+        # per Tensor input (in order): the forward argument it is, or it is inside
+        self.tensor_pos = tuple(i for i, a in enumerate(args) for _ in _tensors_in(a))
+        # {argument: how many Tensors} for list and tuple arguments holding Tensors
+        self.list_args = {i: len(_tensors_in(a)) for i, a in enumerate(args)
+                          if type(a) in (list, tuple) and _tensors_in(a)}
         self.inputs = inputs
         self.outputs = outputs
         self.site = None
@@ -83,12 +101,21 @@ class BackwardRule:
         result = self._run(fed, create_graph)
         out = check_grads(self, result)
         if create_graph:
-            out = self._guard(out, grads)
+            return self._guard(out, grads)
+        # Paddle: a gradient computed in backward (under no_grad) ends up in x.grad with
+        # stop_gradient=True; one passed through unchanged (dy itself) with False
+        node = self._node() if self._node is not None else None
+        if node is not None:
+            fed_ids = {id(g) for g in fed}
+            node.cut_grads = tuple(g is not None and id(g) not in fed_ids for g in out)
         return out
 
     def _in_output_dtypes(self, grads):
         """Incoming float grads cast to their output's dtype (a float64 grad_outputs for a float32
-        output reaches backward as float32), one rule for every op, as in Paddle."""
+        output reaches backward as float32), one rule for every op, as in Paddle, unless the
+        ctx asked for them uncast (set_grad_in_dtype_consistent(False))."""
+        if not self.ctx._grad_in_dtype_consistent:
+            return grads
         for g, (_, dtype, _) in zip(grads, self.outputs):
             if g is not None and g._data.dtype != dtype and g._data.dtype.kind == "f" and dtype.kind == "f":
                 break
@@ -140,8 +167,11 @@ class BackwardRule:
                      edges, None, site=self.site)
         return _wrap_req(g._data, guard, 0)
 
-    def arg_label(self, pos):
-        """How errors name forward's argument pos: "argument 1 ('beta')", or "argument 1"."""
+    def arg_label(self, pos, item=None):
+        """How errors name forward's argument pos: "argument 1 ('beta')", or "argument 1"; with
+        ``item``, element item of a list argument: "argument 0 ('xs')[2]"."""
+        if item is not None:
+            return f"{self.arg_label(pos)}[{item}]"
         first_kw = self.n_args - len(self.keywords)
         if pos >= first_kw:
             return f"keyword argument '{self.keywords[pos - first_kw]}'"

@@ -181,11 +181,12 @@ def assign(x, output=None):
     """A copy of x (a Tensor, array, list or number) as a new tensor, or written into output.
 
     Gradients flow through it, also into ``output`` (which then joins the graph), as Paddle's
-    assign. A Python number becomes a tensor of shape [1], as in Paddle.
+    assign. A Python number becomes a tensor of shape [1], and lists and numbers take NumPy's
+    dtype (Python floats are float64), as in Paddle.
 
     Example:
         >>> opsdk.assign([1.0, 2.0]).numpy()
-        array([1., 2.], dtype=float32)
+        array([1., 2.])
     """
     from ..functional.creation import to_tensor
     from ..tensor_methods import clone
@@ -194,7 +195,7 @@ def assign(x, output=None):
     else:
         if isinstance(x, (bool, int, float)):
             x = [x]
-        r = to_tensor(x)
+        r = to_tensor(np.asarray(x))
     if output is None:
         return r
     if not isinstance(output, Tensor):

@@ -6,7 +6,7 @@ import numpy as np
 from ..autograd import grad_mode
 from ..autograd.node import Node, OutputReadingNode, running
 from ..errors import DTypeError, OpArgumentError
-from ..tensor import Tensor, _wrap, _wrap_req, version_total
+from ..tensor import Tensor, _wrap, _wrap_req, int_result, version_total
 # mark_view(res, x, out, fn=None): res views x's memory; fn(base) recomputes it (views.py)
 from .views import mark_view  # noqa: F401  (re-exported: ops import it from here)
 
@@ -63,10 +63,7 @@ def record(name, out, inputs, vjp, fast=None, saved=()):
     if type(out) is not np.ndarray:
         out = as_array(out)
     if out.dtype.kind not in "fc":
-        # no gradient flows into an integer result, but it reports stop_gradient=False (Paddle)
-        t = _wrap(out)
-        t._sg_off = True
-        return t
+        return int_result(out)
     if len(inputs) == 1:
         edges = (_edge(inputs[0]),)
     else:

@@ -5,7 +5,7 @@ Each op: forward, then its gradient rule (``vjp`` with Tensor ops, ``fast`` on r
 import numpy as np
 
 from ..dtypes import default_float
-from ..tensor import Tensor, _wrap
+from ..tensor import Tensor, _wrap, int_result
 from .arithmetic import _nd, divide, pow
 from .record import _state, as_array, record, record1, record_from_output, to_tensor_arg
 
@@ -259,9 +259,7 @@ def cast(x, dtype):
     if not (_state.enabled and x._req):
         return _wrap(as_array(out))
     if dt.kind not in "fc":
-        t = _wrap(as_array(out))
-        t._sg_off = True  # no gradient through an integer result; the flag still says False
-        return t
+        return int_result(as_array(out))  # no gradient through it; the flag still says False
     return record("cast", out, (x,), lambda g: (cast(g, src),), lambda g: (g.astype(src),))
 
 

@@ -7,7 +7,7 @@ import pytest
 
 import opsdk
 from opsdk.autograd import PyLayer, PyLayerContext
-from opsdk.errors import InplaceModifiedError, PyLayerError
+from opsdk.errors import BackwardReturnError, InplaceModifiedError, PyLayerError
 
 
 def leaf(values, dtype="float32"):
@@ -256,18 +256,44 @@ def test_tensors_passed_by_keyword_get_gradients_after_the_positional_ones():
     assert a.grad.item() == 4.0 and b.grad.item() == 3.0
 
 
-def test_tensor_needing_grad_inside_a_list_is_an_error():
-    class Listy(PyLayer):
+def test_tensors_inside_a_list_argument_get_gradients_as_in_paddle():
+    class Cat(PyLayer):
         @staticmethod
-        def forward(ctx, xs):
-            return xs[0] * 1.0
+        def forward(ctx, xs, scale):
+            return opsdk.concat(xs) * scale
 
         @staticmethod
         def backward(ctx, dy):
-            return None
+            return opsdk.split(dy * 2.0, 2)
 
-    with pytest.raises(PyLayerError, match="argument 0 is a list"):
-        Listy.apply([leaf([1.0])])
+    a, b = leaf([1.0, 5.0]), leaf([2.0, 3.0])
+    z = Cat.apply(xs=[a, b], scale=2.0)
+    assert not z.stop_gradient
+    z.sum().backward()
+    assert a.grad.numpy().tolist() == [2.0, 2.0] and b.grad.numpy().tolist() == [2.0, 2.0]
+
+
+def test_one_gradient_per_argument_takes_a_list_for_a_list_argument():
+    class Pair(PyLayer):
+        @staticmethod
+        def forward(ctx, xs, k):
+            return xs[0] * xs[1] * k
+
+        @staticmethod
+        def backward(ctx, dy):
+            return [dy * 3.0, dy * 4.0], None
+
+    a, b = leaf([1.0]), leaf([2.0])
+    Pair.apply([a, b], 1.0).sum().backward()
+    assert a.grad.item() == 3.0 and b.grad.item() == 4.0
+
+    class Short(Pair):
+        @staticmethod
+        def backward(ctx, dy):
+            return [dy], None
+
+    with pytest.raises(BackwardReturnError, match=r"argument 0 \('xs'\).*a list of 2"):
+        Short.apply([leaf([1.0]), leaf([2.0])], 1.0).sum().backward()
 
 
 def test_forward_returning_an_array_is_an_error_naming_the_op():

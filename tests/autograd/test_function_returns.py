@@ -68,10 +68,16 @@ def test_numpy_array_gradient_is_accepted():
     np.testing.assert_allclose(x.grad.numpy(), [6.0, 8.0])
 
 
-def test_wrong_dtype_names_expected_and_got():
-    op = op_returning(lambda dy, x, w: (dy.astype("float64"), dy))
+def test_another_float_precision_is_cast_to_the_inputs_dtype_as_in_paddle():
+    x, w = run(op_returning(lambda dy, x, w: (dy.astype("float64") * w * 2, dy.astype("float16"))))
+    assert x.grad.dtype == np.float32 and w.grad.dtype == np.float32
+    np.testing.assert_allclose(x.grad.numpy(), [6.0, 8.0])
+
+
+def test_integer_gradient_for_a_float_input_names_expected_and_got():
+    op = op_returning(lambda dy, x, w: (dy.astype("int64"), dy))
     with pytest.raises(BackwardReturnError, match=r"argument 0 \('x'\) with the wrong dtype; "
-                       r"expected: float32; got: float64"):
+                       r"expected: float32; got: int64"):
         run(op)
 
 
@@ -113,7 +119,7 @@ def test_gradient_on_another_device_is_an_error_naming_both():
     from opsdk.autograd.pylayer_grads import check_grads
 
     class Rule:
-        name, site, n_args, tensor_pos = "Moved", None, 1, (0,)
+        name, site, n_args, tensor_pos, list_args = "Moved", None, 1, (0,), {}
         inputs = [InputMeta(leaf([1.0]))]
 
         @staticmethod

@@ -181,7 +181,7 @@ def test_cast_gradient_comes_back_in_the_source_dtype():
 def test_cast_to_an_integer_dtype_cuts_the_gradient_but_reports_stop_gradient_false():
     x = leaf([1.5, 2.5])
     i = opsdk.cast(x, "int64")
-    assert not i.stop_gradient and i.is_leaf  # as in Paddle
+    assert not i.stop_gradient and not i.is_leaf  # as in Paddle (an op result, not a leaf)
     (i.astype("float64") * x).sum().backward()
     np.testing.assert_array_equal(x.grad.numpy(), [1.0, 2.0])
 

@@ -20,7 +20,10 @@ def no_grad_decorator_on_generator(paddle):
     return {"sg": [o.stop_gradient for o in outs], "values": outs}
 
 
-@program(item="12")
+@program(item="12", differs=(["outside", "y_sg"], "opsdk gives the caller its own grad mode "
+                                                  "between yields (as PyTorch); Paddle's "
+                                                  "decorator stays in no_grad from the first "
+                                                  "next() until the generator ends"))
 def no_grad_generator_restores_mode_between_yields(paddle):
     x = _leaf(paddle, [1.0])
 
@@ -49,7 +52,8 @@ def no_grad_decorator_on_function(paddle):
     return {"y_sg": y.stop_gradient, "mode_after": paddle.is_grad_enabled()}
 
 
-@program(item="12")
+@program(item="12", differs=([""], "opsdk also takes the bare @no_grad (PyTorch's spelling); "
+                                  "Paddle raises TypeError"))
 def no_grad_bare_decorator(paddle):
     x = _leaf(paddle, [1.0, 2.0])
 
@@ -105,11 +109,21 @@ def clear_grad_set_to_zero_is_type_error(paddle):
     return {"out": attempt(lambda: x.clear_grad(set_to_zero=False)), "grad": x.grad}
 
 
-@program(item="13")
+@program(item="13", differs=(["grad"], "Paddle 3.3.1 ignores set_to_zero passed by keyword "
+                                      "(the gradient is zeroed; clear_gradient(False) gives "
+                                      "None); opsdk honours the keyword, as Paddle documents"))
 def clear_gradient_set_to_zero_false_gives_none(paddle):
     x = _leaf(paddle, [1.0, 2.0])
     (x * x).sum().backward()
     x.clear_gradient(set_to_zero=False)
+    return {"grad": x.grad}
+
+
+@program(item="13")
+def clear_gradient_positional_false_gives_none(paddle):
+    x = _leaf(paddle, [1.0, 2.0])
+    (x * x).sum().backward()
+    x.clear_gradient(False)
     return {"grad": x.grad}
 
 

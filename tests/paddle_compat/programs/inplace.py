@@ -5,6 +5,11 @@ import numpy as np
 from ..harness import attempt
 from . import program
 
+# docs/paddle.md, Engine: "x op= y" outside the graph
+IADD_IN_PLACE = ("opsdk updates x in place for x op= y under no_grad or when nothing involved "
+                 "needs a gradient (the seed programs' `w -= lr * w.grad` changes the parameter "
+                 "itself); Paddle has no __iadd__ and rebinds x to a new tensor there too")
+
 
 def _leaf(paddle, values):
     return paddle.to_tensor(np.asarray(values, dtype="float32"), stop_gradient=False)
@@ -28,13 +33,15 @@ def imul_on_grad_leaf_rebinds(paddle):
     return {"x": x, "orig_grad": orig.grad}
 
 
-@program(item="8")
+@program(item="8", differs=(["x.value"], "opsdk raises before writing, so x keeps its values; "
+                                          "Paddle writes the new values into the leaf, then "
+                                          "raises"))
 def add_inplace_method_on_grad_leaf_raises(paddle):
     x = _leaf(paddle, [1.0, 2.0])
     return {"out": attempt(lambda: x.add_(paddle.to_tensor([1.0, 1.0])) and None), "x": x}
 
 
-@program(item="8")
+@program(item="8", differs=(["w.stop_gradient"], IADD_IN_PLACE))
 def iadd_under_no_grad_updates_leaf(paddle):
     w = _leaf(paddle, [0.0])
     loss = (w - 3.0) ** 2
@@ -53,7 +60,7 @@ def iadd_on_non_leaf_keeps_graph(paddle):
     return {"y": y, "x_grad": x.grad}
 
 
-@program(item="8")
+@program(item="8", differs=(["alias_sees.value"], IADD_IN_PLACE))
 def iadd_on_constant(paddle):
     x = paddle.to_tensor([1.0, 2.0])
     y = x

@@ -271,7 +271,11 @@ def pylayer_output_flags(paddle):
     return {"y_sg": y.stop_gradient, "y_leaf": y.is_leaf, "yc_sg": yc.stop_gradient}
 
 
-@program(item="names")
+@program(item="names", differs=(["x_grad.value", "a_leaf"],
+                               "an input marked with mark_not_inplace and returned comes back "
+                               "graph-connected in opsdk (x.grad 3, the derivative); Paddle "
+                               "returns a new leaf cut from the graph, so the gradient through "
+                               "it is lost (x.grad 2)"))
 def pylayer_mark_not_inplace(paddle):
     class Both(paddle.autograd.PyLayer):
         @staticmethod
@@ -391,7 +395,9 @@ def pylayer_mark_non_differentiable(paddle):
     return {"a_sg": a.stop_gradient, "x_grad": x.grad}
 
 
-@program(item="names")
+@program(item="names", differs=([""], "opsdk drops a gradient backward returns for an input "
+                                     "with stop_gradient=True (as PyTorch: op packs compute "
+                                     "every gradient); Paddle raises ValueError"))
 def pylayer_saved_tensor_and_needs_input_grad_free_api(paddle):
     class Mul(paddle.autograd.PyLayer):
         @staticmethod

@@ -171,7 +171,10 @@ def seed001_accumulation_and_clear(paddle):
     return {"first": first, "second": second, "cleared": x.grad}
 
 
-@program(item="seed")
+@program(item="seed", differs=([""], "the seed's loop runs under opsdk (x op= y under no_grad "
+                                    "updates w in place, docs/paddle.md Engine); under Paddle "
+                                    "w -= ... rebinds w to a tensor with stop_gradient=True, "
+                                    "so w.grad is None at once"))
 def seed001_manual_gradient_descent(paddle):
     w = paddle.to_tensor([0.0], stop_gradient=False)
     learning_rate = 0.1
