@@ -267,6 +267,11 @@ class Tensor:
             return HookHandle({})
         if node.pre_hooks is None:
             node.pre_hooks = {}
+        if node.n_out != 1:
+            if node.hooked_outputs is None:
+                node.hooked_outputs = {}
+            xp = _device.array_module(self._data)
+            node.hooked_outputs[idx] = (xp.zeros, self._data.shape, self._data.dtype)
         table = {}
         handle = HookHandle(table)
         table[handle.id] = hook

@@ -41,7 +41,8 @@ def _check_versions(node):
             raise InplaceModifiedError(
                 f"'{node.name}' saved a tensor for backward (shape {list(t._data.shape)}, dtype "
                 f"{t._data.dtype}) that was modified in place afterwards; expected: version "
-                f"{version}; got: version {now}. Modify a clone() instead, or do the "
+                f"{version}; got: version {now} (Paddle's words: received tensor_version:{now} "
+                f"!= wrapper_version_snapshot:{version}). Modify a clone() instead, or do the "
                 f"in-place update after backward.{site}")
 
 
@@ -352,7 +353,14 @@ def _apply_pre_hooks(node, g, multi, create_graph, _wrap):
     for idx, hooks in node.pre_hooks.items():
         gi = gs[idx]
         if gi is None:
-            continue
+            # an output of a multi-output node that got no gradient: its hooks see zeros, as
+            # in Paddle (a retained gradient of an unused split part is zero, not None)
+            meta = node.hooked_outputs.get(idx) if node.hooked_outputs else None
+            if meta is None:
+                continue
+            gi = meta[0](meta[1], meta[2])
+            if create_graph:
+                gi = _wrap(gi)
         for fn in hooks:
             r = fn(gi if create_graph else _wrap(gi))
             if r is not None:

@@ -45,6 +45,8 @@ class Node:
     # a PyLayer's node, after its rule ran: per input, True where the gradient was computed in
     # backward (a leaf's .grad made of it reports stop_gradient=True, as in Paddle)
     cut_grads = None
+    # {output index: (zeros, shape, dtype)} for hooked outputs of a multi-output node
+    hooked_outputs = None
 
     def __init__(self, name, vjp, fast, edges, saved, n_out=1, site=None):
         self.name = name

@@ -196,3 +196,24 @@ def test_a_second_backward_through_a_freed_graph_is_also_a_system_error():
     y.backward()
     with pytest.raises(SystemError, match="retain_graph=True"):
         y.backward()
+
+
+def test_a_hooked_output_of_a_multi_output_op_that_gets_no_gradient_sees_zeros():
+    x = leaf(np.arange(4.0).reshape(1, 4))
+    a, b = opsdk.split(x * 1, 2, axis=1)
+    b.retain_grads()
+    seen = []
+    b.register_hook(lambda g: seen.append(g.numpy().tolist()))
+    a.sum().backward()
+    assert seen == [[[0.0, 0.0]]] and b.grad.numpy().tolist() == [[0.0, 0.0]]
+    np.testing.assert_allclose(x.grad.numpy(), [[1.0, 1.0, 0.0, 0.0]])
+
+
+def test_the_version_error_also_says_it_in_paddles_words():
+    x = leaf([1.0, 2.0])
+    y = x * 1
+    z = y ** 2
+    with opsdk.no_grad():
+        y[0] = 5.0
+    with pytest.raises(RuntimeError, match="received tensor_version:1 != wrapper_version_snapshot:0"):
+        z.sum().backward()
