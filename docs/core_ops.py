@@ -41,7 +41,9 @@ def core_ops():
     import opsdk
 
     found = {}
-    for name in sorted(n for n in dir(opsdk) if not n.startswith("_")):
+    # the lazily loaded names too, so the page does not depend on what was used before
+    names = set(dir(opsdk)) | set(getattr(opsdk, "_LAZY_ATTRS", ()))
+    for name in sorted(n for n in names if not n.startswith("_")):
         value = getattr(opsdk, name)
         module = getattr(value, "__module__", "") or ""
         if inspect.isfunction(value) and module.startswith("opsdk.functional."):

@@ -44,6 +44,10 @@ from .tensor import Tensor, is_tensor
 from .tensor_methods import clone, module_inplace_functions as _inplace_functions
 from .functional.elementwise import scale
 from .functional.inplace import assign
+from .functional.combined import addmm, diff, dist, lerp
+from .functional.counting import bincount, histogram, increment, numel, shape, unique
+from .functional.logic import equal_all, isclose
+from .functional.more_unary import expm1, frac, log1p, log2, log10, stanh, trunc
 
 # paddle.tanh_(x), paddle.add_(x, y), ...: the in-place Tensor methods as functions
 globals().update(_inplace_functions())

@@ -2,9 +2,9 @@
 
 tensor_methods attaches these with the rest; only names Paddle's Tensor has are listed.
 """
-from . import (along_axis as A, cumulative as C, diagonal as D, nan_reduction as N,
-               order_stats as O, products as P, rearrange as R, scatter as SC, sorting as S,
-               triangular as T)
+from . import (along_axis as A, combined as CO, counting as CN, cumulative as C, diagonal as D,
+               logic as L, more_unary as U, nan_reduction as N, order_stats as O, products as P,
+               rearrange as R, scatter as SC, sorting as S, triangular as T)
 
 METHODS = {
     "prod": P.prod, "kron": P.kron, "cross": P.cross,
@@ -20,4 +20,8 @@ METHODS = {
     "put_along_axis_": A.put_along_axis_, "take_along_axis": A.take_along_axis,
     "index_add": SC.index_add, "index_add_": SC.index_add_,
     "masked_fill": SC.masked_fill, "masked_fill_": SC.masked_fill_,
+    "log1p": U.log1p, "expm1": U.expm1, "log2": U.log2, "log10": U.log10, "trunc": U.trunc,
+    "frac": U.frac, "stanh": U.stanh, "lerp": CO.lerp, "addmm": CO.addmm, "dist": CO.dist,
+    "diff": CO.diff, "isclose": L.isclose, "equal_all": L.equal_all, "unique": CN.unique,
+    "histogram": CN.histogram, "bincount": CN.bincount,
 }

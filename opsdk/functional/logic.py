@@ -95,3 +95,30 @@ def allclose(x, y, rtol=1e-5, atol=1e-8, equal_nan=False, name=None):
     return _wrap(np.asarray(np.allclose(_unary_arg(x, "allclose")._host(),
                                         _unary_arg(y, "allclose")._host(), rtol, atol,
                                         equal_nan)))
+
+
+def isclose(x, y, rtol=1e-5, atol=1e-8, equal_nan=False, name=None):
+    """Elementwise abs(x - y) <= atol + rtol * abs(y) (broadcast), a bool tensor.
+
+    Example:
+        >>> opsdk.isclose(opsdk.to_tensor([1.0, 2.0]), opsdk.to_tensor([1.0, 2.1])).numpy().tolist()
+        [True, False]
+    """
+    xd, yd = _unary_arg(x, "isclose")._host(), _unary_arg(y, "isclose")._host()
+    try:
+        return _wrap(as_array(np.isclose(xd, yd, rtol, atol, equal_nan)))
+    except ValueError:
+        from ..errors import ShapeError
+        raise ShapeError(f"isclose: shapes {list(xd.shape)} and {list(yd.shape)} do not "
+                         "broadcast") from None
+
+
+def equal_all(x, y, name=None):
+    """True (a 0-d bool tensor) when x and y have the same shape and the same values.
+
+    Example:
+        >>> bool(opsdk.equal_all(opsdk.to_tensor([1, 2]), opsdk.to_tensor([1, 2])))
+        True
+    """
+    xd, yd = _unary_arg(x, "equal_all")._host(), _unary_arg(y, "equal_all")._host()
+    return _wrap(np.asarray(xd.shape == yd.shape and bool(np.array_equal(xd, yd))))

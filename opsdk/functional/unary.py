@@ -219,6 +219,7 @@ floor = _no_grad_unary("floor", np.floor, "Round down; gradient 0.")
 ceil = _no_grad_unary("ceil", np.ceil, "Round up; gradient 0.")
 round = _no_grad_unary("round", np.round, "Round to nearest, halves to even (as Paddle); "
                        "gradient 0.")
+trunc = _no_grad_unary("trunc", np.trunc, "Round toward zero (integers stay); gradient 0.")
 
 
 def clip(x, min=None, max=None, name=None):

@@ -84,7 +84,8 @@ def test_no_grad_records_nothing(name):
 
 @pytest.mark.parametrize("module", ["cumulative", "sorting", "order_stats", "products",
                                     "nan_reduction", "diagonal", "triangular", "rearrange",
-                                    "einsum", "scatter", "along_axis"])
+                                    "einsum", "scatter", "along_axis", "more_unary", "combined",
+                                    "counting"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib
