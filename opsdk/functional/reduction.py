@@ -3,6 +3,7 @@ import builtins
 
 import numpy as np
 
+from ..device import array_module
 from ..errors import OpArgumentError
 from ..tensor import Tensor, _wrap
 from .record import _state, as_array, record, to_tensor_arg
@@ -164,19 +165,22 @@ def logsumexp(x, axis=None, keepdim=False, name=None):
     return out
 
 
-def _index_reduce(name, np_fn):
+def _index_reduce(name):
     def op(x, axis=None, keepdim=False, dtype="int64", name=None):
         x = _arg(x, name_)
         xd = x._data
         if xd.size == 0 and (axis is None or xd.shape[check_axis(axis, xd.ndim, name_)] == 0):
             raise OpArgumentError(f"{name_}: the tensor has no element to pick along the axis "
                                   f"(shape {list(xd.shape)}); expected: at least one")
+        # the input's array module (CuPy on the GPU): np.asarray would refuse a CuPy array
+        xp = array_module(xd)
+        pick = getattr(xp, name_)
         if axis is None:
-            out = np_fn(xd.reshape(-1))
+            out = xp.asarray(pick(xd.reshape(-1)))
             if keepdim:
-                out = np.asarray(out).reshape((1,) * xd.ndim)
+                out = out.reshape((1,) * xd.ndim)
         else:
-            out = np_fn(xd, axis=int(axis), keepdims=keepdim)
+            out = pick(xd, axis=int(axis), keepdims=keepdim)
         return _wrap(as_array(out).astype(dtype))
     name_ = name
     op.__name__ = name
@@ -184,8 +188,8 @@ def _index_reduce(name, np_fn):
     return op
 
 
-argmax = _index_reduce("argmax", np.argmax)
-argmin = _index_reduce("argmin", np.argmin)
+argmax = _index_reduce("argmax")
+argmin = _index_reduce("argmin")
 
 
 def all(x, axis=None, keepdim=False, name=None):

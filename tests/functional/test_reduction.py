@@ -176,3 +176,18 @@ def test_max_over_a_full_axis_of_a_tensor_with_a_size_0_dim_is_empty_as_in_paddl
     assert y.shape == [0]
     (g,) = opsdk.grad(y.sum(), x)
     assert g.shape == [0, 3]
+
+
+@pytest.mark.parametrize("op", ["argmax", "argmin"])
+def test_argmax_argmin_of_a_gpu_tensor_stay_on_the_gpu(op):
+    # the CUDA simulator stands in for CuPy (a GPU test runs the same code on a real one)
+    from helpers.simulator import simulated_cupy
+    data = np.array([[1.0, 5.0, 0.5], [3.0, 2.0, 7.0]])
+    with simulated_cupy():
+        x = opsdk.to_tensor(data).cuda()
+        for kwargs in ({}, {"keepdim": True}, {"axis": 1}, {"axis": 0, "keepdim": True}):
+            r = getattr(opsdk, op)(x, **kwargs)
+            want = getattr(np, op)(data, axis=kwargs.get("axis"),
+                                   keepdims=kwargs.get("keepdim", False))
+            assert r.place.is_gpu_place() and r.dtype == np.int64
+            np.testing.assert_array_equal(r.numpy(), want)
