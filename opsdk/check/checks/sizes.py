@@ -4,7 +4,8 @@ from .agreement import compare_runs
 
 NAME = "sizes"
 SUMMARY = ("compiled kernels agree with python at sizes 1, 7, 64, 65, 257, 4099 and above the "
-           "parallel threshold (loop tails, block offsets, parallel chunks)")
+           "parallel threshold (loop tails, block offsets, parallel chunks), and with square "
+           "samples made non-square (rows and columns mixed up)")
 KINDS = ("size",)
 # derived sizes include degenerate ones (a row of one element, whose normalisation cancels to 0):
 # errors are measured against the call's scale with a wide floor; a loop tail or a wrong
@@ -24,5 +25,8 @@ def run(ctx):
     if ref is None:
         ref = ctx.run(backend=REFERENCE, grad_outputs=got.grad_outputs or None)
     found = compare_runs(ctx, got, ref, None, floor=FLOOR)
+    why = ("with a size that differs between the axes of a square sample (rows and columns "
+           "mixed up?)" if "distinct dimensions" in ctx.sample.label else
+           "at this size (a loop tail, block offset or parallel chunk?)")
     return found.outcome(ctx, f"{ctx.name} on {ctx.backend} ({ctx.dtype}) disagrees with python "
-                              "at this size (a loop tail, block offset or parallel chunk?): ")
+                              f"{why}: ")

@@ -1,9 +1,12 @@
-"""Attribute samples: every float attribute also at perturbed, non-round values.
+"""Attribute samples: every float attribute also at perturbed, non-round values; every integer
+attribute one below and one above; every flag flipped.
 
-A backward that hard-codes the registered value of an attribute is right at that value only;
-the perturbed values catch it. An op may declare an attribute's range (``attr_ranges``); values
-are then taken inside it. Where no perturbed value is accepted, the attribute is verified at
-one value only, and the run says so.
+A backward that hard-codes the registered value of an attribute, or ignores it, is right at
+that value only; the perturbed values catch it (``axis=-1`` also at ``-2`` and ``0``,
+``approximate=True`` also at ``False``). An op may declare an attribute's range
+(``attr_ranges``); values are then taken inside it. Where no perturbed float value is accepted,
+the attribute is verified at one value only, and the run says so; an integer or a flag the op
+refuses to change (a size, a mode it has one kernel for) is left as it is without a note.
 """
 import math
 import numbers
@@ -31,6 +34,24 @@ def float_attributes(op, sample):
         if _is_float(value) and not isinstance(value, TensorSlot):
             found.append((key, key, float(value)))
     return found
+
+
+def discrete_attributes(op, sample):
+    """``(key, name, value)`` for each integer or bool attribute (positional or keyword)."""
+    names = argument_names(op, len(sample.args))
+    found = [(i, names[i], v) for i, v in enumerate(sample.args) if _is_discrete(v)]
+    return found + [(k, k, v) for k, v in sample.kwargs.items() if _is_discrete(v)]
+
+
+def _is_discrete(value):
+    return isinstance(value, (bool, numbers.Integral)) and not isinstance(value, TensorSlot)
+
+
+def discrete_values(value):
+    """A flag flipped; an integer one below and one above."""
+    if isinstance(value, bool):
+        return [not value]
+    return [int(value) - 1, int(value) + 1]
 
 
 def _is_float(value):
@@ -77,4 +98,11 @@ def attribute_variants(op, sample, full, accepts):
             notes.append(f"attribute '{name}' verified at {value:g} only: {why}"
                          + ("" if name in ranges else " (declare attr_ranges to verify it "
                                                       "at other values)"))
+    for key, name, value in discrete_attributes(op, sample):
+        for new in discrete_values(value):
+            candidate = _with_value(sample, key, new, f"{sample.label}, {name}={new}")
+            if accepts(candidate):
+                variants.append(candidate)
+                if not full:
+                    break
     return variants, notes
