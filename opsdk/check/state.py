@@ -151,6 +151,8 @@ def _functions_of(owner):
     found = []
     for value in vars(owner).values():
         value = getattr(value, "__func__", value)
+        # check mode wraps a Function's methods while a case runs (watch.py): its state is the op's
+        value = getattr(value, "_opsdk_watched", value)
         if isinstance(value, types.FunctionType):
             found.append(value)
     return found
@@ -226,7 +228,7 @@ def code_modules(op):
     return {n: m for n, m in modules.items() if not _is_test_module(m)}
 
 
-def _function_classes(op, modules):
+def function_classes(op, modules):
     """The op's Function class and every PyLayer subclass its modules define (grad Functions)."""
     from ..autograd.function import PyLayer
 
@@ -246,7 +248,7 @@ class OpState:
     def __init__(self, op):
         modules = code_modules(op)
         self.spaces = [_Namespace(m, name, False) for name, m in sorted(modules.items())]
-        classes = sorted(_function_classes(op, modules), key=lambda c: (c.__module__, c.__qualname__))
+        classes = sorted(function_classes(op, modules), key=lambda c: (c.__module__, c.__qualname__))
         self.spaces += [_Namespace(c, f"{c.__module__}.{c.__qualname__}", True) for c in classes]
         self.spaces += [_Namespace(o, label, False) for label, o in _objects(modules)]
         self.spaces += [_Cells(fn, label, False) for label, fn in _closures(op, modules, classes)]

@@ -1,7 +1,7 @@
 """isolation: the op keeps to its arguments and ``ctx``, and its calls do not interfere.
 
-- forward and backward leave their inputs and incoming gradients as they found them (each
-  write is reported by the argument's name);
+- forward and backward leave their inputs, incoming gradients and list, dict or array
+  arguments as they found them (each write is reported by the argument's name);
 - no output shares memory with an input, nor with an output of an earlier call (a module-level
   buffer handed out twice), and an earlier call's outputs and gradients stay as they were;
 - forward(A), forward(B), backward(B), backward(A) - after a call in the other dtype - give
@@ -10,13 +10,16 @@
 - the tensors of A given B's values in place, as an optimizer step does, give B's results (a
   cache keyed by a tensor's identity or address).
 """
+import copy
+
 import numpy as np
 
 from ..compare import bitwise, compare
 from ..context import host
 from ..samples import argument_names, gradient_names
 from ..result import Outcome
-from .isolation_calls import Sequence, partner, partner_words, shares_memory, update_in_place
+from .isolation_calls import (Sequence, changed_arguments, partner, partner_words, shares_memory,
+                               update_in_place)
 
 NAME = "isolation"
 SUMMARY = ("forward and backward write into no input or incoming gradient, share no memory with "
@@ -61,6 +64,8 @@ def _single_call(ctx, seq):
     call = seq.call(ctx.sample)
     tensors = _tensors(call)
     problems = _in_place("forward", call.before, tensors)
+    problems += changed_arguments("forward", call.mutables)
+    after_forward_args = [(n, v, copy.deepcopy(v)) for n, v, _ in call.mutables]
     for k, out in enumerate(call.outputs):
         for name, tensor in tensors:
             if shares_memory(out._data, tensor._data):
@@ -85,6 +90,7 @@ def _single_call(ctx, seq):
                             f"output {call.diff_index[k]}) in place; at {list(result.index)}: was "
                             f"{result.expected:.8g}, now {result.actual:.8g}; work on a copy")
     problems += _in_place("backward", after_forward, tensors)
+    problems += changed_arguments("backward", after_forward_args)
     return problems, call
 
 

@@ -1,5 +1,7 @@
 """Calls of an op the isolation check controls one by one: forward now, backward later, inputs
 snapshotted before each."""
+import copy
+
 import numpy as np
 
 from ..backends import dtype_availability
@@ -18,6 +20,28 @@ def shares_memory(a, b):
             return bool(np.may_share_memory(a, b))
     module = __import__(type(a).__module__.split(".")[0])
     return bool(module.shares_memory(a, b))
+
+
+def mutable_arguments(args, kwargs, names):
+    """``(name, value, copy)`` for every list, dict, set or array argument that is no Tensor."""
+    from ..samples import MUTABLE
+
+    found = [(names[i], a) for i, a in enumerate(args) if isinstance(a, MUTABLE)]
+    found += [(k, v) for k, v in kwargs.items() if isinstance(v, MUTABLE)]
+    return [(name, value, copy.deepcopy(value)) for name, value in found]
+
+
+def changed_arguments(where, mutables):
+    """Problem lines for the mutable arguments that differ from their copies."""
+    problems = []
+    for name, value, saved in mutables:
+        same = np.array_equal(value, saved, equal_nan=True) if isinstance(value, np.ndarray) \
+            else value == saved
+        if not same:
+            problems.append(f"{where} changed its argument '{name}' in place (was {saved!r:.60}, "
+                            f"now {value!r:.60}): the caller's next call gets the changed value; "
+                            "work on a copy")
+    return problems
 
 
 class TrackedCall:
@@ -67,10 +91,12 @@ class Sequence:
         tensors = [a for a in args if isinstance(a, Tensor)]
         tensors += [v for v in kwargs.values() if isinstance(v, Tensor)]
         before = [host(t) for t in tensors]
+        mutables = mutable_arguments(args, kwargs, names)
         with ctx.scope(), np.errstate(all="ignore"):
             outputs = outputs_of(ctx.op(*args, **kwargs))
         call = TrackedCall(sample, args, kwargs, outputs, names)
         call.before = before
+        call.mutables = mutables
         if call.diff_index and call.positions:
             call.seeds = ctx.grad_outputs(call.diff_outputs, sample)
         return call
