@@ -95,8 +95,9 @@ def _removable_nans(ctx, got):
         for index in np.argwhere(one_side)[:SHOWN - len(problems)]:
             index = tuple(int(i) for i in index)
             limit = left[index] if np.isfinite(left[index]) else right[index]
-            problems.append(f"output {k}{list(index)} is nan, yet tends to {limit:.6g} from the "
-                            f"side where the op is defined{_where(ctx, _probed(ctx), index)} (a "
+            problems.append(f"output {k}{list(index)} is nan, yet about {limit:.3g} just beside "
+                            f"the point, on the side where the op is defined"
+                            f"{_where(ctx, _probed(ctx), index)} (a "
                             "removable 0/0 at the edge of the domain, such as x log x at 0: "
                             "handle the point, e.g. with where())")
     return problems

@@ -1,15 +1,8 @@
 """The pytest plugin over the adversarial pack gives `opsdk check`'s verdicts, reports included."""
-import os
-import subprocess
-import sys
-import xml.etree.ElementTree as ET
-
 import pytest
 
+from ..adversarial_helpers import TESTS
 from .expected import BUGS, CORRECT
-
-TESTS = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-REPO = os.path.dirname(TESTS)
 
 TEST_MODULE = '''
 import sys
@@ -27,22 +20,9 @@ test_adversarial = opsdk.testing.op_checks(pack="adv")
 @pytest.fixture(scope="module")
 def plugin_reports(tmp_path_factory):
     """{test id: failure text or None} from one child pytest over the pack."""
-    from testing.test_pytest_plugin import _plugin_args
+    from ..adversarial_helpers import plugin_reports as reports_of
 
-    tmp = tmp_path_factory.mktemp("adversarial")
-    (tmp / "test_adversarial.py").write_text(TEST_MODULE.format(tests=TESTS))
-    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *_plugin_args(),
-                    "--rootdir", str(tmp), "--junitxml", str(tmp / "out.xml"),
-                    "test_adversarial.py"], cwd=tmp, env=env, capture_output=True, text=True,
-                   timeout=900)
-    reports = {}
-    for case in ET.parse(tmp / "out.xml").getroot().iter("testcase"):
-        failure = case.find("failure")
-        if failure is None:
-            failure = case.find("error")
-        reports[case.get("name")] = None if failure is None else (failure.text or "")
-    return reports
+    return reports_of(tmp_path_factory.mktemp("adversarial"), TEST_MODULE.format(tests=TESTS))
 
 
 def test_plugin_fails_exactly_the_cases_opsdk_check_fails(plugin_reports, seed0):
