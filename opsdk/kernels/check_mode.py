@@ -158,21 +158,26 @@ def _set(namespace, name, value):
         setattr(namespace, name, value)
 
 
+def _filled_call(fn, args, kwargs):
+    """``fn(*args, **kwargs)`` with every ``empty``/``empty_like`` it may call NaN-filling."""
+    with _lock:
+        targets = _patch_targets(fn)
+        for namespace, name, original in targets:
+            _set(namespace, name, _filling(original))
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            for namespace, name, original in targets:
+                _set(namespace, name, original)
+
+
 def watched(kernel_name, backend, fn):
     """``fn`` (an implementation or adapter) with its fresh buffers NaN-filled and its outputs scanned."""
     @functools.wraps(fn)
     def run(*args, **kwargs):
         if not _active:
             return fn(*args, **kwargs)
-        with _lock:
-            targets = _patch_targets(fn)
-            for namespace, name, original in targets:
-                _set(namespace, name, _filling(original))
-            try:
-                result = fn(*args, **kwargs)
-            finally:
-                for namespace, name, original in targets:
-                    _set(namespace, name, original)
+        result = _filled_call(fn, args, kwargs)
         _scan(kernel_name, backend, result)
         return result
     return run
@@ -186,15 +191,7 @@ def watched_method(label, fn):
         if not _active:
             return fn(*args, **kwargs)
         found = len(_findings())
-        with _lock:
-            targets = _patch_targets(fn)
-            for namespace, name, original in targets:
-                _set(namespace, name, _filling(original))
-            try:
-                result = fn(*args, **kwargs)
-            finally:
-                for namespace, name, original in targets:
-                    _set(namespace, name, original)
+        result = _filled_call(fn, args, kwargs)
         if len(_findings()) == found:  # a kernel inside already named what it left unwritten
             outputs = result if isinstance(result, (tuple, list)) else (result,)
             _scan(label, None, [getattr(o, "_data", None) for o in outputs])

@@ -46,3 +46,41 @@ def plugin_reports(tmp, module_text, timeout=900):
             failure = case.find("error")
         reports[case.get("name")] = None if failure is None else (failure.text or "")
     return reports
+
+
+def missed(bugs, failed, pack):
+    """{bug: why} for every bug of ``bugs`` ({op: (class, check, words)}) whose check did not
+    fail with its words; ``failed`` maps 'pack.op' to its failed results."""
+    out = {}
+    for name, (_, check, words) in bugs.items():
+        rows = failed.get(f"{pack}.{name}", [])
+        hits = [r for r in rows if r["check"] == check]
+        if not hits:
+            out[name] = (f"{check} did not fail (failed: "
+                         f"{sorted({r['check'] for r in rows}) or 'nothing'})")
+        elif not any(words in r["detail"] for r in hits):
+            out[name] = f"{check} failed without the words {words!r}: {hits[0]['detail'][:300]}"
+    return out
+
+
+def plugin_failed(reports):
+    """The test ids the plugin failed."""
+    return {name for name, text in reports.items() if text is not None}
+
+
+def cli_failed(failed):
+    """The same ids for the CLI's failed results."""
+    return {f"{r['op']}[{r['backend']}-{r['dtype']}-{r['check']}]"
+            for rows in failed.values() for r in rows}
+
+
+def plugin_texts(reports, pack, name, check):
+    """The plugin's failure texts of one op's check."""
+    return [t for n, t in reports.items()
+            if t is not None and n.startswith(f"{pack}.{name}[") and n.endswith(f"-{check}]")]
+
+
+def plugin_flagged(reports, pack, correct):
+    """The failed test ids of correct ops."""
+    names = {f"{pack}.{c}" for c in correct}
+    return [n for n, t in reports.items() if t is not None and n.split("[")[0] in names]

@@ -2,7 +2,7 @@
 cause, no correct op flagged (seed 0 here; test_seeds.py runs seed 1, run_pack.py more)."""
 import pytest
 
-from .expected import BUGS, CORRECT, false_alarms, missed
+from .expected import BUGS, CORRECT, missed
 
 
 @pytest.mark.parametrize("name", sorted(BUGS))

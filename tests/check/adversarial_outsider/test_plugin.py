@@ -1,7 +1,7 @@
 """The pytest plugin over the outsider's pack gives `opsdk check`'s verdicts, reports included."""
 import pytest
 
-from ..adversarial_helpers import TESTS
+from ..adversarial_helpers import TESTS, cli_failed, plugin_failed, plugin_flagged, plugin_texts
 from .expected import BUGS, CORRECT
 
 TEST_MODULE = '''
@@ -26,21 +26,15 @@ def plugin_reports(tmp_path_factory):
 
 
 def test_plugin_fails_exactly_the_cases_opsdk_check_fails(plugin_reports, outsider_seed0):
-    from_plugin = {name for name, text in plugin_reports.items() if text is not None}
-    from_cli = {f"{r['op']}[{r['backend']}-{r['dtype']}-{r['check']}]"
-                for rows in outsider_seed0.values() for r in rows}
-    assert from_plugin == from_cli
+    assert plugin_failed(plugin_reports) == cli_failed(outsider_seed0)
 
 
 @pytest.mark.parametrize("name", sorted(BUGS))
 def test_plugin_reports_each_bug_with_its_cause(plugin_reports, name):
     _, check, words = BUGS[name]
-    texts = [t for n, t in plugin_reports.items()
-             if t is not None and n.startswith(f"out.{name}[") and n.endswith(f"-{check}]")]
+    texts = plugin_texts(plugin_reports, "out", name, check)
     assert texts and any(words in t for t in texts), texts[:1]
 
 
 def test_plugin_passes_every_correct_op(plugin_reports):
-    flagged = [n for n, t in plugin_reports.items()
-               if t is not None and n.split("[")[0] in {f"out.{c}" for c in CORRECT}]
-    assert flagged == []
+    assert plugin_flagged(plugin_reports, "out", CORRECT) == []

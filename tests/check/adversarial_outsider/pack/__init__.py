@@ -6,7 +6,6 @@ Tests import this directory as the package ``opsdk_outsider`` (``import_pack``) 
 as pack ``out`` with ``registered()``; ../expected.py says which check must report each bug, in
 which words, and which ops are correct.
 """
-import contextlib
 import importlib
 import os
 
@@ -40,17 +39,9 @@ def module(name):
     return importlib.import_module(f"{PACKAGE}.{name}")
 
 
-@contextlib.contextmanager
 def registered():
-    """The pack registered as ``out`` for the block."""
-    import opsdk.plugins
-    from opsdk.check import clear_caches
+    """The pack registered as ``out`` for a block (a context manager)."""
+    from helpers.packages import registered_pack
 
     import_pack()
-    opsdk.plugins.register_pack(PACKAGE, name=NAME)
-    clear_caches()
-    try:
-        yield NAME
-    finally:
-        opsdk.plugins.unregister_pack(NAME)
-        clear_caches()
+    return registered_pack(PACKAGE, NAME)

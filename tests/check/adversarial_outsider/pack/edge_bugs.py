@@ -10,7 +10,8 @@ from opsdk.kernels import Kernel
 
 from . import _c
 from ._arrays import array_of, tensor_of
-from ._unary import unary_function
+from ._maths import scatter_rows
+from ._unary import SavedSoftplus, unary_function
 
 F = ("float32", "float64")
 
@@ -32,14 +33,8 @@ class XLogXNan(opsdk.Function):
 
 
 # -- out.softplus_bwd_overflow: backward exp(x) / (1 + exp(x)): inf / inf in float32 -----------
-class SoftplusBwdOverflow(opsdk.Function):
+class SoftplusBwdOverflow(SavedSoftplus):
     """softplus(x) = log(1 + exp(x)), stable forward."""
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        a = array_of(x)
-        return tensor_of(numpy.maximum(a, 0) + numpy.log1p(numpy.exp(-numpy.abs(a))))
 
     @staticmethod
     def backward(ctx, dy):
@@ -63,10 +58,7 @@ class TakeNegIdx(opsdk.Function):
     @staticmethod
     def backward(ctx, dy):
         (idx,) = ctx.saved_tensor()
-        g = array_of(dy)
-        dw = numpy.zeros((ctx.rows,) + g.shape[1:], dtype=g.dtype)
-        numpy.add.at(dw, array_of(idx), g)
-        return tensor_of(dw), None
+        return tensor_of(scatter_rows(array_of(idx), array_of(dy), ctx.rows)), None
 
 
 # -- out.leaky_mask_closure: the x > 0 mask cached per shape, in a closure ---------------------
@@ -177,18 +169,22 @@ def _tanh_gelu_slope(a):
     return 0.5 * (1 + t) + 0.5 * a * (1 - t * t) * _K * (1 + 3 * 0.044715 * a * a)
 
 
+def gelu(a, approximate):
+    """GELU of an array: the tanh form, or the erf form."""
+    if approximate:
+        y = 0.5 * a * (1 + numpy.tanh(_K * (a + 0.044715 * a ** 3)))
+    else:
+        y = 0.5 * a * (1 + _erf(a / math.sqrt(2)))
+    return y.astype(a.dtype)
+
+
 class GeluFlag(opsdk.Function):
     """GELU, erf form or (approximate=True) tanh form."""
 
     @staticmethod
     def forward(ctx, x, approximate=True):
         ctx.save_for_backward(x)
-        a = array_of(x)
-        if approximate:
-            y = 0.5 * a * (1 + numpy.tanh(_K * (a + 0.044715 * a ** 3)))
-        else:
-            y = 0.5 * a * (1 + _erf(a / math.sqrt(2)))
-        return tensor_of(y.astype(a.dtype))
+        return tensor_of(gelu(array_of(x), approximate))
 
     @staticmethod
     def backward(ctx, dy):
@@ -229,18 +225,7 @@ def _(lib, ffi, x, dy):
     return dx
 
 
-class MeanSq(opsdk.Function):
-    """mean(x^2) over the last axis."""
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return tensor_of(meansq_fwd(array_of(x)))
-
-    @staticmethod
-    def backward(ctx, dy):
-        (x,) = ctx.saved_tensor()
-        return tensor_of(meansq_bwd(array_of(x), array_of(dy).astype(x.dtype, copy=False)))
+MeanSq = unary_function("MeanSq", meansq_fwd, meansq_bwd)
 
 
 # -- out.leaky_omp_macro_c: parallel above a -D macro; the parallel loop stops one short -------

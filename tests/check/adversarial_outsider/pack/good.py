@@ -6,6 +6,8 @@ from opsdk import TensorSpec
 from opsdk.registry import Sample
 
 from ._arrays import array_of, tensor_of
+from ._maths import row_max, scatter_rows, to_row_max
+from ._unary import SavedTanh, TakeRows
 
 F = ("float32", "float64")
 
@@ -69,18 +71,13 @@ class RowMaxTies(opsdk.Function):
 
     @staticmethod
     def forward(ctx, x):
-        a = array_of(x)
-        arg = a.argmax(axis=-1)
-        ctx.save_for_backward(x)
-        ctx.arg = arg
-        return tensor_of(numpy.take_along_axis(a, arg[..., None], axis=-1)[..., 0])
+        values, ctx.arg = row_max(array_of(x))
+        ctx.shape = x.shape
+        return tensor_of(values)
 
     @staticmethod
     def backward(ctx, dy):
-        (x,) = ctx.saved_tensor()
-        dx = numpy.zeros(x.shape, dtype=array_of(dy).dtype)
-        numpy.put_along_axis(dx, ctx.arg[..., None], array_of(dy)[..., None], axis=-1)
-        return tensor_of(dx)
+        return tensor_of(to_row_max(ctx.shape, ctx.arg, array_of(dy)))
 
 
 def _quantised(rng, dtype):
@@ -131,39 +128,25 @@ class TopK1(opsdk.Function):
 
     @staticmethod
     def forward(ctx, x):
-        a = array_of(x)
-        arg = a.argmax(axis=-1)
-        ctx.save_for_backward(x)
-        ctx.arg = arg
-        idx = tensor_of(arg.astype(numpy.int64))
+        values, ctx.arg = row_max(array_of(x))
+        ctx.shape = x.shape
+        idx = tensor_of(ctx.arg.astype(numpy.int64))
         ctx.mark_non_differentiable(idx)
-        return tensor_of(numpy.take_along_axis(a, arg[..., None], -1)[..., 0]), idx
+        return tensor_of(values), idx
 
     @staticmethod
     def backward(ctx, dv, didx):
-        (x,) = ctx.saved_tensor()
-        dx = numpy.zeros(x.shape, dtype=array_of(dv).dtype)
-        numpy.put_along_axis(dx, ctx.arg[..., None], array_of(dv)[..., None], axis=-1)
-        return tensor_of(dx)
+        return tensor_of(to_row_max(ctx.shape, ctx.arg, array_of(dv)))
 
 
 # -- out.embed_bag: rows of w picked by idx (repeats summed in backward) -----------------------
-class EmbedBag(opsdk.Function):
+class EmbedBag(TakeRows):
     """Rows of w picked by idx: w[idx]."""
-
-    @staticmethod
-    def forward(ctx, w, idx):
-        ctx.save_for_backward(idx)
-        ctx.rows = w.shape[0]
-        return tensor_of(array_of(w)[array_of(idx)])
 
     @staticmethod
     def backward(ctx, dy):
         (idx,) = ctx.saved_tensor()
-        g = array_of(dy)
-        dw = numpy.zeros((ctx.rows,) + g.shape[1:], dtype=g.dtype)
-        numpy.add.at(dw, array_of(idx), g)
-        return tensor_of(dw), None
+        return tensor_of(scatter_rows(array_of(idx), array_of(dy), ctx.rows)), None
 
 
 # -- out.fma_bcast: x * y + z, three shapes broadcast together ---------------------------------
@@ -262,14 +245,8 @@ class Huber(opsdk.Function):
 
 
 # -- out.tanh_sat: tanh on (3, 6): the output is nearly constant, the gradient tiny ------------
-class TanhSat(opsdk.Function):
+class TanhSat(SavedTanh):
     """tanh(x)."""
-
-    @staticmethod
-    def forward(ctx, x):
-        y = tensor_of(numpy.tanh(array_of(x)))
-        ctx.save_for_backward(y)
-        return y
 
     @staticmethod
     def backward(ctx, dy):

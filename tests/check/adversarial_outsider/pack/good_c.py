@@ -8,6 +8,7 @@ from opsdk.registry import Sample
 
 from . import _c
 from ._arrays import array_of, tensor_of
+from ._maths import sigmoid, softmax, softmax_grad, softplus
 from ._unary import unary_function
 
 F = ("float32", "float64")
@@ -27,9 +28,7 @@ relu = _pair("relu", lambda x: numpy.maximum(x, 0), lambda x, dy: numpy.where(x 
              _c.EW, "rt_relu_fwd", "rt_relu_bwd")
 sqrt = _pair("sqrt", numpy.sqrt, lambda y, dy: 0.5 * dy / y, _c.EW, "rt_sqrt_fwd", "rt_sqrt_bwd")
 softplus = _pair("softplus_omp",
-                 lambda x: numpy.maximum(x, 0) + numpy.log1p(numpy.exp(-numpy.abs(x))),
-                 lambda x, dy: dy * numpy.where(x >= 0, 1 / (1 + numpy.exp(-numpy.abs(x))),
-                                                numpy.exp(-numpy.abs(x)) / (1 + numpy.exp(-numpy.abs(x)))),
+                 softplus, lambda x, dy: dy * sigmoid(x),
                  _c.PARALLEL, "rt_softplusp_fwd", "rt_softplusp_bwd")
 
 # -- out.sincos_c: two outputs -----------------------------------------------------------------
@@ -132,15 +131,8 @@ sm_fwd = Kernel("out.softmax_fwd", dtypes=F)
 sm_bwd = Kernel("out.softmax_bwd", dtypes=F)
 
 
-@sm_fwd.python
-def _(x):
-    e = numpy.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-@sm_bwd.python
-def _(y, dy):
-    return y * (dy - (y * dy).sum(axis=-1, keepdims=True))
+sm_fwd.python(softmax)
+sm_bwd.python(softmax_grad)
 
 
 @sm_fwd.c(_c.ROWS)
@@ -158,19 +150,7 @@ def _(lib, ffi, y, dy):
     return dx
 
 
-class Softmax(opsdk.Function):
-    """Softmax over the last axis."""
-
-    @staticmethod
-    def forward(ctx, x):
-        y = tensor_of(sm_fwd(array_of(x)))
-        ctx.save_for_backward(y)
-        return y
-
-    @staticmethod
-    def backward(ctx, dy):
-        (y,) = ctx.saved_tensor()
-        return tensor_of(sm_bwd(array_of(y), array_of(dy).astype(y.dtype, copy=False)))
+Softmax = unary_function("Softmax", sm_fwd, sm_bwd, saves="y")
 
 
 # -- out.rmsnorm_c: RMSNorm with weight, epsilon with a range ----------------------------------

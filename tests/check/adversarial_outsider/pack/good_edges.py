@@ -10,7 +10,9 @@ from opsdk.kernels import Kernel
 
 from . import _c
 from ._arrays import array_of, tensor_of
-from .edge_bugs import _K, _erf, _tanh_gelu_slope
+from ._maths import sigmoid
+from ._unary import SavedSoftplus
+from .edge_bugs import _erf, _tanh_gelu_slope, gelu
 
 F = ("float32", "float64")
 
@@ -36,12 +38,7 @@ class Gelu(opsdk.Function):
     def forward(ctx, x, approximate=False):
         ctx.save_for_backward(x)
         ctx.approximate = approximate
-        a = array_of(x)
-        if approximate:
-            y = 0.5 * a * (1 + numpy.tanh(_K * (a + 0.044715 * a ** 3)))
-        else:
-            y = 0.5 * a * (1 + _erf(a / math.sqrt(2)))
-        return tensor_of(y.astype(a.dtype))
+        return tensor_of(gelu(array_of(x), approximate))
 
     @staticmethod
     def backward(ctx, dy):
@@ -123,21 +120,13 @@ class Sinc(opsdk.Function):
         return tensor_of((array_of(dy) * d).astype(a.dtype))
 
 
-class SoftplusWide(opsdk.Function):
+class SoftplusWide(SavedSoftplus):
     """log(1 + exp(x)), stable on a wide domain."""
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        a = array_of(x)
-        return tensor_of(numpy.maximum(a, 0) + numpy.log1p(numpy.exp(-numpy.abs(a))))
 
     @staticmethod
     def backward(ctx, dy):
         (x,) = ctx.saved_tensor()
-        a = array_of(x)
-        e = numpy.exp(-numpy.abs(a))
-        return tensor_of(array_of(dy) * numpy.where(a >= 0, 1 / (1 + e), e / (1 + e)))
+        return tensor_of(array_of(dy) * sigmoid(array_of(x)))
 
 
 class TopKSum(opsdk.Function):

@@ -7,24 +7,15 @@ from opsdk.kernels import Kernel
 
 from . import _c
 from ._arrays import array_of, tensor_of
+from ._maths import sigmoid
+from ._unary import SavedSoftplus
 
 F = ("float32", "float64")
 
 
-def _sigmoid(a):
-    return numpy.where(a >= 0, 1 / (1 + numpy.exp(-numpy.abs(a))),
-                       numpy.exp(-numpy.abs(a)) / (1 + numpy.exp(-numpy.abs(a))))
-
-
 # -- out.softplus_dd: first order right, hand-derived second order s (1 + s) -------------------
-class SoftplusDD(opsdk.Function):
+class SoftplusDD(SavedSoftplus):
     """softplus(x) = log(1 + exp(x)), differentiable twice."""
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        a = array_of(x)
-        return tensor_of(numpy.maximum(a, 0) + numpy.log1p(numpy.exp(-numpy.abs(a))))
 
     @staticmethod
     def backward(ctx, dy):
@@ -36,7 +27,7 @@ class _SoftplusGrad(opsdk.Function):
     @staticmethod
     def forward(ctx, x, dy):
         ctx.save_for_backward(x, dy)
-        return tensor_of(array_of(dy) * _sigmoid(array_of(x)))
+        return tensor_of(array_of(dy) * sigmoid(array_of(x)))
 
     @staticmethod
     def backward(ctx, ddx):

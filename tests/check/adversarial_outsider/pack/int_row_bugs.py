@@ -7,19 +7,15 @@ from opsdk.kernels import Kernel
 
 from . import _c
 from ._arrays import array_of, tensor_of
+from ._maths import scatter_rows, softmax, softmax_grad
+from ._unary import TakeRows, unary_function
 
 F = ("float32", "float64")
 
 
 # -- out.embed_dup: dw[idx] += dy loses repeated indices ---------------------------------------
-class EmbedDup(opsdk.Function):
+class EmbedDup(TakeRows):
     """Rows of w picked by idx: w[idx]."""
-
-    @staticmethod
-    def forward(ctx, w, idx):
-        ctx.save_for_backward(idx)
-        ctx.rows = w.shape[0]
-        return tensor_of(array_of(w)[array_of(idx)])
 
     @staticmethod
     def backward(ctx, dy):
@@ -60,10 +56,7 @@ class GatherInt32(opsdk.Function):
     @staticmethod
     def backward(ctx, dy):
         (idx,) = ctx.saved_tensor()
-        g = array_of(dy)
-        dw = numpy.zeros((ctx.rows,) + g.shape[1:], dtype=g.dtype)
-        numpy.add.at(dw, array_of(idx), g)
-        return tensor_of(dw), None
+        return tensor_of(scatter_rows(array_of(idx), array_of(dy), ctx.rows)), None
 
 
 # -- out.rmsnorm_eps_bwd: backward puts epsilon outside the square root ------------------------
@@ -95,15 +88,8 @@ sm_fwd = Kernel("out.softmax_stale_fwd", dtypes=F)
 sm_bwd = Kernel("out.softmax_stale_bwd", dtypes=F)
 
 
-@sm_fwd.python
-def _(x):
-    e = numpy.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-@sm_bwd.python
-def _(y, dy):
-    return y * (dy - (y * dy).sum(axis=-1, keepdims=True))
+sm_fwd.python(softmax)
+sm_bwd.python(softmax_grad)
 
 
 def _rows_c(kernel, name, n_in):
@@ -120,19 +106,7 @@ _rows_c(sm_fwd, "rt_softmax_fwd", 1)
 _rows_c(sm_bwd, "rt_softmax_bwd_stale", 2)
 
 
-class SoftmaxStale(opsdk.Function):
-    """Softmax over the last axis."""
-
-    @staticmethod
-    def forward(ctx, x):
-        y = tensor_of(sm_fwd(array_of(x)))
-        ctx.save_for_backward(y)
-        return y
-
-    @staticmethod
-    def backward(ctx, dy):
-        (y,) = ctx.saved_tensor()
-        return tensor_of(sm_bwd(array_of(y), array_of(dy).astype(y.dtype, copy=False)))
+SoftmaxStale = unary_function("SoftmaxStale", sm_fwd, sm_bwd, saves="y")
 
 
 def register(register):

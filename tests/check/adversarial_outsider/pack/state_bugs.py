@@ -7,7 +7,7 @@ from opsdk.kernels import Kernel
 
 from . import _c
 from ._arrays import array_of, tensor_of
-from ._unary import unary_function
+from ._unary import SavedTanh, unary_function
 
 F = ("float32", "float64")
 
@@ -33,14 +33,8 @@ class SoftmaxInplace(opsdk.Function):
 
 
 # -- out.tanh_dy_inplace: backward scales its incoming gradient in place and returns it -------
-class TanhDyInplace(opsdk.Function):
+class TanhDyInplace(SavedTanh):
     """tanh(x)."""
-
-    @staticmethod
-    def forward(ctx, x):
-        y = tensor_of(numpy.tanh(array_of(x)))
-        ctx.save_for_backward(y)
-        return y
 
     @staticmethod
     def backward(ctx, dy):

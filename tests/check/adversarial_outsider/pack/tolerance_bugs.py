@@ -9,7 +9,7 @@ from opsdk.kernels import Kernel
 
 from . import _c
 from ._arrays import array_of, tensor_of
-from ._unary import unary_function
+from ._unary import SavedTanh, unary_function
 
 F = ("float32", "float64")
 _erf = numpy.vectorize(math.erf, otypes=[float])
@@ -108,14 +108,8 @@ class RowMeanAcc32(opsdk.Function):
 
 
 # -- out.tanh_f16_bwd: backward squares y in float16 "to save bandwidth" (float32 only) --------
-class TanhF16(opsdk.Function):
+class TanhF16(SavedTanh):
     """tanh(x)."""
-
-    @staticmethod
-    def forward(ctx, x):
-        y = tensor_of(numpy.tanh(array_of(x)))
-        ctx.save_for_backward(y)
-        return y
 
     @staticmethod
     def backward(ctx, dy):
