@@ -1,5 +1,6 @@
 """sizes: compiled backends agree with python in float64 at derived sizes (1, 7, 64, 65, 257, ...)."""
 from ..backends import REFERENCE
+from ..threads import parallel_threads
 from .agreement import compare_runs
 
 NAME = "sizes"
@@ -20,7 +21,8 @@ def applies(op, backend):
 def run(ctx):
     """Forward and backward on the size sample, against python in float64 (in the dtype when the
     op takes no float64); the wide floor makes python's own error in the dtype immaterial."""
-    got = ctx.run()
+    with parallel_threads(ctx.op.kernels):  # a parallel branch needs a second thread to show
+        got = ctx.run()
     ref = ctx.reference_run(grad_outputs=got.grad_outputs or None)
     if ref is None:
         ref = ctx.run(backend=REFERENCE, grad_outputs=got.grad_outputs or None)
