@@ -36,6 +36,27 @@ def _invalid(label, why):
     return CUDADriverError(f"CUDA_ERROR_INVALID_VALUE: invalid argument (simulated launch of {label}: {why})")
 
 
+_SCHEDULES = {"": 0, "in-order": 0, "reverse": 1, "shuffle": 2}
+
+
+def schedule():
+    """(code, seed) of ``OPSDK_CUDA_SIM_SCHEDULE``: ``in-order`` (default), ``reverse`` or ``shuffle[:SEED]``.
+
+    The order a block's threads start and leave barriers in, and the order of the blocks: a
+    kernel whose result changes with it depends on an order CUDA does not promise (a race in
+    global memory, one block waiting for another).
+    """
+    text = os.environ.get("OPSDK_CUDA_SIM_SCHEDULE", "").strip().lower()
+    name, _, seed = text.partition(":")
+    if name not in _SCHEDULES or (seed and (name != "shuffle" or not seed.isdigit())):
+        from opsdk.errors import OpsdkError
+
+        raise OpsdkError(f"OPSDK_CUDA_SIM_SCHEDULE={text!r}: not a schedule of the CUDA simulator\n"
+                         f"  expected: in-order, reverse, shuffle or shuffle:SEED (a non-negative integer)\n"
+                         f"  got: {text!r}")
+    return _SCHEDULES[name], int(seed or 0)
+
+
 def _settings():
     timeout = float(os.environ.get("OPSDK_CUDA_SIM_TIMEOUT", "120"))
     races = os.environ.get("OPSDK_CUDA_SIM_RACECHECK", "1") != "0"
@@ -86,6 +107,7 @@ def launch(handle, grid, block, args, shared_mem=0, stream=None, max_dynamic_sha
     spec.fast_math = int(handle.module.build.fast_math)
     spec.stack_bytes = stack
     spec.instrumented = int(handle.module.build.instrumented)
+    spec.schedule, spec.seed = schedule()
     result = abi.SimResult()
     lib = loader.runtime()
     with loader.LOCK:
