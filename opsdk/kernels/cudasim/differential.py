@@ -304,7 +304,8 @@ def run_size(case, size, seed=0):
     ref = _flat(_host(kernel.run("python", *map(_upcast, args), **{k: _upcast(v) for k, v in kwargs.items()})))
     placed_args, placed_kwargs = _placed(args, kwargs, sys.modules["cupy"], case.layout)
     try:
-        got = _flat(_host(kernel.run("cuda", *placed_args, **placed_kwargs)))
+        with _launches() as launches:
+            got = _flat(_host(kernel.run("cuda", *placed_args, **placed_kwargs)))
     except Exception as error:  # the diagnosis is the result
         return f"{type(error).__name__}: {error}"
     shapes = ", ".join(f"{a.dtype}{list(a.shape)}" for a in args if isinstance(a, numpy.ndarray))
@@ -315,7 +316,30 @@ def run_size(case, size, seed=0):
                 if (why := _disagreement(g, w, r, case.dtype, max(1, largest // max(1, g.size))))]
     if not problems:
         return ""
-    return f"cuda disagrees with python on ({shapes}{_kw_text(kwargs)}): " + "; ".join(problems)
+    return f"cuda disagrees with python on ({shapes}{_kw_text(kwargs)}): " + "; ".join(problems) + _views_note(launches)
+
+
+@contextmanager
+def _launches():
+    """The simulator's LaunchRecords of the block (none on a real GPU)."""
+    from . import active, recording
+
+    if not active():
+        yield []
+        return
+    with recording() as found:
+        yield found
+
+
+def _views_note(launches):
+    """Why a strided view handed to a kernel may explain a disagreement, or ''."""
+    seen = [(r.kernel, v) for r in launches for v in r.views]
+    if not seen:
+        return ""
+    kernel, (name, shape, strides) = seen[0]
+    return (f" (note: kernel '{kernel}' was given argument '{name}' as a non-contiguous view, shape "
+            f"{tuple(shape)}, strides {tuple(strides)}: a kernel gets only its data pointer and reads the "
+            f"memory in storage order; pass a contiguous copy, or the strides)")
 
 
 def _upcast(v):

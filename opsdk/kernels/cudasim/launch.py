@@ -15,7 +15,7 @@ MAX_SHARED_OPTIN = 163 * 1024
 
 
 class LaunchRecord(NamedTuple):
-    """What a launch was: kernel, configuration, device and stream."""
+    """What a launch was: kernel, configuration, device and stream, and its strided array arguments."""
 
     kernel: str
     grid: tuple
@@ -23,6 +23,7 @@ class LaunchRecord(NamedTuple):
     shared_mem: int
     device: int
     stream: int
+    views: tuple = ()  # (argument name, shape, strides) of each non-contiguous array argument
 
 
 def _dims(value, what):
@@ -92,7 +93,9 @@ def launch(handle, grid, block, args, shared_mem=0, stream=None, max_dynamic_sha
                               "(raise kernel.max_dynamic_shared_size_bytes, up to 163 KiB on sm_80)")
     marshalled = marshal(handle, args, label)
     stream = stream or get_current_stream()
-    record = LaunchRecord(handle.name, grid, block, shared_mem, current_device_id(), stream.ptr)
+    views = tuple((handle.names[i] or f"#{i}", a.shape, a.strides) for i, a in marshalled.arrays
+                  if not a._a.flags.c_contiguous)
+    record = LaunchRecord(handle.name, grid, block, shared_mem, current_device_id(), stream.ptr, views)
     for sink in _records:
         sink.append(record)
     timeout, races, stack = _settings()

@@ -37,6 +37,9 @@ _CONVERSION_FLAGS = (("-fno-strict-float-cast-overflow",), ("-fsanitize=float-ca
 # A local variable read before it is set holds whatever the GPU's register held; on the host it
 # might hold 0 by luck and hide the bug: fill such locals with a pattern (huge values, garbage).
 _LOCALS_FLAGS = (("-ftrivial-auto-var-init=pattern",),)
+# gcc splits a float4 / double2 copy into scalar loads (scalar replacement of aggregates), so the
+# access hooks would never see the 16-byte load a GPU makes, nor its misalignment: keep them whole
+_AGGREGATE_FLAGS = (("-fno-tree-sra",),)
 
 
 class Toolchain(NamedTuple):
@@ -47,6 +50,12 @@ class Toolchain(NamedTuple):
     hooks: tuple  # () when the compiler cannot instrument accesses
     conversions: tuple = ()  # how out-of-range float-to-integer conversions are made GPU-like or caught
     locals: tuple = ()  # how uninitialised local variables get garbage
+    aggregates: tuple = ()  # how vector loads stay whole
+
+    @property
+    def extras(self):
+        """The kernel flags besides the access hooks: conversions, locals, aggregates."""
+        return (*self.conversions, *self.locals, *self.aggregates)
 
 
 _found = {}
@@ -76,7 +85,8 @@ def toolchain():
         identity = compiler_identity(list(command))
         found = _found[command] = Toolchain(command, identity, _probe_hooks(command, identity),
                                             _probe(command, identity, "conversions", _CONVERSION_FLAGS),
-                                            _probe(command, identity, "locals", _LOCALS_FLAGS))
+                                            _probe(command, identity, "locals", _LOCALS_FLAGS),
+                                            _probe(command, identity, "aggregates", _AGGREGATE_FLAGS))
     return found
 
 

@@ -216,7 +216,7 @@ static void float_cast(void *data, void *value) {
     int width = 1 << (d->to->info >> 1);
     const char *gpu = v != v ? "0" : v < 0 ? (is_signed ? "the type's minimum" : "0") : "the type's maximum";
     fail(OPSDK_ERR_FLOAT_CAST, d->where.file, (int)d->where.line,
-         "conversion of %s %.9g to %s (%d-bit %s) is out of its range: a GPU's conversion "
+         "conversion of %s %.10g to %s (%d-bit %s) is out of its range: a GPU's conversion "
          "saturates (to %s here), while C++ leaves it undefined and this CPU gives another value, so "
          "the simulator cannot reproduce it; clamp the value before converting, or use a conversion "
          "intrinsic (__float2int_rz, __double2ll_rn, ...), which saturates as on a GPU",

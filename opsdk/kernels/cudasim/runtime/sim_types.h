@@ -144,8 +144,17 @@ inline __half __float2half_rn(float f) { return __half(f); }
 inline __half __double2half(double f) { return __half(f); }
 inline float __half2float(__half h) { return float(h); }
 inline __half __int2half_rn(int i) { return __half((float)i); }
-inline int __half2int_rn(__half h) { return (int)nearbyintf(float(h)); }
-inline int __half2int_rz(__half h) { return (int)float(h); }
+namespace opsdk_sim {
+// a 16-bit float to int as cvt does: NaN gives 0, infinities the int's limits
+inline int half_to_int(float f, bool nearest) {
+    if (f != f) return 0;
+    if (f > 65504.0f) return INT_MAX;
+    if (f < -65504.0f) return INT_MIN;
+    return (int)(nearest ? nearbyintf(f) : f);
+}
+}  // namespace opsdk_sim
+inline int __half2int_rn(__half h) { return ::opsdk_sim::half_to_int(float(h), true); }
+inline int __half2int_rz(__half h) { return ::opsdk_sim::half_to_int(float(h), false); }
 inline __half __ushort_as_half(unsigned short b) { __half h; h.__x = b; return h; }
 inline unsigned short __half_as_ushort(__half h) { return h.__x; }
 inline __half __short_as_half(short b) { __half h; h.__x = (unsigned short)b; return h; }
