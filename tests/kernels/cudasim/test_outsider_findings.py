@@ -3,8 +3,6 @@ __syncwarp() without a mask, __syncwarp as the only warp-level memory order, ato
 plain accesses, misaligned vector loads, out-of-range float-to-int conversions, uninitialised
 locals, double-to-half rounding, schedules, failed builds, the differential's float32 allowance."""
 import os
-import subprocess
-import sys
 
 import numpy
 import pytest
@@ -13,7 +11,7 @@ from opsdk.errors import CudaSimulatorError, OpsdkError
 from opsdk.kernels.cudasim import differential, launch, loader
 from opsdk.kernels.cudasim.toolchain import toolchain
 
-from .conftest import DATA, requires_hooks
+from .conftest import DATA, requires_hooks, run_uninstrumented
 
 
 @pytest.fixture(scope="module")
@@ -190,12 +188,7 @@ except CudaSimulatorError as e:
 
 
 def test_without_instrumentation_a_general_protection_fault_points_at_misalignment(tmp_path):
-    env = dict(os.environ, OPSDK_CUDA_SIM_INSTRUMENT="0", OPSDK_CACHE_DIR=str(tmp_path))
-    env.pop("OPSDK_CUDA_SIM", None)
-    done = subprocess.run([sys.executable, "-c", UNINSTRUMENTED, DATA], capture_output=True, text=True, env=env,
-                          timeout=300)
-    assert done.returncode == 0, done.stderr
-    out = done.stdout.strip()
+    out = run_uninstrumented(UNINSTRUMENTED, tmp_path).strip()
     if out == "no error":  # a compiler that moves 16 bytes unaligned-safe (movups): nothing faults on a CPU
         pytest.skip("the host compiler's float4 copy does not fault on a misaligned address")
     assert "general-protection fault" in out and "misaligned" in out and "null" not in out

@@ -236,7 +236,8 @@ EXPORT int opsdk_sim_run(const opsdk_sim_launch *spec, opsdk_sim_result *result)
             if (spec->schedule == 2 && k) thread_order(spec, threads, &rng);
             g_block_epoch = ++g_epoch;
             poison(g_arena, g_dyn_bytes, kSharedPoison);
-            for (const Slot &s : g_slots) poison(g_arena + OPSDK_SIM_MAX_DYNAMIC_SHARED + s.offset, s.size, kSharedPoison);
+            for (const Slot &s : g_slots)
+                poison(g_arena + OPSDK_SIM_MAX_DYNAMIC_SHARED + s.offset, s.size, kSharedPoison);
             for (int w = 0; w < warps; w++) {
                 Warp &warp = g_warps[w];
                 memset(warp.groups, 0, sizeof warp.groups);

@@ -100,26 +100,26 @@ static bool same_warp_synced(uint16_t other, uint32_t sync) {
     return w.sync_gen != sync && (w.sync_mask & both) == both;
 }
 
-__attribute__((noreturn)) static void race(int status, uintptr_t a, size_t n, bool write, const char *fmt,
-                                           const char *what, const char *who) {
-    g_result->address = a, g_result->size = (int)n, g_result->is_write = write;
-    fail(status, nullptr, 0, fmt, what, who);
-}
-
 static void thread_name(char *buf, size_t cap, uint16_t t) {
     const Lane &o = g_lanes[t];
     snprintf(buf, cap, "thread (%u,%u,%u)", o.tid.x, o.tid.y, o.tid.z);
+}
+
+// fmt takes the shared variable's place, then the other thread (or "other threads")
+__attribute__((noreturn)) static void race(int status, uintptr_t a, size_t n, bool write, uint16_t other,
+                                           const char *fmt) {
+    char what[256], who[64];
+    describe_shared(what, sizeof what, a);
+    if (other == kManyReaders) snprintf(who, sizeof who, "other threads");
+    else thread_name(who, sizeof who, other);
+    g_result->address = a, g_result->size = (int)n, g_result->is_write = write;
+    fail(status, nullptr, 0, fmt, what, who);
 }
 
 // a race with thread `other` (kManyReaders: several), whose access was at warp sync count `sync`
 static bool unordered(uint32_t epoch, uint16_t other, uint32_t sync) {
     return epoch == g_epoch && other != (uint16_t)g_cur &&
            (other == kManyReaders || !same_warp_synced(other, sync));
-}
-
-static void who_text(char *buf, size_t cap, uint16_t other) {
-    if (other == kManyReaders) snprintf(buf, cap, "other threads");
-    else thread_name(buf, cap, other);
 }
 
 void shared_access(uintptr_t a, size_t n, bool reads, bool write, bool atomic) {
@@ -134,10 +134,10 @@ void shared_access(uintptr_t a, size_t n, bool reads, bool write, bool atomic) {
     uint16_t t = (uint16_t)g_cur;
     uint32_t sync = g_warps[g_cur / OPSDK_SIM_WARP].sync_gen;
     bool races = g_spec->check_races;
-    char what[256], who[64];
     for (size_t i = 0; i < n; i++) {
         Shadow &s = g_shadow[off + i];
         if (reads && s.w_epoch < g_block_epoch && s.a_epoch < g_block_epoch) {
+            char what[256];
             describe_shared(what, sizeof what, a);
             g_result->address = a, g_result->size = (int)n, g_result->is_write = 0;
             fail(OPSDK_ERR_UNINIT_SHARED, nullptr, 0,
@@ -149,42 +149,30 @@ void shared_access(uintptr_t a, size_t n, bool reads, bool write, bool atomic) {
         if (races) {
             // atomics are ordered among themselves; an atomic and a plain access of another thread
             // are not, nor two plain accesses one of which writes
-            if (unordered(s.w_epoch, s.writer, s.w_sync) && (reads || atomic)) {
-                describe_shared(what, sizeof what, a);
-                who_text(who, sizeof who, s.writer);
-                race(OPSDK_ERR_RACE_RAW, a, n, false,
+            if (unordered(s.w_epoch, s.writer, s.w_sync) && (reads || atomic))
+                race(OPSDK_ERR_RACE_RAW, a, n, false, s.writer,
                      atomic ? "atomic on %s, which %s stored to (a plain store) since the last __syncthreads(): "
                               "a data race (on a GPU the store may land before or after the atomic); put a "
                               "__syncthreads() between them"
                             : "read of %s, which %s wrote since the last __syncthreads(): a data race (on a "
                               "GPU the read may see the old or the new value); put a __syncthreads() between "
-                              "the write and the read",
-                     what, who);
-            }
-            if (!atomic && unordered(s.a_epoch, s.atomic_by, s.a_sync)) {
-                describe_shared(what, sizeof what, a);
-                who_text(who, sizeof who, s.atomic_by);
-                race(write ? OPSDK_ERR_RACE_WAR : OPSDK_ERR_RACE_RAW, a, n, write,
+                              "the write and the read");
+            if (!atomic && unordered(s.a_epoch, s.atomic_by, s.a_sync))
+                race(write ? OPSDK_ERR_RACE_WAR : OPSDK_ERR_RACE_RAW, a, n, write, s.atomic_by,
                      write ? "store to %s, which %s updated atomically since the last __syncthreads(): a data "
                              "race (on a GPU the atomics may land before or after the store); put a "
                              "__syncthreads() between them"
                            : "read of %s, which %s updated atomically since the last __syncthreads(): a data "
                              "race (on a GPU the read may come before or after other threads' atomics); put "
-                             "a __syncthreads() between the atomics and the read",
-                     what, who);
-            }
-            if (write && unordered(s.r_epoch, s.reader, s.r_sync)) {
-                describe_shared(what, sizeof what, a);
-                who_text(who, sizeof who, s.reader);
-                race(OPSDK_ERR_RACE_WAR, a, n, true,
+                             "a __syncthreads() between the atomics and the read");
+            if (write && unordered(s.r_epoch, s.reader, s.r_sync))
+                race(OPSDK_ERR_RACE_WAR, a, n, true, s.reader,
                      atomic ? "atomic on %s, which %s read (a plain load) since the last __syncthreads(): a "
                               "data race (on a GPU the reader may see the update or not); put a "
                               "__syncthreads() between the read and the atomic"
                             : "write of %s, which %s read since the last __syncthreads(): a data race (on a "
                               "GPU the reader may see the new value); put a __syncthreads() between the read "
-                              "and the write",
-                     what, who);
-            }
+                              "and the write");
         }
         if (atomic) {
             if (s.a_epoch == g_epoch && s.atomic_by != t) s.atomic_by = kManyReaders;
