@@ -192,3 +192,19 @@ def test_without_instrumentation_a_general_protection_fault_points_at_misalignme
     if out == "no error":  # a compiler that moves 16 bytes unaligned-safe (movups): nothing faults on a CPU
         pytest.skip("the host compiler's float4 copy does not fault on a misaligned address")
     assert "general-protection fault" in out and "misaligned" in out and "null" not in out
+
+
+@pytest.mark.parametrize("op", ["example.swish", "nn.softmax", "nn.layer_norm", "nn.cross_entropy"])
+def test_first_party_kernels_give_the_same_bytes_under_every_schedule(cp, monkeypatch, op):
+    from opsdk.check import select_ops
+
+    (found,), _ = select_ops((op,), ())
+    for case in differential.cases(found, dtypes=("float32",), layouts=("contiguous",)):
+        args, kwargs = differential.arguments(case, 4097) or differential.arguments(case, 257)
+        outputs = []
+        for schedule in ("in-order", "reverse", "shuffle:3"):
+            monkeypatch.setenv("OPSDK_CUDA_SIM_SCHEDULE", schedule)
+            placed, placed_kw = differential._placed(args, kwargs, cp, "contiguous")
+            got = differential._flat(differential._host(case.kernel.run("cuda", *placed, **placed_kw)))
+            outputs.append([g.tobytes() for g in got])
+        assert outputs[0] == outputs[1] == outputs[2], case.label
