@@ -22,14 +22,24 @@ from .functional.elementwise import (abs, add, allclose, cast, ceil, clip, cos, 
                                      minimum, multiply, neg, not_equal, pow, reciprocal,
                                      remainder, round, rsqrt, sigmoid, sign, sin, sqrt, square,
                                      subtract, tanh, where)
-from .functional.indexing import (gather, index_select, masked_select, nonzero, one_hot,
-                                  take_along_axis)
+from .functional.indexing import gather, index_select, masked_select, nonzero, one_hot
 from .functional.linalg import bmm, dot, matmul, mm, outer
 from .functional.reduction import (all, amax, amin, any, argmax, argmin, logsumexp, max, mean,
                                    min, norm, std, sum, var)
 from .functional.shape import (broadcast_to, chunk, concat, expand, expand_as, flatten, flip,
                                moveaxis, reshape, split, squeeze, stack, t, tile, transpose,
                                unbind, unsqueeze)
+from .functional.along_axis import put_along_axis, take_along_axis
+from .functional.cumulative import cumprod, cumprod_, cumsum, cumsum_, logcumsumexp
+from .functional.diagonal import diag, diagonal, trace
+from .functional.einsum import einsum
+from .functional.nan_reduction import count_nonzero, nanmean, nansum
+from .functional.order_stats import kthvalue, median, mode
+from .functional.products import cross, kron, prod
+from .functional.rearrange import meshgrid, repeat_interleave, roll, rot90
+from .functional.scatter import index_add, index_add_, masked_fill, masked_fill_, scatter, scatter_
+from .functional.sorting import argsort, sort, topk
+from .functional.triangular import tril, tril_, triu, triu_
 from .tensor import Tensor, is_tensor
 from .tensor_methods import clone
 

@@ -21,6 +21,10 @@ class DTypeError(OpArgumentError, TypeError):
     """An argument has a dtype the op does not accept."""
 
 
+class IndexOutOfRangeError(OpArgumentError, IndexError):
+    """An index argument (scatter, take_along_axis, index_add, ...) points outside the tensor."""
+
+
 class GraphFreedError(OpsdkError, RuntimeError):
     """Backward ran through a graph whose saved tensors were already freed."""
 
@@ -124,6 +128,11 @@ class NotAPackError(ScaffoldError):
 
 class TemplateError(ScaffoldError):
     """The templates `opsdk new-pack` / `opsdk new-op` render are missing or broken."""
+
+
+class FormulaError(ScaffoldError, ValueError):
+    """`opsdk new-op --formula` cannot use the formula: unparseable, an unsupported function or
+    symbol, or no domain where it and its derivatives are finite; the message names the token."""
 
 
 class FrameworkNotInstalledError(OpsdkError, ImportError):

@@ -186,7 +186,8 @@ _METHODS = {
 
 
 def install():
-    for name, fn in _METHODS.items():
+    from .functional.extra_methods import METHODS
+    for name, fn in {**_METHODS, **METHODS}.items():
         setattr(Tensor, name, fn)
 
 

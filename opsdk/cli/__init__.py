@@ -18,8 +18,9 @@ COMMANDS = {
 }
 
 
-# exit statuses: 1 a check or step failed, 2 a usage error (click's own), 70 a bug in opsdk (EX_SOFTWARE)
-FAILED, INTERNAL_ERROR = 1, 70
+# exit statuses: 1 a check or step failed, 2 a usage error (click's own), 70 a bug in opsdk (EX_SOFTWARE),
+# 141 the reader of stdout closed it (128 + SIGPIPE, as a shell reports a tool killed by it)
+FAILED, INTERNAL_ERROR, BROKEN_PIPE = 1, 70, 141
 
 
 def _one_line(error):
@@ -57,6 +58,14 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit, KeyboardInterrupt):
             raise
+        except BrokenPipeError:
+            # the reader went away (`opsdk list | head`): not a bug; stop quietly, as a shell tool
+            # killed by SIGPIPE would, and keep Python from complaining again when it flushes stdout
+            import os
+            import sys
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(BROKEN_PIPE)
         except OpsdkError as error:
             click.echo(f"Error: {_one_line(error)}", err=True)
             ctx.exit(FAILED)

@@ -14,7 +14,21 @@ BACKENDS = ("python", "c", "cuda")
 @click.option("--force", is_flag=True,
               help="Overwrite files that already exist (regenerates an existing op).")
 @click.option("--dry-run", is_flag=True, help="List the files it would write; write nothing.")
-def new_op(name, backends, pack_dir, force, dry_run):
+@click.option("--kind", type=click.Choice(("elementwise", "multi", "rows")), default="elementwise",
+              show_default=True, help="The example to start from: elementwise (one input, one output, "
+              "an attribute), multi (several inputs and outputs, like LLTM) or rows (a reduction over "
+              "the last axis with a per-feature weight, like RMSNorm).")
+@click.option("--formula", metavar="EXPR", help="Write an elementwise op computing EXPR, e.g. "
+              "'x * tanh(log(1 + exp(x)))': gradient and second derivatives derived with SymPy, "
+              "kernels generated (needs opsdk[formula]).")
+@click.option("--input", "inputs", multiple=True, metavar="NAME",
+              help="A tensor input of --formula, in order (default: x); repeat for several.")
+@click.option("--attr", "attrs", multiple=True, metavar="NAME=VALUE",
+              help="A float attribute of --formula and its default, e.g. beta=1.0 (other symbols "
+                   "of the formula are attributes with default 1.0).")
+@click.option("--domain", metavar="LOW,HIGH", help="Where --formula is verified (default: the first "
+              "of [-3, 3], [0.1, 3], ... where it and its derivatives are finite).")
+def new_op(name, backends, pack_dir, force, dry_run, kind, formula, inputs, attrs, domain):
     """Add the op NAME to a pack made by `opsdk new-pack`.
 
     Writes src/<package>/ops/NAME.py (the Function, its kernels and its registration), NAME.c
@@ -22,11 +36,42 @@ def new_op(name, backends, pack_dir, force, dry_run):
     the pack's ops/__init__.py. The op computes softplus as a worked example: its generated
     tests pass as generated; replace the maths with yours.
 
+    With --formula, the op computes that formula instead, its derivatives derived by SymPy.
+
     \b
     Example:
       opsdk new-op swish --backend c --backend cuda
+      opsdk new-op mish --formula "x * tanh(log(1 + exp(x)))" --backend c
     """
     from ..scaffold import plan_op
     from ..scaffold.command import execute
 
-    execute(lambda: plan_op(name, pack_dir, backends, force), force, dry_run)
+    def make_plan():
+        return plan_op(name, pack_dir, backends, force, kind=kind,
+                       formula=_formula_answers(formula, inputs, attrs, domain))
+
+    execute(make_plan, force, dry_run)
+
+
+def _formula_answers(formula, inputs, attrs, domain):
+    """The ``formula=`` of plan_op from the options (None without --formula)."""
+    from ..errors import FormulaError
+
+    if formula is None:
+        if inputs or attrs or domain:
+            raise FormulaError("--input, --attr and --domain describe a --formula; expected: "
+                               "--formula EXPR with them; got: no --formula")
+        return None
+    from ..scaffold.formula import parse_attr
+
+    bounds = None
+    if domain is not None:
+        try:
+            bounds = tuple(float(v) for v in domain.split(","))
+        except ValueError:
+            bounds = ()
+        if len(bounds) != 2:
+            raise FormulaError(f"--domain {domain!r} is not LOW,HIGH; expected: e.g. --domain -3,3; "
+                               f"got: {domain!r}")
+    return {"text": formula, "inputs": list(inputs) or ["x"], "attrs": dict(parse_attr(a) for a in attrs),
+            "domain": bounds}

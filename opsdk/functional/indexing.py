@@ -132,20 +132,9 @@ def gather(x, index, axis=None, name=None):
 
 
 def take_along_axis(arr, indices, axis, broadcast=True):
-    """Pick values along axis at the given indices (same ndim as arr)."""
-    x = _arg(arr, "take_along_axis")
-    ind = _arg(indices, "take_along_axis", "indices")._data
-    axis = check_axis(axis, x.ndim, "take_along_axis")
-    if ind.ndim != x.ndim:
-        raise OpArgumentError(f"take_along_axis: 'indices' must have {x.ndim} dims like 'arr'; "
-                              f"got: {ind.ndim}")
-    shape = list(np.broadcast_shapes(ind.shape[:axis] + (1,) + ind.shape[axis + 1:],
-                                     x._data.shape[:axis] + (1,) + x._data.shape[axis + 1:]))
-    shape[axis] = ind.shape[axis]
-    ind = np.broadcast_to(ind, shape)
-    grids = np.ogrid[tuple(slice(0, s) for s in shape)]
-    key = tuple(ind if i == axis else grids[i] for i in range(x.ndim))
-    return getitem(x, key)
+    """Pick values along axis at the given indices (same ndim as arr); see along_axis.py."""
+    from .along_axis import take_along_axis as _take_along_axis
+    return _take_along_axis(arr, indices, axis, broadcast)
 
 
 def masked_select(x, mask, name=None):

@@ -74,3 +74,12 @@ def _pointer_error(array, writable):
     if writable and not array.flags.writeable:
         return KernelArgumentError("c_pointer: expected: a writable array\n  got: a read-only array")
     return KernelArgumentError(f"c_pointer: cannot point at this array\n  got: {array!r:.200}")
+
+
+def mixed_dtypes_error(kernel, backend, first, first_dtype, name, dtype):
+    """KernelArgumentError for two array arguments of different float dtypes (C and CUDA kernels
+    compute in one precision)."""
+    return KernelArgumentError(
+        f"kernel {kernel!r} (backend {backend!r}): arguments {first!r} and {name!r} have different float dtypes\n"
+        f"  expected: one float dtype for every array argument (the kernel computes in one precision)\n"
+        f"  got: {first} {first_dtype}, {name} {dtype}; cast first, e.g. {name}.astype({first}.dtype)")

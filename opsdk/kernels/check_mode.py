@@ -87,19 +87,16 @@ def unwritten_mask(array):
 
 
 def empty(shape, dtype=float, *, like=None):
-    """An output buffer: ``numpy.empty`` (or CuPy's, for ``like`` a CuPy array); NaN-filled in check mode.
+    """An output buffer: ``opsdk.kernels.outputs.empty`` (NumPy, or CuPy for ``like`` a CuPy array);
+    NaN-filled in check mode.
 
     Example:
         >>> empty((2, 3), numpy.float32).shape
         (2, 3)
     """
-    if like is not None and type(like).__module__.startswith("cupy"):
-        import cupy
+    from opsdk.kernels import outputs  # outputs imports this module
 
-        out = cupy.empty(shape, dtype)
-    else:
-        out = numpy.empty(shape, dtype)
-    return fill(out) if _active else out
+    return outputs.empty(shape, dtype, like=like)
 
 
 def empty_like(array, dtype=None):
@@ -109,11 +106,9 @@ def empty_like(array, dtype=None):
         >>> empty_like(numpy.ones(3)).shape
         (3,)
     """
-    module = numpy
-    if type(array).__module__.startswith("cupy"):
-        import cupy as module
-    out = module.empty_like(array, dtype=dtype)
-    return fill(out) if _active else out
+    from opsdk.kernels import outputs
+
+    return outputs.empty_like(array, dtype)
 
 
 def _filling(original):

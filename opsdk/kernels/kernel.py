@@ -8,7 +8,8 @@ import numpy
 
 from opsdk.errors import BackendUnavailableError, CacheUnusableError, KernelArgumentError, OpsdkWarning
 from opsdk.kernels import check_mode
-from opsdk.kernels.arrays import device_of
+from opsdk.kernels.adapters import CAdapter, CudaAdapter
+from opsdk.kernels.arrays import device_of, mixed_dtypes_error
 from opsdk.kernels.cbuild import build_c, c_buildable
 from opsdk.kernels.cuda import cuda_status, load_module
 from opsdk.kernels.dispatch import (BACKENDS, PREFERENCE, _env_backend, _env_get, _env_key,
@@ -86,16 +87,30 @@ class Kernel:
         self._register("python", fn, None)
         return fn
 
-    def c(self, source):
-        """Decorator registering the C implementation: ``adapter(lib, ffi, *arrays, **params)``."""
+    def c(self, source, function=None):
+        """Register the C implementation.
+
+        ``kernel.c(source, "stem")`` calls ``stem_f32`` / ``stem_f64`` / ... of the source with an
+        adapter the SDK writes from their declarations (see ``opsdk.kernels.adapters``) and
+        returns the kernel; ``@kernel.c(source)`` decorates a hand-written
+        ``adapter(lib, ffi, *arrays, **params)``.
+        """
         if not isinstance(source, CSource):
             raise TypeError(f"kernel {self.name!r}: Kernel.c expected: a CSource\n  got: {type(source).__name__}")
+        if function is not None:
+            self._register("c", CAdapter(function), source)
+            return self
         return lambda fn: self._register("c", fn, source)
 
-    def cuda(self, source):
-        """Decorator registering the CUDA implementation: ``adapter(module, *arrays, **params)``."""
+    def cuda(self, source, function=None):
+        """Register the CUDA implementation: ``kernel.cuda(source, "stem")`` (an adapter the SDK
+        writes, launching ``stem_f32`` / ``stem_f64`` / ... over every element; returns the kernel)
+        or ``@kernel.cuda(source)`` on a hand-written ``adapter(module, *arrays, **params)``."""
         if not isinstance(source, CudaSource):
             raise TypeError(f"kernel {self.name!r}: Kernel.cuda expected: a CudaSource\n  got: {type(source).__name__}")
+        if function is not None:
+            self._register("cuda", CudaAdapter(function), source)
+            return self
         return lambda fn: self._register("cuda", fn, source)
 
     def _register(self, backend, fn, source):
@@ -189,7 +204,8 @@ class Kernel:
             plan = self._plan(backend, device)
         fn, _, array_type, fix = plan
         if array_type is None:
-            fix.one_float_dtype(args, kwargs)
+            if fix is not None:  # None: a declared adapter, which checks its arguments itself
+                fix.one_float_dtype(args, kwargs)
             return fn(*args, **kwargs)
         return fix.call(fn, args, kwargs)
 
@@ -270,30 +286,44 @@ class Kernel:
         if backend not in self._impls:
             raise self._unavailable(backend, f"{backend!r} is not implemented")
         fn = self._impls[backend]
-        if check_mode.active():  # opsdk check: fresh buffers NaN-filled, outputs scanned
+        declared = isinstance(fn, (CAdapter, CudaAdapter))  # adapters the SDK writes, bound below
+        if check_mode.active() and not declared:  # opsdk check: fresh buffers NaN-filled, outputs scanned
             fn = check_mode.watched(self.name, backend, fn)
         if backend == "python":
             kind = _ndarray if device == "cpu" else __import__("cupy").ndarray
             return fn, None, None, _Fixer(self, backend, None, kind)
+        dtypes = tuple(map(numpy.dtype, self.dtypes))
         if backend == "c":
             if device != "cpu":
                 raise self._unavailable("c", "the C backend runs on NumPy arrays; got CuPy (GPU) arrays")
+            if declared:  # checks its arguments itself, in generated code; outputs from opsdk.kernels.outputs
+                return self._watched(fn.bind(*self.build_c(), self.sources["c"], self.name, dtypes), "c"), \
+                    None, None, None
             call, contiguous, array_type = partial(fn, *self.build_c()), numpy.ascontiguousarray, _ndarray
         else:
             if device != "gpu":
                 raise self._unavailable("cuda", "the CUDA backend runs on CuPy (GPU) arrays; got NumPy arrays")
             import cupy
 
-            call = _on_device_of_inputs(partial(fn, load_module(self.sources["cuda"], self.name)), cupy.ndarray)
+            module = load_module(self.sources["cuda"], self.name)
+            bound = fn.bind(module, self.sources["cuda"], self.name, dtypes) if declared else partial(fn, module)
+            call = _on_device_of_inputs(self._watched(bound, "cuda") if declared else bound, cupy.ndarray)
             if getattr(cupy, "__opsdk_simulator__", False):
                 from opsdk.kernels.cudasim.outputs import refuse_unwritten
 
                 call = refuse_unwritten(self.name, call)
+            if declared:
+                return call, None, None, None
             contiguous, array_type = cupy.ascontiguousarray, cupy.ndarray
         fix = _Fixer(self, backend, contiguous, array_type)
         # with per-argument dtypes no dtype passes the quick check: every call takes the exact path
         allowed = frozenset() if self._arg_dtypes else self._dtypes
         return call, allowed, array_type, fix
+
+    def _watched(self, fn, backend):
+        """A bound declared adapter, scanned for unwritten outputs in check mode (its outputs come
+        from opsdk.kernels.outputs, which NaN-fills them there)."""
+        return check_mode.watched(self.name, backend, fn) if check_mode.active() else fn
 
     def _dtype_error(self, backend, argument, value, allowed):
         """KernelArgumentError for an array whose dtype the c/cuda implementation does not take."""
@@ -355,12 +385,7 @@ class _Fixer:
             if first is None:
                 first = (name, dtype)
             elif dtype != first[1]:
-                raise KernelArgumentError(
-                    f"kernel {kernel.name!r} (backend {self.backend!r}): arguments {first[0]!r} and {name!r} "
-                    f"have different float dtypes\n"
-                    f"  expected: one float dtype for every array argument (the kernel computes in one "
-                    f"precision)\n  got: {first[0]} {first[1]}, {name} {dtype}; cast first, e.g. "
-                    f"{name}.astype({first[0]}.dtype)")
+                raise mixed_dtypes_error(kernel.name, self.backend, first[0], first[1], name, dtype)
 
     def __call__(self, args):
         """The positional arguments, checked and contiguous."""

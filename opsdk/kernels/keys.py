@@ -52,7 +52,7 @@ def cffi_version():
 def source_key(source, code):
     """Key of everything but the compiler: finds a cached build when no compiler is present."""
     headers = local_headers(code, source.base_dir, source.include_dirs)
-    parts = [BUILD_RECIPE, code, source.cdef, python_abi(), cffi_version()]
+    parts = [BUILD_RECIPE, code, source.key_cdef(), python_abi(), cffi_version()]
     for path, text in headers:
         parts += [os.path.basename(path), text]
     parts += ["flags", *source.extra_compile_args, "link", *source.extra_link_args]

@@ -5,6 +5,12 @@ import sys
 
 from opsdk.errors import KernelBuildError
 
+# headers the SDK ships for every C kernel (``#include "opsdk/elementwise.h"``)
+SDK_INCLUDE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
+# stands in the cache key for a cdef read from the source (the source is in the key already);
+# bump it when declarations.py reads sources differently
+_DERIVED_CDEF = "cdef read from the source, v1"
+
 
 def _caller(depth):
     """(directory, file, line) of the code that created a source object."""
@@ -77,10 +83,12 @@ class CSource(_Source):
     Args:
         path: a ``.c`` file, relative to the Python file that creates the CSource.
         code: inline C code instead of a path.
-        cdef: C declarations of the functions Python calls (cffi ``cdef`` syntax).
+        cdef: C declarations of the functions Python calls (cffi ``cdef`` syntax); by default
+            they are read from the source: every non-static function defined at file level.
         extra_compile_args: flags after the defaults (``-shared -fPIC -O2``), e.g. ``("-O3",)``.
         extra_link_args: flags for the link step, e.g. ``("-lm",)``.
-        include_dirs: more directories for ``#include`` (the source's own directory is always searched).
+        include_dirs: more directories for ``#include`` (the source's own directory and the SDK's
+            headers, e.g. ``"opsdk/elementwise.h"``, are always searched).
         libraries: libraries to link, e.g. ``("m",)``.
         define_macros: ``(("NAME", "VALUE"), ...)`` or ``("NAME", ...)`` passed as ``-D``.
         openmp: compile and link with ``-fopenmp``.
@@ -94,16 +102,39 @@ class CSource(_Source):
 
     language = "C"
 
-    def __init__(self, path=None, *, code=None, cdef, extra_compile_args=(), extra_link_args=(),
+    def __init__(self, path=None, *, code=None, cdef=None, extra_compile_args=(), extra_link_args=(),
                  include_dirs=(), libraries=(), define_macros=(), openmp=False, _depth=0):
         super().__init__(path, code, _depth + 1)
-        self.cdef = cdef
+        self._cdef = cdef
+        self._derived = (None, None)  # (source text, the cdef read from it)
         self.extra_compile_args = tuple(extra_compile_args)
         self.extra_link_args = tuple(extra_link_args)
-        self.include_dirs = tuple(os.path.normpath(os.path.join(self.origin_dir, os.fspath(d))) for d in include_dirs)
+        self.include_dirs = (*(os.path.normpath(os.path.join(self.origin_dir, os.fspath(d)))
+                               for d in include_dirs), SDK_INCLUDE_DIR)
         self.libraries = tuple(libraries)
         self.define_macros = tuple((m, None) if isinstance(m, str) else tuple(m) for m in define_macros)
         self.openmp = bool(openmp)
+
+    @property
+    def cdef(self):
+        """The declarations cffi binds: the ``cdef`` given, or those read from the source."""
+        if self._cdef is not None:
+            return self._cdef
+        from opsdk.kernels.declarations import c_declarations
+
+        code = self.read()
+        if self._derived[0] != code:
+            self._derived = (code, c_declarations(code, self.display_name))
+        return self._derived[1]
+
+    @property
+    def cdef_given(self):
+        """Whether the declarations were given (``cdef=``) rather than read from the source."""
+        return self._cdef is not None
+
+    def key_cdef(self):
+        """What the cdef adds to the cache key: a read cdef follows from the source, already there."""
+        return self._cdef if self._cdef is not None else _DERIVED_CDEF
 
 
 class CudaSource(_Source):
@@ -113,7 +144,8 @@ class CudaSource(_Source):
         path: a ``.cu`` file, relative to the Python file that creates the CudaSource.
         code: inline CUDA code instead of a path.
         names: the ``extern "C" __global__`` functions (or template instantiations such as
-            ``"axpy<float>"``) the adapter gets from the module.
+            ``"axpy<float>"``) the adapter gets from the module; by default every
+            ``extern "C" __global__`` function the source defines.
         options: compiler options for NVRTC (and ``nvcc --ptx`` in compile checks), e.g. ``("-std=c++17",)``.
 
     Example:
@@ -126,5 +158,21 @@ class CudaSource(_Source):
 
     def __init__(self, path=None, *, code=None, names=(), options=(), _depth=0):
         super().__init__(path, code, _depth + 1)
-        self.names = tuple(names)
+        self._names = tuple(names)
         self.options = tuple(options)
+
+    @property
+    def names(self):
+        """The kernel names: those given, or every ``extern "C" __global__`` function in the source."""
+        if self._names:
+            return self._names
+        from opsdk.kernels.declarations import cuda_kernel_names
+
+        return tuple(cuda_kernel_names(self.read()))
+
+    def prototypes(self, wanted=None):
+        """{name: Prototype} of the ``extern "C" __global__`` functions the source defines
+        (``wanted``: names whose parameters must be readable)."""
+        from opsdk.kernels.declarations import cuda_prototypes
+
+        return cuda_prototypes(self.read(), self.display_name, wanted)

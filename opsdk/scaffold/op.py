@@ -1,7 +1,7 @@
 """Planning ``opsdk new-op``: an op module (and its kernels and tests) added to an existing pack."""
 from pathlib import Path
 
-from ..errors import NotAPackError
+from ..errors import NotAPackError, ScaffoldError
 from .answers import ANSWERS_FILE, dump_answers, find_pack_root, read_answers
 from .context import op_context, sdk_version
 from .locate import template_version, templates_dir
@@ -11,7 +11,28 @@ from .plan import UPDATE, Plan, PlannedFile
 from .render import render_tree
 
 
-def plan_op(op, pack_dir=".", backends=("python",), force=False):
+# --kind -> the template directory it renders (each writes python, C and CUDA kernels)
+KINDS = {"elementwise": "op", "multi": "op-multi", "rows": "op-rows"}
+FORMULA_TEMPLATE = "op-formula"
+
+
+def _template_and_context(kind, formula, op, backends):
+    """The template directory and the op's own variables for ``kind`` or ``formula``."""
+    if kind not in KINDS:
+        raise ScaffoldError(f"unknown kind {kind!r}; expected: one of {', '.join(KINDS)}; got: {kind!r}")
+    if formula is None:
+        return KINDS[kind], {"kind": kind}, []
+    if kind != "elementwise":
+        raise ScaffoldError(f"--formula writes an elementwise op; expected: --kind elementwise (or no "
+                            f"--kind) with --formula; got: --kind {kind}")
+    from .formula import formula_context
+
+    context = formula_context(op, formula["text"], formula.get("inputs") or ("x",), formula.get("attrs"),
+                              backends, formula.get("domain"))
+    return FORMULA_TEMPLATE, {"kind": kind, **context}, context["notes"]
+
+
+def plan_op(op, pack_dir=".", backends=("python",), force=False, kind="elementwise", formula=None):
     """Everything ``opsdk new-op OP`` would write into the pack holding ``pack_dir``.
 
     Args:
@@ -19,6 +40,11 @@ def plan_op(op, pack_dir=".", backends=("python",), force=False):
         pack_dir: the pack's directory or any directory inside it.
         backends: kernels to generate among python, c, cuda (python always is).
         force: accept the name of an op the pack has (its files are regenerated).
+        kind: what the example op is: ``"elementwise"`` (one input, one output, an attribute),
+            ``"multi"`` (several inputs and outputs) or ``"rows"`` (a reduction over the last
+            axis with a per-feature weight).
+        formula: ``{"text": EXPR, "inputs": [...], "attrs": {name: value}, "domain": (lo, hi)}``
+            to write an elementwise op computing EXPR, its derivatives derived by SymPy.
 
     Returns:
         Plan rooted at the pack: the op's module, kernel sources and tests, the pack's
@@ -27,7 +53,8 @@ def plan_op(op, pack_dir=".", backends=("python",), force=False):
     Raises:
         NotAPackError: ``pack_dir`` is not inside a pack made by ``opsdk new-pack``.
         InvalidNameError: a bad op name, an op the pack already has, an unknown backend.
-        ScaffoldError: the OPS tuple cannot be found or edited.
+        FormulaError: the formula cannot be used (the message names the token).
+        ScaffoldError: the OPS tuple cannot be found or edited, or an unknown kind.
 
     Example::
 
@@ -46,29 +73,39 @@ def plan_op(op, pack_dir=".", backends=("python",), force=False):
     modules = {p.stem for p in (root / ops_init.parent).glob("*.py") if p.stem != "__init__"}
     existing = set(listed_ops(ops_text, ops_init.as_posix())) | set(answers["ops"]) | modules
     check_op_name(op, pack["name"], existing, force)
+    template, own, notes = _template_and_context(kind, formula, op, backends)
     templates = templates_dir()
     version = template_version(templates)
-    context = op_context(pack, op, backends, version)
-    files = [PlannedFile(path, content) for path, content in render_tree(templates / "op", context)]
-    stale = _stale_files(root, templates, pack, op, version, files)
+    context = {**op_context(pack, op, backends, version), **own}
+    files = [PlannedFile(path, content) for path, content in render_tree(templates / template, context)]
+    every_backend = {**op_context(pack, op, check_backends(BACKENDS), version), **own}
+    stale = _stale_files(root, templates / template, every_backend, files)
     new_ops_text = add_op(ops_text, op, ops_init.as_posix())
     if new_ops_text != ops_text:
         files.append(PlannedFile(ops_init.as_posix(), new_ops_text.encode("utf-8"), UPDATE))
-    answers["ops"][op] = {"backends": list(backends), "opsdk_version": sdk_version(),
+    answers["ops"][op] = {"backends": list(backends), "kind": kind, "opsdk_version": sdk_version(),
                           "template_version": version}
+    if formula is not None:
+        answers["ops"][op]["formula"] = {"text": own["formula"], "inputs": own["inputs"],
+                                         "attrs": dict((n, float(v)) for n, v in own["attrs"]),
+                                         "domain": [float(v) for v in own["domain"]]}
     files.append(PlannedFile(ANSWERS_FILE, dump_answers(answers), UPDATE))
-    return Plan(root, files, summary=f"op '{pack['name']}.{op}' ({', '.join(backends)})", stale=stale, next_steps=(
+    what = "formula" if formula is not None else kind
+    steps = (
+        *(f"note: {note}" for note in notes),
         f"cd {root}",
         "pip install -e .            # once, if the pack is not installed yet",
         f"pytest                      # tests/ops/test_{op}.py and the checks of every op",
         f"opsdk check {pack['name']}.{op}",
-    ))
+    )
+    return Plan(root, files, summary=f"op '{pack['name']}.{op}' ({what}; {', '.join(backends)})", stale=stale,
+                next_steps=steps)
 
 
-def _stale_files(root, templates, pack, op, version, files):
+def _stale_files(root, template, every, files):
     """Files of the op that another backend choice generates, that ``files`` lacks and that are on
-    disk: e.g. the .c of an op regenerated without --backend c."""
-    every = op_context(pack, op, check_backends(BACKENDS), version)
+    disk: e.g. the .c of an op regenerated without --backend c. ``every``: the op's template
+    variables with every backend."""
     wanted = {f.path for f in files}
-    return tuple(path for path, _ in render_tree(templates / "op", every)
+    return tuple(path for path, _ in render_tree(template, every)
                  if path not in wanted and (root / path).exists())

@@ -5,7 +5,7 @@ import pytest
 
 PACK_FILES = {
     ".gitignore", ".opsdk-answers.json", "README.md", "pyproject.toml",
-    "src/clidemo/__init__.py", "src/clidemo/_arrays.py", "src/clidemo/ops/__init__.py",
+    "src/clidemo/__init__.py", "src/clidemo/ops/__init__.py",
     "tests/test_pack.py", "tests/test_checks.py", "tests/test_cuda_kernels.py",
 }
 

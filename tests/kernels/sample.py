@@ -97,6 +97,7 @@ class FakeGpuArray:
     def __init__(self, data):
         self.data = numpy.asarray(data)
         self.dtype, self.flags, self.shape = self.data.dtype, self.data.flags, self.data.shape
+        self.size = self.data.size
 
     @property
     def __cuda_array_interface__(self):

@@ -6,6 +6,7 @@ import pytest
 
 from opsdk.errors import KernelBuildError
 from opsdk.kernels import CSource, CudaSource
+from opsdk.kernels.sources import SDK_INCLUDE_DIR
 
 from .sample import DATA
 
@@ -34,9 +35,10 @@ def test_missing_file_is_a_build_error_naming_it():
     assert "kernel 'tests.k'" in str(caught.value)
 
 
-def test_include_dirs_are_relative_to_the_creating_file():
+def test_include_dirs_are_relative_to_the_creating_file_then_the_sdk_headers():
     source = CSource("data/scale.c", cdef="", include_dirs=("data",))
-    assert source.include_dirs == (DATA,)
+    assert source.include_dirs == (DATA, SDK_INCLUDE_DIR)
+    assert os.path.isfile(os.path.join(SDK_INCLUDE_DIR, "opsdk", "elementwise.h"))
 
 
 def test_macros_accept_bare_names_and_pairs():

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import opsdk
+from helpers.venvs import venv_seeing_this_interpreter
 from opsdk.cli import main
 from opsdk.scaffold import ANSWERS_FILE, plan_op, plan_pack, write_plan
 
@@ -98,6 +99,20 @@ class GeneratedPack:
     def pytest(self, *args):
         return self.run("-m", "pytest", "-v", "-p", "no:cacheprovider", *plugin_args(), *args)
 
+    def pip_install_editable(self, venv):
+        """`pip install -e` of the pack into a new virtual environment at ``venv``, as a user would.
+
+        Returns:
+            ``(python, env)``: the venv's interpreter and the environment to run it with.
+        """
+        # the venv sees this interpreter's packages (pip, setuptools, numpy, pytest) but installs into itself
+        python = venv_seeing_this_interpreter(venv)
+        installed = subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+                                    "--no-build-isolation", "--editable", str(self.root)],
+                                   env=self.env(), capture_output=True, text=True, timeout=300)
+        assert installed.returncode == 0, installed.stdout + installed.stderr
+        return python, {**self.env(), "PYTHONPATH": str(self.env()["PYTHONPATH"]).split(os.pathsep)[0]}
+
 
 def _invoke_in(folder, args):
     """Invoke the opsdk CLI with ``args`` with ``folder`` as the working directory."""
@@ -111,13 +126,17 @@ def _invoke_in(folder, args):
 
 @pytest.fixture
 def generated_pack(tmp_path, kernel_cache):
-    """Factory: ``generated_pack(name, {op: backends})``: new-pack, then new-op per op; a GeneratedPack."""
+    """Factory: ``generated_pack(name, {op: backends or new-op options})``: new-pack, then new-op per op."""
     def make(name, ops):
         made = _invoke_in(tmp_path, ["new-pack", name])
         assert made.exit_code == 0, made.output
         pack = GeneratedPack(tmp_path / name, name, kernel_cache, tmp_path / "site")
         for op, backends in ops.items():
-            args = ["new-op", op] + [f"--backend={b}" for b in backends]
+            # backends, or the new-op options themselves (--formula ..., --kind ...)
+            options = [b if b.startswith("--") else f"--backend={b}" for b in backends]
+            if any(b.startswith("--") for b in backends):
+                options = list(backends)
+            args = ["new-op", op] + options
             added = pack.cli(*args)
             assert added.exit_code == 0, added.output
         return pack

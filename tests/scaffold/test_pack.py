@@ -10,7 +10,7 @@ from opsdk.scaffold import plan_pack, template_version
 
 PACK_FILES = {
     ".gitignore", ".opsdk-answers.json", "README.md", "pyproject.toml",
-    "src/demo_pk/__init__.py", "src/demo_pk/_arrays.py", "src/demo_pk/ops/__init__.py",
+    "src/demo_pk/__init__.py", "src/demo_pk/ops/__init__.py",
     "tests/test_pack.py", "tests/test_checks.py", "tests/test_cuda_kernels.py",
 }
 

@@ -3,12 +3,10 @@
 One pack per backend choice and one with all three; C kernels compile where there is a compiler
 (always, on CI), CUDA sources are compile-checked where nvcc exists and run where there is a GPU.
 """
-import os
 import subprocess
 
 import pytest
 
-from helpers.venvs import venv_seeing_this_interpreter
 from opsdk.kernels import compiler_info, cuda_status, find_nvcc
 
 from .conftest import plugin_args
@@ -78,12 +76,7 @@ def test_generated_pack_is_listed_with_its_ops(generated_pack):
 @pytest.mark.slow
 def test_pip_installed_pack_is_listed_and_passes_its_tests(generated_pack, tmp_path):
     pack = generated_pack("e2e_pip", {"smooth": ("python", "c")})
-    python = venv_seeing_this_interpreter(tmp_path / "venv")
-    installed = subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
-                                "--no-build-isolation", "--editable", str(pack.root)],
-                               env=pack.env(), capture_output=True, text=True, timeout=300)
-    assert installed.returncode == 0, installed.stdout + installed.stderr
-    env = {**pack.env(), "PYTHONPATH": str(pack.env()["PYTHONPATH"]).split(os.pathsep)[0]}
+    python, env = pack.pip_install_editable(tmp_path / "venv")
     listed = subprocess.run([python, "-m", "opsdk.cli", "list"], cwd=pack.root, env=env,
                             capture_output=True, text=True, timeout=300)
     assert "e2e_pip.smooth" in listed.stdout, listed.stdout + listed.stderr

@@ -1,7 +1,7 @@
 """Array maths the python kernels share, written once for NumPy and CuPy arrays."""
-import sys
-
 import numpy
+
+from opsdk.kernels import array_module  # noqa: F401 - the python kernels' array module, from the SDK
 
 SQRT1_2 = 0.70710678118654752440
 INV_SQRT_2PI = 0.39894228040143267794
@@ -23,13 +23,6 @@ ERFC_Q_FLOAT64 = (
     2.1756845750698552, -1.6918719818043455, 0.7185211877274248, -0.1695181703950855,
     0.017538325433694178,
 )
-
-
-def array_module(array):
-    """numpy for NumPy arrays, cupy for CuPy arrays (CuPy is already imported when one exists)."""
-    if isinstance(array, numpy.ndarray):
-        return numpy
-    return sys.modules["cupy"]
 
 
 def compute_dtype(array):

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from opsdk.kernels import cudasim
+from helpers.simulator import simulated_cupy
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
@@ -13,15 +13,8 @@ DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 @pytest.fixture(scope="package", autouse=True)
 def simulator():
     """The simulated cupy module, installed for the package's tests and removed after."""
-    installed_here = not cudasim.active()
-    cudasim.install()
-    import cupy
-
-    try:
+    with simulated_cupy() as cupy:
         yield cupy
-    finally:
-        if installed_here:
-            cudasim.uninstall()
 
 
 def _instrumented():

@@ -6,8 +6,8 @@ gradients of any order work (``double_backward=True``) while first-order backwar
 fast kernels.
 """
 import opsdk
+from opsdk.kernels import array_of, tensor_of
 
-from ._arrays import array_of, tensor_of
 from .swish_kernels import swish_bwd, swish_fwd
 
 

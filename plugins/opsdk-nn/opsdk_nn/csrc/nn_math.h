@@ -11,21 +11,18 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
-/* Below this many elements a kernel stays on the calling thread: waking the OpenMP team
- * costs a few microseconds, more than the work itself. */
-#define NN_OMP_MIN 65536
+#include "opsdk/elementwise.h"
 
-/* One binary runs the widest vectors the CPU has (the cache is shared by every machine
- * mounting the same home directory, so -march=native would be unsafe). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
-#define NN_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define NN_CLONES
-#endif
+/* Threads, chunking and CPU targets come from the SDK's opsdk/elementwise.h (on every
+ * CSource's include path): NN_PARALLEL(count, work, granule, CALL) runs CALL over [lo_, hi_)
+ * on this thread below OPSDK_OMP_MIN (65536) elements of work, else chunk by chunk on the
+ * OpenMP team. */
+#define NN_OMP_MIN OPSDK_OMP_MIN
+#define NN_CLONES OPSDK_CLONES
+#define NN_PARALLEL(count, work, granule, CALL) OPSDK_PARALLEL_CHUNKS(count, work, granule, lo_, hi_, CALL)
+#define nn_max_threads opsdk_threads
+#define nn_chunk_size opsdk_chunk
 
 #ifdef _OPENMP
 #define NN_SIMD _Pragma("omp simd")
@@ -39,48 +36,6 @@
 #define NN_SIMD_MAX(v)
 #endif
 #define NN_STR(x) #x
-
-static inline int nn_max_threads(void) {
-#ifdef _OPENMP
-    return omp_get_max_threads();
-#else
-    return 1;
-#endif
-}
-
-/* Work is cut into about NN_CHUNKS_PER_THREAD chunks per thread, handed out dynamically: on a
- * machine shared with other processes a thread that loses its core then delays the call by
- * one small chunk, not by a whole static share. Chunks are multiples of granule (whole cache
- * lines for elementwise loops, so two threads never write one line). */
-#define NN_CHUNKS_PER_THREAD 8
-
-static inline int64_t nn_chunk_size(int64_t count, int64_t granule, int threads) {
-    int64_t chunks = (int64_t)threads * NN_CHUNKS_PER_THREAD;
-    int64_t size = (count + chunks - 1) / chunks;
-    size = (size + granule - 1) / granule * granule;
-    return size < granule ? granule : size;
-}
-
-/* Run CALL over [lo_, hi_): the whole range on this thread when work < NN_OMP_MIN elements,
- * else chunk by chunk on the OpenMP team. */
-#define NN_PARALLEL(count, work, granule, CALL)                                   \
-    do {                                                                          \
-        int64_t count_ = (count);                                                 \
-        int threads_ = nn_max_threads();                                          \
-        if ((work) < NN_OMP_MIN || count_ < 2 || threads_ < 2) {                  \
-            int64_t lo_ = 0, hi_ = count_;                                        \
-            CALL;                                                                 \
-        } else {                                                                  \
-            int64_t size_ = nn_chunk_size(count_, (granule), threads_);           \
-            int64_t chunks_ = (count_ + size_ - 1) / size_;                       \
-            _Pragma("omp parallel for schedule(dynamic, 1)")                      \
-            for (int64_t c_ = 0; c_ < chunks_; c_++) {                            \
-                int64_t lo_ = c_ * size_;                                         \
-                int64_t hi_ = lo_ + size_ < count_ ? lo_ + size_ : count_;        \
-                CALL;                                                             \
-            }                                                                     \
-        }                                                                         \
-    } while (0)
 
 /* ---- float32 maths ------------------------------------------------------------------- */
 
@@ -126,20 +81,9 @@ static inline float nn_erfc_qf(float t) {
     return q;
 }
 
-/* log(1 + u) for u in [0, 1] as 2 atanh(s), s = u / (2 + u) <= 1/3: no cancellation, so
- * tiny u keep full relative precision. */
-static inline float nn_log1p_unitf(float u) {
-    float s = u / (2.0f + u), s2 = s * s;
-    float p = 1.0f / 15.0f;
-    p = p * s2 + 1.0f / 13.0f;
-    p = p * s2 + 1.0f / 11.0f;
-    p = p * s2 + 1.0f / 9.0f;
-    p = p * s2 + 1.0f / 7.0f;
-    p = p * s2 + 1.0f / 5.0f;
-    p = p * s2 + 1.0f / 3.0f;
-    p = p * s2 + 1.0f;
-    return 2.0f * s * p;
-}
+/* log(1 + u) for u in [0, 1]: the SDK's 2 atanh(u / (2 + u)) series (no cancellation, so tiny u
+ * keep full relative precision) */
+static inline float nn_log1p_unitf(float u) { return opsdk_log1p_unit_f32(u); }
 
 /* ---- float64 maths: libm, plus the erfc fit shared with the python kernels --------------- */
 

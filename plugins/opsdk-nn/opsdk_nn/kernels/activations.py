@@ -9,15 +9,11 @@ from typing import NamedTuple
 
 import numpy
 
-from opsdk.kernels import Kernel, launch_1d
+from opsdk.kernels import Kernel, cuda_function, launch_1d
 
 from ..maths import array_module, compute_dtype
 from . import activation_math as math
-from . import buffers
-from .launch import CFunctions, cuda_function, out_ptr, ptr
 from .sources import ACTIVATIONS, ACTIVATIONS_C, ACTIVATIONS_CUDA
-
-_c_fn = CFunctions()
 
 
 class ActivationKernels(NamedTuple):
@@ -46,29 +42,6 @@ def _python(value, first, second):
         gx = g * dy * second(xp, xc, p0, p1)
         gdy = g * first(xp, xc, p0, p1)
         return gx.astype(x.dtype, copy=False), gdy.astype(x.dtype, copy=False)
-
-    return fwd, bwd, bwd2
-
-
-def _c(act):
-    """The C adapters: one output array allocated here, filled in one pass."""
-    fwd_name, bwd_name, bwd2_name = (f"nn_{act}_{stage}" for stage in ("fwd", "bwd", "bwd2"))
-
-    def fwd(lib, ffi, x, *, p0=0.0, p1=0.0):
-        y = buffers.empty_like(x)
-        _c_fn(lib, fwd_name, x.dtype)(ptr(ffi, x), out_ptr(ffi, y), x.size, p0, p1)
-        return y
-
-    def bwd(lib, ffi, x, dy, *, p0=0.0, p1=0.0):
-        dx = buffers.empty_like(x)
-        _c_fn(lib, bwd_name, x.dtype)(ptr(ffi, x), ptr(ffi, dy), out_ptr(ffi, dx), x.size, p0, p1)
-        return dx
-
-    def bwd2(lib, ffi, x, dy, g, *, p0=0.0, p1=0.0):
-        gx, gdy = buffers.empty_like(x), buffers.empty_like(x)
-        _c_fn(lib, bwd2_name, x.dtype)(ptr(ffi, x), ptr(ffi, dy), ptr(ffi, g), out_ptr(ffi, gx),
-                                       out_ptr(ffi, gdy), x.size, p0, p1)
-        return gx, gdy
 
     return fwd, bwd, bwd2
 
@@ -102,13 +75,17 @@ def _cuda(act):
 
 
 def _build(act):
-    """The three Kernel objects of activation ``act``, each with python, c and cuda."""
+    """The three Kernel objects of activation ``act``, each with python, c and cuda.
+
+    The C functions nn_<act>_<stage>_<f32|f64> follow the SDK's convention (inputs, outputs, n,
+    then p0 and p1), so opsdk writes their adapters from the declarations in sources.py.
+    """
     rules = (getattr(math, f"{act}_value"), getattr(math, f"{act}_first"), getattr(math, f"{act}_second"))
     kernels = []
-    for stage, py, c, cuda in zip(("fwd", "bwd", "bwd2"), _python(*rules), _c(act), _cuda(act)):
+    for stage, py, cuda in zip(("fwd", "bwd", "bwd2"), _python(*rules), _cuda(act)):
         kernel = Kernel(f"nn.{act}_{stage}", dtypes=("float32", "float64"))
         kernel.python(py)
-        kernel.c(ACTIVATIONS_C)(c)
+        kernel.c(ACTIVATIONS_C, f"nn_{act}_{stage}")
         kernel.cuda(ACTIVATIONS_CUDA)(cuda)
         kernels.append(kernel)
     return ActivationKernels(*kernels)

@@ -9,14 +9,12 @@ each row's loss, [rows], or [1] when one value serves every row (mean and sum re
 """
 import numpy
 
-from opsdk.kernels import Kernel
+from opsdk.kernels import Kernel, c_function, cuda_function, outputs
 
 from ..maths import array_module, compute_dtype
-from . import buffers
-from .launch import CFunctions, cuda_function, device_blocks, out_ptr, ptr, row_launch
+from .launch import device_blocks, out_ptr, ptr, row_launch
 from .sources import CROSS_ENTROPY_C, CROSS_ENTROPY_CUDA
 
-_c_fn = CFunctions()
 _LABELS = {"label": ("int64",)}
 
 cross_entropy_fwd = Kernel("nn.cross_entropy_fwd", dtypes=("float32", "float64"), arg_dtypes=_LABELS)
@@ -62,7 +60,7 @@ def _(x, label, rowmax, logsum, g, *, ignore_index=-100):
 def _(lib, ffi, x, label, *, ignore_index=-100):
     rows, n = x.shape
     loss, rowmax, logsum = (numpy.empty(rows, x.dtype) for _ in range(3))
-    _c_fn(lib, "nn_cross_entropy_fwd", x.dtype)(ptr(ffi, x), ptr(ffi, label), out_ptr(ffi, loss),
+    c_function(lib, "nn_cross_entropy_fwd", x.dtype)(ptr(ffi, x), ptr(ffi, label), out_ptr(ffi, loss),
                                                 out_ptr(ffi, rowmax), out_ptr(ffi, logsum), rows, n,
                                                 ignore_index)
     return loss, rowmax, logsum
@@ -71,8 +69,8 @@ def _(lib, ffi, x, label, *, ignore_index=-100):
 @cross_entropy_bwd.c(CROSS_ENTROPY_C)
 def _(lib, ffi, x, label, rowmax, logsum, g, *, ignore_index=-100):
     rows, n = x.shape
-    dx = buffers.empty_like(x)
-    _c_fn(lib, "nn_cross_entropy_bwd", x.dtype)(ptr(ffi, x), ptr(ffi, label), ptr(ffi, rowmax),
+    dx = outputs.empty_like(x)
+    c_function(lib, "nn_cross_entropy_bwd", x.dtype)(ptr(ffi, x), ptr(ffi, label), ptr(ffi, rowmax),
                                                 ptr(ffi, logsum), ptr(ffi, g), 0 if g.size == 1 else 1,
                                                 out_ptr(ffi, dx), rows, n, ignore_index)
     return dx

@@ -1,24 +1,11 @@
-"""Adapter helpers shared by the pack's kernels: C function lookup, CUDA launch shapes."""
-import numpy
+"""Adapter helpers shared by the pack's kernels: pointers and CUDA launch shapes.
 
+The function of a dtype comes from the SDK: ``c_function(lib, "nn_softmax_fwd", x.dtype)`` and
+``cuda_function(module, stem, dtype)`` (``opsdk.kernels``).
+"""
 from opsdk.kernels import c_pointer
 
-SUFFIX = {numpy.dtype("float32"): "f32", numpy.dtype("float64"): "f64"}
 WARP = 32
-
-
-class CFunctions:
-    """``lib`` functions by (stem, dtype), looked up once: ``fns(lib, "nn_gelu_fwd", x.dtype)``."""
-
-    def __init__(self):
-        self._found = {}
-
-    def __call__(self, lib, stem, dtype):
-        key = (id(lib), stem, dtype)
-        fn = self._found.get(key)
-        if fn is None:
-            fn = self._found[key] = getattr(lib, f"{stem}_{SUFFIX[dtype]}")
-        return fn
 
 
 def ptr(ffi, array):
@@ -29,11 +16,6 @@ def ptr(ffi, array):
 def out_ptr(ffi, array):
     """Writable pointer to a C-contiguous array."""
     return c_pointer(ffi, array, writable=True)
-
-
-def cuda_function(module, stem, dtype):
-    """The ``extern "C"`` kernel ``<stem>_<f32|f64>`` of a CuPy module."""
-    return module.get_function(f"{stem}_{SUFFIX[dtype]}")
 
 
 def row_launch(n, rows, device_blocks):

@@ -8,14 +8,12 @@ mean and rstd are [rows], saved by forward for backward.
 """
 import numpy
 
-from opsdk.kernels import Kernel
+from opsdk.kernels import Kernel, c_function, cuda_function, outputs
 
 from ..maths import array_module, compute_dtype
-from . import buffers
-from .launch import CFunctions, cuda_function, device_blocks, out_ptr, ptr, row_launch
+from .launch import device_blocks, out_ptr, ptr, row_launch
 from .sources import NORMS_C, NORMS_CUDA
 
-_c_fn = CFunctions()
 _FLOATS = ("float32", "float64")
 
 layer_norm_fwd = Kernel("nn.layer_norm_fwd", dtypes=_FLOATS)
@@ -82,9 +80,9 @@ def _check_status(status, kernel):
 @layer_norm_fwd.c(NORMS_C)
 def _(lib, ffi, x, w, b, *, eps=1e-5):
     rows, n = x.shape
-    y = buffers.empty_like(x)
+    y = outputs.empty_like(x)
     mean, rstd = numpy.empty(rows, x.dtype), numpy.empty(rows, x.dtype)
-    _c_fn(lib, "nn_layer_norm_fwd", x.dtype)(ptr(ffi, x), ptr(ffi, w), ptr(ffi, b), out_ptr(ffi, y),
+    c_function(lib, "nn_layer_norm_fwd", x.dtype)(ptr(ffi, x), ptr(ffi, w), ptr(ffi, b), out_ptr(ffi, y),
                                              out_ptr(ffi, mean), out_ptr(ffi, rstd), rows, n, eps)
     return y, mean, rstd
 
@@ -92,8 +90,8 @@ def _(lib, ffi, x, w, b, *, eps=1e-5):
 @layer_norm_bwd.c(NORMS_C)
 def _(lib, ffi, x, w, mean, rstd, dy):
     rows, n = x.shape
-    dx, dw, db = buffers.empty_like(x), numpy.empty(n, x.dtype), numpy.empty(n, x.dtype)
-    status = _c_fn(lib, "nn_layer_norm_bwd", x.dtype)(
+    dx, dw, db = outputs.empty_like(x), numpy.empty(n, x.dtype), numpy.empty(n, x.dtype)
+    status = c_function(lib, "nn_layer_norm_bwd", x.dtype)(
         ptr(ffi, x), ptr(ffi, w), ptr(ffi, mean), ptr(ffi, rstd), ptr(ffi, dy), out_ptr(ffi, dx),
         out_ptr(ffi, dw), out_ptr(ffi, db), rows, n)
     _check_status(status, "nn.layer_norm_bwd")
@@ -103,8 +101,8 @@ def _(lib, ffi, x, w, mean, rstd, dy):
 @rms_norm_fwd.c(NORMS_C)
 def _(lib, ffi, x, w, *, eps=1e-6):
     rows, n = x.shape
-    y, rstd = buffers.empty_like(x), numpy.empty(rows, x.dtype)
-    _c_fn(lib, "nn_rms_norm_fwd", x.dtype)(ptr(ffi, x), ptr(ffi, w), out_ptr(ffi, y),
+    y, rstd = outputs.empty_like(x), numpy.empty(rows, x.dtype)
+    c_function(lib, "nn_rms_norm_fwd", x.dtype)(ptr(ffi, x), ptr(ffi, w), out_ptr(ffi, y),
                                            out_ptr(ffi, rstd), rows, n, eps)
     return y, rstd
 
@@ -112,8 +110,8 @@ def _(lib, ffi, x, w, *, eps=1e-6):
 @rms_norm_bwd.c(NORMS_C)
 def _(lib, ffi, x, w, rstd, dy):
     rows, n = x.shape
-    dx, dw = buffers.empty_like(x), numpy.empty(n, x.dtype)
-    status = _c_fn(lib, "nn_rms_norm_bwd", x.dtype)(
+    dx, dw = outputs.empty_like(x), numpy.empty(n, x.dtype)
+    status = c_function(lib, "nn_rms_norm_bwd", x.dtype)(
         ptr(ffi, x), ptr(ffi, w), ptr(ffi, rstd), ptr(ffi, dy), out_ptr(ffi, dx), out_ptr(ffi, dw),
         rows, n)
     _check_status(status, "nn.rms_norm_bwd")

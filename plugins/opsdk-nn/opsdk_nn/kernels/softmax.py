@@ -8,14 +8,12 @@ import math
 
 import numpy
 
-from opsdk.kernels import Kernel
+from opsdk.kernels import Kernel, c_function, cuda_function, outputs
 
 from ..maths import array_module, compute_dtype
-from . import buffers
-from .launch import CFunctions, cuda_function, device_blocks, out_ptr, ptr, row_launch
+from .launch import device_blocks, out_ptr, ptr, row_launch
 from .sources import SOFTMAX_C, SOFTMAX_CUDA
 
-_c_fn = CFunctions()
 
 softmax_fwd = Kernel("nn.softmax_fwd", dtypes=("float32", "float64"))
 softmax_bwd = Kernel("nn.softmax_bwd", dtypes=("float32", "float64"))
@@ -52,19 +50,19 @@ def _(y, dy, *, axis=-1, log=False):
 
 @softmax_fwd.c(SOFTMAX_C)
 def _(lib, ffi, x, *, axis=-1, log=False):
-    y = buffers.empty_like(x)
+    y = outputs.empty_like(x)
     if x.size:
         outer, n, inner = split_shape(x.shape, axis % x.ndim)
-        _c_fn(lib, "nn_softmax_fwd", x.dtype)(ptr(ffi, x), out_ptr(ffi, y), outer, n, inner, int(log))
+        c_function(lib, "nn_softmax_fwd", x.dtype)(ptr(ffi, x), out_ptr(ffi, y), outer, n, inner, int(log))
     return y
 
 
 @softmax_bwd.c(SOFTMAX_C)
 def _(lib, ffi, y, dy, *, axis=-1, log=False):
-    dx = buffers.empty_like(y)
+    dx = outputs.empty_like(y)
     if y.size:
         outer, n, inner = split_shape(y.shape, axis % y.ndim)
-        _c_fn(lib, "nn_softmax_bwd", y.dtype)(ptr(ffi, y), ptr(ffi, dy), out_ptr(ffi, dx),
+        c_function(lib, "nn_softmax_bwd", y.dtype)(ptr(ffi, y), ptr(ffi, dy), out_ptr(ffi, dx),
                                               outer, n, inner, int(log))
     return dx
 

@@ -13,6 +13,8 @@ C_FLAGS = ("-O3", "-fno-math-errno", "-fno-trapping-math")
 _CUDA_DIR = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "cuda"))
 
 
+# The C sources define their functions with macros (one body per dtype), which opsdk cannot read
+# from the source, so their declarations are written here.
 def _both(template):
     """A cdef line per dtype: template uses {T} (C type) and {S} (suffix)."""
     return "".join(template.format(T=t, S=s) for t, s in C_TYPES)

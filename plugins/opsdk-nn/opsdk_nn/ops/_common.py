@@ -3,21 +3,11 @@ import numpy
 
 import opsdk
 from opsdk.errors import DTypeError, OpArgumentError
-
-from ..maths import array_module
+from opsdk.kernels import array_module, array_of  # noqa: F401 - the pack's ops take them from here
+from opsdk.kernels import tensor_of as tensor
 
 # the dtypes the C and CUDA kernels take; others (float16) run the python kernel
 NATIVE = frozenset((numpy.dtype("float32"), numpy.dtype("float64")))
-
-
-def array_of(t):
-    """The array behind a Tensor (no copy)."""
-    return t._data
-
-
-def tensor(array):
-    """A Tensor over ``array``, sharing its memory (DLPack, so NumPy and CuPy both work)."""
-    return opsdk.from_dlpack(array)
 
 
 def float_input(t, op, arg):

@@ -1,7 +1,5 @@
-"""Adapter helpers: row-kernel launch shapes and the C function lookup."""
-import numpy
-
-from opsdk_nn.kernels.launch import CFunctions, row_launch
+"""Adapter helpers: row-kernel launch shapes."""
+from opsdk_nn.kernels.launch import row_launch
 
 
 def test_narrow_rows_get_a_warp_each():
@@ -16,17 +14,3 @@ def test_wide_rows_get_a_block_each():
 def test_a_launch_never_has_an_empty_grid():
     assert row_launch(10, 0, device_blocks=4224)[1] == 1
 
-
-def test_c_functions_are_looked_up_once_per_dtype():
-    class Lib:
-        looked_up = []
-
-        def __getattr__(self, name):
-            self.looked_up.append(name)
-            return name
-
-    lib, fns = Lib(), CFunctions()
-    for _ in range(3):
-        assert fns(lib, "nn_silu_fwd", numpy.dtype("float32")) == "nn_silu_fwd_f32"
-    assert fns(lib, "nn_silu_fwd", numpy.dtype("float64")) == "nn_silu_fwd_f64"
-    assert lib.looked_up == ["nn_silu_fwd_f32", "nn_silu_fwd_f64"]

@@ -20,7 +20,8 @@ needs_nvcc = pytest.mark.skipif(find_nvcc() is None,
 @pytest.mark.parametrize("source", sources.C_SOURCES, ids=C_IDS)
 def test_c_source_compiles_without_a_warning(source, tmp_path):
     command = [*compiler_info().command, "-fsyntax-only", "-Wall", "-Wextra", "-Werror", "-fopenmp",
-               *sources.C_FLAGS, f"-I{sysconfig.get_paths()['include']}", source.path]
+               *sources.C_FLAGS, f"-I{sysconfig.get_paths()['include']}",
+               *(f"-I{folder}" for folder in source.include_dirs), source.path]  # the SDK's headers too
     done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
 

@@ -1,7 +1,8 @@
 /* example.swish, C backend: y = x * sigmoid(beta * x) and its gradient, over contiguous arrays.
  *
- * One function per dtype and direction; opsdk_example/swish_kernels.py declares them (its cdef)
- * and calls them on NumPy buffers without copies.
+ * One function per dtype and direction. opsdk reads these declarations (no cdef to keep in
+ * step) and calls them on NumPy buffers without copies: const pointers are inputs, the other
+ * pointer the output it allocates, n the element count, beta an attribute.
  */
 #include <math.h>
 #include <stdint.h>

@@ -1,4 +1,7 @@
-"""Output arrays for the C kernels, recycled when large.
+"""Output arrays of kernels: NumPy ones recycled when large, CuPy ones from CuPy's own pool.
+
+Adapters allocate what a kernel writes here (``empty``, ``empty_like``), so every output comes
+from one place: the verifier can fill it with NaN first, and large NumPy outputs are recycled.
 
 glibc serves allocations above 32 MiB with a fresh ``mmap`` every time, so a kernel writing a
 40 MB output first takes ~10,000 page faults and has the OS zero 40 MB: as long as the kernel
@@ -6,7 +9,8 @@ itself. Large outputs therefore come from a small pool of buffers that are hande
 once nothing references them any more (CPython reference counts say so exactly: a buffer whose
 only owner is the pool cannot be reached by anyone else, views and DLPack exports included).
 
-``OPSDK_NN_POOL_MB`` caps the memory the pool keeps (default 256; 0 turns it off).
+``OPSDK_POOL_MB`` caps the memory the pool keeps (default 256; 0 turns it off; the older
+``OPSDK_NN_POOL_MB`` is read when it is not set).
 """
 import os
 import sys
@@ -14,6 +18,9 @@ import threading
 from collections import OrderedDict
 
 import numpy
+
+from opsdk.kernels import check_mode
+from opsdk.kernels.arrays import is_gpu_array
 
 _MIN_BYTES = 4 << 20  # below this glibc reuses freed memory by itself
 _lock = threading.Lock()
@@ -40,27 +47,40 @@ def _limit_bytes():
     if sys.implementation.name != "cpython":
         return 0
     try:
-        return max(int(os.environ.get("OPSDK_NN_POOL_MB", "256")), 0) << 20
+        raw = os.environ.get("OPSDK_POOL_MB", os.environ.get("OPSDK_NN_POOL_MB", "256"))
+        return max(int(raw), 0) << 20
     except ValueError:
         return 256 << 20
 
 
-def empty(shape, dtype):
-    """An uninitialised C-contiguous NumPy array (recycled memory when large and the pool allows).
+def empty(shape, dtype=float, like=None):
+    """An uninitialised C-contiguous output array (recycled memory when large and the pool allows).
+
+    In check mode (``opsdk check``) it is filled with a marked NaN, so elements a kernel never
+    writes are found (``check_mode``).
 
     Args:
         shape: the array's shape.
         dtype: its dtype.
+        like: an array whose device the output goes to (a CuPy array: a CuPy output).
 
     Returns:
-        numpy.ndarray.
+        numpy.ndarray, or a cupy.ndarray when ``like`` is one.
 
     Example:
         >>> empty((2, 3), numpy.float32).shape
         (2, 3)
     """
+    if like is not None and type(like) is not numpy.ndarray and is_gpu_array(like):
+        out = sys.modules["cupy"].empty(shape, dtype)
+    else:
+        out = _pooled(shape, numpy.dtype(dtype))
+    return check_mode.fill(out) if check_mode._active else out
+
+
+def _pooled(shape, dtype):
+    """A NumPy array from the pool when large, else from NumPy."""
     global _serial
-    dtype = numpy.dtype(dtype)
     nbytes = int(numpy.prod(shape, dtype=numpy.int64)) * dtype.itemsize
     if nbytes < _MIN_BYTES:
         return numpy.empty(shape, dtype)
@@ -78,11 +98,16 @@ def empty(shape, dtype):
         return _pool[_serial].view(dtype).reshape(shape)
 
 
-def empty_like(array):
-    """``empty(array.shape, array.dtype)`` (small arrays straight from NumPy: the common case)."""
-    if array.nbytes < _MIN_BYTES:
-        return numpy.empty(array.shape, array.dtype)
-    return empty(array.shape, array.dtype)
+def empty_like(array, dtype=None):
+    """``empty(array.shape, dtype or array.dtype)`` on the array's device, C-contiguous.
+
+    Example:
+        >>> empty_like(numpy.ones(3)).shape
+        (3,)
+    """
+    if type(array) is numpy.ndarray and array.nbytes < _MIN_BYTES and not check_mode._active:
+        return numpy.empty(array.shape, array.dtype if dtype is None else dtype)  # the common case, fast
+    return empty(array.shape, array.dtype if dtype is None else dtype, like=array)
 
 
 def _evict(limit):

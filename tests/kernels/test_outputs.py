@@ -3,7 +3,7 @@ import numpy
 import opsdk
 import pytest
 
-from opsdk_nn.kernels import buffers
+from opsdk.kernels import outputs as buffers
 
 BIG = (2_000_000,)  # 8 MB of float32: pooled
 SMALL = (1000,)
@@ -15,7 +15,7 @@ def _address(array):
 
 @pytest.fixture(autouse=True)
 def pool_allows_64mb(monkeypatch):
-    monkeypatch.setenv("OPSDK_NN_POOL_MB", "64")
+    monkeypatch.setenv("OPSDK_POOL_MB", "64")
 
 
 def test_a_dropped_buffer_is_handed_out_again():
@@ -46,14 +46,26 @@ def test_small_arrays_bypass_the_pool():
 
 
 def test_the_pool_stays_under_its_cap(monkeypatch):
-    monkeypatch.setenv("OPSDK_NN_POOL_MB", "20")
+    monkeypatch.setenv("OPSDK_POOL_MB", "20")
     for _ in range(6):
         buffers.empty(BIG, numpy.float64)  # 16 MB each, dropped at once
     assert buffers.pooled_bytes() <= 20 << 20
 
 
 def test_a_zero_cap_turns_the_pool_off(monkeypatch):
-    monkeypatch.setenv("OPSDK_NN_POOL_MB", "0")
+    monkeypatch.setenv("OPSDK_POOL_MB", "0")
     before = buffers.pooled_bytes()
     kept = buffers.empty(BIG, numpy.float32)
     assert buffers.pooled_bytes() == before and kept.base is None
+
+
+def test_the_older_nn_variable_still_caps_the_pool(monkeypatch):
+    monkeypatch.delenv("OPSDK_POOL_MB")
+    monkeypatch.setenv("OPSDK_NN_POOL_MB", "0")
+    kept = buffers.empty(BIG, numpy.float32)
+    assert kept.base is None
+
+
+def test_empty_like_keeps_shape_and_dtype():
+    made = buffers.empty_like(numpy.ones((2, 3), numpy.float32))
+    assert made.shape == (2, 3) and made.dtype == numpy.float32 and made.flags.c_contiguous

@@ -1,0 +1,120 @@
+"""Diagonals: diagonal (a view, as in Paddle), diag (builds or extracts, a copy), trace."""
+import numpy as np
+
+from ..errors import OpArgumentError, ShapeError
+from ..tensor import Tensor, _wrap
+from .flat_index import positions, put, scatter_add_array, take
+from .op_args import aliases, axis_arg, int_arg, reshape_exact, tensor_arg
+from .record import _state, mark_view, record
+
+
+def _diagonal_view(a, offset, a1, a2):
+    """np.diagonal(a, offset, a1, a2) as a writable view (NumPy's own is read-only)."""
+    n1, n2 = a.shape[a1], a.shape[a2]
+    s1, s2 = (0, offset) if offset >= 0 else (-offset, 0)
+    length = max(0, min(n1 - s1, n2 - s2))
+    if length == 0 or a.size == 0:
+        return np.diagonal(a, offset, a1, a2).copy()
+    other = [d for d in range(a.ndim) if d not in (a1, a2)]
+    shape = [a.shape[d] for d in other] + [length]
+    strides = [a.strides[d] for d in other] + [a.strides[a1] + a.strides[a2]]
+    start = s1 * a.strides[a1] + s2 * a.strides[a2]
+    owner = a if a.base is None else a.base
+    if type(owner) is np.ndarray and owner.base is None and owner.flags.c_contiguous:
+        # built on the memory's owner, so the result's .base says whose memory it views
+        offset_bytes = a.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+        return np.ndarray(shape, a.dtype, buffer=owner, offset=offset_bytes + start,
+                          strides=strides)
+    sub = a[tuple(slice(s1, None) if d == a1 else slice(s2, None) if d == a2 else slice(None)
+                  for d in range(a.ndim))]
+    return np.lib.stride_tricks.as_strided(sub, shape, strides, writeable=True)
+
+
+def _diagonal_axes(x, axis1, axis2, op):
+    nd = x._data.ndim
+    if nd < 2:
+        raise ShapeError(f"{op}: expected: a tensor with at least 2 dims; got: shape {x.shape}")
+    a1 = axis_arg(axis1, nd, op, "axis1")
+    a2 = axis_arg(axis2, nd, op, "axis2")
+    if a1 == a2:
+        raise OpArgumentError(f"{op}: 'axis1' and 'axis2' must be different axes; got: "
+                              f"{axis1} and {axis2} (both axis {a1})")
+    return a1, a2
+
+
+def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
+    """The diagonal of the (axis1, axis2) planes, as a view of x (writes show through).
+
+    offset > 0 takes a diagonal above the main one, < 0 below. The diagonal becomes the last
+    axis of the result.
+
+    Example:
+        >>> opsdk.diagonal(opsdk.to_tensor([[1.0, 2.0], [3.0, 4.0]])).numpy()
+        array([1., 4.], dtype=float32)
+    """
+    return _diagonal(x, offset, axis1, axis2, "diagonal")
+
+
+def _diagonal(x, offset, axis1, axis2, op):
+    x = tensor_arg(x, op)
+    a1, a2 = _diagonal_axes(x, axis1, axis2, op)
+    k = int_arg(offset, op, "offset")
+    xd = x._data
+    out = _diagonal_view(xd, k, a1, a2)
+    if not (_state.enabled and x._req):
+        return mark_view(_wrap(out), x, out)
+    xs = xd.shape
+
+    def where_from():
+        return np.ascontiguousarray(_diagonal_view(positions(xs), k, a1, a2))
+
+    def fast(g):
+        return (scatter_add_array(g, where_from(), xs, True),)
+
+    def vjp(g):
+        return (put("diagonal", g, where_from(), xs),)
+    return mark_view(record("diagonal", out, (x,), vjp, fast), x, out)
+
+
+def diag(x, offset=0, padding_value=0, name=None):
+    """A 1-D x becomes a square matrix with x on diagonal ``offset`` (``padding_value``
+    elsewhere); a 2-D x gives its diagonal ``offset`` (a copy).
+
+    Example:
+        >>> opsdk.diag(opsdk.to_tensor([1.0, 2.0])).numpy()
+        array([[1., 0.],
+               [0., 2.]], dtype=float32)
+    """
+    x = tensor_arg(x, "diag")
+    k = int_arg(offset, "diag", "offset")
+    nd = x._data.ndim
+    if nd == 2:
+        flat = np.ascontiguousarray(_diagonal_view(positions(x._data.shape), k, 0, 1))
+        return take("diag", x, flat)
+    if nd > 2:
+        raise ShapeError(f"diag: expected: a 0-d, 1-D or 2-D tensor; got: shape {x.shape}")
+    pad = padding_value.item() if isinstance(padding_value, Tensor) and \
+        padding_value.size == 1 else padding_value
+    if isinstance(pad, (bool, np.bool_)) or not isinstance(pad, (int, float, np.number)):
+        raise OpArgumentError(f"diag: argument 'padding_value' must be a number; got: "
+                              f"{type(padding_value).__name__}")
+    m = x._data.size
+    n = m + abs(k)
+    i = np.arange(m, dtype=np.int64)
+    rows, cols = (i, i + k) if k >= 0 else (i - k, i)
+    return put("diag", x if nd == 1 else reshape_exact(x, [1]), rows * n + cols, (n, n),
+               fill=pad)
+
+
+@aliases(input="x")
+def trace(x, offset=0, axis1=0, axis2=1, name=None):
+    """Sum of the diagonal of the (axis1, axis2) planes; integers keep their dtype.
+
+    Example:
+        >>> float(opsdk.trace(opsdk.to_tensor([[1.0, 2.0], [3.0, 4.0]])))
+        5.0
+    """
+    from .reduction import sum as _sum
+    d = _diagonal(x, offset, axis1, axis2, "trace")
+    dt = d._data.dtype
+    return _sum(d, axis=-1, dtype=np.int64 if dt.kind == "b" else dt)

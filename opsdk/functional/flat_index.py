@@ -1,0 +1,72 @@
+"""Gather and scatter-add by flat position: the adjoint pair behind the selection ops.
+
+sort, topk, kthvalue, mode, roll, rot90, repeat_interleave, meshgrid, diag and take_along_axis
+all pick elements of their input at positions fixed in the forward pass. Their output is
+``take(x, flat)``; its gradient is ``put(g, flat)`` (zeros with g added at those positions), and
+put's gradient is take again, so every order of derivative is exact.
+"""
+import numpy as np
+
+from ..tensor import _wrap
+from .record import _state, as_array, record
+
+
+def positions(shape):
+    """Flat positions of an array of ``shape``; NumPy's rearrangements of it say where
+    each output element comes from (np.roll(positions(s), 1) is roll's source map)."""
+    return np.arange(int(np.prod(shape, dtype=np.int64)), dtype=np.int64).reshape(shape)
+
+
+def scatter_add_array(v, flat, shape, unique, fill=0):
+    """An array of ``shape`` holding ``fill``, with v added at the flat positions ``flat``."""
+    size = int(np.prod(shape, dtype=np.int64))
+    idx = flat.reshape(-1)
+    vals = v.reshape(-1)
+    if unique or idx.size == 0:
+        z = np.full_like(v, fill, shape=(size,))
+        z[idx] = vals
+        return z.reshape(shape)
+    if vals.dtype.kind == "f":
+        # bincount is many times faster than np.add.at and sums in float64
+        z = np.bincount(idx, weights=vals, minlength=size).astype(vals.dtype, copy=False)
+    else:
+        z = np.zeros_like(v, shape=(size,))
+        np.add.at(z, idx, vals)
+    if fill != 0:
+        hit = np.zeros(size, dtype=bool)
+        hit[idx] = True
+        z = np.where(hit, z, np.asarray(fill, dtype=z.dtype))
+    return z.reshape(shape)
+
+
+def take(name, x, flat, unique=True):
+    """x's elements at the flat positions ``flat`` (an int array, the output's shape); a copy.
+
+    ``unique`` says that no position repeats, so the gradient can be assigned, not summed.
+    """
+    xd = x._data
+    out = as_array(xd.reshape(-1)[flat])
+    if not (_state.enabled and x._req):
+        return _wrap(out)
+    xs = xd.shape
+
+    def fast(g):
+        return (scatter_add_array(g, flat, xs, unique),)
+
+    def vjp(g):
+        return (put(name, g, flat, xs, unique),)
+    return record(name, out, (x,), vjp, fast)
+
+
+def put(name, v, flat, shape, unique=True, fill=0):
+    """An array of ``shape`` filled with ``fill``, v added at ``flat`` (v has flat's shape)."""
+    out = scatter_add_array(v._data, flat, tuple(shape), unique, fill)
+    if not (_state.enabled and v._req):
+        return _wrap(out)
+
+    def fast(g):
+        return (as_array(g.reshape(-1)[flat]),)
+
+    def vjp(g):
+        return (take(name, g, flat, unique),)
+    return record(name, out, (v,), vjp, fast)

@@ -1,0 +1,114 @@
+"""Argument checks shared by the added core ops: axes, ints, index tensors, Paddle's aliases."""
+import functools
+import operator
+
+import numpy as np
+
+from ..errors import DTypeError, IndexOutOfRangeError, OpArgumentError
+from ..tensor import Tensor, _wrap
+from .record import _state, mark_view, record, to_tensor_arg
+from .reduction import check_axis
+
+
+def tensor_arg(x, op, arg="x"):
+    """x as a Tensor (lists, arrays and numbers are wrapped and never differentiated)."""
+    return x if isinstance(x, Tensor) else to_tensor_arg(x, op, arg)
+
+
+def int_arg(v, op, arg):
+    """An integer argument (a Python/NumPy int or a one-element integer Tensor)."""
+    if isinstance(v, Tensor):
+        if v._data.dtype.kind not in "iu" or v._data.size != 1:
+            raise OpArgumentError(f"{op}: argument '{arg}' must be an int; expected: an int or a "
+                                  f"one-element integer tensor; got: a {v._data.dtype} tensor "
+                                  f"of shape {v.shape}")
+        return int(v._data.reshape(-1)[0])
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer, float, np.floating)):
+        raise OpArgumentError(f"{op}: argument '{arg}' must be an int; got: {type(v).__name__} "
+                              f"{v!r}")
+    if v != int(v):
+        raise OpArgumentError(f"{op}: argument '{arg}' must be an int; got: {v!r}")
+    return int(v)
+
+
+def axis_arg(axis, ndim, op, arg="axis"):
+    """One axis as a non-negative int; a 0-d tensor accepts 0 and -1, as in Paddle."""
+    return check_axis(int_arg(axis, op, arg), ndim, op, arg)
+
+
+def index_array(index, op, arg="index"):
+    """The integer array of an index argument (a Tensor, list or array); floats are refused."""
+    d = tensor_arg(index, op, arg)._data
+    if d.dtype.kind not in "iu":
+        raise DTypeError(f"{op}: argument '{arg}' must be an integer tensor; expected: int32 or "
+                         f"int64; got: {d.dtype}")
+    return d
+
+
+def wrap_index(ind, n, op, arg, axis):
+    """Indices in [-n, n) made non-negative; anything outside is an error naming op and arg."""
+    if ind.size == 0:
+        return ind.astype(np.int64)
+    lo, hi = int(ind.min()), int(ind.max())
+    if lo < -n or hi >= n:
+        raise IndexOutOfRangeError(
+            f"{op}: argument '{arg}' has an index out of range for axis {axis} of size {n}; "
+            f"expected: values in [{-n}, {n - 1}]; got: min {lo}, max {hi}")
+    ind = ind.astype(np.int64)
+    return np.where(ind < 0, ind + n, ind) if lo < 0 else ind
+
+
+def tensor_list_arg(args, op, arg):
+    """Tensors passed one by one or as one list: at least one, all of one dtype."""
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        args = tuple(args[0])
+    if not args:
+        raise OpArgumentError(f"{op}: expected: at least one tensor; got: none")
+    ts = [tensor_arg(t, op, f"{arg}[{i}]") for i, t in enumerate(args)]
+    for i, t in enumerate(ts):
+        if t._data.dtype != ts[0]._data.dtype:
+            raise DTypeError(f"{op}: every input must have one dtype; expected: "
+                             f"{ts[0]._data.dtype}; got: {arg}[{i}] {t._data.dtype}")
+    return ts
+
+
+def check_same_dtype(op, a, b, a_name, b_name):
+    if a._data.dtype != b._data.dtype:
+        raise DTypeError(f"{op}: '{b_name}' must have the dtype of '{a_name}'; expected: "
+                         f"{a._data.dtype}; got: {b._data.dtype}")
+
+
+def reshape_exact(x, shape):
+    """reshape where every entry is a size (0 means an empty axis, never 'keep this one')."""
+    xd = x._data
+    shape = tuple(int(s) for s in shape)
+    if tuple(xd.shape) == shape:
+        return x
+    out = xd.reshape(shape)
+    if not (_state.enabled and x._req):
+        return mark_view(_wrap(out), x, out)
+    xs = xd.shape
+    res = record("reshape", out, (x,), lambda g: (reshape_exact(g, xs),),
+                 lambda g: (g.reshape(xs),))
+    return mark_view(res, x, out)
+
+
+def prod_of(shape):
+    return functools.reduce(operator.mul, shape, 1)
+
+
+def aliases(**alias_of):
+    """Accept Paddle's keyword aliases (``input`` for ``x``, ``dim`` for ``axis``, ...)."""
+    def decorate(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            if kwargs:
+                for alias, real in alias_of.items():
+                    if alias in kwargs:
+                        if real in kwargs:
+                            raise TypeError(f"{fn.__name__}() got both '{real}' and its alias "
+                                            f"'{alias}'")
+                        kwargs[real] = kwargs.pop(alias)
+            return fn(*args, **kwargs)
+        return wrapper
+    return decorate

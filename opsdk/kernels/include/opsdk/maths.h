@@ -1,0 +1,241 @@
+/* opsdk/maths.h: elementwise maths for C kernels, one function per dtype (_f32, _f64).
+ *
+ * float32: exp, expm1, log, log1p, tanh, sigmoid, softplus, tanh_softplus (tanh(softplus(u)),
+ * mish's core) and sech2_softplus (1 - tanh_softplus^2) are written here, branch-free
+ * (selects, not jumps), so loops calling them vectorize without -ffast-math: glibc's scalar
+ * expf & co. stop gcc from vectorizing, and -ffast-math would break inf and nan. Each is
+ * within about 1 ulp of the float64 result over the whole float range; inf and nan behave as
+ * in C99 Annex F. The rarer functions (sin, erf, ...) call libm.
+ * float64: libm, plus the stable compositions (sigmoid, softplus).
+ *
+ * sigmoid(u) = 1 / (1 + exp(-u)) and softplus(u) = log(1 + exp(u)) never overflow: both are
+ * built from exp(-|u|) <= 1.
+ */
+#ifndef OPSDK_MATHS_H
+#define OPSDK_MATHS_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+static inline float opsdk_f32_from_bits(uint32_t bits) { float f; memcpy(&f, &bits, sizeof f); return f; }
+static inline uint32_t opsdk_bits_of_f32(float f) { uint32_t bits; memcpy(&bits, &f, sizeof bits); return bits; }
+
+/* exp(r) - 1 for |r| <= ln(2) / 2, Taylor series to r^8 (truncation below 2e-10, relative) */
+static inline float opsdk_expm1_reduced_f32(float r) {
+    float p = 1.0f / 40320.0f;
+    p = p * r + 1.0f / 5040.0f;
+    p = p * r + 1.0f / 720.0f;
+    p = p * r + 1.0f / 120.0f;
+    p = p * r + 1.0f / 24.0f;
+    p = p * r + 1.0f / 6.0f;
+    p = p * r + 0.5f;
+    return r + r * (r * p); /* r * (r * p) keeps the sign of r: expm1(-0) = -0 */
+}
+
+/* x = k ln 2 + r, |r| <= ln(2) / 2; k as a float (x clamped to [-104, 89], nan to 0) */
+static inline float opsdk_reduce_f32(float x, float *kf) {
+    float xc = x > -104.0f ? x : -104.0f; /* nan compares false: it never reaches the float -> int conversion */
+    xc = xc < 89.0f ? xc : 89.0f;
+    float k = xc * 1.44269504088896341f + 12582912.0f; /* 1.5 * 2^23: rounds to an integer */
+    k -= 12582912.0f;
+    *kf = k;
+    return (xc - k * 0.693145751953125f) - k * 1.428606765330187045e-06f;
+}
+
+/* 2^k for an integer k in [-150, 129], as two normal powers of two (their product may be
+ * subnormal, zero or inf, rounded once) */
+static inline void opsdk_pow2_f32(float kf, float *s1, float *s2) {
+    int32_t k = (int32_t)kf;
+    int32_t k1 = k >> 1, k2 = k - k1; /* gcc shifts signed integers arithmetically: k1 = floor(k / 2) */
+    *s1 = opsdk_f32_from_bits((uint32_t)(k1 + 127) << 23);
+    *s2 = opsdk_f32_from_bits((uint32_t)(k2 + 127) << 23);
+}
+
+static inline float opsdk_exp_f32(float x) {
+    float kf, s1, s2;
+    float r = opsdk_reduce_f32(x, &kf);
+    opsdk_pow2_f32(kf, &s1, &s2);
+    float y = ((1.0f + opsdk_expm1_reduced_f32(r)) * s1) * s2;
+    return x != x ? x : y;
+}
+
+/* exp(x) - 1 = 2^k (exp(r) - 1) + (2^k - 1): exact for k = 0, no cancellation elsewhere; for
+ * k > 64 the 1 no longer counts and 2^k alone would overflow before exp(x) does */
+static inline float opsdk_expm1_f32(float x) {
+    float kf, s1, s2;
+    float r = opsdk_reduce_f32(x, &kf);
+    opsdk_pow2_f32(kf, &s1, &s2);
+    float q = opsdk_expm1_reduced_f32(r);
+    float s = s1 * s2;
+    float y = kf > 64.0f ? ((1.0f + q) * s1) * s2 : s * q + (s - 1.0f);
+    return (x != x || x == 0.0f) ? x : y; /* nan, and the sign of zero, pass through */
+}
+
+/* log(1 + f) for f in [sqrt(1/2) - 1, sqrt(2) - 1]: 2 atanh(s), s = f / (2 + f), |s| <= 0.172 */
+static inline float opsdk_log1p_reduced_f32(float f) {
+    float s = f / (2.0f + f), z = s * s;
+    float p = 1.0f / 11.0f;
+    p = p * z + 1.0f / 9.0f;
+    p = p * z + 1.0f / 7.0f;
+    p = p * z + 1.0f / 5.0f;
+    p = p * z + 1.0f / 3.0f;
+    return 2.0f * s + 2.0f * s * z * p;
+}
+
+static inline float opsdk_log_f32(float x) {
+    int sub = x < 1.17549435e-38f;               /* subnormal (or not positive): scale by 2^23 */
+    float xs = sub ? x * 8388608.0f : x;
+    uint32_t bits = opsdk_bits_of_f32(xs);
+    int32_t e = (int32_t)((bits >> 23) & 0xff) - 127 - (sub ? 23 : 0);
+    float m = opsdk_f32_from_bits((bits & 0x007fffffu) | 0x3f800000u); /* in [1, 2) */
+    int big = m > 1.41421356f;
+    m = big ? 0.5f * m : m;
+    float ef = (float)(e + big);
+    float y = ef * 0.693145751953125f + (opsdk_log1p_reduced_f32(m - 1.0f) + ef * 1.428606765330187045e-06f);
+    y = x == 0.0f ? -INFINITY : y;
+    y = x < 0.0f ? NAN : y;
+    return (x != x || x == INFINITY) ? x : y;
+}
+
+/* log(1 + u) = log(w) + (u - (w - 1)) / w with w = 1 + u rounded: the second term restores what
+ * rounding w lost, so tiny u keep their precision */
+static inline float opsdk_log1p_f32(float u) {
+    float w = 1.0f + u;
+    float y = opsdk_log_f32(w) + (u - (w - 1.0f)) / w;
+    y = w == 1.0f ? u : y;
+    y = u == -1.0f ? -INFINITY : y;
+    return u == INFINITY ? u : y;
+}
+
+/* exp(x) for x <= 0 (every exp of -|u| below): the general exp without its overflow side;
+ * subnormal results are right (two scale factors), nan stays nan */
+static inline float opsdk_exp_neg_f32(float x) {
+    float xc = x > -104.0f ? x : -104.0f; /* exp(-104) rounds to 0 already; nan compares false */
+    float k = xc * 1.44269504088896341f + 12582912.0f;
+    k -= 12582912.0f;
+    float r = (xc - k * 0.693145751953125f) - k * 1.428606765330187045e-06f;
+    float s1, s2;
+    opsdk_pow2_f32(k, &s1, &s2);
+    float y = ((1.0f + opsdk_expm1_reduced_f32(r)) * s1) * s2;
+    return x != x ? x : y;
+}
+
+/* log(1 + e) for e in [0, 1]: 2 atanh(s), s = e / (2 + e) <= 1/3, series to s^15 */
+static inline float opsdk_log1p_unit_f32(float e) {
+    float s = e / (2.0f + e), z = s * s;
+    float p = 1.0f / 15.0f;
+    p = p * z + 1.0f / 13.0f;
+    p = p * z + 1.0f / 11.0f;
+    p = p * z + 1.0f / 9.0f;
+    p = p * z + 1.0f / 7.0f;
+    p = p * z + 1.0f / 5.0f;
+    p = p * z + 1.0f / 3.0f;
+    return 2.0f * s + 2.0f * s * z * p;
+}
+
+static inline float opsdk_sigmoid_f32(float u) {
+    float e = opsdk_exp_neg_f32(-fabsf(u));
+    float inv = 1.0f / (1.0f + e);
+    return u >= 0.0f ? inv : e * inv;
+}
+
+static inline float opsdk_softplus_f32(float u) {
+    return (u > 0.0f ? u : 0.0f) + opsdk_log1p_unit_f32(opsdk_exp_neg_f32(-fabsf(u)));
+}
+
+/* tanh(softplus(u)) = n / d exactly, with e = exp(-|u|): u >= 0: n = 1 + 2e, d = n + 2e^2;
+ * u < 0: n = e^2 + 2e, d = n + 2 (mish's core: one exp, one division). sech2_softplus(u) =
+ * 1 - tanh(softplus(u))^2 = (d - n)(d + n) / d^2, without the cancellation of 1 - T^2 near 1. */
+static inline void opsdk_tanh_softplus_parts_f32(float u, float *n, float *gap) {
+    float e = opsdk_exp_neg_f32(-fabsf(u));
+    int pos = u >= 0.0f;
+    *n = pos ? 1.0f + 2.0f * e : e * (e + 2.0f);
+    *gap = pos ? 2.0f * e * e : 2.0f;
+}
+
+/* n * (1 / d), not n / d: with sech2_softplus at the same u, the compiler computes 1 / d once */
+static inline float opsdk_tanh_softplus_f32(float u) {
+    float n, gap;
+    opsdk_tanh_softplus_parts_f32(u, &n, &gap);
+    return n * (1.0f / (n + gap));
+}
+
+static inline float opsdk_sech2_softplus_f32(float u) {
+    float n, gap;
+    opsdk_tanh_softplus_parts_f32(u, &n, &gap);
+    float inv = 1.0f / (n + gap);
+    return gap * inv * (1.0f + n * inv);
+}
+
+/* tanh(x) = -expm1(-2|x|) / (2 + expm1(-2|x|)), the sign of x restored */
+static inline float opsdk_tanh_f32(float x) {
+    float em = opsdk_expm1_f32(-2.0f * fabsf(x));
+    return copysignf(-em / (2.0f + em), x);
+}
+
+static inline float opsdk_sqrt_f32(float x) { return sqrtf(x); }
+static inline float opsdk_cbrt_f32(float x) { return cbrtf(x); }
+static inline float opsdk_pow_f32(float x, float y) { return powf(x, y); }
+static inline float opsdk_sin_f32(float x) { return sinf(x); }
+static inline float opsdk_cos_f32(float x) { return cosf(x); }
+static inline float opsdk_tan_f32(float x) { return tanf(x); }
+static inline float opsdk_asin_f32(float x) { return asinf(x); }
+static inline float opsdk_acos_f32(float x) { return acosf(x); }
+static inline float opsdk_atan_f32(float x) { return atanf(x); }
+static inline float opsdk_sinh_f32(float x) { return sinhf(x); }
+static inline float opsdk_cosh_f32(float x) { return coshf(x); }
+static inline float opsdk_asinh_f32(float x) { return asinhf(x); }
+static inline float opsdk_acosh_f32(float x) { return acoshf(x); }
+static inline float opsdk_atanh_f32(float x) { return atanhf(x); }
+static inline float opsdk_erf_f32(float x) { return erff(x); }
+static inline float opsdk_erfc_f32(float x) { return erfcf(x); }
+static inline float opsdk_abs_f32(float x) { return fabsf(x); }
+
+static inline double opsdk_exp_f64(double x) { return exp(x); }
+static inline double opsdk_expm1_f64(double x) { return expm1(x); }
+static inline double opsdk_log_f64(double x) { return log(x); }
+static inline double opsdk_log1p_f64(double x) { return log1p(x); }
+static inline double opsdk_tanh_f64(double x) { return tanh(x); }
+static inline double opsdk_sigmoid_f64(double u) {
+    double e = exp(-fabs(u));
+    double inv = 1.0 / (1.0 + e);
+    return u >= 0.0 ? inv : e * inv;
+}
+static inline double opsdk_softplus_f64(double u) { return (u > 0.0 ? u : 0.0) + log1p(exp(-fabs(u))); }
+static inline void opsdk_tanh_softplus_parts_f64(double u, double *n, double *gap) {
+    double e = exp(-fabs(u));
+    int pos = u >= 0.0;
+    *n = pos ? 1.0 + 2.0 * e : e * (e + 2.0);
+    *gap = pos ? 2.0 * e * e : 2.0;
+}
+static inline double opsdk_tanh_softplus_f64(double u) {
+    double n, gap;
+    opsdk_tanh_softplus_parts_f64(u, &n, &gap);
+    return n * (1.0 / (n + gap));
+}
+static inline double opsdk_sech2_softplus_f64(double u) {
+    double n, gap;
+    opsdk_tanh_softplus_parts_f64(u, &n, &gap);
+    double inv = 1.0 / (n + gap);
+    return gap * inv * (1.0 + n * inv);
+}
+static inline double opsdk_sqrt_f64(double x) { return sqrt(x); }
+static inline double opsdk_cbrt_f64(double x) { return cbrt(x); }
+static inline double opsdk_pow_f64(double x, double y) { return pow(x, y); }
+static inline double opsdk_sin_f64(double x) { return sin(x); }
+static inline double opsdk_cos_f64(double x) { return cos(x); }
+static inline double opsdk_tan_f64(double x) { return tan(x); }
+static inline double opsdk_asin_f64(double x) { return asin(x); }
+static inline double opsdk_acos_f64(double x) { return acos(x); }
+static inline double opsdk_atan_f64(double x) { return atan(x); }
+static inline double opsdk_sinh_f64(double x) { return sinh(x); }
+static inline double opsdk_cosh_f64(double x) { return cosh(x); }
+static inline double opsdk_asinh_f64(double x) { return asinh(x); }
+static inline double opsdk_acosh_f64(double x) { return acosh(x); }
+static inline double opsdk_atanh_f64(double x) { return atanh(x); }
+static inline double opsdk_erf_f64(double x) { return erf(x); }
+static inline double opsdk_erfc_f64(double x) { return erfc(x); }
+static inline double opsdk_abs_f64(double x) { return fabs(x); }
+
+#endif

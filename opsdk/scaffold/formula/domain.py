@@ -1,0 +1,67 @@
+"""Where a formula is verified: the first candidate domain on which it and its derivatives are finite."""
+import math
+
+from ...errors import FormulaError
+
+CANDIDATES = ((-3.0, 3.0), (0.1, 3.0), (-0.9, 0.9), (1.1, 3.0))
+_POINTS = 97  # per input: a grid with both ends and 0 (where it lies inside), and points between
+_LARGEST = 1e8  # beyond this, finite differences in gradcheck lose their digits
+
+
+def _grid(low, high):
+    import numpy
+
+    points = numpy.linspace(low, high, _POINTS)
+    if low < 0 < high:
+        points = numpy.append(points, 0.0)
+    return points
+
+
+def finite_on(functions, n_inputs, attrs, low, high):
+    """Whether value, grad and grad2 are finite (and not huge) on every point of a grid over the domain."""
+    import numpy
+
+    from ...kernels.elementwise import maths_of
+
+    value, grad, grad2 = functions
+    grid = _grid(low, high)
+    # every input over the grid, each against the others' grid points (a product for two inputs)
+    mesh = numpy.meshgrid(*([grid] * n_inputs), indexing="ij") if n_inputs <= 2 else \
+        [numpy.random.default_rng(0).uniform(low, high, 4096) for _ in range(n_inputs)]
+    arrays = [a.ravel() for a in mesh]
+    m = maths_of(arrays[0])
+    with numpy.errstate(all="ignore"):
+        results = [value(m, *arrays, **attrs), *grad(m, *arrays, **attrs)]
+        slopes, curvatures = grad2(m, *arrays, **attrs)
+        results += [*slopes, *(h for row in curvatures for h in row)]
+    for result in results:
+        values = numpy.broadcast_to(numpy.asarray(result, dtype=numpy.float64), arrays[0].shape)
+        if not numpy.all(numpy.isfinite(values)) or numpy.max(numpy.abs(values)) > _LARGEST:
+            return False
+    return True
+
+
+def choose_domain(functions, formula, domain=None):
+    """The domain to verify the op on: ``domain`` if given (checked), else the first candidate that works.
+
+    Raises:
+        FormulaError: the given domain, or every candidate, has points where the formula or a
+            derivative is not finite.
+    """
+    n_inputs = len(formula.inputs)
+    if domain is not None:
+        low, high = (float(v) for v in domain)
+        if not (math.isfinite(low) and math.isfinite(high) and low < high):
+            raise FormulaError(f"--domain {low},{high} is not an interval; expected: LOW,HIGH with "
+                               f"LOW < HIGH, both finite; got: {low},{high}")
+        if not finite_on(functions, n_inputs, formula.attrs, low, high):
+            raise FormulaError(f"formula {formula.text!r} or a derivative is not finite somewhere on "
+                               f"--domain {low},{high} (attributes {formula.attrs or 'none'}); "
+                               f"expected: a domain where all are finite; got: {low},{high}")
+        return low, high
+    for low, high in CANDIDATES:
+        if finite_on(functions, n_inputs, formula.attrs, low, high):
+            return low, high
+    tried = ", ".join(f"[{lo}, {hi}]" for lo, hi in CANDIDATES)
+    raise FormulaError(f"formula {formula.text!r}: no domain found where it and its derivatives are "
+                       f"finite (tried {tried}); expected: --domain LOW,HIGH where they are; got: none")

@@ -1,0 +1,184 @@
+"""Printing derived expressions as code: Python over the maths namespace ``m``, C and CUDA per dtype.
+
+Numbers become float literals (``0.5f`` in float32 C and CUDA, so nothing is computed in
+double by accident); integer powers become products; sqrt, cbrt and 1/sqrt their functions;
+every other function is called by the name of the target:
+
+    python  m.softplus(x)              (opsdk.kernels.elementwise.maths)
+    C       opsdk_softplus_f32(x[i])   (opsdk/maths.h)
+    CUDA    opsdk_softplus(x[i])       (helpers the .cu file defines) or the CUDA library's expf
+"""
+from functools import lru_cache
+
+from .parse import FUNCTIONS
+
+# the names SymPy gives functions, as the maths namespaces name them
+_SYMPY_NAMES = {"asin": "asin", "acos": "acos", "atan": "atan", "asinh": "asinh", "acosh": "acosh",
+                "atanh": "atanh"}
+# CUDA's own functions (float versions take an f suffix); the others come from helpers in the file
+_CUDA_LIBRARY = {"exp", "expm1", "log", "log1p", "sqrt", "cbrt", "sin", "cos", "tan", "asin", "acos",
+                 "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "pow"}
+CUDA_HELPERS = ("sigmoid", "softplus", "tanh_softplus", "sech2_softplus")
+# functions the stable rewrites introduce (formulas cannot name them)
+DERIVED_FUNCTIONS = ("tanh_softplus", "sech2_softplus")
+
+
+def numeric(expr, digits=17):
+    """``expr`` with every constant subexpression (sqrt(2)/pi, 8943/200000) as one float of
+    ``digits`` digits; integers and rational exponents stay exact (they print as products, sqrt, cbrt)."""
+    import sympy
+
+    if expr.is_number and not expr.is_Integer:
+        return sympy.Float(expr.evalf(digits), digits)
+    if not expr.args:
+        return expr
+    if expr.is_Pow:
+        exponent = expr.exp if expr.exp.is_Rational else numeric(expr.exp, digits)
+        return sympy.Pow(numeric(expr.base, digits), exponent)
+    return expr.func(*(numeric(a, digits) for a in expr.args))
+
+
+def function_name(expr):
+    """The maths name of a SymPy function application (``softplus``, ``log1p``, ``asin``, ...)."""
+    name = type(expr).__name__
+    name = _SYMPY_NAMES.get(name, name)
+    if name not in FUNCTIONS.values() and name not in DERIVED_FUNCTIONS:
+        raise ValueError(f"no code for the function {name!r}")
+    return name
+
+
+def _literal(value, suffix):
+    text = repr(float(value))
+    if "e" not in text and "." not in text:
+        text += ".0"
+    return text + suffix
+
+
+@lru_cache(maxsize=None)
+def _printer_classes():
+    import sympy
+    from sympy.printing.c import C99CodePrinter
+    from sympy.printing.precedence import PRECEDENCE
+    from sympy.printing.pycode import PythonCodePrinter
+
+    class _Common:
+        """Shared rules: numbers, powers, symbols by a table."""
+
+        suffix = ""
+
+        def _print(self, expr, **kwargs):
+            # every function through _print_Function: the printers' own tables would print
+            # tanh as tanh in float32 C and as math.tanh in Python
+            if isinstance(expr, sympy.Function):
+                return self._print_Function(expr)
+            return super()._print(expr, **kwargs)
+
+        def _number(self, value):
+            return _literal(value, self.suffix)
+
+        def _print_Float(self, expr):
+            return self._number(expr)
+
+        def _print_Rational(self, expr):
+            return self._number(expr)
+
+        def _print_Integer(self, expr):
+            return self._number(expr)
+
+        def _print_NumberSymbol(self, expr):
+            return self._number(expr)
+
+        _print_Pi = _print_Exp1 = _print_NumberSymbol
+
+        def _print_Symbol(self, expr):
+            return self.names.get(expr.name, expr.name)
+
+        def _call(self, name, *args):
+            raise NotImplementedError
+
+        def _print_Function(self, expr):
+            return self._call(function_name(expr), *(self._print(a) for a in expr.args))
+
+        def _print_Pow(self, expr, rational=False):
+            base, exponent = expr.base, expr.exp
+            if exponent == sympy.Rational(1, 2):
+                return self._call("sqrt", self._print(base))
+            if exponent == -sympy.Rational(1, 2):
+                return f"({self._number(1)}/{self._call('sqrt', self._print(base))})"
+            if exponent == sympy.Rational(1, 3):
+                return self._call("cbrt", self._print(base))
+            if exponent.is_Integer and 0 < abs(int(exponent)) <= 4:
+                product = self._product(base, abs(int(exponent)))
+                return product if exponent > 0 else f"({self._number(1)}/{product})"
+            if exponent.is_Rational and exponent.q == 2 and 0 < exponent.p <= 7:  # x**1.5 = x*sqrt(x)
+                whole = self._product(base, exponent.p // 2)
+                return f"({whole}*{self._call('sqrt', self._print(base))})"
+            return self._power(base, exponent)
+
+    class PythonPrinter(_Common, PythonCodePrinter):
+        """Python over ``m``; powers stay ``**`` (NumPy, CuPy and Tensors all take it)."""
+
+        def __init__(self, names=None):
+            super().__init__({"fully_qualified_modules": False})
+            self.names = names or {}
+
+        def _number(self, value):
+            value = sympy.sympify(value)
+            if value.is_Integer:
+                return str(int(value))
+            return repr(float(value))
+
+        def _call(self, name, *args):
+            return f"m.{name}({', '.join(args)})"
+
+        def _product(self, base, n):
+            if n == 1:
+                return self._print(base)
+            return f"{self.parenthesize(base, PRECEDENCE['Pow'])}**{n}"
+
+        def _power(self, base, exponent):
+            return f"{self.parenthesize(base, PRECEDENCE['Pow'])}**{self.parenthesize(exponent, PRECEDENCE['Pow'])}"
+
+    class CPrinter(_Common, C99CodePrinter):
+        """C (or CUDA) for one dtype: ``suffix`` f for float32 literals."""
+
+        def __init__(self, dtype, names=None):
+            super().__init__()
+            self.dtype = dtype
+            self.suffix = "f" if dtype == "float32" else ""
+            self.names = names or {}
+
+        def _call(self, name, *args):
+            return f"opsdk_{name}_{'f32' if self.dtype == 'float32' else 'f64'}({', '.join(args)})"
+
+        def _product(self, base, n):
+            factor = self.parenthesize(base, PRECEDENCE["Mul"])
+            return factor if n == 1 else "(" + "*".join([factor] * n) + ")"
+
+        def _power(self, base, exponent):
+            return self._call("pow", self._print(base), self._print(exponent))
+
+    class CudaPrinter(CPrinter):
+        """CUDA: the CUDA math library by name (expf / exp), the file's helpers for the rest."""
+
+        def _call(self, name, *args):
+            if name in _CUDA_LIBRARY:
+                return f"{name}{'f' if self.dtype == 'float32' else ''}({', '.join(args)})"
+            return f"opsdk_{name}({', '.join(args)})"
+
+    return PythonPrinter, CPrinter, CudaPrinter
+
+
+def python_code(expr, names=None):
+    """``expr`` as Python over ``m``."""
+    return _printer_classes()[0](names).doprint(expr)
+
+
+def c_code(expr, dtype, names=None):
+    """``expr`` as C for ``dtype`` ("float32" or "float64"); ``names`` maps symbols to C text."""
+    return _printer_classes()[1](dtype, names).doprint(expr)
+
+
+def cuda_code(expr, dtype, names=None):
+    """``expr`` as CUDA for ``dtype``."""
+    return _printer_classes()[2](dtype, names).doprint(expr)
