@@ -91,7 +91,7 @@ class PyLayer:
         raise OpArgumentError("PyLayer subclasses must define backward(ctx, *grads)")
 
     @classmethod
-    def apply(cls, *args, **kwargs):
+    def apply(cls, /, *args, **kwargs):
         """Run forward and record one backward node for the Tensor outputs.
 
         Args:

@@ -79,10 +79,10 @@ def _recording():
         calls.append(Recorded(kernel, tuple(map(copy, args)), {k: copy(v) for k, v in kwargs.items()}, shapes))
         return result
 
-    def call(self, *args, **kwargs):
+    def call(self, /, *args, **kwargs):
         return seen(self, args, kwargs, original_call(self, *args, **kwargs))
 
-    def run(self, backend, *args, **kwargs):
+    def run(self, backend, /, *args, **kwargs):
         return seen(self, args, kwargs, original_run(self, backend, *args, **kwargs))
 
     Kernel.__call__, Kernel.run = call, run
