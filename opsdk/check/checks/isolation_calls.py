@@ -127,13 +127,14 @@ class Sequence:
 
 def update_in_place(call, sample):
     """Write ``sample``'s values into the tensors of ``call``, in place, as an optimizer step does."""
+    from ...device import array_module
     from ...tensor import bump_version
 
     for key, slot in sample.slots():
         tensor = call.args[key] if isinstance(key, int) else call.kwargs[key]
         data = tensor._data
         values = slot.values.astype(data.dtype)
-        data[...] = values if type(data) is np.ndarray else type(data)(values)
+        data[...] = array_module(data).asarray(values)  # a CuPy array takes no NumPy operand
         bump_version(tensor)
 
 

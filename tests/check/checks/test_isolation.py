@@ -1,3 +1,6 @@
+import subprocess
+import sys
+
 from opsdk import TensorSpec
 
 from ..helpers import verdict
@@ -83,3 +86,13 @@ def test_a_call_that_raises_after_one_in_the_other_dtype_is_reported_as_interfer
                      dtypes=("float32", "float64"))
     assert result.status == "fail" and "calls interfere: forward(X in float64)" in result.detail
     assert "raised" in result.detail and "stateful_ops._SCALES" in result.detail
+
+
+
+def test_a_cuda_op_s_inputs_are_updated_in_place_through_cupy_on_the_simulator():
+    # the in-place update (an optimizer step between calls) once built a cupy.ndarray from a
+    # NumPy array, which CuPy's constructor takes as a shape: every CUDA op errored here
+    done = subprocess.run([sys.executable, "-m", "opsdk.cli", "check", "example.swish", "--backend",
+                           "cuda", "--simulate", "--check", "isolation"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 passed, 0 failed, 0 errors" in done.stdout
