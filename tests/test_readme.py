@@ -20,7 +20,8 @@ def test_readme_starts_with_the_install_and_test_commands():
     commands = [line for line in _blocks("bash")[0].splitlines() if line and line[0] != "#"]
     assert len(commands) == 2
     assert commands[0].startswith("pip install ") and commands[0].endswith("opsdk check")
-    assert "[test]" in commands[1] and "pytest" in commands[1]
+    extras = re.search(r'\.\[([a-z,]+)\]', commands[1]).group(1).split(",")
+    assert "test" in extras and "pytest" in commands[1]
     assert README.index("```bash") < README.index("\n## ")
 
 

@@ -39,7 +39,11 @@ class ops_own_sites:
 
 def definition_site(cls, method="forward"):
     """The CallSite where ``cls.<method>`` is defined (the op's own code), or None."""
-    code = getattr(getattr(cls, method, None), "__code__", None)
+    fn = getattr(cls, method, None)
+    # a decorated method (functools.wraps, check mode's wrapper) is defined where it was written
+    while hasattr(fn, "__wrapped__"):
+        fn = fn.__wrapped__
+    code = getattr(fn, "__code__", None)
     if code is None:
         return None
     return CallSite(code.co_filename, code.co_firstlineno, f"{cls.__name__}.{method}")

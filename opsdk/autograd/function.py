@@ -108,7 +108,7 @@ class PyLayer:
         raise PyLayerNotImplementedError("PyLayer subclasses must define backward(ctx, *grads)")
 
     @classmethod
-    def apply(cls, *args, **kwargs):
+    def apply(cls, /, *args, **kwargs):
         """Run forward and record one backward node for the Tensor outputs.
 
         Args:

@@ -13,7 +13,9 @@ from demanding more digits than their inputs had; the empirical term is the pyth
 error in ``dtype``, so an op whose maths loses digits in float32 is held to what float32 can do;
 ``scale`` is the largest rms among the inputs, outputs and gradients of the call, a floor for results
 that cancel to nearly 0 as a whole (the gradient of a normalisation over one element is 0 up to
-the rounding of terms as large as the others).
+the rounding of terms as large as the others). Where a comparison fails, it is repeated with
+each element's magnitude raised to its measured conditioning (conditioning.py): an
+ill-conditioned op turns every rounding into an error that large, on any correct backend.
 A correct C kernel stays within a few epsilons; a constant wrong in its 4th digit, or a float32
 accumulator where float64 was due, does not.
 """
@@ -58,11 +60,14 @@ def call_scale(arrays):
 
 
 def allowed_error(reference, dtype, length, empirical=None, factor=FACTOR, scale=0.0,
-                  floor=FLOOR):
+                  floor=FLOOR, conditioning=None):
     """Per-element allowed |result - reference| (see the module docstring)."""
     ref = as_numpy(reference)
     eps = float(np.finfo(dtype).eps)
-    allowed = factor * eps * growth(length) * magnitude_of(ref) + floor * eps * scale
+    magnitude = magnitude_of(ref)
+    if conditioning is not None:
+        magnitude = np.maximum(magnitude, as_numpy(conditioning))
+    allowed = factor * eps * growth(length) * magnitude + floor * eps * scale
     if empirical is not None:
         emp = np.abs(as_numpy(empirical) - ref)
         allowed = allowed + EMPIRICAL * np.where(np.isfinite(emp), emp, 0.0)
@@ -70,7 +75,8 @@ def allowed_error(reference, dtype, length, empirical=None, factor=FACTOR, scale
 
 
 def against_reference(actual, reference, dtype, length, empirical=None, declared=None,
-                      factor=FACTOR, what="the float64 python run", scale=0.0, floor=FLOOR):
+                      factor=FACTOR, what="the float64 python run", scale=0.0, floor=FLOOR,
+                      conditioning=None):
     """Compare ``actual`` (computed in ``dtype``) with the float64 ``reference``.
 
     Args:
@@ -83,6 +89,7 @@ def against_reference(actual, reference, dtype, length, empirical=None, declared
         factor: epsilons allowed per unit of magnitude and of sqrt(length).
         what: how the message names the reference.
         scale: the call's scale (``call_scale``), times ``floor`` epsilons: an absolute floor.
+        conditioning: per-element conditioning (conditioning.py), raising the magnitude.
 
     Returns:
         Comparison (``loosened`` set when the declared tolerance was needed).
@@ -90,7 +97,7 @@ def against_reference(actual, reference, dtype, length, empirical=None, declared
     a, ref = as_numpy(actual), as_numpy(reference)
     if a.shape != ref.shape:
         return within(a, ref, 0.0)
-    allowed = allowed_error(ref, dtype, length, empirical, factor, scale, floor)
+    allowed = allowed_error(ref, dtype, length, empirical, factor, scale, floor, conditioning)
     info = np.finfo(dtype)
     # a finite reference beyond the dtype's range is an overflow the result may show as inf
     overflow = np.isfinite(ref) & (np.abs(ref) > float(info.max)) & np.isinf(a) \
@@ -105,7 +112,7 @@ def against_reference(actual, reference, dtype, length, empirical=None, declared
         return f", {error / (eps * scale):.3g} eps of its magnitude" if scale > 0 else ""
 
     beyond = (f"from {what} beyond {factor * growth(length):.3g} eps({np.dtype(dtype).name}) of "
-              "their magnitude")
+              "their magnitude" + (" or conditioning" if conditioning is not None else ""))
     return within(a, ref_cmp, allowed, declared, unit, beyond)
 
 

@@ -9,6 +9,8 @@ import traceback
 _FRAMEWORK_PARTS = (os.sep + "click" + os.sep, os.sep + "pluggy" + os.sep,
                     os.sep + "_pytest" + os.sep, os.sep + "runpy.py")
 _CHECK_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+# check mode's wrappers around kernels and the op's Functions are the verifier's frames too
+_CHECK_MODE = os.path.join(os.path.dirname(_CHECK_DIR.rstrip(os.sep)), "kernels", "check_mode.py")
 _SHOWN_LINES = 30
 
 
@@ -46,7 +48,8 @@ def op_frame(error, op):
 
 def _kept(summary):
     path = os.path.abspath(summary.filename)
-    return not path.startswith(_CHECK_DIR) and not any(p in path for p in _FRAMEWORK_PARTS)
+    return not path.startswith(_CHECK_DIR) and path != _CHECK_MODE \
+        and not any(p in path for p in _FRAMEWORK_PARTS)
 
 
 def error_report(error, op):

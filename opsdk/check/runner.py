@@ -1,8 +1,9 @@
 """Running cases: each check on its samples, aggregated; a fast-mode failure is re-run in full mode.
 
 Every case starts from the op's fresh state (module-level variables and class attributes as
-before the run touched them) and runs in check mode (kernel outputs NaN-filled first, so an
-element a kernel never writes is reported with the kernel's name and the indices).
+before the run touched them) and runs in check mode (kernel outputs, and the buffers the op's
+Functions allocate, NaN-filled first, so an element never written is reported with the
+kernel's or the method's name and the indices).
 """
 import time
 
@@ -18,6 +19,7 @@ from .result import BLOCKED, ERROR, FAIL, NA, PASS, SKIP, CheckResult, Outcome
 from .samples import BROADCAST as BROADCAST_KIND
 from .selection import failure_result
 from .state import fresh_state
+from .watch import watching
 
 # how many failing samples a report shows in full
 _SHOWN = 3
@@ -200,7 +202,7 @@ def run_case(case, mode="full", seed=0):
                            mode=mode, seconds=time.perf_counter() - start)
     check_mode.set_active(True, case.op.kernels)
     try:
-        with ops_own_sites():
+        with ops_own_sites(), watching(case.op):
             result = _run_mode(case, mode, seed)
             if mode == "fast" and result.status in (FAIL, ERROR):
                 fast = result

@@ -1,4 +1,5 @@
 """The inputs a check runs on: the op's own samples plus derived ones, rebuilt fresh for every call."""
+import copy
 import inspect
 import zlib
 from dataclasses import dataclass, replace
@@ -66,10 +67,10 @@ class CaseSample:
         ``dtype`` casts every float tensor (``"float64"`` for the reference runs).
         """
         requires = set(self.diff_positions if requires is None else requires)
-        args = tuple(_build(a, place, i in requires, dtype) if isinstance(a, TensorSlot) else a
-                     for i, a in enumerate(self.args))
-        kwargs = {k: _build(v, place, False, dtype) if isinstance(v, TensorSlot) else v
-                  for k, v in self.kwargs.items()}
+        args = tuple(_build(a, place, i in requires, dtype) if isinstance(a, TensorSlot)
+                     else fresh_value(a) for i, a in enumerate(self.args))
+        kwargs = {k: _build(v, place, False, dtype) if isinstance(v, TensorSlot)
+                  else fresh_value(v) for k, v in self.kwargs.items()}
         return args, kwargs
 
     def replace(self, label, positions, kind=None, **changes):
@@ -103,6 +104,15 @@ def _describe(value):
         return f"{value.values.dtype.name}{value.shape}{describe_layout(value.layout)}"
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+MUTABLE = (list, dict, set, np.ndarray)
+
+
+def fresh_value(value):
+    """A copy of a mutable non-tensor argument (a list of axes), so a call that changes it in
+    place changes neither the sample nor the next call; other values as they are."""
+    return copy.deepcopy(value) if isinstance(value, MUTABLE) else value
 
 
 def strided(values, xp=np):

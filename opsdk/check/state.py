@@ -1,4 +1,6 @@
-"""The state an op keeps outside ``ctx``: module-level variables and class attributes of its code.
+"""The state an op keeps outside ``ctx``: module-level variables and class attributes of its code,
+the attributes of objects its modules hold (a workspace instance), and the variables its
+functions close over (a cache created in a factory).
 
 Each case of a run starts from the op's state as it was before the run touched it ("fresh op
 state"), so a cache filled by one dtype or check can neither hide nor cause a failure in
@@ -59,16 +61,25 @@ def _describe(value):
 
 
 class _Namespace:
-    """The variables of one module or class, as they were when captured."""
+    """The variables of one module, class or object, as they were when captured."""
 
     def __init__(self, owner, label, is_class):
         self.owner = owner
         self.label = label
         self.is_class = is_class
         self.values = {}
-        for name, value in vars(owner).items():
+        for name, value in self._items().items():
             if self._tracked(name, value):
                 self.values[name] = (value, _copy(value) if isinstance(value, _CONTAINERS) else None)
+
+    def _items(self):
+        return dict(vars(self.owner))
+
+    def _set(self, name, value):
+        setattr(self.owner, name, value)
+
+    def _delete(self, name):
+        delattr(self.owner, name)
 
     def _tracked(self, name, value):
         if name.startswith("__") or isinstance(value, _SKIPPED_TYPES):
@@ -76,22 +87,22 @@ class _Namespace:
         return not (isinstance(value, np.ndarray) and value.size > 1 << 20)
 
     def _current(self):
-        return {n: v for n, v in vars(self.owner).items() if self._tracked(n, v)}
+        return {n: v for n, v in self._items().items() if self._tracked(n, v)}
 
     def restore(self):
-        for value in vars(self.owner).values():
+        for value in self._items().values():
             # functools.lru_cache / cache wrappers keep their memo inside: forget it
             if callable(getattr(value, "cache_clear", None)) and hasattr(value, "cache_info"):
                 value.cache_clear()
         current = self._current()
         for name in current.keys() - self.values.keys():
             try:
-                delattr(self.owner, name)
-            except (AttributeError, TypeError):
+                self._delete(name)
+            except (AttributeError, TypeError, ValueError):
                 pass
         for name, (value, saved) in self.values.items():
             if current.get(name, _MISSING) is not value:
-                setattr(self.owner, name, value)
+                self._set(name, value)
             if saved is not None:
                 _restore_content(value, saved)
 
@@ -111,6 +122,67 @@ class _Namespace:
 
 
 _MISSING = object()
+
+
+class _Cells(_Namespace):
+    """The variables a function closes over (``cache = {}`` in the factory that made it)."""
+
+    def _items(self):
+        cells = getattr(self.owner, "__closure__", None) or ()
+        names = self.owner.__code__.co_freevars
+        found = {}
+        for name, cell in zip(names, cells):
+            try:
+                found[name] = cell.cell_contents
+            except ValueError:  # a cell not filled yet
+                continue
+        return found
+
+    def _set(self, name, value):
+        names = self.owner.__code__.co_freevars
+        self.owner.__closure__[names.index(name)].cell_contents = value
+
+    def _delete(self, name):
+        raise ValueError(name)
+
+
+def _functions_of(owner):
+    """The plain functions a module or class defines (staticmethods and classmethods unwrapped)."""
+    found = []
+    for value in vars(owner).values():
+        value = getattr(value, "__func__", value)
+        # check mode wraps a Function's methods while a case runs (watch.py): its state is the op's
+        value = getattr(value, "_opsdk_watched", value)
+        if isinstance(value, types.FunctionType):
+            found.append(value)
+    return found
+
+
+def _closures(op, modules, classes):
+    """(label, function) for every function of the op's code that closes over a variable."""
+    functions = [f for m in modules.values() for f in _functions_of(m)]
+    functions += [f for c in classes for f in _functions_of(c)]
+    for kernel in op.kernels:
+        functions += list(getattr(kernel, "_impls", {}).values())
+    seen, found = set(), []
+    for fn in functions:
+        if id(fn) in seen or not getattr(fn, "__closure__", None) or _is_sdk(fn.__module__ or ""):
+            continue
+        seen.add(id(fn))
+        found.append((f"{fn.__module__}.{fn.__qualname__} (closure)", fn))
+    return found
+
+
+def _objects(modules):
+    """(label, object) for instances of the op's own classes held at module level (a workspace)."""
+    found = []
+    for name, module in modules.items():
+        for attr, value in vars(module).items():
+            cls = type(value)
+            if cls.__module__ in modules and hasattr(value, "__dict__") \
+                    and not isinstance(value, _SKIPPED_TYPES):
+                found.append((f"{name}.{attr}", value))
+    return found
 
 
 def _file_dir(module):
@@ -156,7 +228,7 @@ def code_modules(op):
     return {n: m for n, m in modules.items() if not _is_test_module(m)}
 
 
-def _function_classes(op, modules):
+def function_classes(op, modules):
     """The op's Function class and every PyLayer subclass its modules define (grad Functions)."""
     from ..autograd.function import PyLayer
 
@@ -176,9 +248,10 @@ class OpState:
     def __init__(self, op):
         modules = code_modules(op)
         self.spaces = [_Namespace(m, name, False) for name, m in sorted(modules.items())]
-        self.spaces += [_Namespace(c, f"{c.__module__}.{c.__qualname__}", True)
-                        for c in sorted(_function_classes(op, modules),
-                                        key=lambda c: (c.__module__, c.__qualname__))]
+        classes = sorted(function_classes(op, modules), key=lambda c: (c.__module__, c.__qualname__))
+        self.spaces += [_Namespace(c, f"{c.__module__}.{c.__qualname__}", True) for c in classes]
+        self.spaces += [_Namespace(o, label, False) for label, o in _objects(modules)]
+        self.spaces += [_Cells(fn, label, False) for label, fn in _closures(op, modules, classes)]
 
     def restore(self):
         """Put every variable back as it was captured (contents of dicts, lists, sets, arrays too)."""

@@ -12,6 +12,8 @@ from .hints import block_hints
 from .report import Failure, Mismatch
 
 WORST_SHOWN = 5
+# how many times its measured rounding noise (noise.py) an analytic element below float64 may err
+NOISE_FACTOR = 4
 KINK_FACTOR = 10  # left/right slopes must differ by this many tolerances to call it a kink
 SIDE_STABILITY = 0.1  # a side's slope may move by this fraction of the jump between steps
 
@@ -70,9 +72,24 @@ def _errors(a, n):
     return np.where(both, 0.0, np.where(np.isnan(err), np.inf, err))
 
 
-def compare(problem, jac_a, jac_n, columns, tolerances, order=1):
+def _with_noise(bad, allowed, noise, k, j, cols):
+    """``allowed`` widened by the measured rounding noise of the analytic side (bad rows only)."""
+    if noise is None or not noise.applies(k, j):
+        return allowed
+    rows = np.flatnonzero(bad.any(axis=1))
+    measured = noise.rows(k, rows)
+    if measured is None:
+        return allowed
+    rows, values = measured
+    widened = allowed.copy()
+    widened[rows] += NOISE_FACTOR * values[:, cols]
+    return widened
+
+
+def compare(problem, jac_a, jac_n, columns, tolerances, order=1, noise=None):
     """(failures, number of kink elements skipped) for every block of the two Jacobians;
-    ``columns.get(column)`` gives the numeric side of one input element at several steps."""
+    ``columns.get(column)`` gives the numeric side of one input element at several steps;
+    ``noise`` (a RoundingNoise) measures the analytic side's rounding below float64."""
     failures, skipped = [], 0
     declared = tolerances.declared()
     for k, rows in enumerate(problem.rows):
@@ -91,6 +108,9 @@ def compare(problem, jac_a, jac_n, columns, tolerances, order=1):
                 n, allowed = _refined(bad, a, n, columns, rows, cols, tolerances, k, j, scale)
                 err = _errors(a, n)
                 bad = ~(err <= allowed)
+                if bad.any():
+                    allowed = _with_noise(bad, allowed, noise, k, j, cols)
+                    bad = ~(err <= allowed)
             tolerances.seen(err, allowed)
             if bad.any() and declared is not None:
                 loose = declared[0] + declared[1] * np.abs(n)

@@ -10,6 +10,7 @@ from .blocks import abs_max
 from .columns import Columns
 from .compare import compare
 from .compress import GroupProbe, fill_by_groups
+from .noise import RoundingNoise
 from .problem import to_numpy
 
 
@@ -116,4 +117,5 @@ def run_full(problem, evaluator, analytic, tolerances, rng, order=1):
         probe = _analytic_probe(problem, analytic, tables, row_output, col_input)
         jac_a = fill_by_groups(jac_n.T, probe, rng).T
     tolerances.use_jacobian(jac_n)
-    return compare(problem, jac_a, jac_n, columns, tolerances, order)
+    noise = RoundingNoise(problem, jac_n, evaluator.base, rng) if tolerances.derived else None
+    return compare(problem, jac_a, jac_n, columns, tolerances, order, noise)

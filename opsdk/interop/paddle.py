@@ -6,6 +6,14 @@ op's own backward on the context its forward left (kernels only); with
 PyLayer whose backward is level 2, and so on (``opsdk.interop.levels``), so higher orders work
 where the op's backward is differentiable (``double_backward=True``). Data crosses by DLPack
 without copies (NumPy on the CPU, CuPy on a GPU).
+
+Every PyLayer here takes its tensors as one list, which Paddle keeps as a single input slot.
+``paddle.grad(outputs, inputs)`` prunes the backward graph: a node with several input slots
+loses the ones whose gradient cannot reach ``inputs`` (a weight when only ``x`` is asked for,
+the implicit all-ones seed of ``y.sum()`` in a second ``paddle.grad``), and a PyLayer must then
+return None there, which it has no way to know. A single slot is never pruned. Paddle checks
+that slot's first tensor only (None is required when it does not need a gradient), so the list
+starts with one that does (``_lead``).
 """
 from ._require import require
 
@@ -63,6 +71,27 @@ class _Plan:
         return [next(it) if here else None for here in self.layout]
 
 
+def _lead(tensors):
+    """(the tensors with the first that needs a gradient moved to the front, its index)."""
+    lead = next((i for i, t in enumerate(tensors) if not t.stop_gradient), 0)
+    if lead == 0:
+        return list(tensors), 0
+    return [tensors[lead], *tensors[:lead], *tensors[lead + 1:]], lead
+
+
+def _unlead(values, lead):
+    """``values`` (in ``_lead``'s order) back in the original order."""
+    if lead == 0:
+        return list(values)
+    return [*values[1:lead + 1], values[0], *values[lead + 1:]]
+
+
+def _apply(layer, plan, *head, tensors):
+    """``layer.apply`` with the tensors as one list, led by one that needs a gradient."""
+    ordered, lead = _lead(tensors)
+    return layer.apply(plan, *head, lead, ordered)
+
+
 def _grads_for(tensors, grads):
     """One paddle gradient (or None) per tensor, from opsdk gradients of the float ones."""
     return [None if g is None or not _is_float_tensor(t) else _to_paddle([g._data], [])[0]
@@ -73,7 +102,8 @@ class _Op(paddle.autograd.PyLayer):
     """Level 0: the op itself."""
 
     @staticmethod
-    def forward(ctx, plan, *present):
+    def forward(ctx, plan, lead, ordered):
+        present = _unlead(ordered, lead)
         exported = plan.exported
         arrays = [_to_array(t, exported.qualname) for t in present]
         inputs = direct.wrap_inputs(arrays, [not t.stop_gradient for t in present])
@@ -83,7 +113,7 @@ class _Op(paddle.autograd.PyLayer):
         outs = _to_paddle([o._data for o in state.outputs], arrays)
         ctx.save_for_backward(*present)
         ctx.stops = [t.stop_gradient for t in present]
-        ctx.plan, ctx.state = plan, state
+        ctx.plan, ctx.state, ctx.lead = plan, state, lead
         ctx.float_outputs = [i for i, o in enumerate(state.outputs) if is_float(o._data)]
         non_float = [p for p, o in zip(outs, state.outputs) if not is_float(o._data)]
         if non_float:
@@ -103,19 +133,25 @@ class _Op(paddle.autograd.PyLayer):
         else:
             cotangents = [grads[i] for i in ctx.float_outputs]
             result = _level_grads(ctx.plan, 1, cotangents, present)[1]
-        return _returned(result, ctx.stops)
+        return _returned(result, ctx.stops, ctx.lead)
 
 
-def _returned(grads, stops):
-    """What a PyLayer backward returns: None wherever the input had stop_gradient=True at the
-    forward (Paddle refuses a gradient there), a lone tensor for a single input."""
-    grads = [None if stop else g for g, stop in zip(grads, stops)]
-    return tuple(grads) if len(grads) != 1 else grads[0]
+def _returned(grads, stops, lead):
+    """What a PyLayer backward returns for its one list of tensors: a gradient per tensor, in
+    the list's order, None wherever the tensor had stop_gradient=True at the forward."""
+    return _lead_order([None if stop else g for g, stop in zip(grads, stops)], lead)
+
+
+def _lead_order(values, lead):
+    """``values`` (in the original order) in ``_lead``'s order."""
+    if lead == 0:
+        return list(values)
+    return [values[lead], *values[:lead], *values[lead + 1:]]
 
 
 def _level_grads(plan, k, cotangents, present):
     """Call level k: (grads of the cotangents of levels < k, grads of the op's tensors)."""
-    out = _Level.apply(plan, k, len(cotangents), *cotangents, *present)
+    out = _apply(_Level, plan, k, len(cotangents), tensors=[*cotangents, *present])
     out = [out] if isinstance(out, paddle.Tensor) else list(out)
     n_floats = sum(1 for t in present if _is_float_tensor(t))
     floats = iter(out[:n_floats])
@@ -126,7 +162,8 @@ class _Level(paddle.autograd.PyLayer):
     """Gradient level k >= 1 of the op, recomputed from its inputs."""
 
     @staticmethod
-    def forward(ctx, plan, k, n_cotangents, *args):
+    def forward(ctx, plan, k, n_cotangents, lead, ordered):
+        args = _unlead(ordered, lead)
         exported = plan.exported
         arrays = [_to_array(a, exported.qualname) for a in args]
         cotangents = direct.wrap_inputs(arrays[:n_cotangents], [False] * n_cotangents)
@@ -134,7 +171,7 @@ class _Level(paddle.autograd.PyLayer):
         outs = exported.levels(plan.attrs).level(k, plan.tensors(present), cotangents)
         ctx.save_for_backward(*args)
         ctx.stops = [a.stop_gradient for a in args]
-        ctx.plan, ctx.k, ctx.n_cotangents = plan, k, n_cotangents
+        ctx.plan, ctx.k, ctx.n_cotangents, ctx.lead = plan, k, n_cotangents, lead
         result = _to_paddle([o._data for o in outs], arrays)
         return tuple(result) if len(result) != 1 else result[0]
 
@@ -144,7 +181,7 @@ class _Level(paddle.autograd.PyLayer):
         n = ctx.n_cotangents
         cotangents, present = list(args[:n]), list(args[n:])
         old, by_tensor = _level_grads(ctx.plan, ctx.k + 1, cotangents + list(grads), present)
-        return _returned([*old, *by_tensor], ctx.stops)
+        return _returned([*old, *by_tensor], ctx.stops, ctx.lead)
 
 
 class PaddleOp:
@@ -159,7 +196,7 @@ class PaddleOp:
     def __call__(self, *args, **kwargs):
         tensors, attrs = self.exported.signature.bind(args, kwargs, _is_tensor)
         plan = _Plan(self.exported, tuple(t is not None for t in tensors), attrs)
-        return _Op.apply(plan, *(t for t in tensors if t is not None))
+        return _apply(_Op, plan, tensors=[t for t in tensors if t is not None])
 
     def __repr__(self):
         return f"<opsdk.interop.paddle op {self.exported.qualname}>"

@@ -194,5 +194,7 @@ class OpSignature:
 
     def call(self, tensors, attrs):
         """(args, kwargs) for the Function's forward, in its parameter order."""
-        args = tuple(tensors[key] if is_tensor else attrs[key] for is_tensor, key in self._positional)
+        args = tuple([tensors[key] if is_tensor else attrs[key] for is_tensor, key in self._positional])
+        if not self._keyword_only:
+            return args, {}
         return args, {name: attrs[name] for name in self._keyword_only if name in attrs}

@@ -11,6 +11,11 @@ from .arrays import fresh  # noqa: F401 (re-exported for the torch adapter)
 
 def to_array(t, op, arg):
     """The tensor's memory as a NumPy (CPU) or CuPy (CUDA) array."""
+    if t.is_cpu and t.is_contiguous():
+        try:
+            return t.numpy(force=True)  # a view: for a CPU tensor, force only detaches
+        except TypeError:
+            pass  # a dtype NumPy lacks: the error below
     if t.requires_grad:
         t = t.detach()
     if not t.is_contiguous():

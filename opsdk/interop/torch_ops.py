@@ -12,13 +12,15 @@ import threading
 
 import torch
 
+from ..tensor import _wrap
 from . import direct
-from .levels import Levels, is_float
+from .levels import Levels, float_outputs
 from .torch_arrays import fresh, to_array, to_torch
 from .torch_fake import fake_outputs
 from .torch_schema import level_schema, op_schema
 
 _pending = threading.local()  # the Forward of the last eager kernel call, for setup_context
+_PLAIN = (torch.Tensor, torch.nn.Parameter)
 
 
 def is_float_tensor(t):
@@ -39,20 +41,46 @@ class TorchExport:
         self.qualname = exported.qualname
         self.namespace, self.name = exported.info.pack, exported.info.name
         self._levels = {}
+        sig = self.signature
+        self._n_tensors = len(sig.tensor_names)
+        # plain_attrs serves ops whose attributes all have defaults (every call may omit any)
+        self._defaults = dict(sig.attr_defaults) if len(sig.attr_defaults) == len(sig.attr_names) \
+            else None
+        self._lists = any(t.startswith(("int[]", "float[]")) for t in sig.attr_types.values())
         self.op = self._define_op()
+
+    def plain_attrs(self, args, kwargs):
+        """The attributes of the most common call, every tensor a plain ``torch.Tensor`` (or
+        Parameter) given positionally and attributes as keywords; None for any other call
+        (which the full binding then handles, errors included)."""
+        if len(args) != self._n_tensors or self._defaults is None:
+            return None
+        for a in args:
+            if type(a) not in _PLAIN:
+                return None
+        attrs = {**self._defaults, **kwargs}
+        if len(attrs) != len(self._defaults):
+            return None  # an unknown keyword (or a tensor by name)
+        for value in kwargs.values():
+            if isinstance(value, torch.Tensor):
+                return None
+        return self.signature.declared(attrs) if self._lists else attrs
 
     # -- the op --------------------------------------------------------------------------------
     def forward(self, tensors, attrs):
         """Run the op on torch tensors: (outputs as torch tensors, the Forward)."""
-        names = self.signature.tensor_names
-        arrays = _arrays(tensors, self.qualname, names)
-        needs = [t is not None and t.requires_grad for t in tensors]
-        inputs = direct.wrap_inputs(arrays, needs)
+        qualname = self.qualname
+        arrays, inputs = [], []
+        for t, name in zip(tensors, self.signature.tensor_names):
+            a = None if t is None else to_array(t, qualname, name)
+            arrays.append(a)
+            inputs.append(None if a is None else direct.wrap(a, t.requires_grad))
         args, kwargs = self.signature.call(inputs, attrs)
-        state = direct.forward(self.exported.info.function, self.qualname, args, kwargs)
-        self.exported.check_outputs(len(state.outputs))
-        outs = fresh([o._data for o in state.outputs], arrays)
-        return tuple(to_torch(a) for a in outs), state
+        state = direct.forward(self.exported.info.function, qualname, args, kwargs)
+        outputs = state.outputs
+        if len(outputs) != self.exported.n_outputs:
+            self.exported.check_outputs(len(outputs))
+        return tuple([to_torch(a) for a in fresh([o._data for o in outputs], arrays)]), state
 
     def _define_op(self):
         sig, exported = self.signature, self.exported
@@ -77,7 +105,8 @@ class TorchExport:
             pending, _pending.value = getattr(_pending, "value", None), None
             outs = output if isinstance(output, tuple) else (output,)
             same = pending is not None and all(a is b for a, b in zip(pending[0], outs))
-            self.save(ctx, inputs, keyword_only_inputs or {}, outs, pending[1] if same else None)
+            self.save(ctx, inputs, dict(keyword_only_inputs or {}), outs,
+                      pending[1] if same else None)
 
         op.register_autograd(lambda ctx, *grads: self.backward(ctx, grads, ctx.needs_input_grad),
                             setup_context=setup_context)
@@ -85,35 +114,38 @@ class TorchExport:
         return op
 
     def save(self, ctx, tensors, attrs, outputs, state):
-        """What backward needs: the inputs, attributes, float outputs and (eager) the Forward."""
+        """What backward needs: the inputs, the attributes (a dict of the ctx's own), which
+        outputs are float, and (eager) the Forward."""
         ctx.save_for_backward(*tensors)
-        ctx.opsdk_attrs = dict(attrs)
+        ctx.opsdk_attrs = attrs
         ctx.opsdk_forward = state
-        ctx.opsdk_float_outputs = [i for i, o in enumerate(outputs) if o.is_floating_point()]
+        if state is None:  # else backward reads them from the Forward, when it needs them
+            ctx.opsdk_float_outputs = [i for i, o in enumerate(outputs) if o.is_floating_point()]
 
     def backward(self, ctx, grads, needs):
         """One gradient per tensor argument (None for integer, absent or unneeded ones)."""
-        tensors = ctx.saved_tensors
+        tensors = ctx.saved_tensors  # unpacking checks that no input was modified in place
         state = ctx.opsdk_forward
-        if state is not None and not torch.is_grad_enabled():
-            result = self._direct_backward(state, grads, tensors)
-        else:
-            cotangents = [grads[i] for i in ctx.opsdk_float_outputs]
-            result = iter(self.level(1)(cotangents, *tensors, **ctx.opsdk_attrs))
-            result = [next(result) if is_float_tensor(t) else None for t in tensors]
-        return tuple(g if need else None for g, need in zip(result, needs))
+        if state is None or torch.is_grad_enabled():
+            return self._level_backward(ctx, state, grads, tensors, needs)
+        # first order of an eager call: the op's own backward on the Forward's ctx (kernels only)
+        qualname = self.qualname
+        seeds = [None if g is None or o._data.dtype.kind != "f" else _wrap(to_array(g, qualname, "grad"))
+                 for g, o in zip(grads, state.outputs)]
+        got = direct.backward(state, seeds)  # one per present tensor; None where not needed
+        if len(got) != len(tensors):
+            got = iter(got)
+            got = [None if t is None else next(got) for t in tensors]
+        return tuple([None if g is None or not need else to_torch(g._data)
+                      for g, need in zip(got, needs)])
 
-    def _direct_backward(self, state, grads, tensors):
-        seeds = []
-        for g, o in zip(grads, state.outputs):
-            seeds.append(None if g is None or not is_float(o._data)
-                         else direct.wrap_inputs([to_array(g, self.qualname, "grad")], [False])[0])
-        got = iter(direct.backward(state, seeds))
-        out = []
-        for t in tensors:
-            g = next(got) if t is not None else None
-            out.append(None if g is None or not is_float_tensor(t) else to_torch(g._data))
-        return out
+    def _level_backward(self, ctx, state, grads, tensors, needs):
+        """Backward through gradient level 1: differentiable (create_graph) and traceable."""
+        floats = ctx.opsdk_float_outputs if state is None else float_outputs(
+            [o._data for o in state.outputs])
+        result = iter(self.level(1)([grads[i] for i in floats], *tensors, **ctx.opsdk_attrs))
+        result = [next(result) if is_float_tensor(t) else None for t in tensors]
+        return tuple(g if need else None for g, need in zip(result, needs))
 
     # -- gradient levels -----------------------------------------------------------------------
     def level(self, k):

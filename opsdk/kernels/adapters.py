@@ -14,6 +14,8 @@ checks that, makes inputs C-contiguous and picks the function by dtype. The C ad
 Python code generated once per kernel, so a call costs little more than the C call itself.
 """
 
+import keyword
+
 import numpy
 
 from opsdk.errors import KernelArgumentError, KernelBuildError
@@ -135,21 +137,29 @@ def _c_array(ffi, dtype):
 def _generate_c_adapter(convention, table, from_buffer):
     """Write and compile ``adapter(inputs..., *, attrs...)``: checks, allocation, pointers, the call."""
     inputs, outputs_, attrs = convention.inputs, convention.outputs, [a for a, _ in convention.attrs]
-    first = inputs[0]
-    signature = ", ".join(inputs) + "".join(f", *, {attrs[0]}" if i == 0 else f", {a}"
-                                            for i, a in enumerate(attrs))
-    forwarded = ", ".join(inputs) + "".join(f", {a}={a}" for a in attrs)
-    same = " and ".join([f"{v}.dtype is {first}.dtype and {v}.shape == {first}.shape" for v in inputs[1:]]
-                        or ["True"])
-    pointers = {**{v: f"_fb(_ct, {v})" for v in inputs}, **{v: f"_fb(_ct, {v}, True)" for v in outputs_}}
-    args = [pointers.get(p, f"{first}.size" if p == "n" else p) for p in convention.order]
-    result = outputs_[0] if len(outputs_) == 1 else "(" + ", ".join(outputs_) + ")"
+    # the code uses the C names, but a C parameter may be called `in` or `lambda`: such arrays are
+    # renamed, such attributes come through **_attrs (the adapter's own names start with _)
+    arrays = {name: name if _plain(name) else f"_in{at}" for at, name in enumerate(inputs)}
+    arrays.update({name: name if _plain(name) else f"_out{at}" for at, name in enumerate(outputs_)})
+    plain = all(_plain(a) for a in attrs)
+    attr_code = {a: a if plain else f"_attrs[{a!r}]" for a in attrs}
+    first = arrays[inputs[0]]
+    signature = ", ".join(arrays[v] for v in inputs)
+    if attrs:
+        signature += ", *, " + ", ".join(attrs) if plain else ", **_attrs"
+    forwarded = ", ".join(arrays[v] for v in inputs) + ("".join(f", {a}={a}" for a in attrs) if plain else
+                                                         ", **_attrs" if attrs else "")
+    same = " and ".join([f"{arrays[v]}.dtype is {first}.dtype and {arrays[v]}.shape == {first}.shape"
+                         for v in inputs[1:]] or ["True"])
+    pointers = {**{v: f"_fb(_ct, {arrays[v]})" for v in inputs}, **{v: f"_fb(_ct, {arrays[v]}, True)" for v in outputs_}}
+    args = [pointers.get(p, f"{first}.size" if p == "n" else attr_code.get(p, p)) for p in convention.order]
+    result = arrays[outputs_[0]] if len(outputs_) == 1 else "(" + ", ".join(arrays[o] for o in outputs_) + ")"
     code = (
-        f"def {convention.stem}({signature}):\n"
+        f"def {convention.stem if _plain(convention.stem) else '_adapter'}({signature}):\n"
         f"    try:\n"
         f"        _fn, _ct = _table[{first}.dtype]\n"
         f"        if {same}:\n"
-        + "".join(f"            {o} = _empty({first})\n" for o in outputs_) +
+        + "".join(f"            {arrays[o]} = _empty({first})\n" for o in outputs_) +
         f"            _fn({', '.join(args)})\n"
         f"            return {result}\n"
         f"    except _MISSES:\n"
@@ -173,9 +183,14 @@ def _generate_c_adapter(convention, table, from_buffer):
     namespace = {"_table": table, "_fb": from_buffer, "_empty": outputs.empty_like, "_MISSES": _FAST_MISSES,
                  "_checked": checked}
     exec(compile(code, f"<opsdk C adapter of {convention.kernel!r}>", "exec"), namespace)
-    adapter = namespace[convention.stem]
+    adapter = namespace[convention.stem if _plain(convention.stem) else "_adapter"]
     adapter.source = code
     return adapter
+
+
+def _plain(name):
+    """Whether a C name can be the same name in the adapter's Python code."""
+    return name.isidentifier() and not keyword.iskeyword(name) and not name.startswith("_")
 
 
 class CudaAdapter:

@@ -32,7 +32,8 @@ def active():
 
 
 class Unwritten:
-    """Elements of one kernel output that still hold the check-mode fill after the call."""
+    """Elements of one kernel output that still hold the check-mode fill after the call
+    (``backend`` None: the output of a Function's forward or backward, named by ``kernel``)."""
 
     def __init__(self, kernel, backend, output, shape, indices, count):
         self.kernel = kernel
@@ -46,10 +47,17 @@ class Unwritten:
         shown = ", ".join(str(list(i)) for i in self.indices)
         more = f", ... ({self.count} in all)" if self.count > len(self.indices) else ""
         size = int(numpy.prod(self.shape))
-        return (f"kernel '{self.kernel}' ({self.backend}) left {self.count} of {size} elements of "
+        if self.backend is None:  # a Function's own buffer
+            who, why = self.kernel, ("check mode fills fresh numpy.empty buffers with NaN first; "
+                                     "a mask or branch that leaves elements unset, relying on "
+                                     "the memory being zero?")
+        else:
+            who = f"kernel '{self.kernel}' ({self.backend})"
+            why = ("check mode fills kernel outputs with NaN first; a loop that misses its tail, "
+                   "or a write into a copy such as reshape(-1) of a non-contiguous array?")
+        return (f"{who} left {self.count} of {size} elements of "
                 f"its output {self.output} (shape {list(self.shape)}) unwritten: {shown}{more} "
-                "(check mode fills kernel outputs with NaN first; a loop that misses its tail, "
-                "or a write into a copy such as reshape(-1) of a non-contiguous array?)")
+                f"({why})")
 
 
 def _findings():
@@ -145,23 +153,45 @@ def _set(namespace, name, value):
         setattr(namespace, name, value)
 
 
+def _filled_call(fn, args, kwargs):
+    """``fn(*args, **kwargs)`` with every ``empty``/``empty_like`` it may call NaN-filling."""
+    with _lock:
+        targets = _patch_targets(fn)
+        for namespace, name, original in targets:
+            _set(namespace, name, _filling(original))
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            for namespace, name, original in targets:
+                _set(namespace, name, original)
+
+
 def watched(kernel_name, backend, fn):
     """``fn`` (an implementation or adapter) with its fresh buffers NaN-filled and its outputs scanned."""
     @functools.wraps(fn)
     def run(*args, **kwargs):
         if not _active:
             return fn(*args, **kwargs)
-        with _lock:
-            targets = _patch_targets(fn)
-            for namespace, name, original in targets:
-                _set(namespace, name, _filling(original))
-            try:
-                result = fn(*args, **kwargs)
-            finally:
-                for namespace, name, original in targets:
-                    _set(namespace, name, original)
+        result = _filled_call(fn, args, kwargs)
         _scan(kernel_name, backend, result)
         return result
+    return run
+
+
+def watched_method(label, fn):
+    """A Function's ``forward`` or ``backward`` with its fresh ``numpy.empty`` buffers NaN-filled
+    and the arrays of the Tensors it returns scanned (code that allocates outside a Kernel)."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        if not _active:
+            return fn(*args, **kwargs)
+        found = len(_findings())
+        result = _filled_call(fn, args, kwargs)
+        if len(_findings()) == found:  # a kernel inside already named what it left unwritten
+            outputs = result if isinstance(result, (tuple, list)) else (result,)
+            _scan(label, None, [getattr(o, "_data", None) for o in outputs])
+        return result
+    run._opsdk_watched = fn
     return run
 
 

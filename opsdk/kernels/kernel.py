@@ -145,7 +145,7 @@ class Kernel:
 
     # -- calling ---------------------------------------------------------------------------
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, /, *args, **kwargs):
         """Run the best available (or the forced) implementation for the arguments' device."""
         forced = _forced_get()  # forced_backend(), inlined: this is the per-call hot path
         if forced is None:
@@ -192,7 +192,7 @@ class Kernel:
                         break
         return fn(*args, **kwargs)
 
-    def run(self, backend, *args, **kwargs):
+    def run(self, backend, /, *args, **kwargs):
         """Run one named backend (no fallback); ``BackendUnavailableError`` if it cannot run."""
         if _validate(backend, "Kernel.run") is None:
             raise BackendUnavailableError(

@@ -129,7 +129,7 @@ class OpInfo:
                               "expected: at least one Sample")
         return [tensors_in(s, place) for s in drawn]
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, /, *args, **kwargs):
         for value in args:
             if type(value) is not _Tensor:
                 return self._call_converted(args, kwargs)

@@ -1,11 +1,12 @@
-"""`opsdk check` over many seeds: first-party ops, packs made by `opsdk new-op`, the adversarial pack.
+"""`opsdk check` over many seeds: first-party ops, packs made by `opsdk new-op`, the adversarial packs.
 
-    python tests/check/run_seeds.py [--seeds 20] [--only first-party|generated|adversarial]
+    python tests/check/run_seeds.py [--seeds 20] [--only first-party|generated|adversarial|outsider]
 
-The suite runs one or two seeds of each (tests/check/test_seeds.py, adversarial/test_seeds.py);
-this script runs the acceptance of issue 11 over every seed: no first-party or generated op
-fails, every adversarial bug is caught and no correct adversarial op is flagged. Exits 1 on any
-problem and prints one line per seed.
+The suite runs one or two seeds of each (tests/check/test_seeds.py, adversarial/test_seeds.py,
+adversarial_outsider/test_seeds.py); this script runs the acceptance of issue 11 over every
+seed: no first-party or generated op fails, every bug of both adversarial packs is caught with
+its cause named and no correct op of theirs is flagged. Exits 1 on any problem and prints one
+line per seed.
 """
 import argparse
 import json
@@ -56,7 +57,7 @@ def generate_pack(root):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=20)
-    parser.add_argument("--only", choices=("first-party", "generated", "adversarial"))
+    parser.add_argument("--only", choices=("first-party", "generated", "adversarial", "outsider"))
     args = parser.parse_args(argv)
     problems = 0
     if args.only in (None, "first-party"):
@@ -75,6 +76,10 @@ def main(argv=None):
         from check.adversarial.run_pack import main as adversarial
 
         problems += adversarial(["--seeds", str(args.seeds)])
+    if args.only in (None, "outsider"):
+        from check.adversarial_outsider.run_pack import main as outsider
+
+        problems += outsider(["--seeds", str(args.seeds)])
     return 1 if problems else 0
 
 

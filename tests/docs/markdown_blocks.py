@@ -4,7 +4,9 @@ Markers (an HTML comment on the line before the fence, blank lines allowed betwe
 
 - ``<!-- not-run: REASON -->``: the block is shown, never run (the reason is required);
 - ``<!-- file: PATH -->``: the block's text is written to PATH (relative to where the file's
-  blocks run) for later blocks to use, e.g. a C source a Python block compiles.
+  blocks run) for later blocks to use, e.g. a C source a Python block compiles;
+- ``<!-- needs: MODULE [MODULE ...] -->``: the block runs only where every MODULE imports (an
+  optional framework, e.g. ``torch``); elsewhere it is skipped and the test says why.
 
 Blocks in ``python`` run; ``bash``/``sh``/``shell`` run as scripts; ``console`` runs each
 ``$ `` line as a command (the other lines are its output, shown not compared, except an
@@ -22,7 +24,7 @@ LISTINGS = ("", "text", "txt", "toml", "c", "cuda", "cpp", "json", "yaml", "ini"
             "xml", "html", "output")
 
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`\s]*)[^`]*$")
-_MARKER = re.compile(r"^[ \t]*<!--[ \t]*(?P<kind>not-run|file):[ \t]*(?P<value>.*?)[ \t]*-->[ \t]*$")
+_MARKER = re.compile(r"^[ \t]*<!--[ \t]*(?P<kind>not-run|file|needs):[ \t]*(?P<value>.*?)[ \t]*-->[ \t]*$")
 
 
 @dataclass(frozen=True)
@@ -41,9 +43,14 @@ class Block:
         return f"{self.path}:{self.line}"
 
     @property
+    def needs(self):
+        """The modules the block needs (its ``needs:`` marker), else ()."""
+        return tuple(self.marker[1].split()) if self.marker and self.marker[0] == "needs" else ()
+
+    @property
     def runs(self):
         """How the block runs: 'python', 'shell', 'console', 'file' (written out) or None."""
-        if self.marker is not None:
+        if self.marker is not None and self.marker[0] != "needs":
             return "file" if self.marker[0] == "file" else None
         if self.lang in RUN_PYTHON:
             return "python"
@@ -93,8 +100,8 @@ def problems(blocks):
             found.append(f"{block.where}: unknown language '{block.lang}' (a typo would hide the block; "
                          f"mark it <!-- not-run: why --> or use one of {', '.join(LISTINGS[1:])})")
         if block.marker is not None and not block.marker[1]:
-            found.append(f"{block.where}: <!-- {block.marker[0]}: --> needs a "
-                         f"{'reason' if block.marker[0] == 'not-run' else 'path'}")
+            what = {"not-run": "reason", "file": "path", "needs": "module"}[block.marker[0]]
+            found.append(f"{block.where}: <!-- {block.marker[0]}: --> needs a {what}")
     return found
 
 

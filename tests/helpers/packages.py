@@ -1,5 +1,6 @@
 """Importing a directory of test packs as a package of a chosen name (their modules then share
 helpers through relative imports, under a name no installed package uses)."""
+import contextlib
 import importlib.util
 import os
 import sys
@@ -14,3 +15,18 @@ def import_directory(directory, name):
         sys.modules[name] = module
         spec.loader.exec_module(module)
     return sys.modules[name]
+
+
+@contextlib.contextmanager
+def registered_pack(package, name):
+    """The imported package ``package`` registered as pack ``name`` for the block."""
+    import opsdk.plugins
+    from opsdk.check import clear_caches
+
+    opsdk.plugins.register_pack(package, name=name)
+    clear_caches()
+    try:
+        yield name
+    finally:
+        opsdk.plugins.unregister_pack(name)
+        clear_caches()

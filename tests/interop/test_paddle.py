@@ -37,3 +37,65 @@ def test_int64_output_is_not_differentiable():
     x.stop_gradient = False
     y, count = f(x, paddle.to_tensor(np.array([True, False] * 3)), scale=3.0)
     assert int(count) == 3 and count.stop_gradient and not y.stop_gradient
+
+
+def _swish_pair(seed=0):
+    """(x for the exported op, an equal x for the same maths in Paddle ops, the two functions)."""
+    import numpy as np
+
+    swish = opsdk.interop.paddle.op("example.swish")
+    data = np.random.default_rng(seed).standard_normal(8)
+    x, ref = paddle.to_tensor(data), paddle.to_tensor(data)
+    x.stop_gradient = ref.stop_gradient = False
+    return x, ref, (lambda t: swish(t, beta=1.5)), (lambda t: t * paddle.nn.functional.sigmoid(1.5 * t))
+
+
+def test_grad_of_sum_with_create_graph_then_a_second_grad_gives_the_second_derivative():
+    x, ref, f, g = _swish_pair()
+    got, want = [], []
+    for fn, t, out in ((f, x, got), (g, ref, want)):
+        (first,) = paddle.grad(fn(t).sum(), t, create_graph=True)   # implicit all-ones seed
+        (second,) = paddle.grad(first.sum(), t, create_graph=True)
+        (third,) = paddle.grad(second.sum(), t)
+        out.extend(v.numpy() for v in (first, second, third))
+    for a, b in zip(got, want):
+        assert a.shape == b.shape
+        assert abs(a - b).max() < 1e-12
+
+
+def test_backward_after_a_create_graph_grad_of_sum_accumulates_the_second_derivative():
+    x, ref, f, g = _swish_pair(1)
+    for fn, t in ((f, x), (g, ref)):
+        (first,) = paddle.grad(fn(t).sum(), t, create_graph=True)
+        first.sum().backward()
+    assert abs(x.grad.numpy() - ref.grad.numpy()).max() < 1e-12
+
+
+def test_grad_for_one_input_while_another_needs_a_gradient_too():
+    import numpy as np
+
+    ln = opsdk.interop.paddle.op("nn.layer_norm")
+    rng = np.random.default_rng(2)
+    x, w, b = (paddle.to_tensor(rng.standard_normal(s)) for s in ((4, 6), (6,), (6,)))
+    for t in (x, w, b):
+        t.stop_gradient = False
+    loss = (ln(x, w, b, normalized_shape=[6]) ** 2).sum()
+    ref = (paddle.nn.functional.layer_norm(x, [6], w, b) ** 2).sum()
+    (gw,) = paddle.grad(loss, w, retain_graph=True)          # x and b need gradients too
+    (rw,) = paddle.grad(ref, w)
+    assert abs(gw.numpy() - rw.numpy()).max() < 1e-10
+    assert x.grad is None and w.grad is None and b.grad is None  # paddle.grad leaves .grad alone
+
+
+def test_gradient_of_a_later_input_when_the_first_needs_none():
+    import numpy as np
+
+    f = opsdk.interop.paddle.op("interoptest.masked_scale")
+    rng = np.random.default_rng(3)
+    x = paddle.to_tensor(rng.standard_normal((3, 4)))           # stop_gradient=True
+    mask = paddle.to_tensor(rng.uniform(size=(3, 4)) > 0.5)
+    offset = paddle.to_tensor(rng.standard_normal(5))
+    offset.stop_gradient = False
+    y, _ = f(x, mask, offset, scale=0.5, idx=[1, 3])
+    (g,) = paddle.grad(y.sum(), offset)
+    np.testing.assert_array_equal(g.numpy(), [0.0, 12.0, 0.0, 12.0, 0.0])

@@ -73,6 +73,56 @@ def test_binding_errors_name_the_op():
         swish([1.0, 2.0])
 
 
+def test_plain_eager_call_and_torch_ops_dispatcher_give_the_same_values_and_gradients():
+    swish = opsdk.interop.torch.op("example.swish")
+    x = torch.randn(7, dtype=torch.float64, requires_grad=True)
+    g = torch.randn(7, dtype=torch.float64)
+    (eager,) = torch.autograd.grad(swish(x, beta=0.5), x, g)
+    (dispatched,) = torch.autograd.grad(torch.ops.example.swish(x, beta=0.5), x, g)
+    torch.testing.assert_close(eager, dispatched, rtol=0, atol=0)
+    torch.testing.assert_close(swish(x), torch.ops.example.swish(x))  # the default beta
+
+
+def test_an_input_modified_in_place_after_forward_is_an_error_at_backward():
+    swish = opsdk.interop.torch.op("example.swish")
+    x = torch.randn(5, dtype=torch.float64, requires_grad=True)
+    t = x * 1.0
+    y = swish(t, beta=1.5)
+    with torch.no_grad():
+        t.add_(1.0)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()
+
+
+def test_a_tensor_given_for_an_attribute_is_an_error_naming_it():
+    from opsdk.errors import InteropError
+
+    swish = opsdk.interop.torch.op("example.swish")
+    with pytest.raises(InteropError, match="attribute 'beta' must be a float, not a tensor"):
+        swish(torch.ones(2), beta=torch.tensor(1.0))
+
+
+def test_a_lone_number_for_a_list_attribute_works_with_every_tensor_given():
+    f = opsdk.interop.torch.op("interoptest.masked_scale")
+    x = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
+    mask = torch.rand(3, 4) > 0.5
+    offset = torch.randn(5, dtype=torch.float64, requires_grad=True)
+    y, _ = f(x, mask, offset, scale=0.5, idx=3)
+    want, _ = f(x, mask, offset, scale=0.5, idx=[3])
+    torch.testing.assert_close(y, want)
+    y.sum().backward()
+    assert offset.grad[3] == 12 and offset.grad.sum() == 12
+
+
+def test_a_parameter_input_gets_its_gradient():
+    swish = opsdk.interop.torch.op("example.swish")
+    w = torch.nn.Parameter(torch.randn(4, dtype=torch.float64))
+    swish(w, beta=1.5).sum().backward()
+    ref = w.detach().clone().requires_grad_()
+    (ref * torch.sigmoid(1.5 * ref)).sum().backward()
+    torch.testing.assert_close(w.grad, ref.grad)
+
+
 def _model(x, w, labels):
     swish = opsdk.interop.torch.op("example.swish")
     ln = opsdk.interop.torch.op("nn.layer_norm")

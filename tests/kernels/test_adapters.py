@@ -118,6 +118,15 @@ def test_the_generated_adapter_is_plain_python_with_the_declared_signature(cache
     assert adapter.source.startswith("def axpy(x, y, *, a):")
 
 
+
+def test_c_names_that_are_python_keywords_still_make_an_adapter(cache):
+    k = kernel("keywords")
+    x = numpy.arange(4.0)
+    numpy.testing.assert_array_equal(k(x, **{"lambda": 3.0}), 3 * x)
+    with pytest.raises(KernelArgumentError, match="expected: lambda"):
+        k(x)
+
+
 # -- CUDA: the launch, checked against a stand-in module (a GPU run is in the generated packs' tests)
 
 class FakeModule:

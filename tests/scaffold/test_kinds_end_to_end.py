@@ -3,6 +3,7 @@
 The packs are installed the way `pip install -e` leaves them (an entry point and src/ on the
 path); the slow tests run `pip install -e .` itself, in a virtual environment, as a user would.
 """
+import importlib.util
 import subprocess
 
 import pytest
@@ -21,6 +22,16 @@ CASES = {
     "mish": MISH,
     "gauss": GAUSS,
 }
+
+
+FORMULAS = {"mish", "gauss"}
+NEEDS_SYMPY = pytest.mark.skipif(importlib.util.find_spec("sympy") is None,
+                                 reason="--formula needs SymPy: pip install 'opsdk[formula]'")
+
+
+def cases(names):
+    """The cases as pytest params; the formula ones skipped, with the reason, where SymPy is absent."""
+    return [pytest.param(name, marks=NEEDS_SYMPY) if name in FORMULAS else name for name in names]
 
 
 def passed(stdout, test):
@@ -43,7 +54,7 @@ def assert_checks_pass(pack, op, second_order):
     return tests
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("case", cases(sorted(CASES)))
 def test_each_kind_and_formula_passes_its_tests_and_opsdk_check_as_generated(generated_pack, case):
     pack = generated_pack(f"k_{case}", {case: CASES[case]})
     pack.install()
@@ -52,7 +63,7 @@ def test_each_kind_and_formula_passes_its_tests_and_opsdk_check_as_generated(gen
         assert passed(tests.stdout, f"tests/ops/test_{case}.py::test_third_derivative_matches_sympy[0]")
 
 
-@pytest.mark.parametrize("case", ["mish", "gauss"])
+@pytest.mark.parametrize("case", cases(["mish", "gauss"]))
 def test_a_formula_op_module_is_at_most_60_lines(generated_pack, case):
     pack = generated_pack(f"lines_{case}", {case: CASES[case]})
     module = pack.root / "src" / pack.name / "ops" / f"{case}.py"
@@ -65,6 +76,7 @@ def test_the_hand_written_example_is_at_most_half_the_old_one(generated_pack):
     assert len(module.read_text().splitlines()) <= 170 // 2  # the example before opsdk.kernels.elementwise
 
 
+@NEEDS_SYMPY
 def test_two_input_formula_ops_broadcast(generated_pack):
     pack = generated_pack("k_broadcast", {"gauss": GAUSS})
     pack.install()
@@ -73,7 +85,7 @@ def test_two_input_formula_ops_broadcast(generated_pack):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("case", cases(sorted(CASES)))
 def test_pip_install_e_then_pytest_and_opsdk_check(generated_pack, tmp_path, case):
     """The acceptance commands: new-pack, new-op, `pip install -e .`, `pytest`, `opsdk check`."""
     pack = generated_pack(f"pip_{case}", {case: CASES[case]})

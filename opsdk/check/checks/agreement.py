@@ -3,6 +3,7 @@ import numpy as np
 
 from ..accuracy import against_reference, call_scale, reduction_length
 from ..compare import bitwise, compare
+from ..conditioning import conditioning_run
 from ..samples import argument_names
 
 
@@ -12,7 +13,8 @@ def loosened_text(ctx):
     return f"passed within the op's declared {', '.join(parts)} ({ctx.dtype}), beyond the derived tolerance"
 
 
-def compare_arrays(ctx, label, got, ref, emp, dtype=None, scale=0.0, floor=None):
+def compare_arrays(ctx, label, got, ref, emp, dtype=None, scale=0.0, floor=None,
+                   conditioning=None):
     """One problem line for ``got`` vs the float64 ``ref`` (``emp``: python in the dtype), or None.
 
     Integer and bool results must equal python's exactly. Returns the Comparison (or None).
@@ -28,7 +30,7 @@ def compare_arrays(ctx, label, got, ref, emp, dtype=None, scale=0.0, floor=None)
     else:
         extra = {} if floor is None else {"floor": floor}
         result = against_reference(got, ref, dtype, reduction_length(ctx.sample), emp,
-                                   ctx.loosening, scale=scale, **extra)
+                                   ctx.loosening, scale=scale, conditioning=conditioning, **extra)
     if not result.ok:
         return f"{label}: {result.message}", result
     return None, result
@@ -43,6 +45,7 @@ class Agreement:
         self.worst = 0.0
         self.ratio = None
         self.loosened = False
+        self.float_failed = False  # a float comparison failed (conditioning may explain it)
 
     def add(self, comparison):
         if comparison is None:
@@ -67,8 +70,19 @@ class Agreement:
 def compare_runs(ctx, got, ref, emp, parts=("outputs", "grads"), floor=None):
     """An Agreement: problem lines, worst error, ratio, whether the declared tolerance was needed.
 
-    ``floor``: epsilons of the call's scale always allowed (see accuracy.py).
+    ``floor``: epsilons of the call's scale always allowed (see accuracy.py). When a float
+    comparison fails, all are repeated with the results' measured conditioning (an
+    ill-conditioned op is that far off on any correct backend).
     """
+    found = _compare_runs(ctx, got, ref, emp, parts, floor, None)
+    if found.float_failed:
+        kappa = conditioning_run(ctx, ctx.sample, ref.grad_outputs, backward="grads" in parts)
+        if kappa is not None:
+            found = _compare_runs(ctx, got, ref, emp, parts, floor, kappa)
+    return found
+
+
+def _compare_runs(ctx, got, ref, emp, parts, floor, kappa):
     names = argument_names(ctx.op, len(ctx.sample.args))
     inputs = [slot.values for _, slot in ctx.sample.slots()]
     scale = call_scale(list(ref.outputs) + list(ref.grads) + list(ref.grad_outputs) + inputs)
@@ -77,11 +91,12 @@ def compare_runs(ctx, got, ref, emp, parts=("outputs", "grads"), floor=None):
     for part in parts:
         a_list, r_list = getattr(got, part), getattr(ref, part)
         e_list = getattr(emp, part) if emp is not None else [None] * len(a_list)
+        c_list = getattr(kappa, part) if kappa is not None else [None] * len(a_list)
         if len(a_list) != len(r_list):
             problems.append(f"{ctx.backend} returned {len(a_list)} {part}; expected: "
                             f"{len(r_list)} (as python)")
             continue
-        for k, (a, r, e) in enumerate(zip(a_list, r_list, e_list)):
+        for k, (a, r, e, c) in enumerate(zip(a_list, r_list, e_list, c_list)):
             if part == "outputs":
                 label = f"output {k}"
                 if a is not None and e is not None and a.dtype != e.dtype:
@@ -91,9 +106,11 @@ def compare_runs(ctx, got, ref, emp, parts=("outputs", "grads"), floor=None):
             else:
                 position = ctx.sample.diff_positions[k]
                 label = f"gradient of '{names[position]}' (argument {position})"
-            problem, result = compare_arrays(ctx, label, a, r, e, scale=scale, floor=floor)
+            problem, result = compare_arrays(ctx, label, a, r, e, scale=scale, floor=floor,
+                                             conditioning=c)
             if problem:
                 problems.append(problem)
+                found.float_failed |= result is not None and a.dtype.kind in "fc"
             found.add(result)
     return found
 

@@ -1,20 +1,25 @@
 """isolation: the op keeps to its arguments and ``ctx``, and its calls do not interfere.
 
-- forward and backward leave their inputs and incoming gradients as they found them (each
-  write is reported by the argument's name);
+- forward and backward leave their inputs, incoming gradients and list, dict or array
+  arguments as they found them (each write is reported by the argument's name);
 - no output shares memory with an input, nor with an output of an earlier call (a module-level
   buffer handed out twice), and an earlier call's outputs and gradients stay as they were;
 - forward(A), forward(B), backward(B), backward(A) - after a call in the other dtype - give
   what separate runs from fresh op state give, bit for bit on deterministic backends (state on
-  the Function class, a cache keyed by shape instead of values, a module-level mask).
+  the Function class, a cache keyed by shape instead of values, a module-level mask);
+- the tensors of A given B's values in place, as an optimizer step does, give B's results (a
+  cache keyed by a tensor's identity or address).
 """
+import copy
+
 import numpy as np
 
 from ..compare import bitwise, compare
 from ..context import host
 from ..samples import argument_names, gradient_names
 from ..result import Outcome
-from .isolation_calls import Sequence, partner, shares_memory
+from .isolation_calls import (Sequence, changed_arguments, partner, partner_words, shares_memory,
+                               update_in_place)
 
 NAME = "isolation"
 SUMMARY = ("forward and backward write into no input or incoming gradient, share no memory with "
@@ -59,6 +64,8 @@ def _single_call(ctx, seq):
     call = seq.call(ctx.sample)
     tensors = _tensors(call)
     problems = _in_place("forward", call.before, tensors)
+    problems += changed_arguments("forward", call.mutables)
+    after_forward_args = [(n, v, copy.deepcopy(v)) for n, v, _ in call.mutables]
     for k, out in enumerate(call.outputs):
         for name, tensor in tensors:
             if shares_memory(out._data, tensor._data):
@@ -83,6 +90,7 @@ def _single_call(ctx, seq):
                             f"output {call.diff_index[k]}) in place; at {list(result.index)}: was "
                             f"{result.expected:.8g}, now {result.actual:.8g}; work on a copy")
     problems += _in_place("backward", after_forward, tensors)
+    problems += changed_arguments("backward", after_forward_args)
     return problems, call
 
 
@@ -139,19 +147,16 @@ def _interleaved(ctx, seq, other, foreign):
             order.append(f"forward(X in {foreign[1]})")
         except Exception:  # the other dtype's own cases report what is wrong there
             foreign = None
-    a = seq.call(ctx.sample)
-    order.append("forward(A)")
-    b = seq.call(other) if other is not None else None
-    if b is not None:
-        order += ["forward(B)", "backward(B)"]
-        seq.backward(b)
-    seq.backward(a)
-    order.append("backward(A)")
-    if x is not None:
-        try:
-            seq.backward(x)
-        except Exception:  # reported by the other dtype's own cases
-            pass
+    try:
+        a, b = _interleave(seq, ctx.sample, other, x, order)
+    except Exception as error:  # the separate runs above did not raise: the calls interfere
+        changes = [c for c in state.changes() if c not in before]
+        where = f"; state changed meanwhile: {', '.join(changes)}" if changes else ""
+        first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        return [f"calls interfere: {', '.join(order)} raised {type(error).__name__}: {first} "
+                f"(separate runs from fresh op state do not){where} (state kept outside ctx: on "
+                "the Function class, at module level, or a cache keyed by something other than "
+                "the values)"]
     changes = [c for c in state.changes() if c not in before]
     exact = ctx.backend in ("python", "c")
     problems = []
@@ -163,13 +168,65 @@ def _interleaved(ctx, seq, other, foreign):
     if not problems:
         return []
     where = f"; state changed meanwhile: {', '.join(changes)}" if changes else ""
-    return [f"calls interfere: {', '.join(order)} (B: A's values reversed"
+    return [f"calls interfere: {', '.join(order)} ({partner_words(other)}"
             f"{'' if foreign is None else '; X: the sample in the other dtype'}) differ from "
             f"separate runs from fresh op state{' bit for bit' if exact else ''}: "
             + "; ".join(problems[:2]) + (f" (and {len(problems) - 2} more)"
                                          if len(problems) > 2 else "") + where
             + " (state kept outside ctx: on the Function class, at module level, or a cache "
               "keyed by something other than the values)"]
+
+
+def _updated(ctx, seq, other):
+    """The same tensors, given B's values in place between calls (as an optimizer step updates
+    weights), must give B's results: a cache keyed by the tensors' identity, address or shape
+    gives A's."""
+    state = ctx.state
+    state.restore()
+    alone = seq.call(other)
+    seq.backward(alone)
+    want = alone.result()
+    state.restore()
+    before = state.changes()
+    first = seq.call(ctx.sample)
+    seq.backward(first)
+    update_in_place(first, other)
+    again = seq.call_with(other, first.args, first.kwargs)
+    seq.backward(again)
+    exact = ctx.backend in ("python", "c")
+    problems = [f"{what}: {message}" for what, message in _differences(want, again.result(),
+                                                                       exact, ctx)]
+    if not problems:
+        return []
+    changes = [c for c in state.changes() if c not in before]
+    where = f"; state kept meanwhile: {', '.join(changes)}" if changes else ""
+    return ["after its input tensors were given B's values in place (as an optimizer step "
+            f"updates weights between calls; {partner_words(other)}), the op's results differ "
+            "from a call on B: " + "; ".join(problems[:2])
+            + (f" (and {len(problems) - 2} more)" if len(problems) > 2 else "") + where
+            + " (a cache keyed by the tensors' identity, address or shape rather than their "
+              "values)"]
+
+
+def _interleave(seq, sample, other, x, order):
+    """forward(A), forward(B), backward(B), backward(A) (then X's backward), naming each step in
+    ``order`` before it runs; returns the calls of A and B."""
+    order.append("forward(A)")
+    a = seq.call(sample)
+    b = None
+    if other is not None:
+        order.append("forward(B)")
+        b = seq.call(other)
+        order.append("backward(B)")
+        seq.backward(b)
+    order.append("backward(A)")
+    seq.backward(a)
+    if x is not None:
+        try:
+            seq.backward(x)
+        except Exception:  # reported by the other dtype's own cases
+            pass
+    return a, b
 
 
 def _differences(first, second, exact, ctx):
@@ -199,11 +256,14 @@ def run(ctx):
     if other is not None:
         problems += _second_call(ctx, seq, first, other)
     problems += _interleaved(ctx, seq, other, foreign)
+    if other is not None and not problems:
+        problems += _updated(ctx, seq, other)
     ctx.state.restore()
     if problems:
         return Outcome.failed(f"{ctx.name}: " + "; ".join(problems))
     if other is None:
-        return Outcome.passed(detail="interleaving checked with the other dtype only: reversing "
-                                     "the sample's values gives no other input the op accepts")
+        return Outcome.passed(detail="interleaving checked with the other dtype only: neither "
+                                     "drawing the sample again nor reversing its values gives "
+                                     "another input the op accepts")
     return Outcome.passed()
 

@@ -1,5 +1,7 @@
 """Calls of an op the isolation check controls one by one: forward now, backward later, inputs
 snapshotted before each."""
+import copy
+
 import numpy as np
 
 from ..backends import dtype_availability
@@ -18,6 +20,28 @@ def shares_memory(a, b):
             return bool(np.may_share_memory(a, b))
     module = __import__(type(a).__module__.split(".")[0])
     return bool(module.shares_memory(a, b))
+
+
+def mutable_arguments(args, kwargs, names):
+    """``(name, value, copy)`` for every list, dict, set or array argument that is no Tensor."""
+    from ..samples import MUTABLE
+
+    found = [(names[i], a) for i, a in enumerate(args) if isinstance(a, MUTABLE)]
+    found += [(k, v) for k, v in kwargs.items() if isinstance(v, MUTABLE)]
+    return [(name, value, copy.deepcopy(value)) for name, value in found]
+
+
+def changed_arguments(where, mutables):
+    """Problem lines for the mutable arguments that differ from their copies."""
+    problems = []
+    for name, value, saved in mutables:
+        same = np.array_equal(value, saved, equal_nan=True) if isinstance(value, np.ndarray) \
+            else value == saved
+        if not same:
+            problems.append(f"{where} changed its argument '{name}' in place (was {saved!r:.60}, "
+                            f"now {value!r:.60}): the caller's next call gets the changed value; "
+                            "work on a copy")
+    return problems
 
 
 class TrackedCall:
@@ -55,18 +79,24 @@ class Sequence:
         self.ctx = ctx
 
     def call(self, sample, dtype_label=None):
+        args, kwargs = sample.make(self.ctx.place)
+        return self.call_with(sample, args, kwargs)
+
+    def call_with(self, sample, args, kwargs):
+        """A TrackedCall of the op on these very tensors (``sample`` gives the seeds)."""
         from ...tensor import Tensor
 
         ctx = self.ctx
-        args, kwargs = sample.make(ctx.place)
         names = argument_names(ctx.op, len(args))
         tensors = [a for a in args if isinstance(a, Tensor)]
         tensors += [v for v in kwargs.values() if isinstance(v, Tensor)]
         before = [host(t) for t in tensors]
+        mutables = mutable_arguments(args, kwargs, names)
         with ctx.scope(), np.errstate(all="ignore"):
             outputs = outputs_of(ctx.op(*args, **kwargs))
         call = TrackedCall(sample, args, kwargs, outputs, names)
         call.before = before
+        call.mutables = mutables
         if call.diff_index and call.positions:
             call.seeds = ctx.grad_outputs(call.diff_outputs, sample)
         return call
@@ -95,21 +125,75 @@ class Sequence:
         return None
 
 
+def update_in_place(call, sample):
+    """Write ``sample``'s values into the tensors of ``call``, in place, as an optimizer step does."""
+    from ...device import array_module
+    from ...tensor import bump_version
+
+    for key, slot in sample.slots():
+        tensor = call.args[key] if isinstance(key, int) else call.kwargs[key]
+        data = tensor._data
+        values = slot.values.astype(data.dtype)
+        data[...] = array_module(data).asarray(values)  # a CuPy array takes no NumPy operand
+        bump_version(tensor)
+
+
 def _reversed(slot):
     flat = slot.values.reshape(-1)[::-1]
     return slot.with_values(flat.reshape(slot.values.shape))
 
 
+REDRAWN = "drawn again"
+REVERSED = "values reversed"
+
+
+def _shapes(sample):
+    return [(k, tuple(s.shape), s.values.dtype) for k, s in sample.slots()]
+
+
+def _redrawn(ctx):
+    """A's sample drawn again with another seed (same shapes, the op's own domain), or None."""
+    from ..samples import from_sample, sample_seed
+
+    sample = ctx.sample
+    words = sample.label.split()
+    if sample.kind != "own" or len(words) != 2 or not words[1].isdigit():
+        return None
+    seeds = sample_seed(ctx.seed, ctx.op.qualname, ctx.dtype) + [7919]
+    try:
+        drawn = list(ctx.op.samples(ctx.dtype, np.random.default_rng(seeds)))
+        other = from_sample(drawn[int(words[1])], f"{sample.label}, {REDRAWN}", seeds)
+    except Exception:  # a samples() callable that cannot draw again: fall back to reversing
+        return None
+    if _shapes(other) != _shapes(sample) or all(
+            np.array_equal(a.values, b.values) for (_, a), (_, b) in zip(other.slots(),
+                                                                        sample.slots())):
+        return None
+    return other
+
+
+def partner_words(other):
+    """How reports describe sample B."""
+    if other is not None and other.label.endswith(REDRAWN):
+        return "B: A's sample drawn again with other values"
+    return "B: A's values reversed"
+
+
 def partner(ctx):
-    """Sample B for interleaving: A's values reversed (same shapes, same domain), else another of
-    the op's samples of the same shapes; None when the op accepts neither."""
+    """Sample B for interleaving: A's sample drawn again (same shapes, the op's domain), else A's
+    values reversed, else another of the op's samples of the same shapes; None when the op
+    accepts none. A redraw moves permutation-invariant statistics (a norm, a sum) that
+    reversing keeps."""
     from ..drawing import draw
     from ..variants import trial
 
     sample = ctx.sample
+    redrawn = _redrawn(ctx)
+    if redrawn is not None and trial(ctx.op, redrawn) is not None:
+        return redrawn
     changed = {key: _reversed(slot) for key, slot in sample.slots() if slot.values.size > 1}
     if changed:
-        candidate = sample.with_slots(f"{sample.label}, values reversed", changed)
+        candidate = sample.with_slots(f"{sample.label}, {REVERSED}", changed)
         if trial(ctx.op, candidate) is not None:
             return candidate
     shapes = [(k, tuple(s.shape)) for k, s in sample.slots()]

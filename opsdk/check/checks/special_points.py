@@ -2,7 +2,9 @@
 
 - where python in float64 gives a finite output inside the dtype's range, the op must too (a
   float32 overflow, exp(x) * exp(x) where exp(2x) fits, shows here on every seed);
-- a NaN output where the op is finite and continuous on both sides is a removable NaN (x / x);
+- a NaN output where the op is finite and continuous on both sides is a removable NaN (x / x),
+  and so is one where it is finite and settles on one side only, the other being outside its
+  domain (x log x at 0, the end of the domain [0, 3]);
 - where every output is finite, every gradient must be finite wherever the derivative exists
   there (not at a pole such as sqrt at 0, nor at a kink such as |x| at 0): that is decided from
   the float64 python forward, whose central differences at two steps and whose one-sided
@@ -64,13 +66,13 @@ def _removable_nans(ctx, got):
     if not nan_outputs:
         return problems
     sides = []
-    for sign in (1.0, -1.0):
+    for step in (1e-7, -1e-7, 2e-7, -2e-7):
         changed = {}
         for key, slot in ctx.sample.slots():
             if slot.values.dtype.kind == "f":
                 v = slot.values.astype(np.float64)
                 changed[key] = slot.with_values(
-                    (v + sign * 1e-7 * np.maximum(1.0, np.abs(v))).astype(slot.values.dtype))
+                    (v + step * np.maximum(1.0, np.abs(v))).astype(slot.values.dtype))
         try:
             sides.append(ctx.run(sample=ctx.sample.with_slots(ctx.sample.label, changed),
                                  backward=False))
@@ -88,7 +90,24 @@ def _removable_nans(ctx, got):
             problems.append(f"output {k}{list(index)} is nan, yet about {left[index]:.6g} on "
                             f"both sides of the point{_where(ctx, _probed(ctx), index)} (a "
                             "removable 0/0: handle the point, e.g. with where())")
+        one_side = np.isnan(a) & ~close & _settled(left, sides[2].outputs[k], right) \
+            | np.isnan(a) & ~close & _settled(right, sides[3].outputs[k], left)
+        for index in np.argwhere(one_side)[:SHOWN - len(problems)]:
+            index = tuple(int(i) for i in index)
+            limit = left[index] if np.isfinite(left[index]) else right[index]
+            problems.append(f"output {k}{list(index)} is nan, yet about {limit:.3g} just beside "
+                            f"the point, on the side where the op is defined"
+                            f"{_where(ctx, _probed(ctx), index)} (a "
+                            "removable 0/0 at the edge of the domain, such as x log x at 0: "
+                            "handle the point, e.g. with where())")
     return problems
+
+
+def _settled(near, far, other):
+    """Where a one-sided limit exists: finite at two steps on one side, nearly equal, and not
+    finite on the other side (outside the op's domain)."""
+    return np.isfinite(near) & np.isfinite(far) & ~np.isfinite(other) & \
+        (np.abs(near - far) <= 1e-3 * np.maximum(1.0, np.abs(near)))
 
 
 def _numeric_derivative(ctx, position, flat, seeds):
@@ -146,8 +165,11 @@ def _gradient_problems(ctx, got):
                 continue
             index = [int(i) for i in np.unravel_index(int(flat), grad.shape)]
             x = ctx.sample.args[position].values.reshape(-1)[flat]
+            # every probed input at that index, when they share the gradient's shape
+            where = _where(ctx, [(n, v) for n, v in _probed(ctx) if v.shape == grad.shape],
+                           tuple(index)) or f" ({names[position]}{index} = {x:.4g})"
             problems.append(f"the gradient of '{names[position]}' is {grad.reshape(-1)[flat]} at "
-                            f"{index} ({names[position]}{index} = {x:.4g}) where every output is "
+                            f"{index}{where} where every output is "
                             f"finite and the derivative is finite (float64 central differences: "
                             f"{numeric:.6g})")
     return problems

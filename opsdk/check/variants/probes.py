@@ -12,7 +12,8 @@ from ..samples import PROBE, slot_name
 def domain_of(op, sample, position, values):
     """``(low, high)`` of a float input: the declared TensorSpec domain, else the sample's range."""
     specs = getattr(op, "inputs", ()) or ()
-    if op.sample_fn is None and isinstance(position, int) and position < len(specs):
+    if getattr(op, "sample_fn", None) is None and isinstance(position, int) \
+            and position < len(specs):
         spec = specs[position]
         if not spec.integer:
             return float(spec.domain[0]), float(spec.domain[1])

@@ -15,6 +15,8 @@ from ..samples import SIZE
 
 DEFAULT_SIZES = (1, 7, 64, 65, 257, 4099, 65537)
 FAST_SIZES = (7, 65, 4099)
+# a square sample's size made different on one axis only (a rows/columns mix-up)
+DISTINCT_SIZES = (7, 65)
 # the most elements all tensors of a size sample may hold together
 ELEMENT_BUDGET = 1 << 22
 
@@ -44,16 +46,20 @@ def _map_int(value, mapping):
     return value
 
 
-def _resized(sample, mapping, rng, label):
-    changed, total = {}, 0
+def _resized(sample, mapping, rng, label, shape_of=None, ints=True):
+    """The sample with dimension sizes renamed by ``mapping`` (or shapes from ``shape_of(shape)``),
+    values drawn from its own; None beyond the element budget (checked before allocating)."""
+    shape_of = shape_of or (lambda shape: tuple(mapping.get(d, d) for d in shape))
+    shapes = {key: shape_of(slot.values.shape) for key, slot in sample.slots()}
+    if sum(int(np.prod(shape)) for shape in shapes.values()) > ELEMENT_BUDGET:
+        return None
+    changed = {}
     for key, slot in sample.slots():
-        shape = tuple(mapping.get(d, d) for d in slot.values.shape)
-        total += int(np.prod(shape))
-        flat = slot.values.reshape(-1)
+        shape, flat = shapes[key], slot.values.reshape(-1)
         values = rng.choice(flat, size=shape) if flat.size else np.zeros(shape, slot.values.dtype)
         changed[key] = slot.with_values(np.asarray(values, dtype=slot.values.dtype))
-    if total > ELEMENT_BUDGET:
-        return None
+    if not ints:
+        mapping = {}
     args = tuple(changed[i] if i in changed else _map_int(a, mapping)
                  for i, a in enumerate(sample.args))
     kwargs = {k: changed[k] if k in changed else
@@ -82,4 +88,44 @@ def size_variants(op, sample, full, accepts, extra=()):
                     variants.append(candidate)
                     break
         renamed += len(variants) > before
+    return variants + distinct_variants(sample, full, accepts)
+
+
+def _repeated_size(sample):
+    """A dimension size that appears twice in one float tensor's shape (a square sample), or None."""
+    for _, slot in sample.slots():
+        shape = slot.values.shape
+        if slot.values.dtype.kind == "f":
+            for d in shape:
+                if d > 1 and shape.count(d) > 1:
+                    return d
+    return None
+
+
+def distinct_variants(sample, full, accepts):
+    """Samples in which a size that a square tensor repeats differs between its axes.
+
+    A kernel that mixes up rows and columns is right on a square sample, and renaming the size
+    everywhere keeps it square; here only the last axes (and ints equal to the size, such as
+    ``normalized_shape``) or only the first axes of the tensors holding it are renamed.
+    """
+    d = _repeated_size(sample)
+    if d is None:
+        return []
+    variants = []
+    for target in DISTINCT_SIZES if full else DISTINCT_SIZES[:1]:
+        for where in ("last", "first"):
+            def shape_of(shape, where=where):
+                shape = list(shape)
+                axis = -1 if where == "last" else 0
+                if shape and shape[axis] == d and (where == "last" or len(shape) > 1):
+                    shape[axis] = target
+                return tuple(shape)
+            seed = np.random.SeedSequence([*np.atleast_1d(sample.seed).tolist(), d, target,
+                                           where == "last"])
+            label = (f"{sample.label}, distinct dimensions ({where} axes of size {d} -> {target})")
+            candidate = _resized(sample, {d: target}, np.random.default_rng(seed), label,
+                                 shape_of, ints=where == "last")
+            if candidate is not None and accepts(candidate):
+                variants.append(candidate)
     return variants

@@ -1,14 +1,19 @@
 """Sizes a compiled kernel's own source suggests: one above every size-like constant in it.
 
-A kernel that switches to a parallel or blocked path above some size (``if (n > 65536)``,
-``#define PAR_MIN 100000``) is only tested on that path by a sample larger than the constant;
-the constant is read from the C or CUDA source (and the headers it includes with quotes), so
-no op has to declare it.
+A kernel that switches to a parallel or blocked path above some size (``if (n > 65536UL)``,
+``#define PAR_MIN (1 << 17)``, ``0x20000``) is only tested on that path by a sample larger than
+the constant. The constants are read from the C or CUDA source (and the headers it includes
+with quotes), from its ``define_macros`` (``-DPAR_N=150000``), and from the Python adapter of
+the compiled implementation: the integers its code holds or names at module level
+(``SIGMOID_PARALLEL_MIN = 250_000`` passed to the C function). No op has to declare them.
 """
+import numbers
 import os
 import re
 
-_LITERAL = re.compile(r"(?<![\w.])(\d{4,7})(?![\w.])")
+# decimal or hex integers with C's suffixes (65536UL, 0x10000), and shifts (1 << 17)
+_SHIFT = re.compile(r"(?<![\w.])(\d+)[uUlL]*\s*<<\s*(\d+)[uUlL]*(?![\w.])")
+_LITERAL = re.compile(r"(?<![\w.])(0[xX][0-9a-fA-F]+|\d+)[uUlL]*(?![\w.])")
 _INCLUDE = re.compile(r'#\s*include\s*"([^"]+)"')
 LOWEST = 2048
 HIGHEST = 2_000_000
@@ -31,15 +36,54 @@ def _texts(source, kernel):
     return texts
 
 
+def constants_in(text):
+    """The integer constants a C or CUDA text holds: literals (any base, any suffix) and shifts."""
+    values = [int(a) << int(b) for a, b in _SHIFT.findall(text) if int(b) < 63]
+    return values + [int(literal, 0) if literal[:2].lower() == "0x" else int(literal)
+                     for literal in _LITERAL.findall(text)]
+
+
+def _macro_constants(source):
+    found = []
+    for macro in getattr(source, "define_macros", ()):
+        if len(macro) == 2 and macro[1] is not None:
+            found += constants_in(str(macro[1]))
+    return found
+
+
+def _code_constants(code, names_seen):
+    found = [c for c in code.co_consts if isinstance(c, numbers.Integral)
+             and not isinstance(c, bool)]
+    names_seen.update(code.co_names)
+    for const in code.co_consts:
+        if hasattr(const, "co_consts"):
+            found += _code_constants(const, names_seen)
+    return found
+
+
+def adapter_constants(fn):
+    """Integers a compiled implementation's Python adapter holds, or reads from its module."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return []
+    names = set()
+    found = _code_constants(code, names)
+    space = getattr(fn, "__globals__", {})
+    found += [space[n] for n in names if isinstance(space.get(n), numbers.Integral)
+              and not isinstance(space.get(n), bool)]
+    return found
+
+
 def source_sizes(op):
-    """Sizes one above each size-like integer constant of the op's compiled sources (at most
-    MOST, the largest first)."""
+    """Sizes one above each size-like integer constant of the op's compiled sources, their
+    macros and their adapters (at most MOST, the largest first)."""
     found = set()
     for kernel in op.kernels:
+        values = []
         for backend, source in getattr(kernel, "sources", {}).items():
             for text in _texts(source, kernel.name):
-                for literal in _LITERAL.findall(text):
-                    value = int(literal)
-                    if LOWEST <= value <= HIGHEST:
-                        found.add(value + 1)
+                values += constants_in(text)
+            values += _macro_constants(source)
+            values += adapter_constants(getattr(kernel, "_impls", {}).get(backend))
+        found.update(int(v) + 1 for v in values if LOWEST <= v <= HIGHEST)
     return tuple(sorted(found, reverse=True)[:MOST])

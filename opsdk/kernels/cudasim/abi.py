@@ -1,7 +1,7 @@
 """ctypes mirrors of runtime/sim_abi.h: the structures the simulator's runtime and modules share."""
 import ctypes
 
-ABI = 4  # OPSDK_SIM_ABI
+ABI = 5  # OPSDK_SIM_ABI
 WARP = 32
 MAX_THREADS = 1024
 MAX_DYNAMIC_SHARED = 256 * 1024
@@ -10,7 +10,7 @@ KIND_POINTER, KIND_FLOAT, KIND_SINT, KIND_UINT, KIND_BOOL, KIND_VOID, KIND_VECTO
 
 (OK, ERR_FAULT, ERR_OOB_GLOBAL, ERR_OOB_SHARED, ERR_UNINIT_SHARED, ERR_RACE_RAW, ERR_RACE_WAR,
  ERR_BARRIER_EXITED, ERR_BARRIER_SITES, ERR_WARP_CALLER, ERR_WARP_DEADLOCK, ERR_WARP_WIDTH, ERR_TIMEOUT,
- ERR_TRAP, ERR_FPE, ERR_STACK, ERR_ILLEGAL, ERR_INTERNAL) = range(18)
+ ERR_TRAP, ERR_FPE, ERR_STACK, ERR_ILLEGAL, ERR_INTERNAL, ERR_MISALIGNED, ERR_FLOAT_CAST) = range(20)
 
 
 class SimType(ctypes.Structure):
@@ -36,7 +36,7 @@ class SimLaunch(ctypes.Structure):
                 ("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3),
                 ("dynamic_shared", ctypes.c_size_t), ("timeout_s", ctypes.c_double),
                 ("check_races", ctypes.c_int), ("fast_math", ctypes.c_int), ("stack_bytes", ctypes.c_uint64),
-                ("instrumented", ctypes.c_int)]
+                ("instrumented", ctypes.c_int), ("schedule", ctypes.c_int), ("seed", ctypes.c_uint64)]
 
 
 class SimResult(ctypes.Structure):

@@ -84,7 +84,7 @@ def build_module(code, options=(), name_expressions=(), display_name="<CUDA sour
     chain = _chain()
     opts = compile_options(options, display_name)
     headers = local_headers(code, os.getcwd(), opts.include_dirs)
-    key = digest_parts(_sources_digest(), chain.identity, *chain.hooks, code, *options,
+    key = digest_parts(_sources_digest(), chain.identity, *chain.hooks, *chain.extras, code, *options,
                        "names", *name_expressions, "headers", *(p + t for p, t in headers))[:32]
     entry = os.path.join(subdir("cudasim"), key)
 
@@ -101,7 +101,7 @@ def build_module(code, options=(), name_expressions=(), display_name="<CUDA sour
         with open(os.path.join(tmp, "stage2.ii"), "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(rewritten.text)
             f.write(_entries(kernels))
-        _run([*chain.command, "-x", "c++-cpp-output", opts.std, *KERNEL_FLAGS, *chain.hooks, "-c",
+        _run([*chain.command, "-x", "c++-cpp-output", opts.std, *KERNEL_FLAGS, *chain.hooks, *chain.extras, "-c",
               "stage2.ii", "-o", "module.o"], tmp, display_name)
         _run([*chain.command, "-shared", "module.o", "-o", MODULE_NAME], tmp, display_name)
         return {"kernels": kernels, "instrumented": bool(chain.hooks), "fast_math": opts.fast_math}

@@ -6,7 +6,9 @@ then replayed at other sizes (1, 7, 255, 256, 257, 4097, 70000 by default: one b
 above a block, a warp's odd remainder, more than a grid), in float32 and float64, with
 contiguous and strided arrays, on the cuda backend (simulated or real) and on the python
 backend; their outputs must agree to within ten times the python kernel's own float32 error
-(measured against float64), or to 1e-9 of the output's scale in float64.
+(measured against float64; a reduction over K elements at least sqrt(K) roundings of the
+output's scale, for summation orders other than NumPy's), or to 1e-9 of the output's scale in
+float64.
 
 Resizing keeps the call's structure: every array dimension of one value (say the row length 5
 shared by x[3, 5] and w[5]) becomes the new size together, so shapes stay consistent; calls
@@ -77,10 +79,10 @@ def _recording():
         calls.append(Recorded(kernel, tuple(map(copy, args)), {k: copy(v) for k, v in kwargs.items()}, shapes))
         return result
 
-    def call(self, *args, **kwargs):
+    def call(self, /, *args, **kwargs):
         return seen(self, args, kwargs, original_call(self, *args, **kwargs))
 
-    def run(self, backend, *args, **kwargs):
+    def run(self, backend, /, *args, **kwargs):
         return seen(self, args, kwargs, original_run(self, backend, *args, **kwargs))
 
     Kernel.__call__, Kernel.run = call, run
@@ -227,8 +229,14 @@ def _flat(result):
     return [numpy.asarray(r) for r in result] if isinstance(result, list) else [numpy.asarray(result)]
 
 
-def _disagreement(got, want, ref, dtype):
-    """Why ``got`` (cuda) differs from ``want`` (python, same dtype) given the float64 ``ref``, or ''."""
+def _disagreement(got, want, ref, dtype, reduced=1):
+    """Why ``got`` (cuda) differs from ``want`` (python, same dtype) given the float64 ``ref``, or ''.
+
+    ``reduced``: how many input elements go into one output element (1 for elementwise); a float32
+    reduction summed in another order than NumPy's (atomics, a grid-stride loop) drifts by about
+    sqrt(reduced) roundings of the result, which float32 allows. The float64 run's tolerance stays
+    tight, so a dropped or doubled element is caught there.
+    """
     if got.shape != want.shape:
         return f"shape {got.shape}, python {want.shape}"
     if got.dtype != want.dtype:
@@ -255,7 +263,8 @@ def _disagreement(got, want, ref, dtype):
     scale = max(float(numpy.abs(r).max()), numpy.finfo(numpy.float64).tiny)
     err = numpy.abs(g - r)
     own = float(numpy.abs(w - r).max())
-    allowed = 1e-9 * scale if dtype == "float64" else max(10 * own, 4 * numpy.finfo(numpy.float32).eps * scale)
+    eps32 = numpy.finfo(numpy.float32).eps
+    allowed = 1e-9 * scale if dtype == "float64" else max(10 * own, max(4.0, reduced ** 0.5) * eps32 * scale)
     worst = int(numpy.argmax(err))
     if err[worst] <= allowed:
         return ""
@@ -295,17 +304,42 @@ def run_size(case, size, seed=0):
     ref = _flat(_host(kernel.run("python", *map(_upcast, args), **{k: _upcast(v) for k, v in kwargs.items()})))
     placed_args, placed_kwargs = _placed(args, kwargs, sys.modules["cupy"], case.layout)
     try:
-        got = _flat(_host(kernel.run("cuda", *placed_args, **placed_kwargs)))
+        with _launches() as launches:
+            got = _flat(_host(kernel.run("cuda", *placed_args, **placed_kwargs)))
     except Exception as error:  # the diagnosis is the result
         return f"{type(error).__name__}: {error}"
     shapes = ", ".join(f"{a.dtype}{list(a.shape)}" for a in args if isinstance(a, numpy.ndarray))
     if len(got) != len(want):
         return f"on ({shapes}): cuda returned {len(got)} outputs, python {len(want)}"
+    largest = max((a.size for a in args if isinstance(a, numpy.ndarray)), default=1)
     problems = [f"output {k}: {why}" for k, (g, w, r) in enumerate(zip(got, want, ref))
-                if (why := _disagreement(g, w, r, case.dtype))]
+                if (why := _disagreement(g, w, r, case.dtype, max(1, largest // max(1, g.size))))]
     if not problems:
         return ""
-    return f"cuda disagrees with python on ({shapes}{_kw_text(kwargs)}): " + "; ".join(problems)
+    return f"cuda disagrees with python on ({shapes}{_kw_text(kwargs)}): " + "; ".join(problems) + _views_note(launches)
+
+
+@contextmanager
+def _launches():
+    """The simulator's LaunchRecords of the block (none on a real GPU)."""
+    from . import active, recording
+
+    if not active():
+        yield []
+        return
+    with recording() as found:
+        yield found
+
+
+def _views_note(launches):
+    """Why a strided view handed to a kernel may explain a disagreement, or ''."""
+    seen = [(r.kernel, v) for r in launches for v in r.views]
+    if not seen:
+        return ""
+    kernel, (name, shape, strides) = seen[0]
+    return (f" (note: kernel '{kernel}' was given argument '{name}' as a non-contiguous view, shape "
+            f"{tuple(shape)}, strides {tuple(strides)}: a kernel gets only its data pointer and reads the "
+            f"memory in storage order; pass a contiguous copy, or the strides)")
 
 
 def _upcast(v):

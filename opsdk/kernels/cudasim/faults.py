@@ -22,6 +22,8 @@ _CAUSES = {
     abi.ERR_STACK: "stack overflow",
     abi.ERR_ILLEGAL: "illegal instruction",
     abi.ERR_INTERNAL: "simulator failure",
+    abi.ERR_MISALIGNED: "misaligned address",
+    abi.ERR_FLOAT_CAST: "float-to-integer conversion out of range",
 }
 
 
@@ -82,6 +84,22 @@ def describe(result, handle, arrays):
     if result.file:
         site = f" at {result.file.decode(errors='replace')}:{result.line}"
     message = result.message.decode(errors="replace")
+    if status == abi.ERR_FAULT and message == "general-protection fault":
+        return (f"{head}: a general-protection fault, which reports no address\n  most often a misaligned "
+                f"vector access (a float4 / double2 load or store at an address that is not a multiple of 16: "
+                f"a row of a float array is 16-byte aligned only when the row length is a multiple of 4), "
+                f"else a wild pointer; a GPU reports a misaligned or illegal address here")
+    if status == abi.ERR_MISALIGNED:
+        access = "write" if result.is_write == 1 else "read"
+        alignment = result.size
+        shared = "shared-memory" in message
+        where = message if shared else \
+            f"{access} of {result.size} bytes of {_argument_at(result.address, arrays, handle.names)}, " \
+            f"{result.address % alignment} bytes past a {alignment}-byte boundary"
+        return (f"{head}\n  {where}\n  a GPU stops with 'misaligned address': a {alignment}-byte access (a "
+                f"float4, a double2, a double, ...) needs an address that is a multiple of {alignment}; "
+                f"vector loads of rows or views start aligned only when their offset is a multiple of the "
+                f"vector's width")
     if status in (abi.ERR_FAULT, abi.ERR_OOB_GLOBAL):
         access = {1: "write", 0: "read"}.get(result.is_write, "access")
         size = f" of {result.size} bytes" if result.size else ""

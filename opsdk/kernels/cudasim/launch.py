@@ -15,7 +15,7 @@ MAX_SHARED_OPTIN = 163 * 1024
 
 
 class LaunchRecord(NamedTuple):
-    """What a launch was: kernel, configuration, device and stream."""
+    """What a launch was: kernel, configuration, device and stream, and its strided array arguments."""
 
     kernel: str
     grid: tuple
@@ -23,6 +23,7 @@ class LaunchRecord(NamedTuple):
     shared_mem: int
     device: int
     stream: int
+    views: tuple = ()  # (argument name, shape, strides) of each non-contiguous array argument
 
 
 def _dims(value, what):
@@ -34,6 +35,27 @@ def _dims(value, what):
 
 def _invalid(label, why):
     return CUDADriverError(f"CUDA_ERROR_INVALID_VALUE: invalid argument (simulated launch of {label}: {why})")
+
+
+_SCHEDULES = {"": 0, "in-order": 0, "reverse": 1, "shuffle": 2}
+
+
+def schedule():
+    """(code, seed) of ``OPSDK_CUDA_SIM_SCHEDULE``: ``in-order`` (default), ``reverse`` or ``shuffle[:SEED]``.
+
+    The order a block's threads start and leave barriers in, and the order of the blocks: a
+    kernel whose result changes with it depends on an order CUDA does not promise (a race in
+    global memory, one block waiting for another).
+    """
+    text = os.environ.get("OPSDK_CUDA_SIM_SCHEDULE", "").strip().lower()
+    name, _, seed = text.partition(":")
+    if name not in _SCHEDULES or (seed and (name != "shuffle" or not seed.isdigit())):
+        from opsdk.errors import OpsdkError
+
+        raise OpsdkError(f"OPSDK_CUDA_SIM_SCHEDULE={text!r}: not a schedule of the CUDA simulator\n"
+                         f"  expected: in-order, reverse, shuffle or shuffle:SEED (a non-negative integer)\n"
+                         f"  got: {text!r}")
+    return _SCHEDULES[name], int(seed or 0)
 
 
 def _settings():
@@ -71,7 +93,9 @@ def launch(handle, grid, block, args, shared_mem=0, stream=None, max_dynamic_sha
                               "(raise kernel.max_dynamic_shared_size_bytes, up to 163 KiB on sm_80)")
     marshalled = marshal(handle, args, label)
     stream = stream or get_current_stream()
-    record = LaunchRecord(handle.name, grid, block, shared_mem, current_device_id(), stream.ptr)
+    views = tuple((handle.names[i] or f"#{i}", a.shape, a.strides) for i, a in marshalled.arrays
+                  if not a._a.flags.c_contiguous)
+    record = LaunchRecord(handle.name, grid, block, shared_mem, current_device_id(), stream.ptr, views)
     for sink in _records:
         sink.append(record)
     timeout, races, stack = _settings()
@@ -86,6 +110,7 @@ def launch(handle, grid, block, args, shared_mem=0, stream=None, max_dynamic_sha
     spec.fast_math = int(handle.module.build.fast_math)
     spec.stack_bytes = stack
     spec.instrumented = int(handle.module.build.instrumented)
+    spec.schedule, spec.seed = schedule()
     result = abi.SimResult()
     lib = loader.runtime()
     with loader.LOCK:

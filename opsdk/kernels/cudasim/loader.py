@@ -11,6 +11,7 @@ from .build import build_module, build_runtime
 LOCK = threading.RLock()
 _runtime = None
 _modules = {}  # path -> LoadedModule
+_failed = {}  # (code, options, names) -> the KernelBuildError of its build: a retry fails alike
 
 
 def runtime():
@@ -70,7 +71,14 @@ class LoadedModule:
 
 def load(code, options=(), name_expressions=(), display_name="<CUDA source>"):
     """The LoadedModule of a CUDA source (compiled on first use, memoised per process)."""
-    built = build_module(code, tuple(options), tuple(name_expressions or ()), display_name)
+    key = (code, tuple(options), tuple(name_expressions or ()))
+    if key in _failed:
+        raise _failed[key]
+    try:
+        built = build_module(code, tuple(options), tuple(name_expressions or ()), display_name)
+    except KernelBuildError as exc:
+        _failed[key] = exc
+        raise
     with LOCK:
         module = _modules.get(built.path)
         if module is None:

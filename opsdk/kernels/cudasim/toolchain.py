@@ -30,12 +30,32 @@ _CLANG_HOOKS = ("-fsanitize=thread", "-mllvm", "-tsan-instrument-func-entry-exit
                 "-mllvm", "-tsan-instrument-read-before-write=1")
 
 
+# Float-to-integer conversions out of range (and of NaN) saturate on a GPU (cvt; NaN gives 0)
+# and are undefined in C++: clang can be told to saturate as the GPU does; gcc cannot, so its
+# conversions are checked (the runtime's __ubsan_handle_float_cast_overflow names the line).
+_CONVERSION_FLAGS = (("-fno-strict-float-cast-overflow",), ("-fsanitize=float-cast-overflow",))
+# A local variable read before it is set holds whatever the GPU's register held; on the host it
+# might hold 0 by luck and hide the bug: fill such locals with a pattern (huge values, garbage).
+_LOCALS_FLAGS = (("-ftrivial-auto-var-init=pattern",),)
+# gcc splits a float4 / double2 copy into scalar loads (scalar replacement of aggregates), so the
+# access hooks would never see the 16-byte load a GPU makes, nor its misalignment: keep them whole
+_AGGREGATE_FLAGS = (("-fno-tree-sra",),)
+
+
 class Toolchain(NamedTuple):
-    """A host C++ compiler: its command, identity (for cache keys) and access-hook flags."""
+    """A host C++ compiler: its command, identity (for cache keys), access-hook and conversion flags."""
 
     command: tuple
     identity: str
     hooks: tuple  # () when the compiler cannot instrument accesses
+    conversions: tuple = ()  # how out-of-range float-to-integer conversions are made GPU-like or caught
+    locals: tuple = ()  # how uninitialised local variables get garbage
+    aggregates: tuple = ()  # how vector loads stay whole
+
+    @property
+    def extras(self):
+        """The kernel flags besides the access hooks: conversions, locals, aggregates."""
+        return (*self.conversions, *self.locals, *self.aggregates)
 
 
 _found = {}
@@ -63,7 +83,10 @@ def toolchain():
     found = _found.get(command)
     if found is None:
         identity = compiler_identity(list(command))
-        found = _found[command] = Toolchain(command, identity, _probe_hooks(command, identity))
+        found = _found[command] = Toolchain(command, identity, _probe_hooks(command, identity),
+                                            _probe(command, identity, "conversions", _CONVERSION_FLAGS),
+                                            _probe(command, identity, "locals", _LOCALS_FLAGS),
+                                            _probe(command, identity, "aggregates", _AGGREGATE_FLAGS))
     return found
 
 
@@ -74,13 +97,20 @@ def _probe_hooks(command, identity):
     """
     if os.environ.get("OPSDK_CUDA_SIM_INSTRUMENT", "1") == "0":
         return ()
-    memo = os.path.join(subdir("cudasim"), "hooks-" + digest_parts(identity)[:24])
+    candidates = (_CLANG_HOOKS, _GCC_HOOKS) if "clang" in identity else (_GCC_HOOKS, _CLANG_HOOKS)
+    return _probe(command, identity, "hooks", candidates)
+
+
+def _probe(command, identity, what, candidates):
+    """The first flag set of ``candidates`` the compiler accepts, or (); kept in the cache by the
+    compiler's identity (probing costs a compile)."""
+    memo = os.path.join(subdir("cudasim"), f"{what}-" + digest_parts(identity)[:24])
     try:
         with open(memo, encoding="utf-8") as f:
             return tuple(f.read().split("\n")) if os.path.getsize(memo) else ()
     except OSError:
         pass
-    flags = _compile_probe(command, identity)
+    flags = _compile_probe(command, candidates)
     tmp = f"{memo}.{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as f:
         f.write("\n".join(flags))
@@ -88,9 +118,8 @@ def _probe_hooks(command, identity):
     return flags
 
 
-def _compile_probe(command, identity):
-    """Try gcc's and clang's spelling of the hook flags on a one-line source."""
-    candidates = (_CLANG_HOOKS, _GCC_HOOKS) if "clang" in identity else (_GCC_HOOKS, _CLANG_HOOKS)
+def _compile_probe(command, candidates):
+    """The first of ``candidates`` (flag tuples) that compiles a one-line source, or ()."""
     with tempfile.TemporaryDirectory(prefix="opsdk-cudasim-probe-") as tmp:
         src = os.path.join(tmp, "probe.cpp")
         with open(src, "w", encoding="utf-8") as f:

@@ -56,11 +56,13 @@ class ArrayMaths:
 
     def tanh_softplus(self, u):
         """tanh(log(1 + exp(u))): no overflow, no cancellation."""
+        u = _array_or_float64(u)
         n, gap = self._tanh_softplus_parts(u)
         return (n / (n + gap)).astype(u.dtype, copy=False)
 
     def sech2_softplus(self, u):
         """1 - tanh_softplus(u)**2, precise where tanh_softplus(u) is near 1."""
+        u = _array_or_float64(u)
         n, gap = self._tanh_softplus_parts(u)
         inv = 1 / (n + gap)
         return (gap * inv * (1 + n * inv)).astype(u.dtype, copy=False)
@@ -78,7 +80,13 @@ def _erf(u):
     # NumPy has no erf and SciPy is not a dependency: Cody's approximation runs on NumPy and CuPy
     from opsdk.builtin_ops.cody_erf import erf
 
+    u = _array_or_float64(u)
     return erf(u).astype(u.dtype, copy=False)
+
+
+def _array_or_float64(u):
+    """``u``, with a plain number (``erf(alpha)`` of an attribute) as a 0-d NumPy float64 array."""
+    return numpy.asarray(u, dtype=numpy.float64) if type(u) in (int, float) else u
 
 
 def _derivatives():
@@ -120,6 +128,20 @@ class TensorMaths:
         self._rules = _derivatives()
         for name in self._rules:
             setattr(self, name, _primitive(name, self))
+        for name in FUNCTIONS:
+            setattr(self, name, _numbers_in_float64(name, getattr(self, name)))
+
+
+def _numbers_in_float64(name, function):
+    """``function`` on Tensors, and on a plain number (a function of attributes only) the
+    NumPy one in float64, as a float: opsdk.exp(0.5) would make a float32 Tensor of it."""
+    def call(u):
+        if type(u) in (int, float):
+            return float(getattr(_NUMPY, name)(float(u)))
+        return function(u)
+
+    call.__name__ = call.__qualname__ = name
+    return call
 
 
 def _primitive(name, maths):

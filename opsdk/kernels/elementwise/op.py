@@ -140,17 +140,17 @@ class Elementwise:
 
     # -- python kernels ---------------------------------------------------------------------
 
-    def _value_python(self, *arrays, **attrs):
+    def _value_python(self, /, *arrays, **attrs):
         out = _filled(self.value(maths_of(arrays[0]), *arrays, **attrs), arrays[0])
         # f = x returns x itself: an output must never be an input
         return out.copy() if any(out is a for a in arrays) else out
 
-    def _grad_python(self, *arrays, **attrs):
+    def _grad_python(self, /, *arrays, **attrs):
         *xs, dy = arrays
         slopes = _as_tuple(self.grad(maths_of(dy), *xs, **attrs))
         return _one_or_tuple([_filled(dy * slope, dy) for slope in slopes])
 
-    def _grad2_python(self, *arrays, **attrs):
+    def _grad2_python(self, /, *arrays, **attrs):
         k = len(self.inputs)
         xs, dy, gs = arrays[:k], arrays[k], arrays[k + 1:]
         slopes, curvatures = self.grad2(maths_of(dy), *xs, **attrs)
@@ -161,7 +161,7 @@ class Elementwise:
 
     # -- the Function's forward and backward ------------------------------------------------
 
-    def forward(self, ctx, *inputs, **attrs):
+    def forward(self, ctx, /, *inputs, **attrs):
         """The forward of the op's Function: checks, broadcasting, the value kernel.
 
         Args:

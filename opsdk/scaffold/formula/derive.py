@@ -7,6 +7,7 @@ again. Kernels then share common subexpressions (``kernel_statements``).
 """
 from dataclasses import dataclass
 
+from .parse import unusable_part
 from .stable import stabilize
 
 # what a form costs: a function call or a non-integer power counts like many multiplications
@@ -69,7 +70,8 @@ def _cheapest(expr, kept):
         forms.append(sympy.simplify)
     for simplified in forms:
         form = stabilize(simplified(expr))
-        if form not in candidates:
+        # simplify may bring in what no kernel computes (Abs, Piecewise): such forms are dropped
+        if form not in candidates and unusable_part(form) is None:
             candidates.append(form)
     return min(candidates, key=lambda form: (cost([*kept, form]), candidates.index(form)))
 
@@ -101,9 +103,8 @@ def derive(formula):
     return Derived(value=value, grad=tuple(grad), hessian=tuple(tuple(r) for r in hessian), third=third)
 
 
-def temporaries_prefix(names):
-    """A prefix for common subexpressions that no input or attribute name starts with (``t``)."""
-    prefix = "t"
+def temporaries_prefix(names, prefix="t"):
+    """A prefix for numbered names (``t0``, ``t1``, ...) no input or attribute name can be."""
     while any(n.startswith(prefix) and n[len(prefix):].isdigit() for n in names):
         prefix = "_" + prefix
     return prefix

@@ -3,8 +3,12 @@ import math
 
 from ...errors import FormulaError
 
-CANDIDATES = ((-3.0, 3.0), (0.1, 3.0), (-0.9, 0.9), (1.1, 3.0))
+CANDIDATES = ((-3.0, 3.0), (0.1, 3.0), (-0.9, 0.9), (1.1, 3.0), (-3.0, -0.1))
 _POINTS = 97  # per input: a grid with both ends and 0 (where it lies inside), and points between
+# and along each input a line this fine, the others held at a few values: a pole between grid
+# points (tan at pi/2) still shows there, as a second derivative far beyond _LARGEST
+_LINE = 4001
+_HELD = 4
 _LARGEST = 1e8  # beyond this, finite differences in gradcheck lose their digits
 
 
@@ -18,7 +22,8 @@ def _grid(low, high):
 
 
 def finite_on(functions, n_inputs, attrs, low, high):
-    """Whether value, grad and grad2 are finite (and not huge) on every point of a grid over the domain."""
+    """Whether value, grad and grad2 are finite (and not huge) on a grid over the domain and on
+    fine lines along each input."""
     import numpy
 
     from ...kernels.elementwise import maths_of
@@ -26,9 +31,15 @@ def finite_on(functions, n_inputs, attrs, low, high):
     value, grad, grad2 = functions
     grid = _grid(low, high)
     # every input over the grid, each against the others' grid points (a product for two inputs)
+    rng = numpy.random.default_rng(0)
     mesh = numpy.meshgrid(*([grid] * n_inputs), indexing="ij") if n_inputs <= 2 else \
-        [numpy.random.default_rng(0).uniform(low, high, 4096) for _ in range(n_inputs)]
-    arrays = [a.ravel() for a in mesh]
+        [rng.uniform(low, high, 4096) for _ in range(n_inputs)]
+    pieces = [[a.ravel() for a in mesh]]
+    line = numpy.linspace(low, high, _LINE)
+    for i in range(n_inputs):
+        for held in rng.uniform(low, high, (_HELD if n_inputs > 1 else 1, n_inputs)):
+            pieces.append([line if j == i else numpy.full(_LINE, held[j]) for j in range(n_inputs)])
+    arrays = [numpy.concatenate(column) for column in zip(*pieces)]
     m = maths_of(arrays[0])
     with numpy.errstate(all="ignore"):
         results = [value(m, *arrays, **attrs), *grad(m, *arrays, **attrs)]
@@ -63,5 +74,8 @@ def choose_domain(functions, formula, domain=None):
         if finite_on(functions, n_inputs, formula.attrs, low, high):
             return low, high
     tried = ", ".join(f"[{lo}, {hi}]" for lo, hi in CANDIDATES)
+    attrs = ", ".join(f"{name}={value!r}" for name, value in formula.attrs.items())
+    with_attrs = f" with attributes {attrs}" if attrs else ""
     raise FormulaError(f"formula {formula.text!r}: no domain found where it and its derivatives are "
-                       f"finite (tried {tried}); expected: --domain LOW,HIGH where they are; got: none")
+                       f"finite{with_attrs} (tried {tried}); expected: --domain LOW,HIGH where they are"
+                       f"{' (or other --attr values)' if attrs else ''}; got: none")

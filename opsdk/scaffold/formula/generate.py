@@ -8,15 +8,18 @@ float32 and float64), named and laid out as ``opsdk.kernels.adapters`` calls the
     grad2   inputs..., grad_out, gg_<input>... -> grad_<input>..., grad_grad_out
             grad_x = grad_out sum_i gg_i d2f/di dx,  grad_grad_out = sum_i gg_i df/di
 """
+import re
 import shlex
 
-from .derive import derive, kernel_statements
+from .derive import derive, kernel_statements, temporaries_prefix
 from .domain import choose_domain
 from .parse import parse_formula
 from .printers import CUDA_HELPERS, c_code, cuda_code, numeric, python_code
+from .wrap import c_lines, python_lines, text_lines
 
 C_TYPES = {"float32": ("float", "f32"), "float64": ("double", "f64")}
 _LINE = 99  # longest generated Python line before results get names of their own
+_COMMENT = 92  # longest line of the derivation in the files' comments
 
 # the CUDA helpers the .cu file defines when its kernels use them (no overflow, as in opsdk/maths.h)
 _CUDA_HELPER_CODE = {
@@ -76,13 +79,14 @@ def _short(expr):
 
 
 def derivation(formula, derived):
-    """[(label, text)] of f and its derivatives, for the comments of the generated files."""
+    """Lines of f and its derivatives (``df/dx = ...``, long ones wrapped), for the files' comments."""
     rows = [("f", _short(derived.value))]
     rows += [(_label(1, [x]), _short(d)) for x, d in zip(formula.inputs, derived.grad)]
     for i, xi in enumerate(formula.inputs):
         for j in range(i, len(formula.inputs)):
             rows.append((_label(2, [xi, formula.inputs[j]]), _short(derived.hessian[i][j])))
-    return rows
+    return [line for label, text in rows
+            for line in text_lines(f"{label} = {text}", _COMMENT, " " * (len(label) + 3))]
 
 
 def _stable_note(derived):
@@ -113,8 +117,6 @@ def _functions_used(exprs):
         for node in sympy.preorder_traversal(expr):
             if isinstance(node, sympy.Function):
                 found.add(function_name(node))
-            elif node.is_Pow and node.exp in (sympy.Rational(1, 2), -sympy.Rational(1, 2)):
-                found.add("sqrt")
     return found
 
 
@@ -139,10 +141,13 @@ def _python_body(exprs, names, shape):
                 for r in range(k)]
         returned = f"{slopes}, ({', '.join(rows)}{',' if k == 1 else ''})"
     if len(f"    return {returned}") > _LINE and shape != "one":
-        named = [f"r{at}" for at in range(len(texts))]
+        prefix = temporaries_prefix(names, "r")
+        named = [f"{prefix}{at}" for at in range(len(texts))]
         lines += [f"{n} = {t}" for n, t in zip(named, texts)]
-        return _python_body_named(lines, named, shape)
-    return lines + [f"return {returned}"]
+        lines = _python_body_named(lines, named, shape)
+    else:
+        lines.append(f"return {returned}")
+    return [wrapped for line in lines for wrapped in python_lines(line, 4)]
 
 
 def _python_body_named(lines, named, shape):
@@ -193,7 +198,7 @@ def _statements(exprs, arrays, outputs, printer, dtype, symbol_names):
     names = {a: f"{a}[i]" for a in arrays}
     lines = [f"const {ctype} {symbol} = {printer(expr, dtype, names)};" for symbol, expr in temporaries]
     lines += [f"{out}[i] = {printer(expr, dtype, names)};" for out, expr in zip(outputs, results)]
-    return lines
+    return [wrapped for line in lines for wrapped in c_lines(line, 8)]
 
 
 def c_functions(formula, derived, op, cuda=False):
@@ -235,10 +240,14 @@ def reference(formula):
     names = [*formula.inputs, *formula.attrs]
     expr = numeric(formula.expr)
     third = [numeric(sympy.diff(formula.expr, formula.symbols[x], 3)) for x in formula.inputs]
-    used = sorted(_functions_used([formula.expr, *third]))
+    value_lines = _python_body([expr], names, "one")
+    third_lines = [_python_body([t], names, "one") for t in third]
+    # the functions the printed code calls (x**1.5 calls sqrt, x**(1/3) cbrt): read from the code itself
+    text = "\n".join([*value_lines, *(line for lines in third_lines for line in lines)])
+    used = sorted(set(re.findall(r"\bm\.([a-z_0-9]+)\(", text)))
     return {
-        "reference_value": _python_body([expr], names, "one"),
-        "reference_third": [_python_body([t], names, "one") for t in third],
+        "reference_value": value_lines,
+        "reference_third": third_lines,
         "naive_functions": [(name, NAIVE_REFERENCE[name]) for name in used],
         "uses_math": any(name in ("erf", "erfc") for name in used),
     }
@@ -258,6 +267,13 @@ def formula_command(op, formula, backends, domain=None):
         if backend != "python":
             parts += ["--backend", backend]
     return shlex.join(parts)
+
+
+def _summary(text, longest=48):
+    """The formula for one-line summaries: cut at a space, with ..., where it is long."""
+    if len(text) <= longest:
+        return text
+    return text[:longest - 4].rsplit(" ", 1)[0] + " ..."
 
 
 def _compiled(lines_by_function, signature):
@@ -288,6 +304,7 @@ def formula_context(op, text, inputs=("x",), attrs=None, backends=("python",), d
     cuda = c_functions(formula, derived, op, cuda=True)
     return {
         "formula": formula.text,
+        "summary": _summary(formula.text),
         "command": formula_command(op, formula, backends, domain),
         "derivation": derivation(formula, derived),
         "stable_note": _stable_note(derived),

@@ -19,16 +19,27 @@ FUNCTIONS = {name: name for name in (
     "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "sigmoid", "softplus")}
 FUNCTIONS.update(arcsin="asin", arccos="acos", arctan="atan", arcsinh="asinh", arccosh="acosh",
                  arctanh="atanh")
-CONSTANTS = ("pi",)
+# functions formulas may call that are written with the others: (arguments, expression)
+REWRITTEN = {
+    "pow": (2, lambda sp, u, v: u ** v),
+    "hypot": (2, lambda sp, u, v: sp.sqrt(u * u + v * v)),
+    "log2": (1, lambda sp, u: sp.log(u) / sp.log(2)),
+    "log10": (1, lambda sp, u: sp.log(u) / sp.log(10)),
+    "exp2": (1, lambda sp, u: 2 ** u),
+    "sec": (1, lambda sp, u: 1 / sp.cos(u)),
+    "csc": (1, lambda sp, u: 1 / sp.sin(u)),
+    "cot": (1, lambda sp, u: sp.cos(u) / sp.sin(u)),
+    "sech": (1, lambda sp, u: 1 / sp.cosh(u)),
+    "csch": (1, lambda sp, u: 1 / sp.sinh(u)),
+    "coth": (1, lambda sp, u: sp.cosh(u) / sp.sinh(u)),
+}
+# the constants formulas may name: SymPy's names for them
+CONSTANTS = ("pi", "E")
 _NOT_SMOOTH = {"abs", "max", "min", "sign", "floor", "ceil", "round", "where", "maximum", "minimum",
                "clip", "relu", "heaviside"}
-# names the generated Python, C and CUDA code uses itself
+# names the generated Python, C and CUDA code uses itself (C's own names: c_names)
 _RESERVED = {"m", "n", "i", "lo", "hi", "out", "ctx", "dy", "grad_out", "opsdk", "numpy", "OP",
-             "value", "grad", "grad2", "register", "TensorSpec", "Elementwise", "float", "double",
-             "int", "long", "char", "short", "void", "const", "static", "inline", "restrict",
-             "unsigned", "signed", "struct", "union", "enum", "typedef", "sizeof", "return", "if",
-             "else", "for", "while", "do", "switch", "case", "default", "break", "continue", "goto",
-             "auto", "register", "extern", "volatile", "bool", "true", "false", "NAN", "INFINITY"}
+             "value", "grad", "grad2", "register", "TensorSpec", "Elementwise"}
 _EXAMPLE = "'x * tanh(log(1 + exp(x)))'"
 
 
@@ -73,13 +84,47 @@ def _refuse(text, node, what, expected):
 
 def check_symbol_name(name, role):
     """Refuse a name an input or attribute cannot have (generated code uses it, or it is a keyword)."""
-    if not isinstance(name, str) or not name.isidentifier() or not name.isascii():
+    if not isinstance(name, str) or not name.isidentifier():
         raise FormulaError(f"{role} {name!r} is not a valid name; expected: a Python identifier, "
                            f"e.g. 'x' or 'beta'; got: {name!r}")
-    if keyword.iskeyword(name) or name in _RESERVED or name in FUNCTIONS or name in CONSTANTS \
-            or name.startswith(("grad_", "gg_", "opsdk_", "_")):
-        raise FormulaError(f"{role} {name!r} is a name the generated code uses itself (or a keyword "
-                           f"of Python or C); expected: another name, e.g. '{name}1' or 'x'; got: {name!r}")
+    if not name.isascii():
+        raise FormulaError(f"{role} {name!r} is not an ASCII name (it names C and CUDA parameters "
+                           f"too); expected: letters a-z, A-Z, digits and _, e.g. {_ascii_for(name)!r}; "
+                           f"got: {name!r}")
+    why = _reserved_because(name)
+    if why:
+        raise FormulaError(f"{role} {name!r} is {why}; expected: another name, e.g. '{name}1'; got: {name!r}")
+
+
+def _reserved_because(name):
+    """Why ``name`` cannot be an input or attribute, or None."""
+    from .c_names import reserved_by_c
+
+    if keyword.iskeyword(name):
+        return "a keyword of Python"
+    if name in CONSTANTS:
+        return "a constant of formulas (pi = 3.14159..., E = 2.71828...)"
+    if name in FUNCTIONS or name in REWRITTEN:
+        return "a function of formulas"
+    if name in _RESERVED or name.startswith(("grad_", "gg_")):
+        return "a name the generated code uses itself"
+    if name.startswith("_") or name.lower().startswith("opsdk_"):
+        return "reserved (names starting with _ or opsdk_ are the SDK's)"
+    return reserved_by_c(name)
+
+
+def _ascii_for(name):
+    """An ASCII name to suggest for ``name``: Greek letters by their names (alpha for α)."""
+    import unicodedata
+
+    words = []
+    for char in name:
+        if char.isascii():
+            words.append(char)
+            continue
+        spelled = unicodedata.name(char, "").split()
+        words.append(spelled[-1].lower() if spelled and spelled[-1].isalpha() else "x")
+    return "".join(words)
 
 
 class _Converter:
@@ -120,7 +165,9 @@ class _Converter:
     def _Name(self, node):
         if node.id == "pi":
             return self.sp.pi
-        if node.id in FUNCTIONS:
+        if node.id == "E":
+            return self.sp.E
+        if node.id in FUNCTIONS or node.id in REWRITTEN:
             _refuse(self.text, node, f"function '{node.id}' used without arguments", f"'{node.id}(...)'")
         return self.symbols[node.id]
 
@@ -154,15 +201,17 @@ class _Converter:
         if node.keywords:
             _refuse(self.text, node, f"keyword argument in '{name}(...)'", "positional arguments only")
         args = [self.convert(a) for a in node.args]
-        if name == "pow":
-            if len(args) != 2:
-                _refuse(self.text, node, "pow takes 2 arguments", "pow(base, exponent)")
-            return args[0] ** args[1]
+        if name in REWRITTEN:
+            count, rewrite = REWRITTEN[name]
+            if len(args) != count:
+                names = ", ".join(("u", "v")[:count])
+                _refuse(self.text, node, f"'{name}' takes {count} argument(s), got {len(args)}", f"{name}({names})")
+            return rewrite(self.sp, *args)
         if name not in FUNCTIONS:
             why = (f"function '{name}' is not differentiable everywhere" if name in _NOT_SMOOTH
                    else f"unsupported function '{name}'")
             hint = "; write such an op by hand (opsdk new-op NAME --kind elementwise)" if name in _NOT_SMOOTH else ""
-            _refuse(self.text, node.func, why, f"one of {', '.join(sorted(FUNCTIONS))}, pow{hint}")
+            _refuse(self.text, node.func, why, f"one of {', '.join(sorted([*FUNCTIONS, *REWRITTEN]))}{hint}")
         if len(args) != 1:
             _refuse(self.text, node, f"'{name}' takes 1 argument, got {len(args)}", f"{name}(x)")
         return self.functions[name](args[0])
@@ -190,6 +239,20 @@ def _syntax_error(text, error):
     where = f" at column {offset + 1}" if match else ""
     return FormulaError(f"cannot parse formula {text!r}: {error.msg}{where}; expected: a Python-style "
                         f"expression, e.g. {_EXAMPLE}; got: {token!r}")
+
+
+def _refuse_keywords(text):
+    """Refuse a Python keyword in a formula that does not parse, by name."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return  # the parser reports the problem, with its position
+    for token in tokens:
+        if token.type == tokenize.NAME and keyword.iskeyword(token.string):
+            raise FormulaError(f"formula {text!r}: '{token.string}' at column {token.start[1] + 1} is a "
+                               f"keyword of Python: formulas cannot use it, as a name or otherwise; "
+                               f"expected: numbers, names, operators and function calls (a name such "
+                               f"as '{token.string}1'); got: {token.string!r}")
 
 
 def _carets_as_powers(text):
@@ -227,11 +290,17 @@ def parse_formula(text, inputs=("x",), attrs=None):
     attrs = dict(attrs or {})
     if not isinstance(text, str) or not text.strip():
         raise FormulaError(f"the formula is empty; expected: an expression, e.g. {_EXAMPLE}; got: {text!r}")
-    text = text.strip()
+    text = " ".join(text.split())  # one line: it is quoted in docstrings and comments
+    for at, char in enumerate(text):
+        if char in "#\\":
+            raise FormulaError(f"formula {text!r}: {char!r} at column {at + 1} has no place in a formula "
+                               f"(no comments, no line continuations); expected: an expression, e.g. "
+                               f"{_EXAMPLE}; got: {char!r}")
     source = _carets_as_powers(text)  # what the parser sees: messages quote it
     try:
         tree = ast.parse(source, mode="eval")
     except SyntaxError as error:
+        _refuse_keywords(source)  # lambda * x: the parser would point past 'lambda'
         raise _syntax_error(source, error) from None
     inputs = tuple(inputs)
     if len(set(inputs)) != len(inputs):
@@ -244,7 +313,7 @@ def parse_formula(text, inputs=("x",), attrs=None):
         if name in inputs:
             raise FormulaError(f"{name!r} is both an input and an attribute; expected: one of them; "
                                f"got: --input {name} and --attr {name}=...")
-    used = [n for n in _names_in(tree) if n not in CONSTANTS and n not in FUNCTIONS]
+    used = [n for n in _names_in(tree) if n not in CONSTANTS and n not in FUNCTIONS and n not in REWRITTEN]
     for name in used:
         if name not in inputs and name not in attrs:
             check_symbol_name(name, "attribute")
@@ -265,10 +334,51 @@ def parse_formula(text, inputs=("x",), attrs=None):
             values[name] = float(attrs[name])
         else:
             values[name] = 1.0
-            notes.append(f"'{name}' is an attribute with default 1.0 (set another with --attr {name}=VALUE)")
+            euler = " (Euler's number is E)" if name == "e" else ""
+            notes.append(f"'{name}' is an attribute with default 1.0{euler} (set another with --attr {name}=VALUE)")
     symbols = {name: sp.Symbol(name, real=True) for name in (*inputs, *values)}
     expr = _Converter(sp, source, symbols).convert(tree)
+    bad = unusable_part(expr)
+    if bad is not None:
+        part, why = bad
+        raise FormulaError(f"formula {text!r}: SymPy makes part of it {part}, which {why}; expected: a "
+                           f"formula of real numbers and functions smooth where it is used; got: {part}")
     return Formula(text=text, expr=expr, inputs=inputs, attrs=values, symbols=symbols, notes=notes)
+
+
+def unusable_part(expr):
+    """``(part, why)`` for the first part of ``expr`` no kernel can compute, or None.
+
+    Such parts come from SymPy's own evaluation: 1/0 is zoo, sqrt(-2) and (-1)**(1/3) are not
+    real, sqrt(x*x) is Abs(x) (not differentiable at 0), simplify may bring Piecewise.
+    """
+    import sympy
+
+    from .printers import function_name
+
+    walk = sympy.preorder_traversal(expr)
+    infinite = (sympy.zoo, sympy.oo, sympy.S.NegativeInfinity, sympy.nan)
+    for node in walk:
+        if node in infinite:
+            return node, "is infinite or undefined (a division by zero?)"
+        if node.is_number or node.is_Add or node.is_Mul:
+            # the constant part as a whole: sqrt(2)*I, not I
+            constant = node if node.is_number else node.func(*(a for a in node.args if a.is_number))
+            if constant.has(*infinite):
+                return constant, "is infinite or undefined (a division by zero?)"
+            if constant.is_number and complex(constant.evalf(30)).imag != 0:
+                return constant, "is not a real number"
+            if node.is_number:
+                walk.skip()  # a real constant: printed as one float
+        elif isinstance(node, sympy.Function):
+            try:
+                function_name(node)
+            except ValueError:
+                return node, (f"uses {type(node).__name__}, a function opsdk writes no kernels for "
+                              f"(not differentiable everywhere, or missing from C and CUDA)")
+        elif isinstance(node, (sympy.Piecewise, sympy.core.relational.Relational)):
+            return node, "is piecewise (not differentiable everywhere)"
+    return None
 
 
 def parse_attr(text):

@@ -1,7 +1,8 @@
 """Printing derived expressions as code: Python over the maths namespace ``m``, C and CUDA per dtype.
 
 Numbers become float literals (``0.5f`` in float32 C and CUDA, so nothing is computed in
-double by accident); integer powers become products; sqrt, cbrt and 1/sqrt their functions;
+double by accident); small powers x**(p/q), q = 1, 2 or 3, become products of x, sqrt(x) or
+cbrt(x) (or their inverses);
 every other function is called by the name of the target:
 
     python  m.softplus(x)              (opsdk.kernels.elementwise.maths)
@@ -19,6 +20,8 @@ _SYMPY_NAMES = {"asin": "asin", "acos": "acos", "atan": "atan", "asinh": "asinh"
 _CUDA_LIBRARY = {"exp", "expm1", "log", "log1p", "sqrt", "cbrt", "sin", "cos", "tan", "asin", "acos",
                  "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "pow"}
 CUDA_HELPERS = ("sigmoid", "softplus", "tanh_softplus", "sech2_softplus")
+# x**(p/q) is written as products of x, sqrt(x) or cbrt(x) up to these |p| (q = 1, 2, 3), pow beyond
+_LONGEST_PRODUCT = {1: 4, 2: 7, 3: 8}
 # functions the stable rewrites introduce (formulas cannot name them)
 DERIVED_FUNCTIONS = ("tanh_softplus", "sech2_softplus")
 
@@ -36,6 +39,18 @@ def numeric(expr, digits=17):
         exponent = expr.exp if expr.exp.is_Rational else numeric(expr.exp, digits)
         return sympy.Pow(numeric(expr.base, digits), exponent)
     return expr.func(*(numeric(a, digits) for a in expr.args))
+
+
+def _root_factors(exponent):
+    """x**(p/q) as (whole, roots): x**whole times sqrt(x)**roots (q = 2) or cbrt(x)**roots (q = 3),
+    for small p; None where pow is better. Products are exact and cheaper than pow, and cbrt keeps
+    x**(1/3) and its derivatives real for x < 0 alike (pow(x, -2/3.) would be nan there)."""
+    if not exponent.is_Rational or exponent.q not in _LONGEST_PRODUCT:
+        return None
+    p, q = abs(int(exponent.p)), int(exponent.q)
+    if p > _LONGEST_PRODUCT[q]:
+        return None
+    return divmod(p, q) if q > 1 else (p, 0)
 
 
 def function_name(expr):
@@ -101,19 +116,14 @@ def _printer_classes():
 
         def _print_Pow(self, expr, rational=False):
             base, exponent = expr.base, expr.exp
-            if exponent == sympy.Rational(1, 2):
-                return self._call("sqrt", self._print(base))
-            if exponent == -sympy.Rational(1, 2):
-                return f"({self._number(1)}/{self._call('sqrt', self._print(base))})"
-            if exponent == sympy.Rational(1, 3):
-                return self._call("cbrt", self._print(base))
-            if exponent.is_Integer and 0 < abs(int(exponent)) <= 4:
-                product = self._product(base, abs(int(exponent)))
-                return product if exponent > 0 else f"({self._number(1)}/{product})"
-            if exponent.is_Rational and exponent.q == 2 and 0 < exponent.p <= 7:  # x**1.5 = x*sqrt(x)
-                whole = self._product(base, exponent.p // 2)
-                return f"({whole}*{self._call('sqrt', self._print(base))})"
-            return self._power(base, exponent)
+            factors = _root_factors(exponent)
+            if factors is None:
+                return self._power(base, exponent)
+            whole, roots = factors
+            root = self._call("sqrt" if exponent.q == 2 else "cbrt", self._print(base)) if roots else None
+            parts = self._whole(base, whole) + [root] * roots
+            product = parts[0] if len(parts) == 1 else "(" + "*".join(parts) + ")"
+            return product if exponent > 0 else f"({self._number(1)}/{product})"
 
     class PythonPrinter(_Common, PythonCodePrinter):
         """Python over ``m``; powers stay ``**`` (NumPy, CuPy and Tensors all take it)."""
@@ -131,10 +141,12 @@ def _printer_classes():
         def _call(self, name, *args):
             return f"m.{name}({', '.join(args)})"
 
-        def _product(self, base, n):
-            if n == 1:
-                return self._print(base)
-            return f"{self.parenthesize(base, PRECEDENCE['Pow'])}**{n}"
+        def _whole(self, base, n):
+            if n == 0:
+                return []
+            if n == 1:  # a factor of a product or a denominator: x + 1 needs its parentheses
+                return [self.parenthesize(base, PRECEDENCE["Mul"])]
+            return [f"{self.parenthesize(base, PRECEDENCE['Pow'])}**{n}"]
 
         def _power(self, base, exponent):
             return f"{self.parenthesize(base, PRECEDENCE['Pow'])}**{self.parenthesize(exponent, PRECEDENCE['Pow'])}"
@@ -151,9 +163,8 @@ def _printer_classes():
         def _call(self, name, *args):
             return f"opsdk_{name}_{'f32' if self.dtype == 'float32' else 'f64'}({', '.join(args)})"
 
-        def _product(self, base, n):
-            factor = self.parenthesize(base, PRECEDENCE["Mul"])
-            return factor if n == 1 else "(" + "*".join([factor] * n) + ")"
+        def _whole(self, base, n):
+            return [self.parenthesize(base, PRECEDENCE["Mul"])] * n
 
         def _power(self, base, exponent):
             return self._call("pow", self._print(base), self._print(exponent))

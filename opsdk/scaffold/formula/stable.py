@@ -44,6 +44,9 @@ def special_functions():
         def _eval_rewrite_as_exp(self, u, **kwargs):
             return sympy.log(1 + sympy.exp(u))
 
+        def _eval_evalf(self, prec):  # softplus(2) in a formula is a number
+            return self.rewrite(sympy.exp)._eval_evalf(prec)
+
         def _eval_is_real(self):
             return self.args[0].is_real
 
@@ -54,6 +57,9 @@ def special_functions():
             u = self.args[0]
             return sech2_softplus(u) * sigmoid(u)
 
+        def _eval_evalf(self, prec):
+            return sympy.tanh(softplus(self.args[0]))._eval_evalf(prec)
+
         def _eval_is_real(self):
             return self.args[0].is_real
 
@@ -63,6 +69,9 @@ def special_functions():
         def fdiff(self, argindex=1):
             u = self.args[0]
             return -2 * tanh_softplus(u) * sech2_softplus(u) * sigmoid(u)
+
+        def _eval_evalf(self, prec):
+            return (1 - tanh_softplus(self.args[0]) ** 2)._eval_evalf(prec)
 
         def _eval_is_real(self):
             return self.args[0].is_real

@@ -57,6 +57,35 @@ def test_huge_arguments_neither_overflow_nor_warn(cpu_backend):
     numpy.testing.assert_array_equal(dx, [0.0, 0.0, 1.0, 1.0])
 
 
+# above OPSDK_OMP_MIN (65536) the C kernels split the array in chunks across OpenMP threads; an
+# odd size leaves a tail that is neither a whole chunk nor a whole vector
+_THREADED = 65536 * 3 + 7
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_c_kernels_agree_with_python_on_arrays_split_across_threads(cpu_backend, dtype):
+    x, dy = _uniform(dtype, size=_THREADED), _uniform(dtype, size=_THREADED, seed=1)
+    numpy.testing.assert_allclose(swish_fwd.run(cpu_backend, x, beta=BETA),
+                                  swish_fwd.run("python", x, beta=BETA), **_tolerance(dtype))
+    numpy.testing.assert_allclose(swish_bwd.run(cpu_backend, x, dy, beta=BETA),
+                                  swish_bwd.run("python", x, dy, beta=BETA), **_tolerance(dtype))
+
+
+def test_float32_kernels_keep_inf_nan_and_signed_zero_as_python_does(cpu_backend):
+    # the vectorized float32 sigmoid (opsdk/maths.h) must treat the special values as expf does
+    x = numpy.array([0.0, -0.0, numpy.inf, -numpy.inf, numpy.nan, 1e-40, -1e-40, 88.7, -88.7,
+                     104.0, -104.0, 3.4e38, -3.4e38] * 3, dtype="float32")
+    with numpy.errstate(invalid="ignore", over="ignore"):  # NumPy's own inf * 0 and overflow
+        want_y = swish_fwd.run("python", x, beta=BETA)
+        want_dx = swish_bwd.run("python", x, numpy.ones_like(x), beta=BETA)
+        y = swish_fwd.run(cpu_backend, x, beta=BETA)
+        dx = swish_bwd.run(cpu_backend, x, numpy.ones_like(x), beta=BETA)
+    numpy.testing.assert_array_equal(y, want_y)
+    numbers = ~numpy.isnan(want_y)  # a NaN's sign bit means nothing
+    numpy.testing.assert_array_equal(numpy.signbit(y[numbers]), numpy.signbit(want_y[numbers]))
+    numpy.testing.assert_allclose(dx, want_dx, rtol=8 * numpy.finfo("float32").eps)
+
+
 @pytest.mark.skipif(shutil.which("nvcc") is None,
                     reason="nvcc is not on PATH: the CUDA source cannot be compile-checked")
 def test_cuda_source_passes_the_nvcc_compile_check():

@@ -1,25 +1,14 @@
 """The adversarial pack, registered for the tests of this directory."""
-import json
-
 import pytest
-from click.testing import CliRunner
+
+from ..adversarial_helpers import cli_failures as _pack_failures
 
 
 def cli_failures(seed, *extra):
     """{'adv.op': [failed result dicts]} from `opsdk check --pack adv --json` in this process."""
-    from opsdk.cli import main
-
     from .pack import registered
 
-    with registered():
-        result = CliRunner().invoke(main, ["check", "--pack", "adv", "--json", "--seed", str(seed),
-                                           *extra], catch_exceptions=False)
-    failed = {}
-    for row in json.loads(result.output)["results"]:
-        failed.setdefault(row["op"], [])
-        if row["status"] in ("fail", "error", "blocked"):
-            failed[row["op"]].append(row)
-    return failed
+    return _pack_failures(registered, "adv", seed, *extra)
 
 
 @pytest.fixture(scope="session")

@@ -43,13 +43,6 @@ BUGS = {
 def missed(failed):
     """{bug: why} for every bug whose check did not fail with its words; ``failed`` maps
     'adv.op' to its failed results (dicts with 'check' and 'detail')."""
-    out = {}
-    for name, (_, check, words) in BUGS.items():
-        rows = failed.get(f"adv.{name}", [])
-        hits = [r for r in rows if r["check"] == check]
-        if not hits:
-            out[name] = (f"{check} did not fail (failed: "
-                         f"{sorted({r['check'] for r in rows}) or 'nothing'})")
-        elif not any(words in r["detail"] for r in hits):
-            out[name] = f"{check} failed without the words {words!r}: {hits[0]['detail'][:300]}"
-    return out
+    from ..adversarial_helpers import missed as missed_in
+
+    return missed_in(BUGS, failed, "adv")

@@ -1,9 +1,13 @@
+import subprocess
+import sys
+
 from opsdk import TensorSpec
 
 from ..helpers import verdict
 from ..ops import Product, Square
-from ..stateful_ops import (ClassSaved, ReturnsInput, ShapeCachedRelu, Twice, WritesGradient,
-                            WritesInput)
+from ..stateful_ops import (ClassSaved, ClosureCachedRelu, DtypeBlindCache, NormById,
+                            ReturnsInput, ShapeCachedRelu, SumsAxesInPlace, Twice, WorkspaceRelu,
+                            WritesGradient, WritesInput)
 
 X = [TensorSpec(shape=(3, 4))]
 KINKED = [TensorSpec(shape=(3, 4), avoid=(0.0,), min_distance=0.05)]
@@ -53,3 +57,42 @@ def test_in_place_writes_are_never_excused_as_kinks_by_gradcheck(pack):
     result = verdict(pack, WritesInput, "gradcheck", inputs=X)
     assert result.status == "fail" and "[inplace] func wrote into its input x" in result.detail
     assert "non-differentiable" not in result.detail
+
+
+def test_a_cache_in_a_closure_is_caught_and_named(pack):
+    result = verdict(pack, ClosureCachedRelu, "isolation", inputs=KINKED)
+    assert result.status == "fail" and "calls interfere" in result.detail
+    assert "(closure).masks (changed: dict of 1)" in result.detail
+
+
+def test_a_cache_in_a_workspace_object_is_caught_and_named(pack):
+    result = verdict(pack, WorkspaceRelu, "isolation", inputs=KINKED)
+    assert result.status == "fail" and "stateful_ops.WORKSPACE.masks" in result.detail
+
+
+def test_a_cache_keyed_by_the_tensor_s_identity_is_caught_by_an_in_place_update(pack):
+    result = verdict(pack, NormById, "isolation", inputs=X)
+    assert result.status == "fail" and "given B's values in place" in result.detail
+    assert "stateful_ops._NORMS" in result.detail
+
+
+def test_a_list_argument_changed_in_place_is_named(pack):
+    result = verdict(pack, SumsAxesInPlace, "isolation", inputs=X, attrs={"axes": [-1]})
+    assert "forward changed its argument 'axes' in place (was [-1], now [1])" in result.detail
+
+
+def test_a_call_that_raises_after_one_in_the_other_dtype_is_reported_as_interference(pack):
+    result = verdict(pack, DtypeBlindCache, "isolation", dtype="float32", inputs=X,
+                     dtypes=("float32", "float64"))
+    assert result.status == "fail" and "calls interfere: forward(X in float64)" in result.detail
+    assert "raised" in result.detail and "stateful_ops._SCALES" in result.detail
+
+
+
+def test_a_cuda_op_s_inputs_are_updated_in_place_through_cupy_on_the_simulator():
+    # the in-place update (an optimizer step between calls) once built a cupy.ndarray from a
+    # NumPy array, which CuPy's constructor takes as a shape: every CUDA op errored here
+    done = subprocess.run([sys.executable, "-m", "opsdk.cli", "check", "example.swish", "--backend",
+                           "cuda", "--simulate", "--check", "isolation"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 passed, 0 failed, 0 errors" in done.stdout

@@ -30,3 +30,24 @@ def test_a_renaming_the_op_refuses_tries_the_others_kept_then_drops_it():
         return s.args[0].shape[0] == 4  # rows must stay 4
     variants = size_variants(None, _sample(), False, accepts)
     assert {tuple(v.args[0].shape) for v in variants} == {(4, n) for n in FAST_SIZES}
+
+
+def _square():
+    x = TensorSlot(np.linspace(-1, 1, 16).reshape(4, 4), True)
+    w = TensorSlot(np.linspace(0.5, 1.5, 4), True)
+    return CaseSample("sample 0", (x, [4], w), {}, [0])
+
+
+def test_a_square_sample_is_also_made_non_square_on_its_last_or_first_axes():
+    variants = [v for v in size_variants(None, _square(), True, accepts=lambda s: True)
+                if "distinct dimensions" in v.label]
+    shapes = [(tuple(v.args[0].shape), v.args[1], tuple(v.args[2].shape)) for v in variants]
+    assert shapes == [((4, 7), [7], (7,)), ((7, 4), [4], (4,)),
+                      ((4, 65), [65], (65,)), ((65, 4), [4], (4,))]
+
+
+def test_a_size_beyond_the_budget_is_dropped_before_anything_is_allocated():
+    # renaming 4 everywhere in x[4, 4] gives [65537, 65537]: 32 GiB if it were drawn
+    variants = size_variants(None, _square(), True, accepts=lambda s: True)
+    assert all(np.prod(v.args[0].shape) <= 1 << 22 for v in variants)
+    assert not any(v.args[0].shape == [65537, 65537] for v in variants)

@@ -1,5 +1,7 @@
 """The simulator on for these tests only (the rest of the suite keeps CuPy as it finds it)."""
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -38,3 +40,13 @@ def probe(simulator):
     with open(os.path.join(DATA, "probe.cu"), encoding="utf-8") as f:
         code = f'#line 1 "{os.path.join(DATA, "probe.cu")}"\n' + f.read()
     return simulator.RawModule(code=code, name_expressions=("axpy<float>", "axpy<double>"))
+
+
+def run_uninstrumented(script, tmp_path):
+    """stdout of ``script`` (given DATA as argv[1]) in a fresh process whose simulator compiles
+    kernels without access hooks (OPSDK_CUDA_SIM_INSTRUMENT=0), with a cache of its own."""
+    env = dict(os.environ, OPSDK_CUDA_SIM_INSTRUMENT="0", OPSDK_CACHE_DIR=str(tmp_path))
+    env.pop("OPSDK_CUDA_SIM", None)
+    done = subprocess.run([sys.executable, "-c", script, DATA], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout

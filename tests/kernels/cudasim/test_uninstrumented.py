@@ -2,11 +2,7 @@
 OPSDK_CUDA_SIM_INSTRUMENT=0) the simulator still finds what guard pages, canaries and poison
 show: far out-of-bounds accesses, writes into an allocation's slack, values computed from
 shared memory no thread wrote."""
-import os
-import subprocess
-import sys
-
-from .conftest import DATA
+from .conftest import run_uninstrumented
 
 SCRIPT = r'''
 import os, sys, numpy
@@ -36,12 +32,8 @@ print("OK:", error("block_sum", (1,), (256,), (x, good, numpy.int32(256), numpy.
 
 
 def test_guard_pages_canaries_and_poison_without_instrumentation(tmp_path):
-    env = dict(os.environ, OPSDK_CUDA_SIM_INSTRUMENT="0", OPSDK_CACHE_DIR=str(tmp_path))
-    env.pop("OPSDK_CUDA_SIM", None)
-    done = subprocess.run([sys.executable, "-c", SCRIPT, DATA], capture_output=True, text=True, env=env,
-                          timeout=300)
-    assert done.returncode == 0, done.stderr
-    lines = dict(line.split(": ", 1) for line in done.stdout.splitlines() if ": " in line)
+    out = run_uninstrumented(SCRIPT, tmp_path)
+    lines = dict(line.split(": ", 1) for line in out.splitlines() if ": " in line)
     assert "values computed from shared memory no thread had written" in lines["SHARED"]
     assert "out-of-bounds write to argument 'y'" in lines["SLACK"]
     assert "kernel 'read_at'" in lines["FAR"] and "outside every argument" in lines["FAR"]

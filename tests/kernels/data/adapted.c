@@ -22,3 +22,13 @@ void sizeless_f64(const double *x, double *y) { y[0] = x[0]; }
 
 void uneven_f32(const float *x, float *y, int64_t n) { for (int64_t i = 0; i < n; i++) y[i] = x[i]; }
 void uneven_f64(const double *x, const double *z, double *y, int64_t n) { for (int64_t i = 0; i < n; i++) y[i] = x[i] + z[i]; }
+
+/* parameters named like Python keywords (C's `in` is a common name) */
+void keywords_f32(const float *in, float *is, int64_t n, float lambda)
+{
+    for (int64_t i = 0; i < n; i++) is[i] = lambda * in[i];
+}
+void keywords_f64(const double *in, double *is, int64_t n, double lambda)
+{
+    for (int64_t i = 0; i < n; i++) is[i] = lambda * in[i];
+}

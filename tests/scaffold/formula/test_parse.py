@@ -1,4 +1,5 @@
 """Reading formulas: inputs, attributes, and refusals that name the token."""
+import re
 
 import pytest
 
@@ -88,3 +89,66 @@ def test_attr_options_are_name_equals_number():
     for bad in ("beta", "beta=", "=1", "beta=fast"):
         with pytest.raises(FormulaError, match="NAME=VALUE"):
             parse_attr(bad)
+
+
+@pytest.mark.parametrize("text, inputs, message", [
+    ("lambda * x", ("x",), "'lambda' at column 1 is a keyword of Python"),
+    ("lambda * 2", ("lambda",), "'lambda' at column 1 is a keyword of Python"),
+    ("α * x", ("x",), "attribute 'α' is not an ASCII name (it names C and CUDA parameters too); expected: "
+                      "letters a-z, A-Z, digits and _, e.g. 'alpha'"),
+    ("linux * 2", ("linux",), "input 'linux' is a macro of the C compiler or headers"),
+    ("new * this", ("new", "this"), "input 'new' is a keyword of C++ (CUDA sources are C++)"),
+    ("blockDim * 2", ("blockDim",), "input 'blockDim' is a built-in variable of CUDA"),
+    ("expf * x", ("x",), "attribute 'expf' is a math function the CUDA kernels call"),
+    ("int64_t * x", ("x",), "attribute 'int64_t' is a C type name"),
+    ("NAN * x", ("x",), "attribute 'NAN' is a macro"),
+    ("OPSDK_SIMD * x", ("x",), "attribute 'OPSDK_SIMD' is reserved"),
+    ("x * pow", ("x", "pow"), "input 'pow' is a function of formulas"),
+    ("x * E", ("x", "E"), "input 'E' is a constant of formulas"),
+])
+def test_names_c_cuda_or_python_take_for_themselves_are_refused_with_the_reason(text, inputs, message):
+    with pytest.raises(FormulaError) as caught:
+        parse_formula(text, inputs=inputs)
+    assert message in str(caught.value) and "expected:" in str(caught.value)
+
+
+def test_e_is_eulers_number_and_a_lowercase_e_an_attribute_with_a_note():
+    import sympy
+
+    formula = parse_formula("E**x + e")
+    assert formula.expr == sympy.exp(formula.symbols["x"]) + formula.symbols["e"]
+    assert "(Euler's number is E)" in formula.notes[0]
+
+
+@pytest.mark.parametrize("text, part", [
+    ("sqrt(x*x)", "Abs(x), which uses Abs, a function opsdk writes no kernels for"),
+    ("x + 1/0", "zoo, which is infinite or undefined"),
+    ("x * log(0)", "zoo, which is infinite or undefined"),
+    ("sqrt(-2) * x", "sqrt(2)*I, which is not a real number"),
+    ("x * (-1)**(1/3)", "(-1)**(1/3), which is not a real number"),
+])
+def test_what_sympy_makes_of_a_formula_is_refused_where_no_kernel_can_compute_it(text, part):
+    with pytest.raises(FormulaError, match="SymPy makes part of it") as caught:
+        parse_formula(text)
+    assert part in str(caught.value)
+
+
+def test_functions_written_with_the_others():
+    import sympy
+
+    x, y = sympy.symbols("x y", real=True)
+    assert parse_formula("log10(x)").expr == sympy.log(x) / sympy.log(10)
+    assert parse_formula("hypot(x, y)", inputs=("x", "y")).expr == sympy.sqrt(x ** 2 + y ** 2)
+    assert parse_formula("sech(x) * coth(x)").expr == sympy.cosh(x) / (sympy.cosh(x) * sympy.sinh(x))
+    with pytest.raises(FormulaError, match="'hypot' takes 2 argument"):
+        parse_formula("hypot(x)")
+
+
+@pytest.mark.parametrize("text, char", [("x * 2  # */ done", "#"), ("x + \\\n 1", "\\")])
+def test_comments_and_line_continuations_are_refused_by_column(text, char):
+    with pytest.raises(FormulaError, match=re.escape(f"{char!r} at column")):
+        parse_formula(text)
+
+
+def test_a_formula_over_several_lines_is_one_line_for_the_comments():
+    assert parse_formula("(x +\n    1) * 2").text == "(x + 1) * 2"

@@ -51,3 +51,11 @@ def test_the_stable_functions_derivatives_are_right(name):
     as_exp = as_exp.replace(special["sigmoid"], lambda u: 1 / (1 + sympy.exp(-u)))
     for point in (-2.5, 0.0, 0.7, 3.0):
         assert abs(float(as_exp.subs(x, point)) - float(sympy.diff(naive, x).subs(x, point))) < 1e-12
+
+
+@pytest.mark.parametrize("name, at_two", [("sigmoid", 0.8807970779778824), ("softplus", 2.1269280110429727),
+                                          ("tanh_softplus", 0.9719794797669972),
+                                          ("sech2_softplus", 0.05525589091187737)])
+def test_the_stable_functions_of_a_number_are_numbers(name, at_two):
+    """x * softplus(2) in a formula: the constant is printed as one float."""
+    assert abs(float(special_functions()[name](sympy.Integer(2)).evalf(20)) - at_two) < 1e-15

@@ -63,7 +63,9 @@ static constexpr int warpSize = OPSDK_SIM_WARP;
 #define __syncthreads_count(p) opsdk_sim_barrier(1, (p) != 0, __FILE__, __LINE__)
 #define __syncthreads_and(p) opsdk_sim_barrier(2, (p) != 0, __FILE__, __LINE__)
 #define __syncthreads_or(p) opsdk_sim_barrier(3, (p) != 0, __FILE__, __LINE__)
-#define __syncwarp(...) ::opsdk_sim::syncwarp(__FILE__, __LINE__, ##__VA_ARGS__)
+// a call object, so `__syncwarp()` (no mask) compiles in strict -std=c++17, where `, ##__VA_ARGS__`
+// keeps its comma
+#define __syncwarp(...) ::opsdk_sim::SyncwarpAt{__FILE__, __LINE__}(__VA_ARGS__)
 #define __shfl_sync(...) ::opsdk_sim::shfl(0, __FILE__, __LINE__, __VA_ARGS__)
 #define __shfl_up_sync(...) ::opsdk_sim::shfl(1, __FILE__, __LINE__, __VA_ARGS__)
 #define __shfl_down_sync(...) ::opsdk_sim::shfl(2, __FILE__, __LINE__, __VA_ARGS__)
@@ -101,9 +103,11 @@ template <class T> inline T unbits(uint64_t b) {
     return v;
 }
 
-inline void syncwarp(const char *file, int line, unsigned mask = 0xffffffffu) {
-    opsdk_sim_warp(8, mask, 0, 4, 0, 32, 0, file, line);
-}
+struct SyncwarpAt {
+    const char *file;
+    int line;
+    void operator()(unsigned mask = 0xffffffffu) const { opsdk_sim_warp(8, mask, 0, 4, 0, 32, 0, file, line); }
+};
 
 template <class T> inline T shfl(int kind, const char *file, int line, unsigned mask, T var, int lane, int width = 32) {
     return unbits<T>(opsdk_sim_warp(kind, mask, bits(var), (int)sizeof(T), lane, width, 0, file, line));

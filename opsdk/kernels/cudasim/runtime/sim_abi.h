@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define OPSDK_SIM_ABI 4
+#define OPSDK_SIM_ABI 5
 #define OPSDK_SIM_WARP 32
 #define OPSDK_SIM_MAX_THREADS 1024
 #define OPSDK_SIM_MAX_DYNAMIC_SHARED (256 * 1024)
@@ -77,6 +77,8 @@ enum opsdk_sim_error {
     OPSDK_ERR_STACK = 15,
     OPSDK_ERR_ILLEGAL = 16,
     OPSDK_ERR_INTERNAL = 17,
+    OPSDK_ERR_MISALIGNED = 18,      // an access not aligned to its size (a GPU's "misaligned address")
+    OPSDK_ERR_FLOAT_CAST = 19,      // a float-to-integer conversion out of the integer's range (or NaN)
 };
 
 struct opsdk_sim_launch {
@@ -89,6 +91,8 @@ struct opsdk_sim_launch {
     int fast_math;
     uint64_t stack_bytes;
     int instrumented;       // the module reports its loads and stores (else: no shadow checks)
+    int schedule;           // the order threads and blocks run in: 0 in order, 1 reversed, 2 shuffled
+    uint64_t seed;          // of the shuffled order
 };
 
 struct opsdk_sim_result {

@@ -63,12 +63,13 @@ struct Group {
 struct Warp {
     Group groups[OPSDK_SIM_WARP];
     unsigned exist, done;
-    uint16_t sync_gen;
+    uint32_t sync_gen;   // +1 at every __syncwarp this warp completes (the only warp-level memory order)
+    unsigned sync_mask;  // the lanes of the latest one
 };
 
-struct Shadow {  // one per byte of shared memory
-    uint32_t w_epoch, r_epoch;
-    uint16_t writer, reader, w_sync, r_sync;
+struct Shadow {  // one per byte of shared memory: its latest plain write, plain read(s) and atomic(s)
+    uint32_t w_epoch, r_epoch, a_epoch, w_sync, r_sync, a_sync;
+    uint16_t writer, reader, atomic_by;  // kManyReaders: several threads since the barrier
 };
 static const uint16_t kManyReaders = 0xFFFF;
 
@@ -117,6 +118,7 @@ extern void *g_sched_sp;      // the scheduler's stack while a fiber runs
 extern ucontext_t g_sched_uc;
 #endif
 extern int g_queue[OPSDK_SIM_MAX_THREADS + 1];  // threads ready to run, in order
+extern int g_order[OPSDK_SIM_MAX_THREADS];      // the order the block's threads start and leave barriers in
 extern int g_qhead, g_qtail;
 extern uint32_t g_epoch, g_block_epoch;  // +1 at every block start and barrier release
 extern uint32_t g_ticks;

@@ -136,9 +136,26 @@ void check_access(uintptr_t a, size_t n, bool reads, bool writes, bool atomic) {
     if ((++g_ticks & 0xFFFFF) == 0 && g_deadline > 0 && now_s() > g_deadline) tick();
 }
 
+// the compiler calls the aligned hooks where the type promises its size's alignment (a float4,
+// a double): there a GPU's load or store needs it too, or stops with "misaligned address"
+__attribute__((noreturn)) static void misaligned(uintptr_t a, size_t n, bool write) {
+    g_result->address = a, g_result->size = (int)n, g_result->is_write = write;
+    bool shared = a - (uintptr_t)g_arena < OPSDK_SIM_MAX_DYNAMIC_SHARED + g_static_used;
+    fail(OPSDK_ERR_MISALIGNED, nullptr, 0, "%s of %zu bytes at %s address %#lx, %zu bytes past a %zu-byte boundary",
+         write ? "write" : "read", n, shared ? "shared-memory" : "the", (unsigned long)a, (size_t)(a & (n - 1)), n);
+}
+
+static inline void check_aligned(uintptr_t a, size_t n, bool reads, bool writes) {
+    if ((a & (n - 1)) && g_in_kernel) {
+        check_access(a, n, reads, writes, false);  // out of bounds is the better diagnosis
+        misaligned(a, n, writes && !reads);
+    }
+    check_access(a, n, reads, writes, false);
+}
+
 #define SIM_HOOKS(N)                                                                                    \
-    EXPORT void __tsan_read##N(void *a) { check_access((uintptr_t)a, N, true, false, false); }          \
-    EXPORT void __tsan_write##N(void *a) { check_access((uintptr_t)a, N, false, true, false); }         \
+    EXPORT void __tsan_read##N(void *a) { check_aligned((uintptr_t)a, N, true, false); }                \
+    EXPORT void __tsan_write##N(void *a) { check_aligned((uintptr_t)a, N, false, true); }               \
     EXPORT void __tsan_unaligned_read##N(void *a) { check_access((uintptr_t)a, N, true, false, false); } \
     EXPORT void __tsan_unaligned_write##N(void *a) { check_access((uintptr_t)a, N, false, true, false); } \
     EXPORT void __tsan_volatile_read##N(void *a) { check_access((uintptr_t)a, N, true, false, false); }  \
@@ -164,6 +181,50 @@ EXPORT void *__tsan_memset(void *d, int c, size_t n) {
     check_access((uintptr_t)d, n, false, true, false);
     return memset(d, c, n);
 }
+// -fsanitize=float-cast-overflow (gcc): a float-to-integer conversion out of the integer's range
+// or of a NaN. A GPU's cvt saturates (NaN gives 0); the CPU gives INT_MIN and C++ calls it
+// undefined, so the launch stops here rather than compute another answer than the GPU.
+struct UbsanLocation {
+    const char *file;
+    uint32_t line, column;
+};
+struct UbsanType {
+    uint16_t kind, info;
+    char name[1];
+};
+struct UbsanFloatCast {
+    UbsanLocation where;
+    const UbsanType *from, *to;
+};
+
+static void float_cast(void *data, void *value) {
+    if (!g_in_kernel) return;
+    const UbsanFloatCast *d = (const UbsanFloatCast *)data;
+    double v = 0;
+    uintptr_t bits = (uintptr_t)value;
+    if (d->from->info == 32) {
+        float f;
+        uint32_t b = (uint32_t)bits;
+        memcpy(&f, &b, 4);
+        v = f;
+    } else if (d->from->info == 64) {
+        memcpy(&v, &bits, 8);
+    } else if (d->from->info > 64) {
+        v = (double)*(const long double *)value;
+    }
+    bool is_signed = d->to->info & 1;
+    int width = 1 << (d->to->info >> 1);
+    const char *gpu = v != v ? "0" : v < 0 ? (is_signed ? "the type's minimum" : "0") : "the type's maximum";
+    fail(OPSDK_ERR_FLOAT_CAST, d->where.file, (int)d->where.line,
+         "conversion of %s %.10g to %s (%d-bit %s) is out of its range: a GPU's conversion "
+         "saturates (to %s here), while C++ leaves it undefined and this CPU gives another value, so "
+         "the simulator cannot reproduce it; clamp the value before converting, or use a conversion "
+         "intrinsic (__float2int_rz, __double2ll_rn, ...), which saturates as on a GPU",
+         d->from->name, v, d->to->name, width, is_signed ? "signed" : "unsigned", gpu);
+}
+EXPORT void __ubsan_handle_float_cast_overflow(void *data, void *value) { float_cast(data, value); }
+EXPORT void __ubsan_handle_float_cast_overflow_abort(void *data, void *value) { float_cast(data, value); }
+
 EXPORT void __tsan_init() {}
 EXPORT void __tsan_func_entry(void *) {}
 EXPORT void __tsan_func_exit() {}

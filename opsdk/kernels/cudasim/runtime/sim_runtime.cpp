@@ -37,6 +37,7 @@ void *g_sched_sp;
 ucontext_t g_sched_uc;
 #endif
 int g_queue[OPSDK_SIM_MAX_THREADS + 1];
+int g_order[OPSDK_SIM_MAX_THREADS];
 int g_qhead, g_qtail;
 uint32_t g_epoch = 1, g_block_epoch = 1;
 uint32_t g_ticks;
@@ -154,6 +155,34 @@ EXPORT int opsdk_sim_abi() { return OPSDK_SIM_ABI; }
 
 EXPORT const char *opsdk_sim_switch_kind() { return SIM_ASM_SWITCH ? "assembly" : "ucontext"; }
 
+static uint64_t splitmix(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b) {
+    while (b) {
+        uint64_t t = a % b;
+        a = b, b = t;
+    }
+    return a;
+}
+
+// the order a block's threads start in and leave barriers in: a schedule other than "in order"
+// changes which thread runs first, so results that depend on it (races in global memory, which
+// the shadow does not see) change too
+static void thread_order(const opsdk_sim_launch *spec, int threads, uint64_t *rng) {
+    for (int t = 0; t < threads; t++) g_order[t] = spec->schedule == 1 ? threads - 1 - t : t;
+    if (spec->schedule == 2)
+        for (int t = threads - 1; t > 0; t--) {
+            int j = (int)(splitmix(rng) % (uint64_t)(t + 1));
+            int tmp = g_order[t];
+            g_order[t] = g_order[j], g_order[j] = tmp;
+        }
+}
+
 EXPORT int opsdk_sim_run(const opsdk_sim_launch *spec, opsdk_sim_result *result) {
     memset(result, 0, sizeof *result);
     if (!ensure_arena()) {
@@ -183,29 +212,41 @@ EXPORT int opsdk_sim_run(const opsdk_sim_launch *spec, opsdk_sim_result *result)
         l.tid.z = t / (spec->block[0] * spec->block[1]);
     }
     int warps = (threads + OPSDK_SIM_WARP - 1) / OPSDK_SIM_WARP;
+    uint64_t blocks = (uint64_t)spec->grid[0] * spec->grid[1] * spec->grid[2];
+    uint64_t stride = 1, offset = 0, rng = spec->seed * 0x9E3779B97F4A7C15ull + 1;
+    if (spec->schedule == 2 && blocks > 1) {  // blocks in the order b -> (stride b + offset) mod blocks
+        stride = 1 + splitmix(&rng) % (blocks - 1);
+        while (gcd(stride, blocks) != 1) stride++;
+        offset = splitmix(&rng) % blocks;
+    }
     fenv_t env;
     fegetenv(&env);
     g_launch_thread = pthread_self();
     install_handlers();
     if (sigsetjmp(g_abort, 1) == 0) {
         g_in_kernel = 1;
-        for (unsigned bz = 0; bz < spec->grid[2]; bz++)
-            for (unsigned by = 0; by < spec->grid[1]; by++)
-                for (unsigned bx = 0; bx < spec->grid[0]; bx++) {
-                    blockIdx.x = bx, blockIdx.y = by, blockIdx.z = bz;
-                    g_block_epoch = ++g_epoch;
-                    poison(g_arena, g_dyn_bytes, kSharedPoison);
-                    for (const Slot &s : g_slots)
-                        poison(g_arena + OPSDK_SIM_MAX_DYNAMIC_SHARED + s.offset, s.size, kSharedPoison);
-                    for (int w = 0; w < warps; w++) {
-                        Warp &warp = g_warps[w];
-                        memset(warp.groups, 0, sizeof warp.groups);
-                        int n = threads - w * OPSDK_SIM_WARP;
-                        warp.exist = n >= OPSDK_SIM_WARP ? 0xFFFFFFFFu : ((1u << n) - 1);
-                        warp.done = 0;
-                    }
-                    run_block();
-                }
+        thread_order(spec, threads, &rng);
+        for (uint64_t k = 0; k < blocks; k++) {
+            uint64_t b = spec->schedule == 1   ? blocks - 1 - k
+                         : spec->schedule == 2 ? (uint64_t)(((unsigned __int128)stride * k + offset) % blocks)
+                                               : k;
+            blockIdx.x = (unsigned)(b % spec->grid[0]);
+            blockIdx.y = (unsigned)(b / spec->grid[0] % spec->grid[1]);
+            blockIdx.z = (unsigned)(b / ((uint64_t)spec->grid[0] * spec->grid[1]));
+            if (spec->schedule == 2 && k) thread_order(spec, threads, &rng);
+            g_block_epoch = ++g_epoch;
+            poison(g_arena, g_dyn_bytes, kSharedPoison);
+            for (const Slot &s : g_slots)
+                poison(g_arena + OPSDK_SIM_MAX_DYNAMIC_SHARED + s.offset, s.size, kSharedPoison);
+            for (int w = 0; w < warps; w++) {
+                Warp &warp = g_warps[w];
+                memset(warp.groups, 0, sizeof warp.groups);
+                int n = threads - w * OPSDK_SIM_WARP;
+                warp.exist = n >= OPSDK_SIM_WARP ? 0xFFFFFFFFu : ((1u << n) - 1);
+                warp.done = 0;
+            }
+            run_block();
+        }
     }
     g_in_kernel = 0;
     restore_handlers();

@@ -107,19 +107,14 @@ static void release_barrier() {
     }
     uint64_t result = a.bar_mode == 1 ? count : a.bar_mode == 2 ? (count == g_threads) : a.bar_mode == 3 ? (count > 0) : 0;
     g_epoch++;
-    for (int t = 0; t < g_threads; t++) {
-        g_lanes[t].result = result;
-        make_ready(t);
-    }
+    for (int t = 0; t < g_threads; t++) g_lanes[t].result = result;
+    for (int k = 0; k < g_threads; k++) make_ready(g_order[k]);
 }
 
 void run_block() {
     g_qhead = g_qtail = 0;
-    for (int t = 0; t < g_threads; t++) {
-        Lane &l = g_lanes[t];
-        fiber_init(l);
-        make_ready(t);
-    }
+    for (int t = 0; t < g_threads; t++) fiber_init(g_lanes[t]);
+    for (int k = 0; k < g_threads; k++) make_ready(g_order[k]);
     for (;;) {
         while (g_qhead != g_qtail) {
             int t = g_queue[g_qhead];

@@ -90,9 +90,36 @@ static void describe_shared(char *buf, size_t cap, uintptr_t a) {
     else snprintf(buf, cap, "shared memory");
 }
 
-static bool same_warp_synced(uint16_t other, uint16_t sync) {
+// whether thread `other`'s access, made when its warp's __syncwarp count was `sync`, is ordered
+// before the running thread's: both in one warp, and a __syncwarp naming both completed since
+static bool same_warp_synced(uint16_t other, uint32_t sync) {
     int t = g_cur;
-    return other / OPSDK_SIM_WARP == t / OPSDK_SIM_WARP && g_warps[t / OPSDK_SIM_WARP].sync_gen != sync;
+    if (other / OPSDK_SIM_WARP != t / OPSDK_SIM_WARP) return false;
+    const Warp &w = g_warps[t / OPSDK_SIM_WARP];
+    unsigned both = (1u << (other % OPSDK_SIM_WARP)) | (1u << (t % OPSDK_SIM_WARP));
+    return w.sync_gen != sync && (w.sync_mask & both) == both;
+}
+
+static void thread_name(char *buf, size_t cap, uint16_t t) {
+    const Lane &o = g_lanes[t];
+    snprintf(buf, cap, "thread (%u,%u,%u)", o.tid.x, o.tid.y, o.tid.z);
+}
+
+// fmt takes the shared variable's place, then the other thread (or "other threads")
+__attribute__((noreturn)) static void race(int status, uintptr_t a, size_t n, bool write, uint16_t other,
+                                           const char *fmt) {
+    char what[256], who[64];
+    describe_shared(what, sizeof what, a);
+    if (other == kManyReaders) snprintf(who, sizeof who, "other threads");
+    else thread_name(who, sizeof who, other);
+    g_result->address = a, g_result->size = (int)n, g_result->is_write = write;
+    fail(status, nullptr, 0, fmt, what, who);
+}
+
+// a race with thread `other` (kManyReaders: several), whose access was at warp sync count `sync`
+static bool unordered(uint32_t epoch, uint16_t other, uint32_t sync) {
+    return epoch == g_epoch && other != (uint16_t)g_cur &&
+           (other == kManyReaders || !same_warp_synced(other, sync));
 }
 
 void shared_access(uintptr_t a, size_t n, bool reads, bool write, bool atomic) {
@@ -105,56 +132,60 @@ void shared_access(uintptr_t a, size_t n, bool reads, bool write, bool atomic) {
         if (!inside) shared_oob(a, n, write && !reads);
     }
     uint16_t t = (uint16_t)g_cur;
-    uint16_t sync = g_warps[g_cur / OPSDK_SIM_WARP].sync_gen;
+    uint32_t sync = g_warps[g_cur / OPSDK_SIM_WARP].sync_gen;
+    bool races = g_spec->check_races;
     for (size_t i = 0; i < n; i++) {
         Shadow &s = g_shadow[off + i];
+        if (reads && s.w_epoch < g_block_epoch && s.a_epoch < g_block_epoch) {
+            char what[256];
+            describe_shared(what, sizeof what, a);
+            g_result->address = a, g_result->size = (int)n, g_result->is_write = 0;
+            fail(OPSDK_ERR_UNINIT_SHARED, nullptr, 0,
+                 "read of %zu bytes at %s, which no thread of this block has written: shared "
+                 "memory starts undefined in every block (a missing initialisation, or a read "
+                 "before the __syncthreads() that follows the write)",
+                 n, what);
+        }
+        if (races) {
+            // atomics are ordered among themselves; an atomic and a plain access of another thread
+            // are not, nor two plain accesses one of which writes
+            if (unordered(s.w_epoch, s.writer, s.w_sync) && (reads || atomic))
+                race(OPSDK_ERR_RACE_RAW, a, n, false, s.writer,
+                     atomic ? "atomic on %s, which %s stored to (a plain store) since the last __syncthreads(): "
+                              "a data race (on a GPU the store may land before or after the atomic); put a "
+                              "__syncthreads() between them"
+                            : "read of %s, which %s wrote since the last __syncthreads(): a data race (on a "
+                              "GPU the read may see the old or the new value); put a __syncthreads() between "
+                              "the write and the read");
+            if (!atomic && unordered(s.a_epoch, s.atomic_by, s.a_sync))
+                race(write ? OPSDK_ERR_RACE_WAR : OPSDK_ERR_RACE_RAW, a, n, write, s.atomic_by,
+                     write ? "store to %s, which %s updated atomically since the last __syncthreads(): a data "
+                             "race (on a GPU the atomics may land before or after the store); put a "
+                             "__syncthreads() between them"
+                           : "read of %s, which %s updated atomically since the last __syncthreads(): a data "
+                             "race (on a GPU the read may come before or after other threads' atomics); put "
+                             "a __syncthreads() between the atomics and the read");
+            if (write && unordered(s.r_epoch, s.reader, s.r_sync))
+                race(OPSDK_ERR_RACE_WAR, a, n, true, s.reader,
+                     atomic ? "atomic on %s, which %s read (a plain load) since the last __syncthreads(): a "
+                              "data race (on a GPU the reader may see the update or not); put a "
+                              "__syncthreads() between the read and the atomic"
+                            : "write of %s, which %s read since the last __syncthreads(): a data race (on a "
+                              "GPU the reader may see the new value); put a __syncthreads() between the read "
+                              "and the write");
+        }
+        if (atomic) {
+            if (s.a_epoch == g_epoch && s.atomic_by != t) s.atomic_by = kManyReaders;
+            else s.atomic_by = t;
+            s.a_epoch = g_epoch, s.a_sync = sync;
+            continue;
+        }
         if (reads) {
-            if (s.w_epoch < g_block_epoch) {
-                char what[256];
-                describe_shared(what, sizeof what, a);
-                g_result->address = a, g_result->size = (int)n, g_result->is_write = 0;
-                fail(OPSDK_ERR_UNINIT_SHARED, nullptr, 0,
-                     "read of %zu bytes at %s, which no thread of this block has written: shared "
-                     "memory starts undefined in every block (a missing initialisation, or a read "
-                     "before the __syncthreads() that follows the write)",
-                     n, what);
-            }
-            if (g_spec->check_races && !atomic && s.w_epoch == g_epoch && s.writer != t &&
-                !same_warp_synced(s.writer, s.w_sync)) {
-                char what[256];
-                describe_shared(what, sizeof what, a);
-                const Lane &o = g_lanes[s.writer];
-                g_result->address = a, g_result->size = (int)n, g_result->is_write = 0;
-                fail(OPSDK_ERR_RACE_RAW, nullptr, 0,
-                     "read of %s, which thread (%u,%u,%u) wrote since the last __syncthreads(): "
-                     "a data race (on a GPU the read may see the old or the new value); put a "
-                     "__syncthreads() between the write and the read",
-                     what, o.tid.x, o.tid.y, o.tid.z);
-            }
-            if (!atomic) {
-                if (s.r_epoch != g_epoch) s.r_epoch = g_epoch, s.reader = t, s.r_sync = sync;
-                else if (s.reader != t) s.reader = kManyReaders;
-            }
+            if (s.r_epoch != g_epoch || s.reader == t) s.r_epoch = g_epoch, s.reader = t, s.r_sync = sync;
+            // an earlier reader that a __syncwarp has ordered before this point needs no tracking
+            else if (s.reader != kManyReaders && same_warp_synced(s.reader, s.r_sync)) s.reader = t, s.r_sync = sync;
+            else s.reader = kManyReaders;
         }
-        if (write) {
-            if (g_spec->check_races && !atomic && s.r_epoch == g_epoch && s.reader != t &&
-                !(s.reader != kManyReaders && same_warp_synced(s.reader, s.r_sync))) {
-                char what[256], who[64];
-                describe_shared(what, sizeof what, a);
-                if (s.reader == kManyReaders) snprintf(who, sizeof who, "other threads");
-                else {
-                    const Lane &o = g_lanes[s.reader];
-                    snprintf(who, sizeof who, "thread (%u,%u,%u)", o.tid.x, o.tid.y, o.tid.z);
-                }
-                g_result->address = a, g_result->size = (int)n, g_result->is_write = 1;
-                fail(OPSDK_ERR_RACE_WAR, nullptr, 0,
-                     "write of %s, which %s read since the last __syncthreads(): a data race (on a "
-                     "GPU the reader may see the new value); put a __syncthreads() between the read "
-                     "and the write",
-                     what, who);
-            }
-            s.w_epoch = g_epoch, s.writer = t, s.w_sync = sync;
-        }
+        if (write) s.w_epoch = g_epoch, s.writer = t, s.w_sync = sync;
     }
 }
-

@@ -33,6 +33,9 @@ static void on_signal(int sig, siginfo_t *info, void *uc_) {
     else if (g_cur >= 0 && g_stacks && a >= (uintptr_t)g_lanes[g_cur].stack_lo - kPage &&
              a < (uintptr_t)g_lanes[g_cur].stack_lo)
         status = OPSDK_ERR_STACK, what = "the thread overflowed its stack";
+    // SI_KERNEL: a general-protection fault, which reports no address (a misaligned SSE access
+    // such as a float4 load the compiler made `movaps`, or a non-canonical pointer)
+    if (sig == SIGSEGV && info->si_code == SI_KERNEL) what = "general-protection fault";
     r->address = a;
     r->is_write = -1;
 #if defined(__x86_64__) && defined(__linux__)

@@ -82,6 +82,20 @@ inline uint16_t float_to_bf16_bits(float f) {
     return (uint16_t)(x >> 16);
 }
 
+// a double as the float that rounds to the same 16-bit float as the double itself does: rounded
+// to odd (the lowest bit set when inexact), so rounding it again cannot land on a false tie
+inline float round_to_odd_float(double d) {
+    float f = (float)d;
+    if ((double)f != d && f == f) {
+        uint32_t b;
+        __builtin_memcpy(&b, &f, 4);
+        if (!(b & 1u)) {
+            f = nextafterf(f, (double)f < d ? INFINITY : -INFINITY);
+        }
+    }
+    return f;
+}
+
 inline float bf16_bits_to_float(uint16_t b) {
     uint32_t x = (uint32_t)b << 16;
     float f;
@@ -95,7 +109,7 @@ inline float bf16_bits_to_float(uint16_t b) {
         unsigned short __x;                                                                                \
         H() = default;                                                                                     \
         H(float f) : __x(::opsdk_sim::TO(f)) {}                                                            \
-        H(double f) : __x(::opsdk_sim::TO((float)f)) {}                                                    \
+        H(double f) : __x(::opsdk_sim::TO(::opsdk_sim::round_to_odd_float(f))) {}                          \
         H(int i) : __x(::opsdk_sim::TO((float)i)) {}                                                       \
         operator float() const { return ::opsdk_sim::FROM(__x); }                                          \
         H &operator+=(H o) { return *this = H(float(*this) + float(o)); }                                  \
@@ -127,11 +141,20 @@ typedef __nv_bfloat162 nv_bfloat162;
 
 inline __half __float2half(float f) { return __half(f); }
 inline __half __float2half_rn(float f) { return __half(f); }
-inline __half __double2half(double f) { return __half((float)f); }
+inline __half __double2half(double f) { return __half(f); }
 inline float __half2float(__half h) { return float(h); }
 inline __half __int2half_rn(int i) { return __half((float)i); }
-inline int __half2int_rn(__half h) { return (int)nearbyintf(float(h)); }
-inline int __half2int_rz(__half h) { return (int)float(h); }
+namespace opsdk_sim {
+// a 16-bit float to int as cvt does: NaN gives 0, infinities the int's limits
+inline int half_to_int(float f, bool nearest) {
+    if (f != f) return 0;
+    if (f > 65504.0f) return INT_MAX;
+    if (f < -65504.0f) return INT_MIN;
+    return (int)(nearest ? nearbyintf(f) : f);
+}
+}  // namespace opsdk_sim
+inline int __half2int_rn(__half h) { return ::opsdk_sim::half_to_int(float(h), true); }
+inline int __half2int_rz(__half h) { return ::opsdk_sim::half_to_int(float(h), false); }
 inline __half __ushort_as_half(unsigned short b) { __half h; h.__x = b; return h; }
 inline unsigned short __half_as_ushort(__half h) { return h.__x; }
 inline __half __short_as_half(short b) { __half h; h.__x = (unsigned short)b; return h; }

@@ -127,7 +127,9 @@ void resolve(int w, int gi, int current) {
         else l.state = READY;
     }
     g.used = 0;
-    warp.sync_gen++;
+    // only __syncwarp orders memory among a warp's lanes (PTX bar.warp.sync); shuffles and votes
+    // exchange registers and order nothing
+    if (g.kind == SYNCWARP) warp.sync_gen++, warp.sync_mask = arrived;
 }
 
 bool complete(int w, int gi) {

@@ -3,7 +3,9 @@
 Two Functions: ``Swish`` runs the forward kernel, and its backward is ``SwishGrad``, a Function of
 its own that runs the backward kernel. SwishGrad's backward is written with opsdk ops, so
 gradients of any order work (``double_backward=True``) while first-order backward stays on the
-fast kernels.
+fast kernels. SwishGrad is only needed when the gradient will itself be differentiated
+(``create_graph=True``, which is when grad mode is on inside a backward); a first-order backward
+runs the backward kernel alone, without the cost of another Function call.
 """
 import opsdk
 from opsdk.kernels import array_of, tensor_of
@@ -24,7 +26,9 @@ class Swish(opsdk.Function):
     @staticmethod
     def backward(ctx, dy):
         (x,) = ctx.saved_tensor()
-        return SwishGrad.apply(x, dy, ctx.beta)
+        if opsdk.is_grad_enabled():  # create_graph=True: this gradient will be differentiated
+            return SwishGrad.apply(x, dy, ctx.beta)
+        return _swish_grad(x, dy, ctx.beta)
 
 
 class SwishGrad(opsdk.Function):
@@ -34,8 +38,7 @@ class SwishGrad(opsdk.Function):
     def forward(ctx, x, dy, beta):
         ctx.save_for_backward(x, dy)
         ctx.beta = beta
-        # the C and CUDA kernels read x and dy as one dtype
-        return tensor_of(swish_bwd(array_of(x), array_of(dy).astype(x.dtype, copy=False), beta=beta))
+        return _swish_grad(x, dy, beta)
 
     @staticmethod
     def backward(ctx, ddx):
@@ -46,6 +49,13 @@ class SwishGrad(opsdk.Function):
         first = s + x * ds                              # swish'(x)
         second = ds * (2.0 + beta * x * (1.0 - 2.0 * s))  # swish''(x)
         return ddx * dy * second, ddx * first
+
+
+def _swish_grad(x, dy, beta):
+    """dy * swish'(x) by the backward kernel (Tensors in, a Tensor out)."""
+    x = array_of(x)
+    # the C and CUDA kernels read x and dy as one dtype
+    return tensor_of(swish_bwd(x, array_of(dy).astype(x.dtype, copy=False), beta=beta))
 
 
 def swish(x, beta=1.0):

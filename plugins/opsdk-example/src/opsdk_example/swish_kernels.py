@@ -13,9 +13,12 @@ count, beta an attribute. opsdk reads the declarations from the sources, checks 
 shapes, makes arrays contiguous and picks the function for the dtype: no adapter to write.
 """
 from opsdk.kernels import CSource, CudaSource, Kernel, array_module
+from opsdk.kernels.elementwise import C_FLAGS
 
-# paths are relative to this file; both sources ship in the wheel as package data
-C_SOURCE = CSource("csrc/swish.c", libraries=("m",))
+# paths are relative to this file; both sources ship in the wheel as package data. C_FLAGS
+# (-O3 -fno-math-errno -fno-trapping-math) and OpenMP are what opsdk/elementwise.h expects:
+# vectorized loops, threads above OPSDK_OMP_MIN elements (see csrc/swish.c)
+C_SOURCE = CSource("csrc/swish.c", openmp=True, extra_compile_args=C_FLAGS, libraries=("m",))
 CUDA_SOURCE = CudaSource("csrc/swish.cu")
 
 swish_fwd = Kernel("example.swish_fwd", dtypes=("float32", "float64"))

@@ -5,7 +5,6 @@ register it with ``registered()``; ``BUGS`` (in ../expected.py) says, for each b
 that must fail and words its report must contain. ``module(name)`` gives one of its modules to
 tests that check a single op of it.
 """
-import contextlib
 import importlib
 import os
 
@@ -37,17 +36,9 @@ def module(name):
     return importlib.import_module(f"{PACKAGE}.{name}")
 
 
-@contextlib.contextmanager
 def registered():
-    """The pack registered as ``adv`` for the block."""
-    import opsdk.plugins
-    from opsdk.check import clear_caches
+    """The pack registered as ``adv`` for a block (a context manager)."""
+    from helpers.packages import registered_pack
 
     import_pack()
-    opsdk.plugins.register_pack(PACKAGE, name=NAME)
-    clear_caches()
-    try:
-        yield NAME
-    finally:
-        opsdk.plugins.unregister_pack(NAME)
-        clear_caches()
+    return registered_pack(PACKAGE, NAME)

@@ -1,7 +1,10 @@
 // example.swish, CUDA backend: y = x * sigmoid(beta * x) and its gradient, grid-stride loops.
 //
-// CuPy compiles this file (NVRTC) on the first call on a GPU; opsdk_example/swish_kernels.py
-// launches the extern "C" kernels below with opsdk.kernels.launch_1d.
+// CuPy compiles this file (NVRTC) on the first call on a GPU; opsdk reads the extern "C"
+// declarations below and launches each over n elements (opsdk.kernels.launch_1d), so a kernel
+// may get fewer threads than elements: each thread strides through the array. __restrict__
+// tells the compiler that inputs and output never overlap (opsdk allocates the output), so it
+// may load the inputs through the read-only cache.
 
 // exp only ever sees -|z|, so it never overflows
 __device__ float sigmoid(float z)
@@ -17,7 +20,7 @@ __device__ double sigmoid(double z)
 }
 
 template <typename T>
-__device__ void swish_fwd(const T *x, T *y, long long n, T beta)
+__device__ void swish_fwd(const T *__restrict__ x, T *__restrict__ y, long long n, T beta)
 {
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
          i += (long long)blockDim.x * gridDim.x)
@@ -26,7 +29,8 @@ __device__ void swish_fwd(const T *x, T *y, long long n, T beta)
 
 // dx = dy * (s + beta * x * s * (1 - s)), s = sigmoid(beta * x)
 template <typename T>
-__device__ void swish_bwd(const T *x, const T *dy, T *dx, long long n, T beta)
+__device__ void swish_bwd(const T *__restrict__ x, const T *__restrict__ dy, T *__restrict__ dx,
+                          long long n, T beta)
 {
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
          i += (long long)blockDim.x * gridDim.x) {
@@ -35,24 +39,24 @@ __device__ void swish_bwd(const T *x, const T *dy, T *dx, long long n, T beta)
     }
 }
 
-extern "C" __global__ void swish_fwd_f32(const float *x, float *y, long long n, float beta)
+extern "C" __global__ void swish_fwd_f32(const float *__restrict__ x, float *__restrict__ y, long long n, float beta)
 {
     swish_fwd(x, y, n, beta);
 }
 
-extern "C" __global__ void swish_fwd_f64(const double *x, double *y, long long n, double beta)
+extern "C" __global__ void swish_fwd_f64(const double *__restrict__ x, double *__restrict__ y, long long n, double beta)
 {
     swish_fwd(x, y, n, beta);
 }
 
-extern "C" __global__ void swish_bwd_f32(const float *x, const float *dy, float *dx, long long n,
-                                         float beta)
+extern "C" __global__ void swish_bwd_f32(const float *__restrict__ x, const float *__restrict__ dy,
+                                         float *__restrict__ dx, long long n, float beta)
 {
     swish_bwd(x, dy, dx, n, beta);
 }
 
-extern "C" __global__ void swish_bwd_f64(const double *x, const double *dy, double *dx,
-                                         long long n, double beta)
+extern "C" __global__ void swish_bwd_f64(const double *__restrict__ x, const double *__restrict__ dy,
+                                         double *__restrict__ dx, long long n, double beta)
 {
     swish_bwd(x, dy, dx, n, beta);
 }

@@ -1,0 +1,32 @@
+"""Check mode for the op's own Functions: their forward and backward, not only its kernels.
+
+Python ops often allocate outside a Kernel (``y = numpy.empty_like(a)`` in forward). While a
+case runs, the ``forward`` and ``backward`` of the op's Function classes are wrapped so their
+fresh buffers start as the check-mode NaN and the Tensors they return are scanned, as kernels
+are: an element never written is reported with the method's name and the indices, instead of
+leaving a result to whatever memory the allocator handed back.
+"""
+import contextlib
+
+from ..kernels import check_mode
+from .state import code_modules, function_classes
+
+
+@contextlib.contextmanager
+def watching(op):
+    """Wrap the op's Function classes' forward and backward for the duration of a case."""
+    replaced = []
+    for cls in function_classes(op, code_modules(op)):
+        for name in ("forward", "backward"):
+            raw = cls.__dict__.get(name)
+            fn = getattr(raw, "__func__", None)
+            if not isinstance(raw, staticmethod) or fn is None or hasattr(fn, "_opsdk_watched"):
+                continue
+            label = f"{cls.__qualname__}.{name} (the op's Function)"
+            setattr(cls, name, staticmethod(check_mode.watched_method(label, fn)))
+            replaced.append((cls, name, raw))
+    try:
+        yield
+    finally:
+        for cls, name, raw in replaced:
+            setattr(cls, name, raw)
