@@ -238,13 +238,15 @@ _SCALES = {}
 
 
 class DtypeBlindCache(opsdk.PyLayer):
-    """x * s with s cached by shape only: a float64 s turns a float32 call's output float64."""
+    """x * s with s cached by shape only: after a float64 call, a float32 call's kernel (which
+    writes x's dtype and casts only safely) refuses the cached float64 s."""
 
     @staticmethod
     def forward(ctx, x):
-        s = _SCALES.setdefault(arr(x).shape, np.abs(arr(x)).mean(axis=-1, keepdims=True))
+        a = arr(x)
+        s = _SCALES.setdefault(a.shape, np.abs(a).mean(axis=-1, keepdims=True))
         ctx.s = s
-        return ten(arr(x) * s)
+        return ten(np.multiply(a, s, out=np.empty_like(a), casting="safe"))
 
     @staticmethod
     def backward(ctx, dy):

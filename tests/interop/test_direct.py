@@ -66,9 +66,16 @@ def test_a_gradient_of_the_broadcast_shape_is_summed_back():
     np.testing.assert_array_equal(g.numpy(), [6.0, 6.0, 6.0])
 
 
-def test_a_gradient_of_the_wrong_dtype_is_an_error_naming_the_op():
+def test_a_gradient_of_another_float_dtype_is_cast_back_as_the_engine_does():
     def backward(ctx, dy):
-        return dy.astype("float32")
+        return dy.astype("float32") * 3.0
+
+    _same_as_engine(_function(backward), np.arange(4.0), np.ones(4))
+
+
+def test_an_integer_gradient_is_an_error_naming_the_op():
+    def backward(ctx, dy):
+        return dy.astype("int64")
 
     with pytest.raises(BackwardReturnError, match=r"test\.scaled\.backward .*wrong dtype"):
         _run(_function(backward), np.arange(4.0), np.ones(4))
