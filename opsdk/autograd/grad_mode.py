@@ -1,7 +1,6 @@
 """Grad mode: whether ops record a graph. Per thread, like Paddle and PyTorch."""
 import functools
 import inspect
-import sys
 import threading
 
 
@@ -49,33 +48,18 @@ class _GradModeContext:
 
 
 def _generator_wrapper(fn, target):
-    """A generator function decorated with a grad mode: the mode holds while its body runs (each
-    resumption), and the caller's mode between yields, as in Paddle."""
-    def run(step, *args):
-        prev = _state.enabled
-        _state.enabled = target
-        try:
-            return step(*args)
-        finally:
-            _state.enabled = prev
-
+    """A generator function decorated with a grad mode, as Paddle's decorator does it: the mode
+    is set at the first ``next()`` and holds until the generator ends (between yields too, so
+    the caller's loop body runs in it), then the mode before it is back."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         gen = fn(*args, **kwargs)  # runs nothing yet
+        prev = _state.enabled
+        _state.enabled = target
         try:
-            value = run(gen.send, None)
-            while True:
-                try:
-                    sent = yield value
-                except GeneratorExit:
-                    run(gen.close)
-                    raise
-                except BaseException:
-                    value = run(gen.throw, sys.exc_info()[1])
-                else:
-                    value = run(gen.send, sent)
-        except StopIteration as stop:
-            return stop.value
+            return (yield from gen)
+        finally:
+            _state.enabled = prev
 
     return wrapper
 

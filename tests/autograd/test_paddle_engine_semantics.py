@@ -210,7 +210,14 @@ def test_no_grad_decorates_a_generator_function():
 
     x = leaf([1.0])
     for y, enabled in gen(x):
-        assert y.stop_gradient and not enabled and opsdk.is_grad_enabled()
+        # as Paddle's decorator: no_grad from the first next() until the generator ends, so the
+        # loop body between yields runs in it too
+        assert y.stop_gradient and not enabled and not opsdk.is_grad_enabled()
+    assert opsdk.is_grad_enabled()
+    g = gen(x)
+    next(g)
+    g.close()  # a generator closed early gives the mode back too
+    assert opsdk.is_grad_enabled()
 
 
 def test_clear_grad_takes_no_set_to_zero_but_clear_gradient_does():

@@ -20,11 +20,8 @@ def no_grad_decorator_on_generator(paddle):
     return {"sg": [o.stop_gradient for o in outs], "values": outs}
 
 
-@program(item="12", differs=(["outside", "y_sg"], "opsdk gives the caller its own grad mode "
-                                                  "between yields (as PyTorch); Paddle's "
-                                                  "decorator stays in no_grad from the first "
-                                                  "next() until the generator ends"))
-def no_grad_generator_restores_mode_between_yields(paddle):
+@program(item="12")
+def no_grad_generator_keeps_mode_between_yields(paddle):
     x = _leaf(paddle, [1.0])
 
     @paddle.no_grad()
