@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from fixtures.packs import HERE as PACKS_DIR
+from opsdk.kernels import cudasim
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TESTS = os.path.join(REPO, "tests")
@@ -44,6 +45,8 @@ def _plugin_args():
 
 def _pytest(tmp_path, *args):
     env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    if cudasim.active():  # cli_verdicts runs in this process: the child must see the same CUDA
+        env["OPSDK_CUDA_SIM"] = "1"
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *_plugin_args(),
                            "--rootdir", str(tmp_path), *args], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=300)
