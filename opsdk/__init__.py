@@ -57,7 +57,7 @@ _LAZY = {
     "kernels": ".kernels", "testing": ".testing", "check": ".check", "hookspecs": ".hookspecs",
     "errors": ".errors", "gradcheck": ".gradcheck", "regularizer": ".optimizer.regularizer",
     "framework": ".framework", "distributed": ".distributed", "jit": ".jit", "static": ".static",
-    "interop": ".interop",
+    "interop": ".interop", "linalg": ".linalg",
 }
 
 
@@ -94,6 +94,8 @@ _LAZY_ATTRS = {
     "load": (".serialization", "load"),
     "get_flags": (".framework", "get_flags"),
     "set_flags": (".framework", "set_flags"),
+    "inverse": (".functional.matrix_algebra", "inv"),
+    "atan2": (".functional.angles", "atan2"),
 }
 
 

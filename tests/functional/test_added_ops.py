@@ -85,7 +85,7 @@ def test_no_grad_records_nothing(name):
 @pytest.mark.parametrize("module", ["cumulative", "sorting", "order_stats", "products",
                                     "nan_reduction", "diagonal", "triangular", "rearrange",
                                     "einsum", "scatter", "along_axis", "more_unary", "combined",
-                                    "counting"])
+                                    "counting", "matrix_algebra", "angles"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib

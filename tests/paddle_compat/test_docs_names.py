@@ -11,7 +11,7 @@ pytestmark = pytest.mark.paddle
 
 DOC = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "paddle.md")
 SPACES = ["autograd", "nn", "nn.functional", "nn.initializer", "nn.utils", "optimizer",
-          "optimizer.lr", "amp"]
+          "optimizer.lr", "amp", "linalg"]
 
 
 @pytest.mark.parametrize("space", SPACES)
