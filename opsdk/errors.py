@@ -97,6 +97,33 @@ class PackNotInstalledError(PluginLoadError):
         self.name, self.installed = name, tuple(installed)
 
 
+class PluginTimeoutError(PluginLoadError):
+    """A pack's import (or its register_ops) did not finish within OPSDK_PLUGIN_TIMEOUT seconds; it
+    was stopped in a child process and left out. ``.seconds`` is the limit."""
+
+    def __init__(self, message, seconds=None):
+        super().__init__(message)
+        self.seconds = seconds
+
+
+class PluginCrashError(PluginLoadError):
+    """A pack ended the process while loading (``os._exit``, a signal such as SIGSEGV); it was
+    left out. ``.exit_code`` is the exit status, or ``-signal`` for a signal."""
+
+    def __init__(self, message, exit_code=None):
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+class PluginTamperError(PluginLoadError):
+    """A pack replaced or wrapped opsdk's own names while loading (``opsdk.sigmoid = ...``); they
+    were put back and the pack left out. ``.names`` are the names it changed."""
+
+    def __init__(self, message, names=()):
+        super().__init__(message)
+        self.names = tuple(names)
+
+
 class RegistrationError(OpsdkError, ValueError):
     """A pack registered an op (or itself) wrongly: name, Function, specs, tolerances, kernels, clash."""
 

@@ -162,16 +162,18 @@ def _backend():
 def _packs():
     from .list_cmd import failure_hint
     from ..plugins import get_registry
+    from ..printable import printable
 
     registry = get_registry()
     packs = registry.packs()
     ops = sum(len(p.ops) for p in packs)
     found = [Finding(OK, "packs", f"{len(packs)} loaded ({', '.join(p.name for p in packs)}), {ops} op(s)")]
     for failure in registry.failures():
-        found.append(Finding(ERROR, f"pack {failure.pack}",
-                             f"({failure.source}) failed at {failure.stage}: "
-                             f"{type(failure.error).__name__}: {failure.error}",
-                             failure_hint(failure), failure.traceback))
+        # a pack's name, version, message and traceback may hold ESC, BEL, NUL: shown as escapes
+        found.append(Finding(ERROR, printable(f"pack {failure.pack}"),
+                             printable(f"({failure.source}) failed at {failure.stage}: "
+                                       f"{type(failure.error).__name__}: {failure.error}"),
+                             printable(failure_hint(failure)), printable(failure.traceback)))
     return found
 
 

@@ -1,0 +1,423 @@
+"""Packs load where they cannot take the host down: in a watched worker process, or probed first.
+
+A pack's import is arbitrary code: it can hang, call ``os._exit(0)`` or crash in native code, and
+none of that can be caught by the process it happens in. So, on Linux (where ``fork`` is cheap
+and safe before any pack is imported):
+
+- ``enable("handover")`` (the ``opsdk`` command): at the first pack load the process forks; the
+  child, the *worker*, loads the packs and runs the command; the parent only watches it through a
+  pipe (channel.py). A pack that hangs (``OPSDK_PLUGIN_TIMEOUT``), exits or crashes while loading
+  is recorded as a failure, and a new worker starts from the same point without it, so the other
+  packs are still listed and checked. A worker that dies later is reported with what it was
+  doing, and a command that promised a summary (``opsdk check``) never exits 0 without one.
+- ``enable("probe")`` (the pytest plugin): packs not imported yet are first loaded in a forked
+  child; those that hang or end it are recorded as failures and never imported in this process.
+
+Elsewhere (a library's own process, other platforms) packs load in-process, as before.
+"""
+import os
+import signal
+import sys
+import time
+
+from ..errors import PluginCrashError, PluginTimeoutError
+from . import channel
+from .failures import PluginFailure
+
+ENV_TIMEOUT = "OPSDK_PLUGIN_TIMEOUT"
+DEFAULT_TIMEOUT = 30.0
+# after the deadline, time for the worker's traceback dump (where it hangs) before SIGKILL
+_GRACE = 1.0
+# a pack loading longer than this gets a line on stderr, so a long wait is never silent
+_NOTICE_AFTER = 5.0
+
+_mode = {"name": None, "forked": False}
+# packs that hung or ended a worker: (pack, distribution, module) -> PluginFailure
+_known = {}
+
+_SIGNAL_MEANING = {"SIGSEGV": "a crash in native code", "SIGBUS": "a crash in native code",
+                   "SIGILL": "a crash in native code", "SIGFPE": "a crash in native code",
+                   "SIGABRT": "abort(), e.g. a failed assertion in native code",
+                   "SIGKILL": "killed from outside, e.g. by the out-of-memory killer"}
+
+
+def enable(mode):
+    """Supervise the packs this process loads from now on: ``"handover"`` or ``"probe"``."""
+    _mode["name"] = mode
+
+
+def plugin_timeout():
+    """Seconds a pack may take to load (``OPSDK_PLUGIN_TIMEOUT``, default 30); None: no limit."""
+    value = os.environ.get(ENV_TIMEOUT, "").strip()
+    if not value:
+        return DEFAULT_TIMEOUT
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if seconds != seconds or seconds < 0:  # NaN too
+        import warnings
+
+        from ..errors import OpsdkWarning
+
+        warnings.warn(f"{ENV_TIMEOUT}={value!r} is not a number of seconds; expected: a number >= 0 "
+                      f"(0: no limit); using {DEFAULT_TIMEOUT:g}", OpsdkWarning, stacklevel=2)
+        return DEFAULT_TIMEOUT
+    return seconds or None
+
+
+def key(source):
+    """What identifies a pack across workers and reloads."""
+    return (source.name, source.distribution, source.module)
+
+
+def _can_fork():
+    import threading
+
+    # macOS and Windows: fork is unsafe or missing there; the packs load in-process
+    return sys.platform.startswith("linux") and threading.current_thread() is threading.main_thread()
+
+
+def isolate(sources, load):
+    """The packs among ``sources`` that must not load here: ``{key: PluginFailure}``.
+
+    Args:
+        sources: the installed packs about to load (PackSource).
+        load: ``load(source)`` loads one pack (the probe runs it in a child).
+
+    In handover mode the first call forks: the calling process becomes the supervisor and never
+    returns from here; the worker returns. Every process then loads only the sources not listed.
+    """
+    mode = _mode["name"]
+    if mode == "handover" and not _mode["forked"] and _can_fork():
+        _mode["forked"] = True
+        _handover()
+    elif mode == "probe" and not channel.is_worker() and _can_fork():
+        pending = [s for s in sources if key(s) not in _known and s.module not in sys.modules]
+        if pending:
+            _probe(pending, load)
+    wanted = {key(s) for s in sources}
+    return {k: failure for k, failure in _known.items() if k in wanted}
+
+
+def _handover():
+    timeout = plugin_timeout()
+    while True:
+        worker = Worker.start(timeout)
+        if worker is None:
+            return  # the worker: go on loading and running the command
+        outcome = worker.watch(forward_signals=True)
+        failure = outcome.pack_failure()
+        if failure is None:
+            _exit_like(outcome)
+        _known[_key_of(outcome.loading)] = failure
+
+
+def _probe(pending, load):
+    timeout = plugin_timeout()
+    while pending:
+        worker = Worker.start(timeout)
+        if worker is None:  # the child: load each pack, say how it ended, never return to the caller
+            code = 1
+            try:
+                for source in pending:
+                    load(source)
+                code = 0
+            finally:
+                channel.exiting(code)
+                os._exit(code)
+        outcome = worker.watch(forward_signals=False)
+        failure = outcome.pack_failure()
+        if failure is None:
+            return
+        done = _key_of(outcome.loading)
+        _known[done] = failure
+        pending = pending[[key(s) for s in pending].index(done) + 1:]
+
+
+def _key_of(loading):
+    return (loading["pack"], loading["distribution"], loading["module"])
+
+
+def _die_with_parent(parent):
+    """Linux: the worker is killed with its supervisor, so a killed ``opsdk`` leaves no orphan."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it died before prctl took effect
+        os._exit(1)
+
+
+class Worker:
+    """The parent's view of one worker: the messages it sent, how and when it ended."""
+
+    def __init__(self, pid, fd, timeout):
+        self.pid, self.fd, self.timeout = pid, fd, timeout
+        self.loading, self.loading_since, self.noticed = None, None, False
+        self.activity, self.exit_code, self.status = None, None, None
+        self.summary, self.timed_out, self.signals = False, False, []
+        self.expect_summary = channel.expects_summary()
+        self.dump, self._partial, self._sigint_at = [], b"", None
+
+    @classmethod
+    def start(cls, timeout):
+        """Fork. The parent gets a Worker; the child gets None and reports on the pipe from now on."""
+        read_end, write_end = os.pipe()
+        for stream in (sys.stdout, sys.stderr):  # else both processes write what is buffered
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        parent = os.getpid()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read_end)
+            _die_with_parent(parent)
+            channel.attach(write_end, timeout)
+            return None
+        os.close(write_end)
+        return cls(pid, read_end, timeout)
+
+    # -- reading the pipe --------------------------------------------------------------------
+    def _take(self, data):
+        import json
+
+        lines = (self._partial + data).split(b"\n")
+        self._partial = lines.pop()
+        for line in lines:
+            message = None
+            if line.startswith(b'{"kind"'):
+                try:
+                    message = json.loads(line)
+                except ValueError:
+                    pass
+            if message is None:
+                self.dump.append(line.decode("utf-8", "backslashreplace"))
+            else:
+                self._handle(message)
+
+    def _handle(self, message):
+        kind = message.pop("kind")
+        if kind == "begin":
+            self.loading = {**message, "stage": "import"}
+            self.loading_since, self.noticed, self.dump = time.monotonic(), False, []
+        elif kind == "stage" and self.loading is not None:
+            self.loading["stage"] = message["stage"]
+        elif kind == "end":
+            self.loading = None
+        elif kind == "activity":
+            self.activity = message["text"]
+        elif kind == "expect_summary":
+            self.expect_summary = True
+        elif kind == "summary":
+            self.summary = True
+        elif kind == "exit":
+            self.exit_code = message["code"]
+
+    def _drain(self):
+        import select
+
+        while select.select([self.fd], [], [], 0)[0]:
+            data = os.read(self.fd, 65536)
+            if not data:
+                break
+            self._take(data)
+        if self._partial:
+            self._take(b"\n")
+
+    # -- watching ----------------------------------------------------------------------------
+    def watch(self, forward_signals):
+        """Wait for the worker to end (stopping it when a pack overruns its time); self."""
+        import select
+
+        previous = self._trap_signals() if forward_signals else {}
+        pidfd = _pidfd(self.pid)
+        wakeup = _Wakeup() if forward_signals else None
+        try:
+            while self.status is None:
+                wait = self._deadline_wait()
+                if wait is not None and wait <= 0:
+                    self.timed_out = True
+                    os.kill(self.pid, signal.SIGKILL)
+                    self.status = os.waitpid(self.pid, 0)[1]
+                    break
+                if pidfd is None or self._sigint_at is not None:
+                    wait = 0.25 if wait is None else min(wait, 0.25)
+                watched = [self.fd] + [fd for fd in (pidfd, wakeup and wakeup.fd) if fd is not None]
+                ready = select.select(watched, [], [], wait)[0]
+                if wakeup is not None and wakeup.fd in ready:
+                    wakeup.clear()
+                if self.fd in ready:
+                    data = os.read(self.fd, 65536)
+                    if data:
+                        self._take(data)
+                    else:  # the worker closed its end: it has exited, or is about to
+                        self.status = os.waitpid(self.pid, 0)[1]
+                        break
+                self._forward_sigint()
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+                if pid:
+                    self.status = status
+            self._drain()
+        finally:
+            if self.status is None:  # interrupted here (pytest's Ctrl-C): no worker outlives us
+                os.kill(self.pid, signal.SIGKILL)
+                self.status = os.waitpid(self.pid, 0)[1]
+            for number, handler in previous.items():
+                signal.signal(number, handler)
+            if wakeup is not None:
+                wakeup.close()
+            os.close(self.fd)
+            if pidfd is not None:
+                os.close(pidfd)
+        return self
+
+    def _deadline_wait(self):
+        """Seconds until the loading pack's deadline (None: none); says so on stderr after a while."""
+        if self.loading is None or self.timeout is None:
+            return None
+        elapsed = time.monotonic() - self.loading_since
+        if not self.noticed and self.timeout > _NOTICE_AFTER:
+            if elapsed >= _NOTICE_AFTER:
+                self.noticed = True
+                sys.stderr.write(f"opsdk: pack '{self.loading['pack']}' is still loading after "
+                                 f"{_NOTICE_AFTER:g} s; it is stopped after {self.timeout:g} s "
+                                 f"({ENV_TIMEOUT})\n")
+                sys.stderr.flush()
+            else:
+                return min(_NOTICE_AFTER - elapsed, self.timeout + _GRACE - elapsed)
+        return self.timeout + _GRACE - elapsed
+
+    def _trap_signals(self):
+        """Ctrl-C reaches the worker from the terminal; SIGTERM/SIGHUP sent to us are passed on.
+        A SIGINT sent to us alone reaches it after 2 s; a second one kills it."""
+        def forward(number, frame):
+            self.signals.append(number)
+            if number == signal.SIGINT:
+                if self._sigint_at is not None:
+                    os.kill(self.pid, signal.SIGKILL)
+                self._sigint_at = time.monotonic()
+            else:
+                os.kill(self.pid, number)
+
+        previous = {}
+        for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            previous[number] = signal.signal(number, forward)
+        return previous
+
+    def _forward_sigint(self):
+        if self._sigint_at is not None and time.monotonic() - self._sigint_at > 2.0:
+            self._sigint_at = None
+            os.kill(self.pid, signal.SIGINT)
+
+    # -- the verdict -------------------------------------------------------------------------
+    def how_it_ended(self):
+        """'killed by signal SIGSEGV (a crash in native code)' or 'exit status 0'."""
+        code = os.waitstatus_to_exitcode(self.status)
+        if code >= 0:
+            return f"exit status {code}"
+        name = signal.Signals(-code).name
+        meaning = _SIGNAL_MEANING.get(name)
+        return f"killed by signal {name}" + (f" ({meaning})" if meaning else "")
+
+    def pack_failure(self):
+        """The PluginFailure of the pack that hung or ended the worker while loading, else None."""
+        if self.loading is None or self.signals or (self.exit_code is not None and not self.timed_out):
+            return None  # no pack loading, we were asked to stop, or it left through Python (Ctrl-C)
+        loading = self.loading
+        where = f"pack '{loading['pack']}'"
+        if self.timed_out:
+            error = PluginTimeoutError(
+                f"{where} did not finish loading (at {loading['stage']}) within {self.timeout:g} s "
+                f"({ENV_TIMEOUT}); it was stopped and left out; expected: an import that does not "
+                "wait for the network, a lock or input", self.timeout)
+        else:
+            code = os.waitstatus_to_exitcode(self.status)
+            how = self.how_it_ended()
+            if code >= 0:
+                how += " (os._exit(), or native code calling exit())"
+            error = PluginCrashError(f"{where} ended the process while loading (at "
+                                     f"{loading['stage']}): {how}; it was left out", code)
+        dump = _trimmed(self.dump, below=os.path.join("opsdk", "plugins", "loader.py"))
+        return PluginFailure(loading["pack"], loading["distribution"], loading["version"],
+                             loading["stage"], error, dump or "(the process ended before Python "
+                                                              "could say where)")
+
+    def exit_code_for_caller(self):
+        """The status the supervisor exits with, and a message when the worker ended abnormally."""
+        code = os.waitstatus_to_exitcode(self.status)
+        doing = f" while {self.activity}" if self.activity else ""
+        if self.exit_code is not None and code >= 0:
+            if code == 0 and self.expect_summary and not self.summary:
+                return 1, (f"the command exited with status 0 before printing its summary{doing} "
+                           "(code it ran called sys.exit()?); the run counts as failed")
+            return code, None
+        if code < 0 and (-code == signal.SIGINT or self.signals):
+            # stopped on request: the shell's convention, no story (a second Ctrl-C kills)
+            stop = signal.SIGINT if signal.SIGINT in self.signals or -code == signal.SIGINT else -code
+            return 128 + stop, None
+        where = _trimmed(self.dump)
+        return 1, (f"the command ended abnormally: {self.how_it_ended()}"
+                   + (" (os._exit(), or native code calling exit())" if code >= 0 else "")
+                   + f"{doing}; " + ("no summary was printed; " if self.expect_summary else "")
+                   + "the run counts as failed" + (f"\nwhere it ended:\n{where}" if where else ""))
+
+
+def _trimmed(lines, below=None):
+    """faulthandler's dump without the noise: importlib's frames, the list of extension modules,
+    and (``below``: a file) the frames of opsdk's own loader and what called it."""
+    kept = []
+    for line in lines:
+        if below is not None and below in line:
+            break
+        if "<frozen importlib." in line or line.startswith("Extension modules:"):
+            continue
+        kept.append(line)
+    return "\n".join(kept).strip()
+
+
+class _Wakeup:
+    """A pipe Python writes to when a signal arrives, so the wait sees a Ctrl-C at once (a
+    handler alone would run while select goes on waiting)."""
+
+    def __init__(self):
+        self.fd, self._write = os.pipe()
+        for fd in (self.fd, self._write):
+            os.set_blocking(fd, False)
+        self._previous = signal.set_wakeup_fd(self._write, warn_on_full_buffer=False)
+
+    def clear(self):
+        try:
+            while os.read(self.fd, 512):
+                pass
+        except BlockingIOError:
+            pass
+
+    def close(self):
+        signal.set_wakeup_fd(self._previous)
+        os.close(self.fd)
+        os.close(self._write)
+
+
+def _pidfd(pid):
+    """An fd readable when ``pid`` exits (Linux 5.3+), so the end is seen at once; else None."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+
+
+def _exit_like(worker):
+    """End the supervisor as its worker ended (never returns)."""
+    code, message = worker.exit_code_for_caller()
+    if message:
+        from ..printable import printable
+
+        sys.stderr.write(f"Error: {printable(message)}\n")
+    try:
+        sys.stderr.flush()
+    finally:
+        os._exit(code)
