@@ -73,8 +73,10 @@ def build_cmd(packs):
     failed_packs = {f.pack: f for f in registry.failures()}
     for name in packs:
         if name in failed_packs:
-            click.echo(f"Error: pack '{name}' failed to load, so its kernels cannot be built: "
-                       f"{failed_packs[name]}", err=True)
+            from ..printable import printable
+
+            click.echo(printable(f"Error: pack '{name}' failed to load, so its kernels cannot be "
+                                 f"built: {failed_packs[name]}"), err=True)
             raise SystemExit(1)
         if not registry.has_pack(name):
             known = ", ".join(p.name for p in registry.packs()) or "(none)"

@@ -41,7 +41,10 @@ def _select(ops, packs):
     try:
         return select_ops(ops, packs)
     except (OpsdkError, LookupError) as error:
-        raise click.UsageError(str(error)) from None
+        from ..printable import printable
+
+        # the message quotes names and failed packs' errors: a pack's text, shown escaped
+        raise click.UsageError(printable(str(error))) from None
 
 
 @click.command("check")

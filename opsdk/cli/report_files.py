@@ -26,9 +26,13 @@ def _write_problem(path):
     """
     import tempfile
 
+    from .. import writable
+
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         return f"directory {folder} does not exist; expected: a file in an existing directory"
+    if not writable.can_create_in(folder):
+        return f"directory {folder} is not writable"
     try:
         fd, probe = tempfile.mkstemp(prefix=".opsdk-probe-", dir=folder)
         try:
@@ -41,7 +45,7 @@ def _write_problem(path):
             with open(path, "ab"):
                 pass
     except OSError as error:
-        return f"cannot write there: {error.strerror or error}"
+        return f"cannot write {path}: {error.strerror or error}"
     return None
 
 

@@ -19,6 +19,7 @@ import os
 import signal
 import sys
 import time
+import warnings
 
 from ..errors import PluginCrashError, PluginTimeoutError
 from . import channel
@@ -28,6 +29,10 @@ ENV_TIMEOUT = "OPSDK_PLUGIN_TIMEOUT"
 DEFAULT_TIMEOUT = 30.0
 # after the deadline, time for the worker's traceback dump (where it hangs) before SIGKILL
 _GRACE = 1.0
+
+
+def _grace(timeout):
+    return min(_GRACE, timeout / 2)
 # a pack loading longer than this gets a line on stderr, so a long wait is never silent
 _NOTICE_AFTER = 5.0
 
@@ -56,8 +61,6 @@ def plugin_timeout():
     except ValueError:
         seconds = -1.0
     if seconds != seconds or seconds < 0:  # NaN too
-        import warnings
-
         from ..errors import OpsdkWarning
 
         warnings.warn(f"{ENV_TIMEOUT}={value!r} is not a number of seconds; expected: a number >= 0 "
@@ -172,7 +175,11 @@ class Worker:
             except (OSError, ValueError):
                 pass
         parent = os.getpid()
-        pid = os.fork()
+        with warnings.catch_warnings():
+            # Python 3.12+ warns of fork with threads running (BLAS pools, pytest's watchdog):
+            # the child only imports packs and runs the command, nothing that waits on those
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
         if pid == 0:
             os.close(read_end)
             _die_with_parent(parent)
@@ -288,8 +295,8 @@ class Worker:
                                  f"({ENV_TIMEOUT})\n")
                 sys.stderr.flush()
             else:
-                return min(_NOTICE_AFTER - elapsed, self.timeout + _GRACE - elapsed)
-        return self.timeout + _GRACE - elapsed
+                return min(_NOTICE_AFTER - elapsed, self.timeout + _grace(self.timeout) - elapsed)
+        return self.timeout + _grace(self.timeout) - elapsed
 
     def _trap_signals(self):
         """Ctrl-C reaches the worker from the terminal; SIGTERM/SIGHUP sent to us are passed on.
@@ -359,7 +366,7 @@ class Worker:
             # stopped on request: the shell's convention, no story (a second Ctrl-C kills)
             stop = signal.SIGINT if signal.SIGINT in self.signals or -code == signal.SIGINT else -code
             return 128 + stop, None
-        where = _trimmed(self.dump)
+        where = _trimmed(self.dump, below=os.path.join("opsdk", "cli", ""))
         return 1, (f"the command ended abnormally: {self.how_it_ended()}"
                    + (" (os._exit(), or native code calling exit())" if code >= 0 else "")
                    + f"{doing}; " + ("no summary was printed; " if self.expect_summary else "")
@@ -368,7 +375,7 @@ class Worker:
 
 def _trimmed(lines, below=None):
     """faulthandler's dump without the noise: importlib's frames, the list of extension modules,
-    and (``below``: a file) the frames of opsdk's own loader and what called it."""
+    and (``below``: a path) the frames from there down (opsdk's loader, its command line)."""
     kept = []
     for line in lines:
         if below is not None and below in line:
