@@ -76,8 +76,10 @@ class Snapshot:
             names = dict(vars(module))
             self.modules[name] = (module, names)
             for key, value in names.items():
-                if isinstance(value, type) and not key.startswith("_") \
-                        and _public_module(getattr(value, "__module__", "") or ""):
+                # public classes, and the private ones a module defines for its own machinery
+                # (``opsdk.ops._PackOps.__getattr__`` resolves ``opsdk.ops.<pack>.<op>``)
+                home = getattr(value, "__module__", "") if isinstance(value, type) else None
+                if home and _public_module(home) and (not key.startswith("_") or home == name):
                     known = self.classes.get(id(value))
                     if known is None or len(known[1]) != len(vars(value)):
                         self.classes[id(value)] = (value, dict(vars(value)))

@@ -354,23 +354,34 @@ class Worker:
                                                               "could say where)")
 
     def exit_code_for_caller(self):
-        """The status the supervisor exits with, and a message when the worker ended abnormally."""
+        """The status the supervisor exits with, and the line it writes on stderr (or None)."""
         code = os.waitstatus_to_exitcode(self.status)
         doing = f" while {self.activity}" if self.activity else ""
-        if self.exit_code is not None and code >= 0:
-            if code == 0 and self.expect_summary and not self.summary:
-                return 1, (f"the command exited with status 0 before printing its summary{doing} "
-                           "(code it ran called sys.exit()?); the run counts as failed")
-            return code, None
+        if self.exit_code is not None:  # it left through Python's exit: that status stands
+            if self.exit_code == 0 and self.expect_summary and not self.summary:
+                return 1, (f"Error: the command exited with status 0 before printing its summary"
+                           f"{doing} (code it ran called sys.exit()?); the run counts as failed")
+            if code != self.exit_code and not self.signals:
+                # some libraries crash in their exit handlers; the command had finished by then
+                how = ("was " if code < 0 else "ended with ") + self.how_it_ended()
+                return self.exit_code, (f"opsdk: note: the command had finished (status "
+                                        f"{self.exit_code}) when its process {how}, while "
+                                        "shutting down")
+            return self.exit_code if code == self.exit_code else 128 + _stop(self, code), None
         if code < 0 and (-code == signal.SIGINT or self.signals):
-            # stopped on request: the shell's convention, no story (a second Ctrl-C kills)
-            stop = signal.SIGINT if signal.SIGINT in self.signals or -code == signal.SIGINT else -code
-            return 128 + stop, None
+            return 128 + _stop(self, code), None  # stopped on request: the shell's convention
         where = _trimmed(self.dump, below=os.path.join("opsdk", "cli", ""))
-        return 1, (f"the command ended abnormally: {self.how_it_ended()}"
+        return 1, (f"Error: the command ended abnormally: {self.how_it_ended()}"
                    + (" (os._exit(), or native code calling exit())" if code >= 0 else "")
                    + f"{doing}; " + ("no summary was printed; " if self.expect_summary else "")
                    + "the run counts as failed" + (f"\nwhere it ended:\n{where}" if where else ""))
+
+
+def _stop(worker, code):
+    """The signal a stopped worker stands for: SIGINT after a Ctrl-C (a second one kills it)."""
+    if signal.SIGINT in worker.signals or code == -signal.SIGINT:
+        return signal.SIGINT
+    return -code if code < 0 else worker.signals[-1]
 
 
 def _trimmed(lines, below=None):
@@ -423,7 +434,7 @@ def _exit_like(worker):
     if message:
         from ..printable import printable
 
-        sys.stderr.write(f"Error: {printable(message)}\n")
+        sys.stderr.write(f"{printable(message)}\n")
     try:
         sys.stderr.flush()
     finally:

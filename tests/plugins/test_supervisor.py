@@ -132,6 +132,17 @@ def test_a_worker_that_exits_through_python_keeps_its_status():
     assert _worker(lambda: None).exit_code_for_caller() == (0, None)
 
 
+def test_a_crash_while_shutting_down_after_the_command_finished_keeps_its_status():
+    def body():
+        channel.exiting(0)
+        os.kill(os.getpid(), signal.SIGSEGV)  # as a library's exit handler may
+
+    code, message = _worker(body).exit_code_for_caller()
+    assert code == 0
+    assert message == ("opsdk: note: the command had finished (status 0) when its process was "
+                       "killed by signal SIGSEGV (a crash in native code), while shutting down")
+
+
 def test_status_0_without_the_promised_summary_is_a_failure():
     def body():
         channel.expect_summary()
@@ -139,7 +150,7 @@ def test_status_0_without_the_promised_summary_is_a_failure():
 
     code, message = _worker(body).exit_code_for_caller()
     assert code == 1
-    assert message.startswith("the command exited with status 0 before printing its summary "
+    assert message.startswith("Error: the command exited with status 0 before printing its summary "
                               "while checking op p.op")
 
 
