@@ -51,6 +51,11 @@ def enable(mode):
     _mode["name"] = mode
 
 
+def handing_over():
+    """True in the `opsdk` command's process, which becomes a worker at its first pack load."""
+    return _mode["name"] == "handover"
+
+
 def plugin_timeout():
     """Seconds a pack may take to load (``OPSDK_PLUGIN_TIMEOUT``, default 30); None: no limit."""
     value = os.environ.get(ENV_TIMEOUT, "").strip()

@@ -79,3 +79,10 @@ def test_a_pack_that_exits_at_import_no_longer_makes_check_a_silent_success(opsd
     assert done.returncode == 1
     assert "FAIL pack exits failed to load" in done.stdout
     assert done.stdout.splitlines()[-1].startswith("FAILED: ")
+
+
+def test_build_goes_on_without_the_hostile_packs_and_names_them(opsdk_cmd):
+    done = opsdk_cmd("build")
+    assert done.returncode == 0, done.stderr
+    assert "4 pack(s) failed to load and were not built: " in done.stderr
+    assert all(pack in done.stderr.splitlines()[-1] for pack in HOSTILE)

@@ -8,6 +8,7 @@ import pytest
 
 import opsdk
 import opsdk.autograd
+import opsdk.ops
 from opsdk.plugins.namespace import Snapshot
 
 
@@ -104,8 +105,6 @@ def test_names_of_a_module_imported_during_the_pack_are_watched_from_then_on(sna
 
 
 def test_the_machinery_behind_opsdk_ops_is_watched_too(snapshot):
-    import opsdk.ops
-
     resolve = opsdk.ops._PackOps.__getattr__
     opsdk.ops._PackOps.__getattr__ = lambda self, name: None
     assert [c.split(" (")[0] for c in snapshot.restore()] == ["opsdk.ops._PackOps.__getattr__"]
