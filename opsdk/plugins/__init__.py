@@ -5,7 +5,8 @@ Packs load lazily, on the first ``opsdk.ops.<name>`` or ``opsdk.list_ops()``, ne
 none; the built-in pack always loads). Each pack loads under a guard: what it raises is recorded
 (loader.py), opsdk names it changes are put back (namespace.py), and where a process is watched
 (the `opsdk` command, the pytest plugin) a pack that hangs, exits or crashes is stopped in a
-child process and recorded (supervisor.py; the worker reports through channel.py, watch.py reads it).
+child process and recorded (supervisor.py; the child reports through channel.py, watch.py
+reads it).
 """
 from .failures import PluginFailure
 from .manager import get_registry, list_ops, register_pack, reload, unregister_pack
