@@ -51,7 +51,8 @@ def _origin(value):
         return "deleted"
     code = getattr(value, "__code__", None)
     if code is not None:
-        return f"replaced by {getattr(value, '__qualname__', '?')} from {code.co_filename}:{code.co_firstlineno}"
+        name = getattr(value, "__qualname__", "?")
+        return f"replaced by {name} from {code.co_filename}:{code.co_firstlineno}"
     kind = value if isinstance(value, type) else type(value)
     return f"replaced by {'class' if kind is value else 'a'} {kind.__module__}.{kind.__qualname__}"
 
