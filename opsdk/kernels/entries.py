@@ -6,7 +6,6 @@ The MANIFEST detects truncation and corruption; it is no signature (whoever can 
 extension can write its MANIFEST), so an entry is read only where only you can write (``trust``).
 """
 import os
-import re
 import stat
 import time
 from typing import NamedTuple
@@ -52,8 +51,9 @@ def _manifest_fields(text):
         name, size, digest = fields["so"], int(fields["size"]), fields["digest"]
     except (UnicodeDecodeError, ValueError, KeyError):
         return None
-    # a bare file name: opened relative to the entry, it must not climb out of it
-    if not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*", name) or size < 0:
+    # a bare file name: opened relative to the entry, it must not climb out of it (no regex:
+    # compiling one would cost a fresh process's cached load a third of its time)
+    if not name or name.startswith(".") or "/" in name or os.sep in name or "\0" in name or size < 0:
         return None
     return name, size, digest
 

@@ -80,24 +80,36 @@ def planted(tmp_path, cache):
     return Planted
 
 
-@pytest.fixture
-def make_foreign(monkeypatch):
-    """``make_foreign(path)``: the tree at path belongs to another user: chowned for real as
-    root; otherwise opsdk's owner check is told so (a user cannot give files away)."""
-    inodes = set()
+def _tree(path):
+    for folder, dirs, files in os.walk(path):
+        yield folder
+        yield from (os.path.join(folder, n) for n in dirs + files)
+
+
+def _told_foreign(monkeypatch, path):
+    """opsdk's owner check is told that the tree at path is another user's (what a user, who
+    cannot give files away, can do)."""
+    # the change time too: a rebuilt entry may get the inode number of the one it replaced
+    files = {(st.st_dev, st.st_ino, st.st_ctime_ns) for st in map(os.lstat, _tree(path))}
+    real = trust._owner
+    monkeypatch.setattr(trust, "_owner", lambda st: FOREIGN_UID if (st.st_dev, st.st_ino, st.st_ctime_ns)
+                        in files else real(st))
+
+
+@pytest.fixture(params=["chown", "owner check"])
+def make_foreign(request, monkeypatch):
+    """``make_foreign(path)``: the tree at path belongs to another user: chowned for real (as
+    root), or opsdk's owner check is told so."""
+    if request.param == "chown" and os.geteuid() != 0:
+        pytest.skip("only root can give files to another user; the 'owner check' variant runs")
 
     def make(path):
-        for folder, dirs, files in os.walk(path):
-            for name in [folder, *(os.path.join(folder, n) for n in dirs + files)]:
-                if os.geteuid() == 0:
-                    os.lchown(name, FOREIGN_UID, FOREIGN_UID)
-                else:
-                    st = os.lstat(name)
-                    inodes.add((st.st_dev, st.st_ino))
+        if request.param == "chown":
+            for name in _tree(path):
+                os.lchown(name, FOREIGN_UID, FOREIGN_UID)
+        else:
+            _told_foreign(monkeypatch, path)
 
-    real = trust._owner
-    monkeypatch.setattr(trust, "_owner", lambda st: FOREIGN_UID if (st.st_dev, st.st_ino) in inodes
-                        else real(st))
     return make
 
 
@@ -174,7 +186,7 @@ def test_a_cache_root_of_another_user_is_not_used(planted, cache, make_foreign):
 
 @pytest.mark.parametrize("how", ["cache 0777", "foreign entry", "linked entry", "linked index"])
 def test_without_a_compiler_index_leads_to_no_untrusted_build(planted, cache, tmp_path, no_compiler,
-                                                               make_foreign, how):
+                                                               monkeypatch, how):
     if how == "linked entry":
         planted.at(str(tmp_path / "elsewhere"))
         os.symlink(tmp_path / "elsewhere", planted.entry)
@@ -183,7 +195,7 @@ def test_without_a_compiler_index_leads_to_no_untrusted_build(planted, cache, tm
     if how == "cache 0777":
         os.chmod(cache, 0o777)
     elif how == "foreign entry":
-        make_foreign(planted.entry)
+        _told_foreign(monkeypatch, planted.entry)
     elif how == "linked index":
         real_index = tmp_path / "index-elsewhere"
         os.rename(planted.index, real_index)
