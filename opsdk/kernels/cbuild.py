@@ -17,7 +17,7 @@ from opsdk.kernels.compiler import compiler_identity, find_compiler, first_error
 from opsdk.kernels.entries import discard_entry, new_build_dir, read_entry, write_manifest
 from opsdk.kernels.keys import build_key, source_key
 from opsdk.kernels.loader import load_verified
-from opsdk.kernels.trust import read_trusted, write_private
+from opsdk.kernels.trust import open_dir, read_trusted, write_private
 
 _loaded = {}  # entry directory -> (lib, ffi), per process
 _process_lock = threading.Lock()  # threads of one process: the file lock is per process
@@ -160,10 +160,17 @@ def _prebuilt_extension(skey):
         if problem.kind in ("untrusted", "not-ours"):
             raise unusable_error(problem)
         return None
+    index = os.path.join(root, "index")
     try:
-        key = read_trusted(os.path.join(root, "index", skey)).decode("ascii").strip()
+        fd = open_dir(index)
+    except OSError:
+        return None
+    try:
+        key = read_trusted(skey, fd, label=os.path.join(index, skey)).decode("ascii").strip()
     except (OSError, UnicodeDecodeError):
         return None
+    finally:
+        os.close(fd)
     if not _is_key(key):
         return None
     found = read_entry(os.path.join(root, "c", key))

@@ -238,3 +238,13 @@ def test_builds_made_under_a_group_writable_umask_are_trusted_by_the_next_proces
     for folder, dirs, files in os.walk(cache):
         for name in [folder, *(os.path.join(folder, n) for n in files)]:
             assert not os.lstat(name).st_mode & 0o022, name
+
+
+def test_without_a_compiler_an_index_folder_that_is_a_link_is_not_followed(planted, cache, tmp_path,
+                                                                            no_compiler):
+    planted.at(planted.entry)
+    os.rename(os.path.join(cache, "index"), tmp_path / "index-elsewhere")
+    os.symlink(tmp_path / "index-elsewhere", os.path.join(cache, "index"))
+    (message,) = _call(make_scale("tests.linkedindexdir"))
+    assert not planted.ran() and "symbolic link" in message
+    _doctor_flags("is a symbolic link")
