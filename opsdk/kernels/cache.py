@@ -97,7 +97,9 @@ def _others(root):
         names = os.listdir(root)
     except OSError:
         names = []  # unreadable: nothing is read from it either
-    return sorted(n for n in names if n not in known and not n.startswith(_PROBE)), False
+    # also ours: a probe file, and the temporary file of a tag whose writer was killed
+    passing = (_PROBE, *(f"{name}." for name in (*_MARKERS, *FILES)))
+    return sorted(n for n in names if n not in known and not n.startswith(passing)), False
 
 
 def _not_ours(root, others):

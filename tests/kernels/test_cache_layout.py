@@ -107,3 +107,9 @@ def test_info_of_proc_counts_nothing(monkeypatch):
         pytest.skip("no /proc on this system")
     monkeypatch.setenv("OPSDK_CACHE_DIR", "/proc")
     assert cache_info().total_bytes == 0
+
+
+def test_a_tagging_killed_midway_does_not_make_the_cache_foreign(cache):
+    os.mkdir(cache, 0o700)
+    open(os.path.join(cache, TAG + ".1234123456"), "w").close()  # write_private's temporary file
+    assert cache_problem() is None
