@@ -80,6 +80,22 @@ class CacheUnusableError(BackendUnavailableError):
     are not already built there fall back to python until it is fixed."""
 
 
+class CacheUntrustedError(CacheUnusableError):
+    """The kernel cache, or an entry in it, could have been written by someone else (another
+    user owns it, group or others may write it, or it is a symbolic link): nothing in it is
+    loaded."""
+
+
+class CacheNotOursError(CacheUnusableError):
+    """``OPSDK_CACHE_DIR`` names a directory that holds other files and no opsdk cache tag:
+    opsdk neither writes into it nor clears it."""
+
+
+class CompilerSettingError(BackendUnavailableError, ValueError):
+    """``$CC`` cannot be read as a command line (an unterminated quote): C kernels fall back to
+    python, and the CLI refuses it as a usage error."""
+
+
 class KernelArgumentError(OpArgumentError, TypeError):
     """A kernel got an array of the wrong dtype, device or layout for its C or CUDA implementation."""
 

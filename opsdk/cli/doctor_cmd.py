@@ -52,8 +52,15 @@ def _module(name, label, fix):
 def _c_compiler():
     import sysconfig
 
+    from ..errors import CompilerSettingError
     from ..kernels import compiler_info
+    from ..kernels.compiler import find_compiler
 
+    try:
+        find_compiler()
+    except CompilerSettingError as error:
+        text, fix = str(error).split("; fix: ", 1)
+        return Finding(ERROR, "C compiler", text, fix)
     info = compiler_info()
     if not info.available:
         return Finding(WARN, "C compiler", info.reason,
@@ -127,19 +134,38 @@ def _cuda_simulator():
                    "" if "no C++" not in detail else "install g++ or clang++, or set CXX")
 
 
+# less free space than this on the cache's filesystem is worth a warning (a build takes ~100 KiB)
+LOW_SPACE = 100 << 20
+
+
 def _cache():
+    """The kernel cache: usable, opsdk's, yours alone, with room; and every entry trusted."""
     from .cache_cmd import human_size
-    from ..kernels import CACHE_FIX, cache_info, cache_problem
+    from ..kernels import cache_info, cache_problem
+    from ..kernels.cache import untrusted_items
+    from ..writable import free_space, nearest_existing
 
     info = cache_info()
     problem = cache_problem()
-    if problem is None:
-        return Finding(OK, "cache", f"{info.path} ({info.entries} build(s), {human_size(info.total_bytes)})")
-    if info.entries and cache_problem(writing=False) is None:
-        problem += f" ({info.entries} prebuilt build(s) still load; other C kernels fall back to python)"
-    else:
-        problem += " (C kernels fall back to python)"
-    return Finding(ERROR, "cache", problem, CACHE_FIX)
+    summary = f"{info.path} ({info.entries} build(s), {human_size(info.total_bytes)})"
+    if problem is not None:
+        detail = str(problem)
+        if problem.kind in ("not-writable", "full") and info.entries and cache_problem(writing=False) is None:
+            detail += f" ({info.entries} prebuilt build(s) still load; other C kernels fall back to python)"
+        else:
+            detail += " (C kernels fall back to python)"
+        return Finding(ERROR, "cache", detail, problem.fix)
+    unsafe = untrusted_items()
+    if unsafe:
+        more = f" and {len(unsafe) - 1} more" if len(unsafe) > 1 else ""
+        return Finding(ERROR, "cache", f"{summary}: {len(unsafe)} item(s) are not loaded, since someone "
+                                       f"else could have written them: {unsafe[0]}{more}",
+                       "`opsdk cache clear` removes them (they rebuild on next use)")
+    free, _ = free_space(nearest_existing(info.path))
+    if free is not None and free < LOW_SPACE:
+        return Finding(WARN, "cache", f"{summary}; only {human_size(free)} free on its filesystem",
+                       "free space there, or set OPSDK_CACHE_DIR to a directory on another filesystem")
+    return Finding(OK, "cache", summary)
 
 
 def _backend():
