@@ -7,6 +7,7 @@ import threading
 import time
 from importlib.machinery import EXTENSION_SUFFIXES
 
+from opsdk.env import setting
 from opsdk.errors import BackendUnavailableError, CacheUnusableError, KernelBuildError
 from opsdk.kernels.cache import (CACHE_FIX, append_build_log, build_lock, cache_dir, cache_problem,
                                  subdir, verified_extension, write_manifest)
@@ -160,7 +161,7 @@ def _write_index(skey, key):
 def _build_locked(source, code, command, key, entry, kernel, force):
     """Compile under the entry's lock unless another process installed it meanwhile."""
     os.makedirs(os.path.dirname(entry), exist_ok=True)
-    lock, timeout_error = build_lock(entry + ".lock", float(os.environ.get("OPSDK_BUILD_TIMEOUT", "600")))
+    lock, timeout_error = build_lock(entry + ".lock", setting("OPSDK_BUILD_TIMEOUT"))
     try:
         with lock:
             if not force:
