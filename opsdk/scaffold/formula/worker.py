@@ -14,8 +14,15 @@ from ...errors import FormulaError
 
 # SymPy's expressions of a bounded formula fit in far less; a runaway one stops here, not at swap
 MEMORY_BYTES = 4 << 30
-_BOOT = ("import sys; sys.path[0] = sys.argv[1]; "  # the opsdk being run, never the current directory
-         "from opsdk.scaffold.formula.worker import main; main()")
+# the child runs the opsdk the parent runs (loaded from its file), and nothing from the current
+# directory (which `python -c` would put first on sys.path)
+_BOOT = ("import sys, importlib.util as u\n"
+         "sys.path[:] = [p for p in sys.path if p not in ('', '.')]\n"
+         "spec = u.spec_from_file_location('opsdk', sys.argv[1])\n"
+         "sys.modules['opsdk'] = module = u.module_from_spec(spec)\n"
+         "spec.loader.exec_module(module)\n"
+         "from opsdk.scaffold.formula.worker import main\n"
+         "main()\n")
 
 
 def sympy_available():
@@ -49,11 +56,11 @@ def bounded_formula_context(op, text, inputs=("x",), attrs=None, backends=("pyth
     timeout = setting("OPSDK_FORMULA_TIMEOUT") if timeout is None else timeout
     request = {"op": op, "text": text, "inputs": list(inputs), "attrs": dict(attrs or {}),
                "backends": list(backends), "domain": None if domain is None else list(domain)}
-    root = str(Path(__file__).resolve().parents[3])
+    package = str(Path(__file__).resolve().parents[2] / "__init__.py")
     # one thread: the child computes symbols, and BLAS threads would only reserve memory
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     try:
-        done = subprocess.run([sys.executable, "-c", _BOOT, root], input=json.dumps(request), env=env,
+        done = subprocess.run([sys.executable, "-c", _BOOT, package], input=json.dumps(request), env=env,
                               capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise FormulaError(f"formula {text!r}: deriving it took longer than {timeout:g} s and was "
