@@ -35,6 +35,8 @@ def _render(env, render, where):
 
 
 def _render_name(env, part, context, where):
+    if "{" not in part:  # a plain name: compiling it as a template costs milliseconds each
+        return part
     name = _render(env, lambda: env.from_string(part).render(context), f"name of {where}")
     if "/" in name or "\\" in name or name in (".", ".."):
         raise TemplateError(f"template {where}: its name renders to {name!r}; expected: one file "
@@ -42,7 +44,7 @@ def _render_name(env, part, context, where):
     return name
 
 
-def render_tree(root, context, lenient=False):
+def render_tree(root, context, lenient=False, only=None):
     """Render every file under ``root`` with ``context``.
 
     File and directory names are rendered; a name that renders empty drops that file (or the
@@ -54,6 +56,7 @@ def render_tree(root, context, lenient=False):
         context: the template variables.
         lenient: render variables ``context`` lacks as nothing, instead of refusing them (to read
             what a template binds without every variable, see ``reserved``).
+        only: the output paths wanted (the others are not rendered); default: all.
 
     Returns:
         list of ``(relative POSIX path, bytes)``, sorted by path.
@@ -83,6 +86,8 @@ def render_tree(root, context, lenient=False):
                 continue
             source = "/".join((*relative, filename))
             name = _render_name(env, filename, context, source)
+            if only is not None and "/".join((*out_dir, name.removesuffix(SUFFIX))) not in only:
+                continue
             if name.endswith(SUFFIX):
                 name = name[: -len(SUFFIX)]
                 if not name:

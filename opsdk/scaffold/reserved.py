@@ -104,13 +104,14 @@ def _template_names(root):
     root = Path(root)
     version = template_version(root)
     package = _PROBE_PACK["package"]
-    pack = render_tree(root / "pack", pack_context(_PROBE_PACK, version))
-    ops_init = module_names(_python_file(pack, f"src/{package}/ops/__init__.py"))
+    init_path, module_path = f"src/{package}/ops/__init__.py", f"src/{package}/ops/{_PROBE_OP}.py"
+    pack = render_tree(root / "pack", pack_context(_PROBE_PACK, version), only={init_path})
+    ops_init = module_names(_python_file(pack, init_path))
     context = op_context(_PROBE_PACK, _PROBE_OP, BACKENDS, version)
     module = set()
     for template in sorted(p for p in root.iterdir() if p.is_dir() and p.name.startswith("op")):
-        rendered = render_tree(template, {**context, "kind": template.name}, lenient=True)
-        module |= module_names(_python_file(rendered, f"src/{package}/ops/{_PROBE_OP}.py"))
+        rendered = render_tree(template, {**context, "kind": template.name}, lenient=True, only={module_path})
+        module |= module_names(_python_file(rendered, module_path))
     return frozenset(ops_init), frozenset(module - {context["class_name"]})
 
 
