@@ -133,10 +133,10 @@ def get_device():
 def _install_cuda_simulator_if_asked():
     """OPSDK_CUDA_SIM=1 (or =auto, without a GPU): the cuda backend runs on the CPU simulator
     (nothing is compiled yet)."""
-    import os
+    from .env import setting
 
-    value = os.environ.get("OPSDK_CUDA_SIM", "").strip().lower()
-    if value in ("1", "true", "yes", "on", "auto"):
+    value = setting("OPSDK_CUDA_SIM")
+    if value is not None:
         from .kernels import cudasim
 
         cudasim.install() if value != "auto" else cudasim.install_unless_a_gpu()

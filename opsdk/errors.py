@@ -176,6 +176,16 @@ class ExistingFilesError(ScaffoldError, FileExistsError):
     """Scaffolding would overwrite files that exist; the message lists them and names --force."""
 
 
+class InvalidPathError(ScaffoldError, ValueError):
+    """A directory given to `opsdk new-pack` / `opsdk new-op` cannot be used: empty, or a path the
+    file system would refuse for its length."""
+
+
+class AnswersFileError(ScaffoldError, ValueError):
+    """A pack's ``.opsdk-answers.json`` holds a value the scaffolding cannot use (a name that is not
+    an identifier, a malformed version): it is checked like command-line input."""
+
+
 class NotAPackError(ScaffoldError):
     """`opsdk new-op` was pointed at a directory that is not a pack made by `opsdk new-pack`."""
 

@@ -168,23 +168,6 @@ def _cache():
     return Finding(OK, "cache", summary)
 
 
-def _backend():
-    from ..errors import BackendUnavailableError
-    from ..kernels import BACKENDS
-    from ..kernels.dispatch import forced_backend
-
-    if "OPSDK_BACKEND" not in os.environ:
-        return []
-    try:
-        forced_backend()
-    except BackendUnavailableError:
-        valid = ", ".join([*BACKENDS, "auto"])
-        return [Finding(ERROR, "$OPSDK_BACKEND", f"{os.environ['OPSDK_BACKEND']!r} is not a backend: "
-                                                 f"expected one of {valid}; every kernel call fails",
-                        f"unset OPSDK_BACKEND, or set it to one of {valid}")]
-    return [Finding(OK, "$OPSDK_BACKEND", repr(os.environ["OPSDK_BACKEND"]))]
-
-
 def _packs():
     from .list_cmd import failure_hint
     from ..plugins import get_registry
@@ -203,9 +186,24 @@ def _packs():
     return found
 
 
+_OTHER_VARIABLES = ("CC", "CXX", "CUDA_HOME")
+# what a strict variable's bad value breaks (a lenient one is ignored, with a warning)
+_BROKEN = {"OPSDK_BACKEND": "every kernel call fails", "OPSDK_CUDA_SIM_SCHEDULE": "every simulated launch fails"}
+
+
 def _environment():
-    names = ("OPSDK_LOAD_PLUGINS", "OPSDK_CACHE_DIR", "CC", "CUDA_HOME", "OPSDK_CUDA_SIM", "CXX")
-    return [Finding(OK, f"${name}", repr(os.environ[name])) for name in names if name in os.environ]
+    """A line per variable that changes opsdk's behaviour and is set: its value, or what is wrong."""
+    from ..env import VARIABLES, problems
+
+    found = {}
+    for name, message, strict, fix in problems():
+        if strict:
+            message += f"; {_BROKEN.get(name, 'it cannot be used')}"
+        found[name] = Finding(ERROR if strict else WARN, f"${name}", message, fix)
+    for name in (*VARIABLES, *_OTHER_VARIABLES):
+        if name in os.environ and name not in found:
+            found[name] = Finding(OK, f"${name}", repr(os.environ[name]))
+    return [found[name] for name in sorted(found)]
 
 
 def findings():
@@ -214,8 +212,7 @@ def findings():
         _python(), _opsdk(),
         _module("numpy", "NumPy", "pip install numpy"),
         _module("cffi", "cffi", "pip install cffi (C kernels are compiled through it)"),
-        _c_compiler(), _nvcc(), *_cupy_and_gpu(), _cuda_simulator(), _cache(), *_packs(), *_backend(),
-        *_environment(),
+        _c_compiler(), _nvcc(), *_cupy_and_gpu(), _cuda_simulator(), _cache(), *_packs(), *_environment(),
     ]
 
 

@@ -8,6 +8,7 @@ import time
 import warnings
 from importlib.machinery import EXTENSION_SUFFIXES
 
+from opsdk.env import setting
 from opsdk.errors import (BackendUnavailableError, CacheUnusableError, CacheUntrustedError,
                           CompilerSettingError, KernelBuildError, OpsdkWarning)
 from opsdk.kernels.cache import (KEY_NAME, append_build_log, build_lock, cache_dir, cache_problem, subdir,
@@ -228,7 +229,7 @@ def _build_locked(source, code, command, key, entry, kernel, force):
     """Compile under the entry's lock unless another process installed it meanwhile; returns
     the installed ``Build``."""
     subdir("c")
-    lock, timeout_error = build_lock(entry + ".lock", float(os.environ.get("OPSDK_BUILD_TIMEOUT", "600")))
+    lock, timeout_error = build_lock(entry + ".lock", setting("OPSDK_BUILD_TIMEOUT"))
     try:
         with lock:
             if not force:

@@ -21,7 +21,6 @@ import sys
 from . import channel
 from .watch import ENV_TIMEOUT, Worker
 
-DEFAULT_TIMEOUT = 30.0
 _mode = {"name": None, "forked": False}
 # packs that hung or ended a worker: (pack, distribution, module) -> PluginFailure
 _known = {}
@@ -39,22 +38,9 @@ def handing_over():
 
 def plugin_timeout():
     """Seconds a pack may take to load (``OPSDK_PLUGIN_TIMEOUT``, default 30); None: no limit."""
-    value = os.environ.get(ENV_TIMEOUT, "").strip()
-    if not value:
-        return DEFAULT_TIMEOUT
-    try:
-        seconds = float(value)
-    except ValueError:
-        seconds = -1.0
-    if seconds != seconds or seconds < 0:  # NaN too
-        import warnings
+    from ..env import setting
 
-        from ..errors import OpsdkWarning
-
-        warnings.warn(f"{ENV_TIMEOUT}={value!r} is not a number of seconds; expected: a number >= 0 "
-                      f"(0: no limit); using {DEFAULT_TIMEOUT:g}", OpsdkWarning, stacklevel=2)
-        return DEFAULT_TIMEOUT
-    return seconds or None
+    return setting(ENV_TIMEOUT)
 
 
 def key(source):

@@ -6,6 +6,8 @@ import warnings
 
 import pytest
 
+from opsdk import env
+
 from fixtures.hostile_packs import line_of, source
 from opsdk.errors import OpsdkWarning, PluginCrashError, PluginTimeoutError
 from opsdk.plugins import supervisor
@@ -99,16 +101,21 @@ def test_without_a_mode_packs_load_in_this_process(site, only, monkeypatch):
     assert only("bystander").has_pack("bystander") and starts == []
 
 
-@pytest.mark.parametrize("value, seconds", [("", 30.0), ("2.5", 2.5), ("0", None), (" 7 ", 7.0)])
+@pytest.mark.parametrize("value, seconds", [(None, 30.0), ("2.5", 2.5), ("0", None), (" 7 ", 7.0)])
 def test_the_timeout_comes_from_the_environment(monkeypatch, value, seconds):
-    monkeypatch.setenv(supervisor.ENV_TIMEOUT, value)
+    if value is None:
+        monkeypatch.delenv(supervisor.ENV_TIMEOUT, raising=False)
+    else:
+        monkeypatch.setenv(supervisor.ENV_TIMEOUT, value)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert supervisor.plugin_timeout() == seconds
 
 
-@pytest.mark.parametrize("value", ["abc", "-1", "nan"])
+@pytest.mark.parametrize("value", ["abc", "-1", "nan", ""])
 def test_a_timeout_that_is_no_number_of_seconds_is_warned_about(monkeypatch, value):
+    monkeypatch.setattr(env, "_warned", set())
+    monkeypatch.setattr(env, "_parsed", {})
     monkeypatch.setenv(supervisor.ENV_TIMEOUT, value)
-    with pytest.warns(OpsdkWarning, match=f"OPSDK_PLUGIN_TIMEOUT='{value}' is not a number of seconds"):
+    with pytest.warns(OpsdkWarning, match=f"OPSDK_PLUGIN_TIMEOUT='{value}' is not valid; expected: a number of seconds"):
         assert supervisor.plugin_timeout() == 30.0

@@ -12,6 +12,7 @@ import threading
 import time
 from typing import NamedTuple
 
+from opsdk.env import setting
 from opsdk.errors import BackendUnavailableError, KernelBuildError
 from opsdk.kernels.cache import append_build_log, build_lock, subdir
 from opsdk.kernels.entries import (discard_entry, installed_extension, new_build_dir, verified_extension,
@@ -185,7 +186,7 @@ def _cached(entry, so_name, compile_into, label):
     if so_path is not None:
         return so_path
     with _lock:
-        lock, timeout_error = build_lock(entry + ".lock", float(os.environ.get("OPSDK_BUILD_TIMEOUT", "600")))
+        lock, timeout_error = build_lock(entry + ".lock", setting("OPSDK_BUILD_TIMEOUT"))
         try:
             with lock:
                 so_path = verified_extension(entry)

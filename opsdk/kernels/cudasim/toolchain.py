@@ -5,6 +5,7 @@ import subprocess
 import tempfile
 from typing import NamedTuple
 
+from opsdk.env import setting
 from opsdk.errors import CacheUnusableError
 from opsdk.kernels.cache import subdir
 from opsdk.kernels.compiler import compiler_env, compiler_identity
@@ -97,7 +98,7 @@ def _probe_hooks(command, identity):
 
     The answer is kept in the cache, keyed by the compiler's identity: probing costs a compile.
     """
-    if os.environ.get("OPSDK_CUDA_SIM_INSTRUMENT", "1") == "0":
+    if not setting("OPSDK_CUDA_SIM_INSTRUMENT"):
         return ()
     candidates = (_CLANG_HOOKS, _GCC_HOOKS) if "clang" in identity else (_GCC_HOOKS, _CLANG_HOOKS)
     return _probe(command, identity, "hooks", candidates)
