@@ -118,8 +118,8 @@ VARIABLES = {v.name: v for v in (
              "all; empty: none but the built-in one)"),
     Variable("OPSDK_PLUGIN_TIMEOUT", _seconds_or_none, 30.0, "30 s", "seconds a pack may take to load "
              "before it is stopped and listed as failed (0: no limit)"),
-    Variable("OPSDK_CACHE_DIR", _text, None, "the per-user cache directory", "where compiled C kernels "
-             "are cached"),
+    Variable("OPSDK_CACHE_DIR", _text, None, "the per-user cache directory", "where compiled kernels "
+             "are cached: a new or empty directory of your own, or one opsdk made"),
     Variable("OPSDK_BUILD_TIMEOUT", _seconds, 600.0, "600 s", "seconds to wait for another process's "
              "compile of the same kernel"),
     Variable("OPSDK_POOL_MB", _whole(0, "MiB"), None, "OPSDK_NN_POOL_MB, else 256", "MiB of large "
