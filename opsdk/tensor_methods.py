@@ -5,20 +5,13 @@ from .autograd.grad_mode import _state
 from .errors import ShapeError
 from .functional import elementwise as E, indexing, linalg, reduction as R, shape as S
 from .functional import inplace as I
-from .functional.record import record
+from .autograd import grad_api
+from .autograd.record import clone
 from .tensor import Tensor, _wrap, bump_version
 
 
 def _rev(fn):
     return lambda self, other: fn(other, self)
-
-
-def clone(x, name=None):
-    """A differentiable copy of x (new memory)."""
-    out = x._data.copy()
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    return record("clone", out, (x,), lambda g: (g,), lambda g: (g,))
 
 
 def _set_value(self, value):
@@ -118,6 +111,8 @@ _METHODS = {
     "uniform_": _uniform_, "normal_": _normal_, "remainder": E.remainder, "mod": E.remainder,
     "floor_mod": E.remainder, "floor_divide": E.floor_divide, "contiguous": lambda self: self,
     "is_contiguous": lambda self: True,
+    "backward": grad_api.backward, "retain_grads": grad_api.retain_grads,
+    "T": property(lambda self: S.transpose(self, list(range(self.ndim))[::-1])),
 }
 
 # in-place variants of the core ops: (name, op, NumPy ufunc for the plain write, reads x)

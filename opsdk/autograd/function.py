@@ -1,6 +1,6 @@
 """The PyLayer protocol: custom ops with a user-written forward and backward."""
 from ..errors import PyLayerNotImplementedError
-from ..functional.record import OutputOf as _OutputOf
+from .record import OutputOf as _OutputOf
 
 
 class PyLayerContext:

@@ -5,7 +5,6 @@ import numpy as np
 
 from ..device import cupy_module
 from ..errors import DoubleBackwardError, OpBackwardError
-from ..functional.record import _edge
 from ..tensor import Tensor, _wrap, _wrap_req
 from . import grad_mode
 from .node import Node
@@ -29,7 +28,7 @@ class InputMeta:
         # is the output of a PyLayer whose ctx.set_grad_in_dtype_consistent(False) asked to get
         # gradients uncast (Paddle casts on the receiving side)
         node = t._node
-        rule = node.vjp if node is not None else None
+        rule = node.rule if node is not None else None
         self.cast = not (type(rule) is BackwardRule and not rule.ctx._grad_in_dtype_consistent)
 
 
@@ -51,8 +50,14 @@ def _tracked(g):
     return p
 
 
+def _edge(t):
+    if t is None or not t._req:
+        return None
+    return (t, -1) if t._node is None else (t._node, t._out_idx)
+
+
 def _first_order_only(name, site):
-    def rule(*grads):
+    def rule(g):
         raise DoubleBackwardError(
             f"'{name}' is first-order only: a higher-order gradient was asked through its "
             f"backward (forward called at {site}), which left the graph (raw arrays, .numpy(), "
@@ -63,7 +68,9 @@ def _first_order_only(name, site):
 
 
 class BackwardRule:
-    """The node rule of one PyLayer call (``vjp(*grads)`` for the engine)."""
+    """The node rule of one PyLayer call: one function giving every input's gradient, as the
+    user's backward computes them all at once (``rule(g)``, g the list of output gradients
+    when there are several)."""
 
     __slots__ = ("cls", "ctx", "name", "n_args", "tensor_pos", "inputs", "outputs", "site",
                  "first_order_only", "_node", "keywords", "list_args")
@@ -90,8 +97,17 @@ class BackwardRule:
         # a weak reference: the node owns this rule, a strong one would make a cycle
         self._node = weakref.ref(node)
 
-    def __call__(self, *grads):
+    def __call__(self, g):
+        grads = tuple(g) if len(self.outputs) != 1 else (g,)
         create_graph = _state.enabled
+        if not create_graph:
+            # a first-order backward hands arrays; the user's backward takes Tensors
+            out = self._grads(tuple(None if a is None else _wrap(a) for a in grads),
+                              False)
+            return tuple(None if t is None else t._data for t in out)
+        return self._grads(grads, True)
+
+    def _grads(self, grads, create_graph):
         if self.ctx._materialize:
             grads = self._materialized(grads)
         grads = self._in_output_dtypes(grads)
@@ -163,8 +179,8 @@ class BackwardRule:
         node = self._node()
         # differentiating through it reaches the op's inputs and the incoming grads
         edges = tuple(e for e in node.edges + tuple(_edge(t) for t in grads) if e is not None)
-        guard = Node(f"{self.name}.backward", _first_order_only(self.name, self.site), None,
-                     edges, None, site=self.site)
+        guard = Node(f"{self.name}.backward", _first_order_only(self.name, self.site), edges,
+                     site=self.site)
         return _wrap_req(g._data, guard, 0)
 
     def arg_label(self, pos, item=None):

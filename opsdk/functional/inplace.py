@@ -189,7 +189,7 @@ def assign(x, output=None):
         array([1., 2.])
     """
     from ..functional.creation import to_tensor
-    from ..tensor_methods import clone
+    from ..autograd.record import clone
     if isinstance(x, Tensor):
         r = clone(x)
     else:

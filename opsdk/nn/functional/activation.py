@@ -202,7 +202,7 @@ def softmax(x, axis=-1, dtype=None, name=None):
     def vjp(g, r=OutputOf(res)):
         y = r.get()
         return (y * (g - _sum(g * y, axis=ax, keepdim=True)),)
-    res._node.vjp = vjp
+    res._node.rule.vjp = vjp
     return save_output(res)  # both rules read the output: writing it in place is an error
 
 
@@ -233,7 +233,7 @@ def log_softmax(x, axis=-1, dtype=None, name=None):
 
     def vjp(g, r=OutputOf(res)):
         return (g - exp(r.get()) * _sum(g, axis=ax, keepdim=True),)
-    res._node.vjp = vjp
+    res._node.rule.vjp = vjp
     return save_output(res)  # both rules read the output: writing it in place is an error
 
 
