@@ -40,8 +40,9 @@ from .functional.rearrange import meshgrid, repeat_interleave, roll, rot90
 from .functional.scatter import index_add, index_add_, masked_fill, masked_fill_, scatter, scatter_
 from .functional.sorting import argsort, sort, topk
 from .functional.triangular import tril, tril_, triu, triu_
+from .autograd.record import clone
 from .tensor import Tensor, is_tensor
-from .tensor_methods import clone, module_inplace_functions as _inplace_functions
+from . import tensor_methods as _tensor_methods
 from .functional.elementwise import scale
 from .functional.inplace import assign
 from .functional.combined import addmm, diff, dist, lerp
@@ -50,7 +51,16 @@ from .functional.logic import equal_all, isclose
 from .functional.more_unary import expm1, frac, log1p, log2, log10, stanh, trunc
 
 # paddle.tanh_(x), paddle.add_(x, y), ...: the in-place Tensor methods as functions
-globals().update(_inplace_functions())
+globals().update(_tensor_methods.module_inplace_functions())
+
+
+def _erf_method(x, name=None):
+    # the built-in pack's op (kernels, the registry) loads when first called
+    from .builtin_ops.erf import erf
+    return erf(x)
+
+
+_tensor_methods.provide(erf=_erf_method)
 
 _LAZY = {
     "nn": ".nn", "optimizer": ".optimizer", "amp": ".amp", "ops": ".ops", "plugins": ".plugins",
@@ -94,7 +104,7 @@ _LAZY_ATTRS = {
     "load": (".serialization", "load"),
     "get_flags": (".framework", "get_flags"),
     "set_flags": (".framework", "set_flags"),
-    "inverse": (".functional.matrix_algebra", "inv"),
+    "inverse": (".functional.linalg", "inv"),
     "atan2": (".functional.angles", "atan2"),
 }
 

@@ -191,28 +191,31 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                     b = t._base
                     if (t._version if b is None else b._version) != version:
                         _check_versions(node)
+            # what the rule reads: a list holds saved Tensors or the node's own output, read
+            # as arrays (first order) or as Tensors (create_graph); a tuple only constants
             args = node.args
             if args is None:
                 args = ()
-            elif create_graph:
-                args = [_wrap_req(a.data, node, a.idx) if type(a) is OutputOf else a
-                        for a in args]
-            else:
-                args = [a._data if isinstance(a, Tensor) else
-                        (a.data if type(a) is OutputOf else a) for a in args]
+            elif type(args) is list:
+                if create_graph:
+                    args = [_wrap_req(a.data, node, a.idx) if type(a) is OutputOf else a
+                            for a in args]
+                else:
+                    args = [a._data if isinstance(a, Tensor) else
+                            (a.data if type(a) is OutputOf else a) for a in args]
+            edges = node.edges
             if type(rule) is not tuple:
                 in_grads = rule(g, *args)
-            elif len(rule) == 1:
+            elif len(edges) == 1:
                 in_grads = (rule[0](g, *args),)
             else:
-                in_grads = [None if e is None else r(g, *args)
-                            for e, r in zip(node.edges, rule)]
+                in_grads = [None if e is None else r(g, *args) for e, r in zip(edges, rule)]
             if node.shapes is not None:
                 in_grads = [gi if s is None or gi is None else unbroadcast(gi, s)
                             for gi, s in zip(in_grads, node.shapes)]
             if not retain_graph:
                 node.rule = node.args = node.saved = None
-            for edge, g in zip(node.edges, in_grads):
+            for edge, g in zip(edges, in_grads):
                 if edge is None or g is None:
                     continue
                 target, idx = edge

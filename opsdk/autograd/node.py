@@ -19,9 +19,11 @@ class Node:
 
     ``rule`` gives the inputs' gradients from the output's: a tuple with one function per input,
     ``rule[i](g, *args)``, or one function giving them all, ``rule(g, *args)`` -> a tuple.
-    ``args`` are the values the rules read (see autograd.record); ``edges[i]`` says where input
-    i's gradient goes: ``(node, output_index)``, ``(leaf_tensor, -1)`` or None; ``saved`` holds
-    (tensor, version) pairs checked before the rule runs.
+    ``args`` are the values the rules read (see autograd.record): a list when it holds saved
+    Tensors or the node's own output (the engine hands the rule their values), else a tuple of
+    constants, or None. ``edges[i]`` says where input i's gradient goes: ``(node,
+    output_index)``, ``(leaf_tensor, -1)`` or None; ``saved`` holds (tensor, version) pairs
+    checked before the rule runs.
     """
 
     # rarely-set fields live in the class (defaults) and the lazily created __dict__

@@ -28,7 +28,7 @@ class InputMeta:
         # is the output of a PyLayer whose ctx.set_grad_in_dtype_consistent(False) asked to get
         # gradients uncast (Paddle casts on the receiving side)
         node = t._node
-        rule = node.rule if node is not None else None
+        rule = getattr(node.rule, "__wrapped__", node.rule) if node is not None else None
         self.cast = not (type(rule) is BackwardRule and not rule.ctx._grad_in_dtype_consistent)
 
 
@@ -69,8 +69,8 @@ def _first_order_only(name, site):
 
 class BackwardRule:
     """The node rule of one PyLayer call: one function giving every input's gradient, as the
-    user's backward computes them all at once (``rule(g)``, g the list of output gradients
-    when there are several)."""
+    user's backward computes them all at once (``rule(gs)``, gs the list of the gradients of
+    the Tensor outputs)."""
 
     __slots__ = ("cls", "ctx", "name", "n_args", "tensor_pos", "inputs", "outputs", "site",
                  "first_order_only", "_node", "keywords", "list_args")
@@ -98,7 +98,7 @@ class BackwardRule:
         self._node = weakref.ref(node)
 
     def __call__(self, g):
-        grads = tuple(g) if len(self.outputs) != 1 else (g,)
+        grads = tuple(g)
         create_graph = _state.enabled
         if not create_graph:
             # a first-order backward hands arrays; the user's backward takes Tensors

@@ -90,15 +90,6 @@ def _edge(t):
     return (t, -1) if node is None else (node, t._out_idx)
 
 
-def _saved(args, saved):
-    """(tensor, version) for each Tensor the rules read, and each extra one in saved."""
-    keep = [a for a in args if isinstance(a, Tensor)]
-    keep.extend(saved)
-    if not keep:
-        return None
-    return tuple([(t, t._version if t._base is None else version_total(t)) for t in keep])
-
-
 def record(name, out, inputs, rule, args=(), broadcast=False, saved=()):
     """``out`` (an array, or a list of arrays for several outputs) as Tensors whose node routes
     gradients to ``inputs`` through ``rule`` (see the module docstring).
@@ -115,9 +106,9 @@ def record(name, out, inputs, rule, args=(), broadcast=False, saved=()):
     Returns:
         The output Tensor (a list for a list of outputs); a non-float output gets no node.
     """
-    if type(out) is list:
-        return _record_outputs(name, out, inputs, rule, args, saved)
     if type(out) is not np.ndarray:
+        if type(out) is list:
+            return _record_outputs(name, out, inputs, rule, args, saved)
         out = as_array(out)
     if not _state.enabled:
         return _wrap(out)
@@ -133,14 +124,14 @@ def record(name, out, inputs, rule, args=(), broadcast=False, saved=()):
             return _wrap(out)
     if out.dtype.kind not in "fc":
         return int_result(out)
-    kind = Node
-    if args:
-        if OUTPUT in args:
-            kind = OutputReadingNode
-            args = tuple([_own_output(out) if a is OUTPUT else a for a in args])
-        node = kind(name, rule, edges, args, _saved(args, saved))
+    if args or saved:
+        node = _new_node(name, rule, edges, args, saved, out)
     else:
-        node = kind(name, rule, edges, None, _saved((), saved) if saved else None)
+        node = _new(Node)
+        node.name = name
+        node.rule = rule
+        node.edges = edges
+        node.args = node.saved = None
     if broadcast:
         shape = out.shape
         shapes = tuple([None if e is None or t._data.shape == shape else t._data.shape
@@ -154,15 +145,56 @@ def record(name, out, inputs, rule, args=(), broadcast=False, saved=()):
     return t
 
 
+def _new_node(name, rule, edges, args, saved, out):
+    """The node. The Tensors in args (and saved) are kept with their versions; OUTPUT becomes
+    the output's array (an OutputReadingNode, so writing the output in place is caught). args
+    holding either is stored as a list, which tells the engine to hand the rule their values
+    (arrays or Tensors); constants only stay a tuple, handed over as they are."""
+    reads = False
+    keep = None
+    for a in args:
+        # by identity: ``in`` or == would compare Tensors elementwise
+        if a is OUTPUT:
+            reads = True
+        elif isinstance(a, Tensor):
+            keep = [a] if keep is None else keep + [a]
+    if saved:
+        keep = list(saved) if keep is None else keep + list(saved)
+    node = _new(OutputReadingNode if reads else Node)
+    node.name = name
+    node.rule = rule
+    node.edges = edges
+    if reads:
+        node.args = [_own_output(out) if a is OUTPUT else a for a in args]
+    elif keep is not None:
+        node.args = list(args) if args else None
+    else:
+        node.args = args or None
+    node.saved = None if keep is None else tuple(
+        [(t, t._version if t._base is None else version_total(t)) for t in keep])
+    return node
+
+
 def _record_outputs(name, outs, inputs, rule, args, saved):
     """record for an op with several outputs: the rules receive the list of their gradients."""
     outs = [as_array(o) for o in outs]
     edges = tuple([_edge(t) for t in inputs])
     if not _state.enabled or edges.count(None) == len(edges):
         return [_wrap(o) for o in outs]
-    node = Node(name, rule, edges, tuple(args) or None, _saved(args, saved), n_out=len(outs))
+    if len(outs) == 1:
+        # the engine hands a one-output node its gradient bare: the rules still get a list
+        rule = tuple(_listed(r) for r in rule) if type(rule) is tuple else _listed(rule)
+    node = _new_node(name, rule, edges, tuple(args), saved, None)
+    node.n_out = len(outs)
     return [_wrap_req(o, node, i) if o.dtype.kind in "fc" else _wrap(o)
             for i, o in enumerate(outs)]
+
+
+def _listed(rule):
+    def listed(g, *args):
+        return rule([g], *args)
+    listed.__wrapped__ = rule
+    return listed
 
 
 def _same(g):

@@ -4,7 +4,7 @@ import numpy as np
 
 from ...errors import OpArgumentError, ShapeError
 from ...functional.elementwise import abs as _abs, clip, exp, log, maximum, where
-from ...functional.indexing import take_along_axis
+from ...functional.along_axis import take_along_axis
 from ...functional.reduction import mean, sum as _sum
 from ...functional.shape import reshape, unsqueeze
 from ._graph import float_arg, tensor_arg
