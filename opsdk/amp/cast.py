@@ -12,11 +12,11 @@ def quiet_cast(x, dtype):
     if not isinstance(x, Tensor):
         with np.errstate(over="ignore"):
             return x.astype(dtype)
-    src = x._data.dtype
+    src = x.array.dtype
     if src == dtype:
         return x
     with np.errstate(over="ignore"):
-        out = x._data.astype(dtype)
+        out = x.array.astype(dtype)
     return record("amp_cast", out, (x,), _QUIET_CAST, (src,))
 
 

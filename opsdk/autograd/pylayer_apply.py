@@ -5,7 +5,7 @@ from ..tensor import Tensor, bump_version, int_result, version_total
 from . import grad_mode
 from .record import OutputOf, record
 from .call_site import caller_site, definition_site
-from .function import PyLayerContext
+from .pylayer_context import PyLayerContext
 from .pylayer_backward import BackwardRule, InputMeta
 
 _state = grad_mode._state

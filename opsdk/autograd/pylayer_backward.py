@@ -102,12 +102,13 @@ class BackwardRule:
         create_graph = _state.enabled
         if not create_graph:
             # a first-order backward hands arrays; the user's backward takes Tensors
-            out = self._grads(tuple(None if a is None else _wrap(a) for a in grads),
+            out = self.input_grads(tuple(None if a is None else _wrap(a) for a in grads),
                               False)
             return tuple(None if t is None else t._data for t in out)
-        return self._grads(grads, True)
+        return self.input_grads(grads, True)
 
-    def _grads(self, grads, create_graph):
+    def input_grads(self, grads, create_graph):
+        """One checked gradient (or None) per Tensor input, from the output grads (Tensors)."""
         if self.ctx._materialize:
             grads = self._materialized(grads)
         grads = self._in_output_dtypes(grads)

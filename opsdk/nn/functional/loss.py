@@ -34,7 +34,7 @@ class _Targets:
         c = xshape[ax]
         lead = xshape[:ax] + xshape[ax + 1:]
         m = int(np.prod(lead, dtype=np.int64))
-        ld = lab._data
+        ld = lab.array
         self.valid = None      # per-row mask of rows that count (hard labels only)
         self.index = None      # per-row class index (hard labels without smoothing)
         self.matrix = None     # (M, C) target probabilities (soft labels or smoothing)
@@ -130,7 +130,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     _check_reduction(reduction, "cross_entropy")
     x = keep_float32(float_arg(input, "cross_entropy", "input"), "cross_entropy")
     lab = tensor_arg(label, "cross_entropy", "label")
-    xd = x._data
+    xd = x.array
     if xd.ndim == 0:
         raise ShapeError("cross_entropy: input must have a class axis; got: a 0-d tensor")
     ax = axis % xd.ndim
@@ -138,7 +138,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     tg = _Targets(lab, xd.shape, ax, soft_label, ignore_index, label_smoothing, dtype)
     wd = None
     if weight is not None:
-        wd = tensor_arg(weight, "cross_entropy", "weight")._data
+        wd = tensor_arg(weight, "cross_entropy", "weight").array
         if wd.shape != (tg.c,):
             raise ShapeError(f"cross_entropy: weight must have one entry per class; expected: "
                              f"[{tg.c}]; got: {list(wd.shape)}")
@@ -227,7 +227,7 @@ def mse_loss(input, label, reduction="mean", name=None):
     _check_reduction(reduction, "mse_loss")
     x = keep_float32(float_arg(input, "mse_loss", "input"), "mse_loss")
     y = keep_float32(float_arg(label, "mse_loss", "label"), "mse_loss")
-    xd, yd = x._data, y._data
+    xd, yd = x.array, y.array
     diff = xd - yd
     sq = diff * diff
     if reduction == "none":
