@@ -1,24 +1,85 @@
 """The Tensor's methods: every operator and method that is not about the data itself.
 
-tensor.py holds what a Tensor is; this one table gives it its operations, each taken from the
-module of ops that defines it (``grep "__mul__ ="`` finds where ``*`` comes from). ``install``
-copies the table onto Tensor when opsdk loads. An op of a layer above the core (erf, from the
-built-in pack) is handed down with ``provide``.
+tensor.py holds what a Tensor is; this one table gives it its operations. Operators are one
+line each (``grep "__mul__ ="`` finds where ``*`` comes from); a method named as the function
+it calls is listed under that function's module (``x.exp()`` is ``unary.exp``); the rest
+follow. ``install`` copies the table onto Tensor when opsdk loads. A method whose op lives in a
+layer above the core (erf, from the built-in pack) is handed down with ``provide``.
 """
 import numpy as np
 
-from .autograd import grad_api
-from .autograd.record import clone
+from .autograd import grad_api, record
 from .device import CPU, Place, move_to
 from .dtypes import convert_dtype
 from .errors import ShapeError
 from .functional import (along_axis, arithmetic, casting, combined, counting, creation,
-                         cumulative, indexing, inplace, linalg, logic, more_unary, nan_reduction,
-                         order_stats, products, rearrange, reduction, shape, sorting,
-                         triangular, unary)
-# two modules share their name with a method defined below: imported under longer names
-from .functional import diagonal as diagonal_ops, scatter as scatter_ops
+                         cumulative, diagonal, indexing, inplace, linalg, logic, more_unary,
+                         nan_reduction, order_stats, products, rearrange, reduction, scatter,
+                         shape, sorting, triangular, unary)
 from .tensor import Tensor, _wrap, bump_version
+
+# methods named as the module function they are, by module
+SAME_NAME = {
+    arithmetic: "add subtract multiply divide pow square reciprocal maximum minimum remainder "
+                "floor_divide scale",
+    unary: "neg abs exp log sqrt rsqrt sin cos tanh sigmoid sign floor ceil round trunc clip",
+    more_unary: "log1p expm1 log2 log10 frac stanh",
+    casting: "cast",
+    combined: "lerp addmm dist diff",
+    logic: "equal not_equal less_than less_equal greater_than greater_equal logical_not isnan "
+           "isinf isfinite allclose isclose equal_all",
+    reduction: "sum mean max min logsumexp argmax argmin all any var std norm",
+    products: "prod kron cross",
+    nan_reduction: "nansum nanmean count_nonzero",
+    cumulative: "cumsum cumprod logcumsumexp cumsum_ cumprod_",
+    linalg: "matmul mm dot",
+    shape: "reshape flatten transpose t squeeze unsqueeze expand expand_as broadcast_to split "
+           "chunk unbind flip tile moveaxis",
+    rearrange: "roll rot90 repeat_interleave",
+    diagonal: "diagonal diag trace",
+    triangular: "tril triu tril_ triu_",
+    indexing: "gather index_select masked_select nonzero",
+    along_axis: "take_along_axis put_along_axis put_along_axis_",
+    scatter: "scatter scatter_ index_add index_add_ masked_fill masked_fill_",
+    sorting: "sort argsort topk",
+    order_stats: "kthvalue mode median",
+    counting: "unique histogram bincount",
+    inplace: "fill_ zero_",
+    record: "clone",
+    grad_api: "backward retain_grads",
+}
+
+# in place, the result written into the tensor: (method, op, NumPy ufunc for a plain write,
+# whether the op's gradient reads x, so the graph needs a copy of the old x)
+IN_PLACE = [
+    ("add_", arithmetic.add, np.add, False), ("subtract_", arithmetic.subtract, np.subtract, False),
+    ("sub_", arithmetic.subtract, np.subtract, False),
+    ("multiply_", arithmetic.multiply, np.multiply, True),
+    ("mul_", arithmetic.multiply, np.multiply, True),
+    ("divide_", arithmetic.divide, np.divide, True), ("div_", arithmetic.divide, np.divide, True),
+    ("pow_", arithmetic.pow, None, True), ("remainder_", arithmetic.remainder, None, True),
+    ("mod_", arithmetic.remainder, None, True), ("floor_mod_", arithmetic.remainder, None, True),
+    ("floor_divide_", arithmetic.floor_divide, None, False),
+    ("scale_", arithmetic.scale, None, False), ("square_", arithmetic.square, None, True),
+    ("reciprocal_", arithmetic.reciprocal, None, True), ("clip_", unary.clip, None, False),
+    ("clamp_", unary.clip, None, False), ("exp_", unary.exp, None, False),
+    ("tanh_", unary.tanh, None, False), ("sigmoid_", unary.sigmoid, None, False),
+    ("sqrt_", unary.sqrt, None, False), ("rsqrt_", unary.rsqrt, None, True),
+    ("abs_", unary.abs, None, True), ("neg_", unary.neg, None, False),
+    ("log_", unary.log, None, True), ("sin_", unary.sin, None, True),
+    ("cos_", unary.cos, None, True), ("floor_", unary.floor, None, False),
+    ("ceil_", unary.ceil, None, False), ("round_", unary.round, None, False),
+]
+
+# x takes a new shape over the same memory: (method, op, the way back to the old shape)
+_BACK = lambda b, old, args, kwargs: shape.reshape(b, old)  # noqa: E731
+SHAPE_IN_PLACE = [
+    ("reshape_", shape.reshape, _BACK), ("squeeze_", shape.squeeze, _BACK),
+    ("unsqueeze_", shape.unsqueeze, _BACK), ("flatten_", shape.flatten, _BACK),
+    ("transpose_", shape.transpose, lambda b, old, args, kwargs: shape.transpose(
+        b, list(np.argsort(args[0] if args else kwargs["perm"])))),
+    ("t_", shape.t, lambda b, old, args, kwargs: shape.t(b)),
+]
 
 # methods whose op lives above the core, set by that layer (provide)
 _provided = {}
@@ -37,20 +98,9 @@ def _reflected(fn):
     return method
 
 
-def _in_place(op, name, ufunc=None, reads_input=True):
-    return inplace.inplace_method(op, name, ufunc, reads_input)
-
-
-def _shape_in_place(op, name, inverse=None):
-    """x.name(...): x takes op's new shape over the same memory (reshape_, squeeze_, ...)."""
-    back = inverse or (lambda b, old, args, kwargs: shape.reshape(b, old))
-    return inplace.shape_method(op, back, name)
-
-
 class TensorMethods:
-    """The table: each attribute of this class body becomes a method of Tensor (install)."""
+    """The operators and the methods not named as a function (install adds the rest)."""
 
-    # -- operators ----------------------------------------------------------------------------
     __add__ = arithmetic.add
     __radd__ = _reflected(arithmetic.add)
     __sub__ = arithmetic.subtract
@@ -87,48 +137,13 @@ class TensorMethods:
     __imul__ = inplace.augmented(arithmetic.multiply, np.multiply, "*=")
     __itruediv__ = inplace.augmented(arithmetic.divide, np.divide, "/=")
 
-    # -- arithmetic and elementwise functions --------------------------------------------------
-    add = arithmetic.add
-    subtract = arithmetic.subtract
-    multiply = arithmetic.multiply
-    divide = arithmetic.divide
-    pow = arithmetic.pow
-    square = arithmetic.square
-    reciprocal = arithmetic.reciprocal
-    maximum = arithmetic.maximum
-    minimum = arithmetic.minimum
-    remainder = arithmetic.remainder
-    mod = arithmetic.remainder
-    floor_mod = arithmetic.remainder
-    floor_divide = arithmetic.floor_divide
-    scale = arithmetic.scale
-    neg = unary.neg
-    abs = unary.abs
-    exp = unary.exp
-    log = unary.log
-    sqrt = unary.sqrt
-    rsqrt = unary.rsqrt
-    sin = unary.sin
-    cos = unary.cos
-    tanh = unary.tanh
-    sigmoid = unary.sigmoid
-    sign = unary.sign
-    floor = unary.floor
-    ceil = unary.ceil
-    round = unary.round
-    trunc = unary.trunc
-    clip = unary.clip
-    log1p = more_unary.log1p
-    expm1 = more_unary.expm1
-    log2 = more_unary.log2
-    log10 = more_unary.log10
-    frac = more_unary.frac
-    stanh = more_unary.stanh
-    cast = casting.cast
-    lerp = combined.lerp
-    addmm = combined.addmm
-    dist = combined.dist
-    diff = combined.diff
+    # other names for the same function
+    mod = floor_mod = arithmetic.remainder
+    amax, amin = reduction.max, reduction.min
+    view = shape.reshape
+    T = property(lambda self: shape.transpose(self, list(range(self.ndim))[::-1]))
+    contiguous = lambda self: self  # noqa: E731  (every tensor is)
+    is_contiguous = lambda self: True  # noqa: E731
 
     def astype(self, dtype):
         """x in dtype; the tensor itself when it has that dtype already (paddle.cast copies)."""
@@ -139,111 +154,6 @@ class TensorMethods:
     def erf(self, name=None):
         """The error function (the built-in pack's op, ``opsdk.erf``)."""
         return _provided["erf"](self)
-
-    # -- comparisons and logic ----------------------------------------------------------------
-    equal = logic.equal
-    not_equal = logic.not_equal
-    less_than = logic.less_than
-    less_equal = logic.less_equal
-    greater_than = logic.greater_than
-    greater_equal = logic.greater_equal
-    logical_not = logic.logical_not
-    isnan = logic.isnan
-    isinf = logic.isinf
-    isfinite = logic.isfinite
-    allclose = logic.allclose
-    isclose = logic.isclose
-    equal_all = logic.equal_all
-
-    # -- reductions and scans -----------------------------------------------------------------
-    sum = reduction.sum
-    mean = reduction.mean
-    max = reduction.max
-    min = reduction.min
-    amax = reduction.max
-    amin = reduction.min
-    logsumexp = reduction.logsumexp
-    argmax = reduction.argmax
-    argmin = reduction.argmin
-    all = reduction.all
-    any = reduction.any
-    var = reduction.var
-    std = reduction.std
-    norm = reduction.norm
-    prod = products.prod
-    nansum = nan_reduction.nansum
-    nanmean = nan_reduction.nanmean
-    count_nonzero = nan_reduction.count_nonzero
-    cumsum = cumulative.cumsum
-    cumprod = cumulative.cumprod
-    logcumsumexp = cumulative.logcumsumexp
-    cumsum_ = cumulative.cumsum_
-    cumprod_ = cumulative.cumprod_
-
-    # -- products -----------------------------------------------------------------------------
-    matmul = linalg.matmul
-    mm = linalg.mm
-    dot = linalg.dot
-    kron = products.kron
-    cross = products.cross
-
-    # -- shapes ---------------------------------------------------------------------------------
-    reshape = shape.reshape
-    view = shape.reshape
-    flatten = shape.flatten
-    transpose = shape.transpose
-    t = shape.t
-    T = property(lambda self: shape.transpose(self, list(range(self.ndim))[::-1]))
-    squeeze = shape.squeeze
-    unsqueeze = shape.unsqueeze
-    expand = shape.expand
-    expand_as = shape.expand_as
-    broadcast_to = shape.broadcast_to
-    split = shape.split
-    chunk = shape.chunk
-    unbind = shape.unbind
-    flip = shape.flip
-    tile = shape.tile
-    moveaxis = shape.moveaxis
-    roll = rearrange.roll
-    rot90 = rearrange.rot90
-    repeat_interleave = rearrange.repeat_interleave
-    diagonal = diagonal_ops.diagonal
-    diag = diagonal_ops.diag
-    trace = diagonal_ops.trace
-    tril = triangular.tril
-    triu = triangular.triu
-    tril_ = triangular.tril_
-    triu_ = triangular.triu_
-    contiguous = lambda self: self  # noqa: E731  (every tensor is)
-    is_contiguous = lambda self: True  # noqa: E731
-
-    # -- indexing, sorting and selection --------------------------------------------------------
-    gather = indexing.gather
-    index_select = indexing.index_select
-    masked_select = indexing.masked_select
-    nonzero = indexing.nonzero
-    take_along_axis = along_axis.take_along_axis
-    put_along_axis = along_axis.put_along_axis
-    put_along_axis_ = along_axis.put_along_axis_
-    scatter = scatter_ops.scatter
-    scatter_ = scatter_ops.scatter_
-    index_add = scatter_ops.index_add
-    index_add_ = scatter_ops.index_add_
-    masked_fill = scatter_ops.masked_fill
-    masked_fill_ = scatter_ops.masked_fill_
-    sort = sorting.sort
-    argsort = sorting.argsort
-    topk = sorting.topk
-    kthvalue = order_stats.kthvalue
-    mode = order_stats.mode
-    median = order_stats.median
-    unique = counting.unique
-    histogram = counting.histogram
-    bincount = counting.bincount
-
-    # -- values, copies and devices -----------------------------------------------------------
-    clone = clone
 
     def set_value(self, value):
         """Overwrite the values (no graph), as Paddle's Tensor.set_value."""
@@ -256,9 +166,6 @@ class TensorMethods:
 
     def copy_(self, other, blocking=True):
         return TensorMethods.set_value(self, other)
-
-    fill_ = inplace.fill_
-    zero_ = inplace.zero_
 
     def uniform_(self, min=-1.0, max=1.0, seed=0, name=None):
         data = creation.get_rng().uniform(min, max, self._data.shape)
@@ -278,60 +185,27 @@ class TensorMethods:
         t.stop_gradient = self.stop_gradient
         return t
 
-    # -- gradients ----------------------------------------------------------------------------
-    backward = grad_api.backward
-    retain_grads = grad_api.retain_grads
-
-    # -- in place: the result written into the tensor (reads_input: the rule reads x) ----------
-    add_ = _in_place(arithmetic.add, "add_", np.add, False)
-    subtract_ = _in_place(arithmetic.subtract, "subtract_", np.subtract, False)
-    sub_ = _in_place(arithmetic.subtract, "sub_", np.subtract, False)
-    multiply_ = _in_place(arithmetic.multiply, "multiply_", np.multiply)
-    mul_ = _in_place(arithmetic.multiply, "mul_", np.multiply)
-    divide_ = _in_place(arithmetic.divide, "divide_", np.divide)
-    div_ = _in_place(arithmetic.divide, "div_", np.divide)
-    pow_ = _in_place(arithmetic.pow, "pow_")
-    remainder_ = _in_place(arithmetic.remainder, "remainder_")
-    mod_ = _in_place(arithmetic.remainder, "mod_")
-    floor_mod_ = _in_place(arithmetic.remainder, "floor_mod_")
-    floor_divide_ = _in_place(arithmetic.floor_divide, "floor_divide_", reads_input=False)
-    scale_ = _in_place(arithmetic.scale, "scale_", reads_input=False)
-    clip_ = _in_place(unary.clip, "clip_", reads_input=False)
-    clamp_ = _in_place(unary.clip, "clamp_", reads_input=False)
-    exp_ = _in_place(unary.exp, "exp_", reads_input=False)
-    tanh_ = _in_place(unary.tanh, "tanh_", reads_input=False)
-    sigmoid_ = _in_place(unary.sigmoid, "sigmoid_", reads_input=False)
-    sqrt_ = _in_place(unary.sqrt, "sqrt_", reads_input=False)
-    rsqrt_ = _in_place(unary.rsqrt, "rsqrt_")
-    abs_ = _in_place(unary.abs, "abs_")
-    neg_ = _in_place(unary.neg, "neg_", reads_input=False)
-    log_ = _in_place(unary.log, "log_")
-    sin_ = _in_place(unary.sin, "sin_")
-    cos_ = _in_place(unary.cos, "cos_")
-    square_ = _in_place(arithmetic.square, "square_")
-    reciprocal_ = _in_place(arithmetic.reciprocal, "reciprocal_")
-    floor_ = _in_place(unary.floor, "floor_", reads_input=False)
-    ceil_ = _in_place(unary.ceil, "ceil_", reads_input=False)
-    round_ = _in_place(unary.round, "round_", reads_input=False)
-    reshape_ = _shape_in_place(shape.reshape, "reshape_")
-    squeeze_ = _shape_in_place(shape.squeeze, "squeeze_")
-    unsqueeze_ = _shape_in_place(shape.unsqueeze, "unsqueeze_")
-    flatten_ = _shape_in_place(shape.flatten, "flatten_")
-    transpose_ = _shape_in_place(shape.transpose, "transpose_", lambda b, old, args, kwargs:
-                                 shape.transpose(b, list(np.argsort(args[0] if args
-                                                                    else kwargs["perm"]))))
-    t_ = _shape_in_place(shape.t, "t_", lambda b, old, args, kwargs: shape.t(b))
-
 
 # what Python puts in every class body (__hash__: None, as the table defines __eq__)
 _CLASS_ITEMS = ("__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__hash__")
 
 
+def methods():
+    """{name: method} for every entry of the table."""
+    table = {name: getattr(module, name) for module, names in SAME_NAME.items()
+             for name in names.split()}
+    for name, op, ufunc, reads_input in IN_PLACE:
+        table[name] = inplace.inplace_method(op, name, ufunc, reads_input)
+    for name, op, back in SHAPE_IN_PLACE:
+        table[name] = inplace.shape_method(op, back, name)
+    table.update((k, v) for k, v in vars(TensorMethods).items() if k not in _CLASS_ITEMS)
+    return table
+
+
 def install():
     """Copy the table onto Tensor."""
-    for name, value in vars(TensorMethods).items():
-        if name not in _CLASS_ITEMS:
-            setattr(Tensor, name, value)
+    for name, method in methods().items():
+        setattr(Tensor, name, method)
 
 
 install()
@@ -346,5 +220,5 @@ MODULE_INPLACE = ("abs_", "cos_", "divide_", "div_", "floor_divide_", "floor_mod
 
 
 def module_inplace_functions():
-    """{name: function(x, *args)} for MODULE_INPLACE, each calling the Tensor method."""
-    return {name: vars(TensorMethods)[name] for name in MODULE_INPLACE}
+    """{name: function(x, *args)} for MODULE_INPLACE, each the Tensor method."""
+    return {name: getattr(Tensor, name) for name in MODULE_INPLACE}

@@ -9,6 +9,7 @@ from ..device import array_module
 from ..errors import BackwardError, OpsdkWarning, UnreachableInputError
 from ..tensor import Tensor, _wrap
 from .engine import new_grad, run_backward
+from .record import edge_to
 
 
 def backward(self, grad_tensor=None, retain_graph=False):
@@ -136,8 +137,5 @@ def _blocked_edges(no_grad_vars):
         return None
     vs = _as_list(no_grad_vars, "no_grad_vars") if not isinstance(no_grad_vars, set) \
         else list(no_grad_vars)
-    blocked = set()
-    for t in vs:
-        if t._req:
-            blocked.add((t, -1) if t._node is None else (t._node, t._out_idx))
+    blocked = {edge_to(t) for t in vs} - {None}
     return blocked or None

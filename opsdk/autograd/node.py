@@ -61,12 +61,6 @@ class Node:
             self.saved = entry if self.saved is None else self.saved + entry
             self.reads_output = None  # once is enough
 
-    def release(self):
-        """Drop what backward needed; the node stays as a marker that the graph was freed."""
-        self.rule = None
-        self.args = None
-        self.saved = None
-
     def __repr__(self):
         return f"<Node {self.name}>"
 

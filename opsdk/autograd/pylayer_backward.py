@@ -8,6 +8,7 @@ from ..errors import DoubleBackwardError, OpBackwardError
 from ..tensor import Tensor, _wrap, _wrap_req
 from . import grad_mode
 from .node import Node
+from .record import edge_to
 from .pylayer_grads import check_grads
 
 _state = grad_mode._state
@@ -48,12 +49,6 @@ def _tracked(g):
     p = _wrap(g._data)
     p._req = True
     return p
-
-
-def _edge(t):
-    if t is None or not t._req:
-        return None
-    return (t, -1) if t._node is None else (t._node, t._out_idx)
 
 
 def _first_order_only(name, site):
@@ -179,7 +174,7 @@ class BackwardRule:
     def _cut(self, g, grads):
         node = self._node()
         # differentiating through it reaches the op's inputs and the incoming grads
-        edges = tuple(e for e in node.edges + tuple(_edge(t) for t in grads) if e is not None)
+        edges = tuple(e for e in node.edges + tuple(edge_to(t) for t in grads) if e is not None)
         guard = Node(f"{self.name}.backward", _first_order_only(self.name, self.site), edges,
                      site=self.site)
         return _wrap_req(g._data, guard, 0)

@@ -83,7 +83,8 @@ def _own_output(out):
     return o
 
 
-def _edge(t):
+def edge_to(t):
+    """Where a gradient for t goes: (t, -1) for a leaf, (node, output index), None for none."""
     if t is None or not t._req:
         return None
     node = t._node
@@ -119,7 +120,7 @@ def record(name, out, inputs, rule, args=(), broadcast=False, saved=()):
         node = x._node
         edges = ((x, -1) if node is None else (node, x._out_idx),)
     else:
-        edges = tuple([_edge(t) for t in inputs])
+        edges = tuple([edge_to(t) for t in inputs])
         if edges.count(None) == len(edges):
             return _wrap(out)
     if out.dtype.kind not in "fc":
@@ -178,7 +179,7 @@ def _new_node(name, rule, edges, args, saved, out):
 def _record_outputs(name, outs, inputs, rule, args, saved):
     """record for an op with several outputs: the rules receive the list of their gradients."""
     outs = [as_array(o) for o in outs]
-    edges = tuple([_edge(t) for t in inputs])
+    edges = tuple([edge_to(t) for t in inputs])
     if not _state.enabled or edges.count(None) == len(edges):
         return [_wrap(o) for o in outs]
     if len(outs) == 1:
