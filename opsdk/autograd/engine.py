@@ -194,9 +194,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
             # what the rule reads: a list holds saved Tensors or the node's own output, read
             # as arrays (first order) or as Tensors (create_graph); a tuple only constants
             args = node.args
-            if args is None:
-                args = ()
-            elif type(args) is list:
+            if type(args) is list:
                 if create_graph:
                     args = [_wrap_req(a.data, node, a.idx) if type(a) is OutputOf else a
                             for a in args]

@@ -21,7 +21,7 @@ class Node:
     ``rule[i](g, *args)``, or one function giving them all, ``rule(g, *args)`` -> a tuple.
     ``args`` are the values the rules read (see autograd.record): a list when it holds saved
     Tensors or the node's own output (the engine hands the rule their values), else a tuple of
-    constants, or None. ``edges[i]`` says where input i's gradient goes: ``(node,
+    constants. ``edges[i]`` says where input i's gradient goes: ``(node,
     output_index)``, ``(leaf_tensor, -1)`` or None; ``saved`` holds (tensor, version) pairs
     checked before the rule runs.
     """
@@ -43,7 +43,7 @@ class Node:
     # {output index: (zeros, shape, dtype)} for hooked outputs of a multi-output node
     hooked_outputs = None
 
-    def __init__(self, name, rule, edges, args=None, saved=None, n_out=1, site=None):
+    def __init__(self, name, rule, edges, args=(), saved=None, n_out=1, site=None):
         self.name = name
         self.rule = rule
         self.edges = edges

@@ -125,14 +125,24 @@ def record(name, out, inputs, rule, args=(), broadcast=False, saved=()):
             return _wrap(out)
     if out.dtype.kind not in "fc":
         return int_result(out)
-    if args or saved:
-        node = _new_node(name, rule, edges, args, saved, out)
-    else:
-        node = _new(Node)
-        node.name = name
-        node.rule = rule
-        node.edges = edges
-        node.args = node.saved = None
+    kind = Node
+    keep = None
+    for a in args:
+        # by identity: ``in`` or == would compare Tensors elementwise
+        if a is OUTPUT:
+            kind = OutputReadingNode
+        elif isinstance(a, Tensor):
+            keep = [a] if keep is None else keep + [a]
+    node = _new(kind)
+    node.name = name
+    node.rule = rule
+    node.edges = edges
+    if kind is OutputReadingNode:
+        args = [_own_output(out) if a is OUTPUT else a for a in args]
+    elif keep is not None:
+        args = list(args)
+    node.args = args
+    node.saved = None if keep is None and not saved else _versions(keep, saved)
     if broadcast:
         shape = out.shape
         shapes = tuple([None if e is None or t._data.shape == shape else t._data.shape
@@ -146,34 +156,10 @@ def record(name, out, inputs, rule, args=(), broadcast=False, saved=()):
     return t
 
 
-def _new_node(name, rule, edges, args, saved, out):
-    """The node. The Tensors in args (and saved) are kept with their versions; OUTPUT becomes
-    the output's array (an OutputReadingNode, so writing the output in place is caught). args
-    holding either is stored as a list, which tells the engine to hand the rule their values
-    (arrays or Tensors); constants only stay a tuple, handed over as they are."""
-    reads = False
-    keep = None
-    for a in args:
-        # by identity: ``in`` or == would compare Tensors elementwise
-        if a is OUTPUT:
-            reads = True
-        elif isinstance(a, Tensor):
-            keep = [a] if keep is None else keep + [a]
-    if saved:
-        keep = list(saved) if keep is None else keep + list(saved)
-    node = _new(OutputReadingNode if reads else Node)
-    node.name = name
-    node.rule = rule
-    node.edges = edges
-    if reads:
-        node.args = [_own_output(out) if a is OUTPUT else a for a in args]
-    elif keep is not None:
-        node.args = list(args) if args else None
-    else:
-        node.args = args or None
-    node.saved = None if keep is None else tuple(
-        [(t, t._version if t._base is None else version_total(t)) for t in keep])
-    return node
+def _versions(keep, saved):
+    """(tensor, version) for each Tensor the rules read, and each one in saved."""
+    keep = list(saved) if keep is None else keep + list(saved)
+    return tuple([(t, t._version if t._base is None else version_total(t)) for t in keep]) or None
 
 
 def _record_outputs(name, outs, inputs, rule, args, saved):
@@ -185,8 +171,8 @@ def _record_outputs(name, outs, inputs, rule, args, saved):
     if len(outs) == 1:
         # the engine hands a one-output node its gradient bare: the rules still get a list
         rule = tuple(_listed(r) for r in rule) if type(rule) is tuple else _listed(rule)
-    node = _new_node(name, rule, edges, tuple(args), saved, None)
-    node.n_out = len(outs)
+    node = Node(name, rule, edges, list(args), _versions(
+        [a for a in args if isinstance(a, Tensor)], saved), n_out=len(outs))
     return [_wrap_req(o, node, i) if o.dtype.kind in "fc" else _wrap(o)
             for i, o in enumerate(outs)]
 

@@ -22,8 +22,8 @@ def add(x, y, name=None):
     """x + y, with broadcasting."""
     ty = type(y)
     if (ty is float or ty is int) and isinstance(x, Tensor):
-        # x needs grad only if it is a float tensor, and float op number stays float
-        if needs_grad(x):
+        # x can need a gradient only if it is a float tensor, and float op number stays float
+        if x._req:
             return record("add", x._data + y, (x,), _ADD)
         return with_number(x._data, y, np.add, "add")
     xd, xt, yd, yt = binary_args(x, y, "add")
@@ -37,7 +37,7 @@ def subtract(x, y, name=None):
     """x - y, with broadcasting."""
     ty = type(y)
     if (ty is float or ty is int) and isinstance(x, Tensor):
-        if needs_grad(x):
+        if x._req:
             return record("subtract", x._data - y, (x,), _SUBTRACT)
         return with_number(x._data, y, np.subtract, "subtract")
     xd, xt, yd, yt = binary_args(x, y, "subtract")
@@ -52,7 +52,7 @@ def multiply(x, y, name=None):
     """x * y, with broadcasting."""
     ty = type(y)
     if (ty is float or ty is int) and isinstance(x, Tensor):
-        if needs_grad(x):
+        if x._req:
             return record("multiply", x._data * y, (x,), _MULTIPLY, (None, y))
         return with_number(x._data, y, np.multiply, "multiply")
     xd, xt, yd, yt = binary_args(x, y, "multiply")

@@ -119,7 +119,8 @@ _COS = (lambda g, x: -(g * maths.sin(x)),)
 
 def tanh(x, name=None):
     """Hyperbolic tangent."""
-    x = float_arg(x, "tanh")
+    if not isinstance(x, Tensor) or x._data.dtype.kind not in "fc":  # (the hot path: no call)
+        x = float_arg(x, "tanh")
     return record("tanh", np.tanh(x._data), (x,), _TANH, (OUTPUT,))
 
 
