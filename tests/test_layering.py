@@ -19,7 +19,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[1] / "opsdk"
 
 LAYERS = [
-    ("base", ["opsdk.errors", "opsdk.dtypes", "opsdk.device", "opsdk.writable"]),
+    ("base", ["opsdk.errors", "opsdk.dtypes", "opsdk.device", "opsdk.writable", "opsdk.env",
+              "opsdk.printable"]),
     ("tensor", ["opsdk.tensor"]),
     ("autograd core", ["opsdk.autograd.grad_mode", "opsdk.autograd.node",
                        "opsdk.autograd.call_site", "opsdk.autograd.record",

@@ -6,7 +6,7 @@ command line, the API, or a pack's answers file. Free text (a formula) is escape
 templates' filters (``escape``).
 """
 from ..errors import TemplateError
-from .names import DISTRIBUTION, VERSION, class_name
+from .identifiers import DISTRIBUTION, VERSION, class_name
 
 PACK_VERSION = "0.1.0"
 
