@@ -15,7 +15,7 @@ from ..functional.elementwise import exp
 from ..tensor import tensor_arg as to_tensor_arg
 from ..kernels import CSource, CudaSource, Kernel, c_pointer, launch_1d
 from ..tensor import _wrap
-from .cody_erf import erf as cody_erf
+from ..kernels.cody_erf import erf as cody_erf
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 

@@ -13,7 +13,7 @@ PACK_VERSION = "0.1.0"
 
 def sdk_version():
     """The running opsdk's version, recorded in packs and used as their minimum requirement."""
-    from .. import __version__
+    from ..version import __version__
 
     return __version__
 
