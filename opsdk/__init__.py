@@ -3,7 +3,7 @@
 ``import opsdk as paddle`` runs Paddle-style autograd code: tensors, backward, opsdk.grad,
 no_grad, PyLayer custom ops; op packs add ops under ``opsdk.ops``.
 """
-__version__ = "0.1.0"
+from .version import __version__
 
 from . import dtypes as _dtypes
 from .autograd import (Function, PyLayer, PyLayerContext, enable_grad, grad, is_grad_enabled,

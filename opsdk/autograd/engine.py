@@ -11,8 +11,8 @@ import numpy as np
 from ..errors import GraphFreedError, InplaceModifiedError, UnreachableInputError
 from ..tensor import Tensor, _wrap, _wrap_req, as_array, version_total
 from . import grad_mode
-from .node import OutputWritten
-from .record import OutputOf, clone, unbroadcast
+from .node import OutputReadingNode, OutputWritten
+from .record import OUTPUT, clone, unbroadcast
 
 _state = grad_mode._state
 
@@ -196,11 +196,10 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
             args = node.args
             if type(args) is list:
                 if create_graph:
-                    args = [_wrap_req(a.data, node, a.idx) if type(a) is OutputOf else a
-                            for a in args]
+                    args = [_wrap_req(node.out, node, 0) if a is OUTPUT else a for a in args]
                 else:
-                    args = [a._data if isinstance(a, Tensor) else
-                            (a.data if type(a) is OutputOf else a) for a in args]
+                    args = [a._data if isinstance(a, Tensor) else (node.out if a is OUTPUT else a)
+                            for a in args]
             edges = node.edges
             if type(rule) is not tuple:
                 in_grads = rule(g, *args)
@@ -213,6 +212,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                             for gi, s in zip(in_grads, node.shapes)]
             if not retain_graph:
                 node.rule = node.args = node.saved = None
+                if type(node) is OutputReadingNode:
+                    node.out = None
             for edge, g in zip(edges, in_grads):
                 if edge is None or g is None:
                     continue

@@ -66,7 +66,8 @@ class Node:
 
 
 class OutputReadingNode(Node):
-    """A one-output node whose rule reads its own output (exp, tanh, ...)."""
+    """A one-output node whose rule reads its own output (exp, tanh, ...): ``out`` holds that
+    array, which the engine hands the rule where its args name ``OUTPUT``."""
 
-    __slots__ = ()
+    __slots__ = ("out",)
     reads_output = frozenset((0,))

@@ -57,11 +57,11 @@ OUTPUT = _Output()
 
 
 class OutputOf:
-    """A node's own output as its rule reads it: the array, and the way back to a Tensor of it.
+    """An output a PyLayer's ctx saved: the array, and the way back to a Tensor of it (``get()``).
 
-    Holding the output Tensor itself would be a cycle (node -> args -> output -> node), so a
-    graph never backpropagated would wait for the garbage collector. The engine rebuilds the
-    Tensor for create_graph; a PyLayer's saved output rebuilds itself with ``get()``.
+    Holding the output Tensor itself would be a cycle (node -> ctx -> output -> node), so a
+    graph never backpropagated would wait for the garbage collector. (An op's rule that reads its
+    own output names ``OUTPUT``; its node holds the array as ``out``.)
     """
 
     __slots__ = ("data", "node", "idx")
@@ -73,14 +73,6 @@ class OutputOf:
 
     def get(self):
         return _wrap_req(self.data, self.node(), self.idx)
-
-
-def _own_output(out):
-    o = _new(OutputOf)
-    o.data = out
-    o.node = None  # the engine knows the node whose rule reads it
-    o.idx = 0
-    return o
 
 
 def edge_to(t):
@@ -138,7 +130,8 @@ def record(name, out, inputs, rule, args=(), broadcast=False, saved=()):
     node.rule = rule
     node.edges = edges
     if kind is OutputReadingNode:
-        args = [_own_output(out) if a is OUTPUT else a for a in args]
+        node.out = out
+        args = list(args)
     elif keep is not None:
         args = list(args)
     node.args = args

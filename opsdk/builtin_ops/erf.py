@@ -15,7 +15,7 @@ from ..functional.elementwise import exp
 from ..tensor import tensor_arg as to_tensor_arg
 from ..kernels import CSource, CudaSource, Kernel, c_pointer, launch_1d
 from ..tensor import _wrap
-from .cody_erf import erf as cody_erf
+from ..kernels.cody_erf import erf as cody_erf
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
@@ -86,7 +86,7 @@ class Erf(PyLayer):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return _wrap(erf_array(x._data))
+        return _wrap(erf_array(x.array))
 
     @staticmethod
     def backward(ctx, dy):
@@ -114,7 +114,7 @@ def erf(x, name=None):
     x = to_tensor_arg(x, "erf", "x")
     if not (x._req and _grad_mode._state.enabled):
         # nothing to record: skip the Function's bookkeeping (about 5 us a call)
-        return _wrap(erf_array(x._data))
+        return _wrap(erf_array(x.array))
     return Erf.apply(x)
 
 

@@ -3,7 +3,7 @@ import importlib
 
 import click
 
-from .. import __version__
+from ..version import __version__
 
 # command name -> "module:attribute" of its click.Command; loading lazily keeps `opsdk --help`
 # fast and lets a broken optional part (a missing compiler, CuPy) break only its own command

@@ -28,7 +28,10 @@ def _python():
 
 
 def _opsdk():
-    from .. import __file__ as where, __version__
+    from .. import version
+    from ..version import __version__
+
+    where = version.__file__  # opsdk/version.py: its folder is the package
     from ..errors import TemplateError
     from ..scaffold import template_version, templates_dir
 

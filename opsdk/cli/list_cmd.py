@@ -91,7 +91,7 @@ def _failure_record(failure):
 
 def collect():
     """Everything ``opsdk list`` shows, as plain data (the ``--json`` output)."""
-    from .. import __version__
+    from ..version import __version__
     from ..plugins import get_registry
 
     registry = get_registry()

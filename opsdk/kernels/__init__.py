@@ -8,7 +8,7 @@ from opsdk.kernels import outputs
 from opsdk.kernels.arrays import c_pointer, device_of
 from opsdk.kernels.cache import CACHE_FIX, CacheInfo, cache_dir, cache_info, cache_problem, clear_cache
 from opsdk.kernels.cbuild import build_c
-from opsdk.kernels.check_mode import empty, empty_like
+from opsdk.kernels.outputs import empty, empty_like
 from opsdk.kernels.compiler import CompilerInfo, compiler_info
 from opsdk.kernels.cuda import cuda_status, launch_1d, launch_config_1d
 from opsdk.kernels.dispatch import BACKENDS, current_backend, use_backend

@@ -466,12 +466,3 @@ def _file_distrust(entry):
         return trust.distrust(entry.stat(follow_symlinks=False), entry.path)
     except OSError:
         return None
-
-
-def __getattr__(name):
-    # the manifest helpers moved to entries.py; the CUDA simulator imports them from here
-    if name in ("verified_extension", "write_manifest"):
-        from opsdk.kernels import entries
-
-        return getattr(entries, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

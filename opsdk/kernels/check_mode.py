@@ -24,6 +24,7 @@ SHOWN = 8  # unwritten indices listed per output
 _state = threading.local()
 _active = False
 _lock = threading.RLock()
+_on_switch = []  # set_active calls each with its kernels: how kernels forget their plans
 
 
 def active():
@@ -93,30 +94,6 @@ def unwritten_mask(array):
         host = host.copy()
     return host.view(mark[0]) == mark[1]
 
-
-def empty(shape, dtype=float, *, like=None):
-    """An output buffer: ``opsdk.kernels.outputs.empty`` (NumPy, or CuPy for ``like`` a CuPy array);
-    NaN-filled in check mode.
-
-    Example:
-        >>> empty((2, 3), numpy.float32).shape
-        (2, 3)
-    """
-    from opsdk.kernels import outputs  # outputs imports this module
-
-    return outputs.empty(shape, dtype, like=like)
-
-
-def empty_like(array, dtype=None):
-    """An output buffer shaped like ``array`` (same device); NaN-filled in check mode.
-
-    Example:
-        >>> empty_like(numpy.ones(3)).shape
-        (3,)
-    """
-    from opsdk.kernels import outputs
-
-    return outputs.empty_like(array, dtype)
 
 
 def _filling(original):
@@ -212,9 +189,13 @@ def _scan(kernel_name, backend, result):
 def set_active(on, kernels=()):
     """Turn check mode on or off; forgets the dispatch plans of every kernel so they are remade."""
     global _active
-    from . import kernel as kernel_module
-
     _active = bool(on)
-    for k in list(kernel_module._registry.values()) + list(kernels):
-        k._plans = {}
+    for forget in _on_switch:
+        forget(kernels)
     take_findings()
+
+
+def on_switch(callback):
+    """Call ``callback(kernels)`` whenever check mode turns on or off (kernel.py registers how its
+    kernels forget their dispatch plans: this module never imports it back)."""
+    _on_switch.append(callback)

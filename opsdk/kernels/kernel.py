@@ -23,6 +23,15 @@ _ADAPTER_LEADING = {"c": 2, "cuda": 1}  # (lib, ffi) / (module) come before the 
 _cache_warnings = set()  # causes of an unusable kernel cache already warned about
 
 
+def _forget_plans(kernels=()):
+    """Every kernel remakes its dispatch plan (check mode turned on or off)."""
+    for k in list(_registry.values()) + list(kernels):
+        k._plans = {}
+
+
+check_mode.on_switch(_forget_plans)
+
+
 def _last_line(exc):
     """The last line of an error message (its 'got: ...' part)."""
     return str(exc).strip().splitlines()[-1].strip()

@@ -24,7 +24,7 @@ def array_of(tensor):
         array([1., 2.], dtype=float32)
     """
     try:
-        return tensor._data
+        return tensor.array
     except AttributeError:
         raise TypeError(f"array_of: expected: an opsdk.Tensor\n  got: {type(tensor).__name__}") from None
 

@@ -8,7 +8,7 @@ here does nothing, in well under a microsecond.
 import contextlib
 import os
 
-_state = {"fd": None, "timeout": None, "expect_summary": False}
+_state = {"fd": None, "timeout": None, "expect_summary": False, "handover": False}
 
 
 def attach(fd, timeout):
@@ -19,6 +19,12 @@ def attach(fd, timeout):
     _state["fd"], _state["timeout"] = fd, timeout
     # a segfault in a pack's native code then names the Python line that called it
     faulthandler.enable(file=fd, all_threads=False)
+
+
+def set_handover(on):
+    """The supervisor's word that this process forks its worker at the first pack load (the
+    worker then inherits what was promised before, such as a summary)."""
+    _state["handover"] = bool(on)
 
 
 def is_worker():
@@ -74,9 +80,7 @@ def activity(text):
 
 def expect_summary():
     """This command promises a summary: ending with status 0 without one is a failure."""
-    from . import supervisor
-
-    if supervisor.handing_over():  # the supervisor forks later: it reads this then
+    if _state["handover"]:  # the supervisor forks later: it reads this then
         _state["expect_summary"] = True
     send("expect_summary")
 

@@ -29,6 +29,7 @@ _known = {}
 def enable(mode):
     """Supervise the packs this process loads from now on: ``"handover"`` or ``"probe"``."""
     _mode["name"] = mode
+    channel.set_handover(mode == "handover")
 
 
 def handing_over():

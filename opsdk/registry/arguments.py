@@ -32,8 +32,8 @@ def tensor_slots(op):
 def _float_like(args, kwargs):
     """The dtype of the first floating Tensor argument, or None."""
     for value in (*args, *kwargs.values()):
-        if isinstance(value, Tensor) and value._data.dtype.kind == "f":
-            return value._data.dtype
+        if isinstance(value, Tensor) and value.array.dtype.kind == "f":
+            return value.array.dtype
     return None
 
 
@@ -49,7 +49,7 @@ def _as_tensor(op, value, argument, like):
         tensor = to_tensor(value, dtype=None if native else like)
     except OpArgumentError as error:
         raise OpArgumentError(f"op '{op.qualname}': argument {argument}: {error}") from None
-    kind = tensor._data.dtype.kind
+    kind = tensor.array.dtype.kind
     if not native and like is None and kind in "biu" and tensor.dtype not in op.dtypes:
         floats = [d for d in op.dtypes if d.startswith("float")]
         if floats:  # swish(3) means swish(3.0), as it does for core ops on Python numbers

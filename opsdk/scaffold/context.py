@@ -6,14 +6,14 @@ command line, the API, or a pack's answers file. Free text (a formula) is escape
 templates' filters (``escape``).
 """
 from ..errors import TemplateError
-from .names import DISTRIBUTION, VERSION, class_name
+from .identifiers import DISTRIBUTION, VERSION, class_name
 
 PACK_VERSION = "0.1.0"
 
 
 def sdk_version():
     """The running opsdk's version, recorded in packs and used as their minimum requirement."""
-    from .. import __version__
+    from ..version import __version__
 
     return __version__
 

@@ -9,8 +9,7 @@ import re
 import sys
 
 from ..errors import InvalidNameError
-
-BACKENDS = ("python", "c", "cuda")
+from .identifiers import BACKENDS, DISTRIBUTION, VERSION, class_name  # noqa: F401 (the names' home)
 
 # the built-in pack, and names a pack's top-level package must not shadow in tests
 _RESERVED_PACKS = {"opsdk", "test", "tests"}
@@ -20,10 +19,6 @@ MAX_NAME = 64
 # file names Windows refuses whatever the extension: a pack or op called so cannot be checked out there
 _WINDOWS_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)),
                      *(f"lpt{i}" for i in range(1, 10))}
-# PEP 508's names: what `pip install` and the distribution's metadata accept
-DISTRIBUTION = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$")
-# a version as PEP 440 writes it (and nothing that could end a string it is written into)
-VERSION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+!_-]{0,63}$")
 
 
 class _Problem(Exception):
@@ -245,10 +240,3 @@ def check_backends(backends):
                                f"{', '.join(BACKENDS)}; got: {unknown[0]!r}")
     chosen = {"python", *backends}
     return tuple(b for b in BACKENDS if b in chosen)
-
-
-def class_name(op):
-    """The Function class name for an op: 'fused_swish' -> 'FusedSwish' (check_op_name refuses an
-    op whose class name the generated module binds otherwise, such as 'OP')."""
-    name = "".join(part[:1].upper() + part[1:] for part in op.split("_") if part)
-    return name if name.isidentifier() else "Op" + name

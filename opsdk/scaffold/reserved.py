@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .context import op_context, pack_context
 from .locate import template_version, templates_dir
-from .names import BACKENDS, class_name
+from .identifiers import BACKENDS, class_name
 from .render import render_tree
 
 _PROBE_PACK = {"name": "zzprobe", "package": "zzprobe", "distribution": "opsdk-zzprobe"}

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from opsdk.kernels import Kernel, check_mode
+from opsdk.kernels import Kernel, check_mode, outputs
 
 
 @pytest.fixture
@@ -59,7 +59,7 @@ def test_empty_like_bound_in_the_adapter_s_own_module_is_filled_too(active):
 def test_the_sdk_allocation_helpers_fill_in_check_mode():
     check_mode.set_active(True)
     try:
-        assert check_mode.unwritten_mask(check_mode.empty((2,), np.float64)).all()
-        assert check_mode.unwritten_mask(check_mode.empty_like(np.zeros(2, np.float32))).all()
+        assert check_mode.unwritten_mask(outputs.empty((2,), np.float64)).all()
+        assert check_mode.unwritten_mask(outputs.empty_like(np.zeros(2, np.float32))).all()
     finally:
         check_mode.set_active(False)

@@ -81,14 +81,14 @@ def test_private_names_are_not_watched(snapshot):
 
 def test_opsdk_installing_its_own_policy_hook_is_not_a_change():
     # importing opsdk.amp (a pack may do it first) sets opsdk.functional.cast_policy.state/matmul
-    from opsdk.amp import state as amp_state
+    from opsdk.amp import matmul as amp_matmul
     from opsdk.functional import cast_policy
 
     installed = cast_policy.state, cast_policy.matmul
     cast_policy.state, cast_policy.matmul = cast_policy._NoPolicy(), None
     try:
         snapshot = Snapshot()
-        amp_state._register_with_core()
+        cast_policy.install(amp_matmul.state, amp_matmul.autocast_matmul)
         assert cast_policy.matmul is not None
         assert snapshot.restore() == []
     finally:

@@ -78,7 +78,7 @@ class ArrayMaths:
 
 def _erf(u):
     # NumPy has no erf and SciPy is not a dependency: Cody's approximation runs on NumPy and CuPy
-    from opsdk.builtin_ops.cody_erf import erf
+    from ..cody_erf import erf
 
     u = _array_or_float64(u)
     return erf(u).astype(u.dtype, copy=False)
@@ -120,11 +120,11 @@ class TensorMaths:
     """
 
     def __init__(self):
-        import opsdk
+        from ...functional import arithmetic, logic, unary
 
-        for name in ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "abs", "maximum",
-                     "minimum", "where"):
-            setattr(self, name, getattr(opsdk, name))
+        for name in ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "abs"):
+            setattr(self, name, getattr(unary, name))
+        self.maximum, self.minimum, self.where = arithmetic.maximum, arithmetic.minimum, logic.where
         self._rules = _derivatives()
         for name in self._rules:
             setattr(self, name, _primitive(name, self))

@@ -22,11 +22,16 @@ and backward then call ``op.forward(ctx, x, beta=beta)`` and ``op.backward(ctx, 
 import numpy
 
 from opsdk.autograd import PyLayer
+from opsdk.autograd.grad_mode import is_grad_enabled
 from opsdk.errors import DTypeError, OpArgumentError
+from opsdk.functional.creation import zeros_like
+from opsdk.functional.reduction import sum as sum_
+from opsdk.functional.shape import broadcast_to, reshape
 from opsdk.kernels.elementwise.maths import maths_of
 from opsdk.kernels.kernel import Kernel
 from opsdk.kernels.sources import CSource, CudaSource
 from opsdk.kernels.tensors import array_of, tensor_of
+from opsdk.tensor import Tensor
 
 DTYPES = ("float32", "float64")
 # how generated and hand-written elementwise C sources compile: vectorized (no errno, no FP
@@ -100,13 +105,11 @@ class Elementwise:
         ``grad`` and ``grad2`` (and of the kernels).
         """
         def reference(*inputs, **attrs):
-            import opsdk
-
             shape = list(numpy.broadcast_shapes(*(tuple(t.shape) for t in inputs)))
-            full = [t if list(t.shape) == shape else opsdk.broadcast_to(t, shape) for t in inputs]
+            full = [t if list(t.shape) == shape else broadcast_to(t, shape) for t in inputs]
             out = self.value(maths_of(full[0]), *full, **self._attrs(attrs))
-            if not isinstance(out, opsdk.Tensor) or list(out.shape) != shape:  # a constant f
-                out = out + opsdk.zeros_like(full[0])
+            if not isinstance(out, Tensor) or list(out.shape) != shape:  # a constant f
+                out = out + zeros_like(full[0])
             return out
 
         reference.__name__ = reference.__qualname__ = f"{self.short_name}_reference"
@@ -186,14 +189,12 @@ class Elementwise:
 
     def _arrays(self, inputs):
         """The inputs' arrays, checked: Tensors, floating point, one dtype."""
-        import opsdk
-
         if len(inputs) != len(self.inputs):
             raise OpArgumentError(f"{self.name}: takes {len(self.inputs)} tensor(s) "
                                   f"({', '.join(self.inputs)}); got: {len(inputs)}")
         arrays = []
         for name, t in zip(self.inputs, inputs):
-            if not isinstance(t, opsdk.Tensor):
+            if not isinstance(t, Tensor):
                 raise OpArgumentError(f"{self.name}: argument '{name}' must be a Tensor; expected: "
                                       f"opsdk.Tensor; got: {type(t).__name__}")
             array = array_of(t)
@@ -248,17 +249,15 @@ def _reduced_axes(shape, target):
 
 def _sum_to(g, shape):
     """A gradient of the broadcast shape summed to an input's ``shape``, with opsdk ops (differentiable)."""
-    import opsdk
-
     shape = tuple(shape)
     if tuple(g.shape) == shape:
         return g
     lead, kept = _reduced_axes(tuple(g.shape), shape)
     if kept:
-        g = opsdk.sum(g, axis=list(kept), keepdim=True)
+        g = sum_(g, axis=list(kept), keepdim=True)
     if lead:
-        g = opsdk.sum(g, axis=list(lead))
-    return opsdk.reshape(g, list(shape))
+        g = sum_(g, axis=list(lead))
+    return reshape(g, list(shape))
 
 
 def _sum_array_to(a, shape):
@@ -289,11 +288,9 @@ class _GradFunction(PyLayer):
 
     @staticmethod
     def backward(ctx, *gs):
-        import opsdk
-
         *xs, dy = ctx.saved_tensor()
         op, attrs = ctx.op, ctx.attrs
-        if opsdk.is_grad_enabled():  # create_graph=True: the result must be differentiable again
+        if is_grad_enabled():  # create_graph=True: the result must be differentiable again
             return _grad2_tensors(op, xs, dy, gs, attrs)
         arrays = _broadcast([array_of(x) for x in xs])
         out = _run(op.grad2_kernel, [*arrays, _like(dy, arrays[0]), *(_like(g, arrays[0]) for g in gs)], attrs)
@@ -303,10 +300,8 @@ class _GradFunction(PyLayer):
 
 def _grad2_tensors(op, xs, dy, gs, attrs):
     """The grad kernel's gradient from ``op.grad2`` on Tensors: recorded, so differentiable."""
-    import opsdk
-
     shape = list(dy.shape)
-    full = [x if list(x.shape) == shape else opsdk.broadcast_to(x, shape) for x in xs]
+    full = [x if list(x.shape) == shape else broadcast_to(x, shape) for x in xs]
     slopes, curvatures = op.grad2(maths_of(dy), *full, **attrs)
     slopes, curvatures = _as_tuple(slopes), tuple(_as_tuple(row) for row in _as_tuple(curvatures))
     gx = [_sum_to(dy * sum(g * curvatures[i][j] for i, g in enumerate(gs)), x.shape) for j, x in enumerate(xs)]

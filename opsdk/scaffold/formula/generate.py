@@ -110,7 +110,7 @@ def _functions_used(exprs):
     """The maths names of the functions in ``exprs``."""
     import sympy
 
-    from .printers import function_name
+    from .parse import function_name
 
     found = set()
     for expr in exprs:

@@ -20,6 +20,11 @@ FUNCTIONS = {name: name for name in (
     "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "sigmoid", "softplus")}
 FUNCTIONS.update(arcsin="asin", arccos="acos", arctan="atan", arcsinh="asinh", arccosh="acosh",
                  arctanh="atanh")
+# SymPy class names that differ from the maths name
+_SYMPY_NAMES = {"asin": "asin", "acos": "acos", "atan": "atan", "asinh": "asinh", "acosh": "acosh",
+                "atanh": "atanh"}
+# functions the stable rewrites introduce (formulas cannot name them)
+DERIVED_FUNCTIONS = ("tanh_softplus", "sech2_softplus")
 # functions formulas may call that are written with the others: (arguments, expression)
 REWRITTEN = {
     "pow": (2, lambda sp, u, v: u ** v),
@@ -373,8 +378,6 @@ def unusable_part(expr):
     """
     import sympy
 
-    from .printers import function_name
-
     walk = sympy.preorder_traversal(expr)
     infinite = (sympy.zoo, sympy.oo, sympy.S.NegativeInfinity, sympy.nan)
     for node in walk:
@@ -413,3 +416,12 @@ def parse_attr(text):
     if not sep or not name or number is None:
         raise FormulaError(f"--attr {text!r} is not NAME=VALUE; expected: e.g. --attr beta=1.5; got: {text!r}")
     return name, check_attr(name, number, f"--attr {text!r}")
+
+
+def function_name(expr):
+    """The maths name of a SymPy function application (``softplus``, ``log1p``, ``asin``, ...)."""
+    name = type(expr).__name__
+    name = _SYMPY_NAMES.get(name, name)
+    if name not in FUNCTIONS.values() and name not in DERIVED_FUNCTIONS:
+        raise ValueError(f"no code for the function {name!r}")
+    return name

@@ -11,19 +11,15 @@ every other function is called by the name of the target:
 """
 from functools import lru_cache
 
-from .parse import FUNCTIONS
+from .parse import function_name
 
 # the names SymPy gives functions, as the maths namespaces name them
-_SYMPY_NAMES = {"asin": "asin", "acos": "acos", "atan": "atan", "asinh": "asinh", "acosh": "acosh",
-                "atanh": "atanh"}
 # CUDA's own functions (float versions take an f suffix); the others come from helpers in the file
 _CUDA_LIBRARY = {"exp", "expm1", "log", "log1p", "sqrt", "cbrt", "sin", "cos", "tan", "asin", "acos",
                  "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "pow"}
 CUDA_HELPERS = ("sigmoid", "softplus", "tanh_softplus", "sech2_softplus")
 # x**(p/q) is written as products of x, sqrt(x) or cbrt(x) up to these |p| (q = 1, 2, 3), pow beyond
 _LONGEST_PRODUCT = {1: 4, 2: 7, 3: 8}
-# functions the stable rewrites introduce (formulas cannot name them)
-DERIVED_FUNCTIONS = ("tanh_softplus", "sech2_softplus")
 
 
 def numeric(expr, digits=17):
@@ -51,15 +47,6 @@ def _root_factors(exponent):
     if p > _LONGEST_PRODUCT[q]:
         return None
     return divmod(p, q) if q > 1 else (p, 0)
-
-
-def function_name(expr):
-    """The maths name of a SymPy function application (``softplus``, ``log1p``, ``asin``, ...)."""
-    name = type(expr).__name__
-    name = _SYMPY_NAMES.get(name, name)
-    if name not in FUNCTIONS.values() and name not in DERIVED_FUNCTIONS:
-        raise ValueError(f"no code for the function {name!r}")
-    return name
 
 
 def _literal(value, suffix):

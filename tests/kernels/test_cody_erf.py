@@ -1,10 +1,10 @@
-"""cody_erf: float64 erf of arrays, against the C library's erf (math.erf)."""
+"""kernels.cody_erf: float64 erf of arrays, against the C library's erf (math.erf)."""
 import math
 
 import numpy
 import pytest
 
-from opsdk.builtin_ops.cody_erf import erf
+from opsdk.kernels.cody_erf import erf
 
 # the ends of each of Cody's three ranges, and the points where erf(x) rounds to +-1
 _EDGES = [0.46875, 4.0, 5.9, 6.0, 26.5, 27.0, 1e-300, 5e-324, 1e-8]
