@@ -54,6 +54,7 @@ float opsdk_sim_fround(int op, int rnd, float a, float b, float c);
 double opsdk_sim_dround(int op, int rnd, double a, double b, double c);
 void opsdk_sim_trap(const char *what, const char *file, int line);
 long long opsdk_sim_clock(void);
+void opsdk_sim_fence(void);
 }
 
 static constexpr int warpSize = OPSDK_SIM_WARP;
@@ -185,9 +186,9 @@ OPSDK_SIM_CAS(unsigned short int)
 #undef OPSDK_SIM_CAS
 
 // -- memory: fences, cache hints ------------------------------------------------------------------
-inline void __threadfence() {}
+inline void __threadfence() { opsdk_sim_fence(); }
 inline void __threadfence_block() {}
-inline void __threadfence_system() {}
+inline void __threadfence_system() { opsdk_sim_fence(); }
 inline void __nanosleep(unsigned int) {}
 inline long long clock64() { return opsdk_sim_clock(); }
 template <class T> inline T __ldg(const T *p) { return *p; }
