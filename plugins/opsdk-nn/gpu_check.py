@@ -106,7 +106,7 @@ def build(ops):
 
 def kernel_verdicts(ops):
     """{"kernel <name>": verdict} of every CUDA kernel over every size, dtype and layout."""
-    from opsdk.kernels.cudasim.differential import SIZES, cases, run_case
+    from opsdk.kernels.cudasim.differential import cases, run_case, sizes
 
     verdicts = {}
     for op in ops:
@@ -115,7 +115,7 @@ def kernel_verdicts(ops):
             failures = run_case(case)
             done, bad = verdicts.get(key, (0, []))
             bad = bad + [f"{case.label} size {size}: {why.splitlines()[0]}" for size, why in failures]
-            verdicts[key] = (done + len(SIZES), bad)
+            verdicts[key] = (done + len(sizes()), bad)
     return {key: f"pass ({runs} runs)" if not bad else f"FAIL: {bad[0][:160]}"
             for key, (runs, bad) in sorted(verdicts.items())}
 

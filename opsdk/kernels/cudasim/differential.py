@@ -2,9 +2,10 @@
 
 The calls come from the op itself: its forward, backward and double backward run once on the
 python backend on its own samples while every Kernel call is recorded. Each recorded call is
-then replayed at other sizes (1, 7, 255, 256, 257, 4097, 70000 by default: one below and one
-above a block, a warp's odd remainder, more than a grid), in float32 and float64, with
-contiguous and strided arrays, on the cuda backend (simulated or real) and on the python
+then replayed at other sizes (``sizes()``: 1, 7, 255, 256, 257, 4097 and one element past a full
+grid of ``launch_1d``, 16385 on the simulator: one below and one above a block, a warp's odd
+remainder, a tail past several blocks, a second pass of every grid-stride loop), in float32 and
+float64, with contiguous and strided arrays, on the cuda backend (simulated or real) and on the python
 backend; their outputs must agree to within ten times the python kernel's own float32 error
 (measured against float64; a reduction over K elements at least sqrt(K) roundings of the
 output's scale, for summation orders other than NumPy's), or to 1e-9 of the output's scale in
@@ -20,10 +21,41 @@ from typing import NamedTuple
 
 import numpy
 
-SIZES = (1, 7, 255, 256, 257, 4097, 70000)
+SIZES = None  # the default: sizes()
+BLOCK_SIZES = (1, 7, 255, 256, 257, 4097)
 DTYPES = ("float32", "float64")
 LAYOUTS = ("contiguous", "strided")
-_MAX_ELEMENTS = 4 * max(SIZES)
+
+
+def _grid_threads():
+    """Threads of a full ``launch_1d`` grid: 32 blocks of 256 per multiprocessor."""
+    from ..cuda import _device_max_grid
+
+    return _device_max_grid() * 256
+
+
+def sizes():
+    """The sizes a call is replayed at: around a block of 256 (1, 7, 255, 256, 257), a tail past
+    several blocks (4097), and one element past the threads of a full ``launch_1d`` grid (16385
+    on the simulator's two multiprocessors), where every grid-stride loop takes a second pass."""
+    return BLOCK_SIZES + (_grid_threads() + 1,)
+
+
+def case_sizes(case):
+    """The sizes of one case, at the least work that shows what each must: an elementwise call
+    ends one element past a full grid; a call growing one axis of a larger array ends where the
+    array first holds more elements than a full grid (4097 rows of 5 already do: row kernels, a
+    warp or a block per row, take their second pass from 65 or 513 rows on)."""
+    if case.axis == "all":
+        return sizes()
+    arrays = [a for a in _arrays(case.pattern) if a.ndim]
+    main = max(arrays, key=lambda a: a.size) if arrays else None
+    if main is None:
+        return BLOCK_SIZES
+    grows = main.shape[-1] if case.axis == "last" else main.shape[0]
+    others = max(1, main.size // max(1, grows))
+    grid = _grid_threads()
+    return BLOCK_SIZES if max(BLOCK_SIZES) * others > grid else BLOCK_SIZES + (grid // others + 1,)
 
 
 class Recorded(NamedTuple):
@@ -164,7 +196,7 @@ def resized_shapes(pattern, size, axis):
         return None  # the dimension is not one axis: resizing it would change the call's meaning
     mapping = {grows: size}
     shapes = {id(a): tuple(mapping.get(d, d) for d in a.shape) for a in arrays}
-    if max(int(numpy.prod(s)) for s in shapes.values()) > _MAX_ELEMENTS:
+    if max(int(numpy.prod(s)) for s in shapes.values()) > max(1 << 18, 4 * size):
         return None
     return shapes
 
@@ -277,10 +309,10 @@ def run_case(case, sizes=SIZES, seed=0):
     """[(size, why)] of the sizes where the kernel's cuda and python implementations disagree.
 
     Errors the cuda run raises (a simulator diagnosis, a mistyped argument) are the answer.
-    Sizes the call pattern cannot be resized to are left out.
+    Sizes the call pattern cannot be resized to are left out. ``sizes`` None: ``case_sizes(case)``.
     """
     failures = []
-    for size in sizes:
+    for size in sizes or case_sizes(case):
         why = run_size(case, size, seed)
         if why:
             failures.append((size, why))

@@ -180,6 +180,91 @@ def _scopes(text, matches):
     return kinds
 
 
+_SHIFT = re.compile(r"(?<![<])<<=?(?![<])")
+_CASTS = frozenset(("static_cast", "reinterpret_cast", "const_cast", "dynamic_cast"))
+# what ends a shift's right operand (an additive expression) at its bracket depth: an operator of
+# the shift's precedence or lower, a closing bracket, a separator
+_OPERAND_ENDS = re.compile(r"<<|>>|<=|>=|==|!=|&&|\|\||[<>&^|?,;=)\]}]|:(?!:)")
+_OPERAND_TOKEN = re.compile(r"\s+|[A-Za-z_]\w*|\.?\d[\w.]*(?:[eEpP][+-]\w+)?|->|\+\+|--|::|[-+*/%!~.]|[&]")
+
+
+def _operand_end(text, i):
+    """Offset just past the right operand of a shift whose operator ends at ``i``, or None when
+    the operand cannot be read (left as written)."""
+    expect = True  # an operand is due: a '&' or '*' here is unary
+    end = None
+    while i < len(text):
+        c = text[i]
+        if c in "([{":
+            i = _balanced(text, i, c, {"(": ")", "[": "]", "{": "}"}[c])
+            expect, end = False, i
+            continue
+        if c in "\"'":
+            m = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'').match(text, i)
+            if not m:
+                return None
+            i, expect, end = m.end(), False, m.end()
+            continue
+        if not expect and _OPERAND_ENDS.match(text, i):
+            return end
+        m = _OPERAND_TOKEN.match(text, i)
+        if not m:
+            return None
+        word = m.group(0)
+        if word in _CASTS or (word[0].isalpha() or word[0] == "_") and text.startswith("<", _skip_space(text, m.end())):
+            close = _template_close(text, _skip_space(text, m.end()))
+            after = _skip_space(text, close) if close else 0
+            if close and (word in _CASTS or text.startswith(("(", "::"), after)):
+                i, expect, end = close, False, close  # a template's arguments, not a comparison
+                continue
+        if not word.isspace():
+            if word in ("-", "+", "*", "/", "%", "!", "~", "&", ".", "->", "::"):
+                expect = word not in ("++", "--")
+            else:
+                expect, end = False, m.end()
+            if word in ("++", "--"):
+                end = m.end()
+        i = m.end()
+    return end
+
+
+def _skip_space(text, i):
+    while i < len(text) and text[i].isspace():
+        i += 1
+    return i
+
+
+def _template_close(text, i):
+    """Offset past the '>' closing the template argument list opened at text[i] == '<', or None."""
+    depth = 0
+    while i < len(text):
+        c = text[i]
+        if c in "([":
+            i = _balanced(text, i, c, ")" if c == "(" else "]")
+            continue
+        if c == "<":
+            depth += 1
+        elif c == ">":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        elif c in ";{})]":
+            return None
+        i += 1
+    return None
+
+
+def _shift_edits(text, start, end):
+    """Edits wrapping the right operand of each ``<<`` in text[start:end] in ``opsdk_sim_shift``
+    (the GPU's shift semantics: see opsdk_cuda_sim.h)."""
+    edits = []
+    for m in _SHIFT.finditer(text, start, end):
+        stop = _operand_end(text, m.end())
+        if stop is not None and stop > m.end():
+            edits += [(m.end(), m.end(), " ::opsdk_sim_shift("), (stop, stop, ")")]
+    return edits
+
+
 def _statement_start(text, offset):
     """Offset where the declaration around ``offset`` starts (after the previous ; { } or line marker)."""
     i = offset
@@ -243,7 +328,7 @@ def _split_type(first):
     return kind, (pointer + " " if pointer else "") + first[name.start():].strip()
 
 
-def _rewrite_shared(text, start, end, kw_start, lines, counter):
+def _rewrite_shared(text, start, end, kw_start, lines, counter, at_file_scope=False):
     """Host C++ replacing the __shared__ declaration text[start:end] (end at its ';')."""
     decl = text[start:end]
     lead = decl[:len(decl) - len(decl.lstrip())]
@@ -274,9 +359,13 @@ def _rewrite_shared(text, start, end, kw_start, lines, counter):
                 raise _error(lines, kw_start, f"cannot find the name in __shared__ declarator {declarator!r}")
             counter[0] += 1
             alias = f"opsdk_shared_t{counter[0]}_{name.group(0)}"
+            key = f"opsdk_shared_k{counter[0]}_{name.group(0)}"
             typed = declarator[:name.start()] + alias + declarator[name.end():]
-            out.append(f"typedef {kind} {typed}; static {alias} &{name.group(0)} = "
-                       f"*reinterpret_cast<{alias} *>(::opsdk_sim_shared_slot(sizeof({alias}), "
+            # a local reference (a register) to the slot the runtime keeps for this declaration,
+            # found by the address of a static key beside it (one per template instantiation)
+            local = "" if at_file_scope else "static "
+            out.append(f"typedef {kind} {typed}; {local}char {key}; {alias} &{name.group(0)} = "
+                       f"*reinterpret_cast<{alias} *>(::opsdk_sim_shared_slot(&{key}, sizeof({alias}), "
                        f"alignof({alias}), \"{name.group(0)}\", {_c_string(file)}, {line}));")
     return lead + " ".join(out) + "\n" * decl.lstrip().count("\n")
 
@@ -353,8 +442,12 @@ def rewrite(text, own_dirs=()):
     matches = list(_TOKENS.finditer(text))
     scopes = _scopes(text, matches)
     stack, kernels, edits, counter = [], [], [], [0]
+    at = 0
     for m in matches:
         group = m.lastgroup
+        if "o" in stack and "<<" in text[at:m.start()] and lines.is_user(at):
+            edits += _shift_edits(text, at, m.start())
+        at = m.end()
         if group == "open":
             stack.append(scopes[m.start()])
         elif group == "close":
@@ -368,7 +461,8 @@ def rewrite(text, own_dirs=()):
         elif group == "kw":
             start = _statement_start(text, m.start())
             end = _declaration_end(text, m.end())
-            edits.append((start, end, _rewrite_shared(text, start, end, m.start(), lines, counter)))
+            at_file_scope = all(scope != "o" for scope in stack)
+            edits.append((start, end, _rewrite_shared(text, start, end, m.start(), lines, counter, at_file_scope)))
     parts, at = [], 0
     for start, end, new in sorted(edits):
         if start < at:

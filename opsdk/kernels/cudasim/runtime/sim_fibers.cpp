@@ -82,7 +82,10 @@ void fiber_init(Lane &l) {
     l.state = READY;
     l.pc = 0;
 #if SIM_ASM_SWITCH
-    uintptr_t top = ((uintptr_t)l.stack_hi) & ~(uintptr_t)15;
+    // stacks lie 132 KiB apart: start each at another offset within its page, or every thread's
+    // frames would share one set of the cache
+    uintptr_t color = ((uintptr_t)(&l - g_lanes) * 208) % kPage;
+    uintptr_t top = ((uintptr_t)l.stack_hi - color) & ~(uintptr_t)15;
     void **sp = (void **)top;
 #if defined(__x86_64__)
     *--sp = nullptr;               // the return address of fiber_main (ends a backtrace)
@@ -139,13 +142,13 @@ void switch_to(int next) {
 void make_ready(int t) {
     g_lanes[t].state = READY;
     g_queue[g_qtail] = t;
-    g_qtail = (g_qtail + 1) % (OPSDK_SIM_MAX_THREADS + 1);
+    g_qtail = (g_qtail + 1) & (kQueue - 1);
 }
 
 int pop_ready() {
     while (g_qhead != g_qtail) {
         int t = g_queue[g_qhead];
-        g_qhead = (g_qhead + 1) % (OPSDK_SIM_MAX_THREADS + 1);
+        g_qhead = (g_qhead + 1) & (kQueue - 1);
         if (g_lanes[t].state == READY) return t;
     }
     return -1;

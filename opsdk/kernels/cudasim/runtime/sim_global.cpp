@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-static GWord *shadow_of(Allocation *al) {
+GWord *shadow_of(Allocation *al) {
     if (al->shadow) return al->shadow;
     if (al->nbytes > kMaxShadowed) return nullptr;
     size_t words = (al->data + al->nbytes - al->base + 3) / 4;
@@ -33,8 +33,8 @@ static bool block_fenced(uint32_t seq) { return seq >= g_fenced.size() || g_fenc
 
 // whether an earlier access x (to the same bytes) may happen at the same time as the running
 // thread's access on a GPU: nothing orders the two
-static bool unordered(const GAccess &x, unsigned mask) {
-    if (x.epoch < g_launch_epoch || !(x.mask & mask)) return false;  // another launch, other bytes
+static inline bool unordered(const GAccess &x, unsigned mask) {
+    if (__builtin_expect(x.epoch < g_launch_epoch, 1) || !(x.mask & mask)) return false;  // another launch, other bytes
     if (x.epoch >= g_block_epoch) {                                   // a thread of this block
         if (x.thread == (uint16_t)g_cur) return false;
         if (x.epoch != g_epoch) return false;  // a __syncthreads() since
@@ -94,9 +94,9 @@ static void initcheck(Allocation *al, uintptr_t a, size_t n, const GWord &g, uin
 }
 
 void global_access(Allocation *al, uintptr_t a, size_t n, int kind, uintptr_t pc) {
-    bool races = g_spec->check_races;
+    bool races = g_races;
     if (!races && !al->uninit) return;
-    GWord *shadow = shadow_of(al);
+    GWord *shadow = al->shadow ? al->shadow : shadow_of(al);
     if (!shadow) return;
     bool reads = kind & K_READ, writes = kind & K_WRITE;
     // atomics, and volatile accesses of global memory (the flags blocks signal each other with),
@@ -104,38 +104,38 @@ void global_access(Allocation *al, uintptr_t a, size_t n, int kind, uintptr_t pc
     bool atomic = kind & (K_ATOMIC | K_VOLATILE);
     uint32_t sync = g_warps[g_cur / OPSDK_SIM_WARP].sync_gen;
     uint32_t off = (uint32_t)(pc - g_module);
+    uint16_t me = (uint16_t)g_cur;
     uintptr_t end = a + n;
     for (uintptr_t w = a & ~(uintptr_t)3; w < end; w += 4) {
-        unsigned mask = 0;
-        for (int b = 0; b < 4; b++)
-            if (w + b >= a && w + b < end) mask |= 1u << b;
+        unsigned lo = w < a ? (unsigned)(a - w) : 0, hi = w + 4 > end ? (unsigned)(end - w) : 4;
+        unsigned mask = (0xFu >> (4 - hi)) & (0xFu << lo);
         GWord &g = shadow[(w - al->base) >> 2];
         if (reads && al->uninit && (g.init & mask) != mask) initcheck(al, a, n, g, w, mask);
-        if (races && !deferred()) {
-            // a plain read of what other threads update atomically is no race here: it is how every
-            // atomicCAS loop starts (the CAS checks it), so atomics conflict with plain stores only
-            if ((reads || atomic) && unordered(g.w, mask))
-                race(g.w, a, n, !reads, atomic ? "atomic update" : "read", "wrote (a plain store)");
-            if (writes && !atomic && unordered(g.a, mask))
-                race(g.a, a, n, true, "write", "updated atomically");
-            if (writes && !atomic && unordered(g.r, mask))
-                race(g.r, a, n, true, "write", "read (a plain load)");
-        }
         if (writes) g.init |= mask;
         if (!races) continue;
+        // a plain read of what other threads update atomically is no race here: it is how every
+        // atomicCAS loop starts (the CAS checks it), so atomics conflict with plain stores only
+        if ((reads || atomic) && unordered(g.w, mask))
+            race(g.w, a, n, !reads, atomic ? "atomic update" : "read", "wrote (a plain store)");
+        if (writes && !atomic) {
+            if (unordered(g.a, mask)) race(g.a, a, n, true, "write", "updated atomically");
+            if (unordered(g.r, mask)) race(g.r, a, n, true, "write", "read (a plain load)");
+        }
         if (atomic) {
             record(g.a, mask, sync, off);
-        } else {
-            if (reads) {
-                GAccess &r = g.r;
-                if (unordered(r, r.mask)) {  // another reader nothing orders before this one: keep both
-                    r.thread = kManyReaders, r.mask |= mask;
-                    r.epoch = g_epoch, r.block = g_block_seq, r.sync = sync, r.pc = off;
-                } else {
-                    record(r, mask, sync, off);
-                }
-            }
-            if (writes) record(g.w, mask, sync, off);
+            continue;
         }
+        if (reads) {
+            GAccess &r = g.r;
+            if (r.epoch == g_epoch && r.thread == me && (r.mask & mask) == mask) {
+                // this thread's read again: nothing new to note
+            } else if (r.epoch == g_epoch && unordered(r, r.mask)) {  // another reader of this block: keep both
+                r.thread = kManyReaders, r.mask |= mask;
+                r.epoch = g_epoch, r.block = g_block_seq, r.sync = sync, r.pc = off;
+            } else {
+                record(r, mask, sync, off);
+            }
+        }
+        if (writes) record(g.w, mask, sync, off);
     }
 }

@@ -6,8 +6,7 @@
 
 #include <string.h>
 
-Allocation *allocation_of(uintptr_t a);
-Allocation *find_freed(uintptr_t a);
+Allocation *allocation_of(uintptr_t a, bool *freed);
 
 __attribute__((noreturn)) static void global_oob(uintptr_t a, size_t n, bool write, const Allocation *al) {
     Access acc = {a, (int)n, write, 0};
@@ -15,18 +14,18 @@ __attribute__((noreturn)) static void global_oob(uintptr_t a, size_t n, bool wri
                 write ? "write" : "read", n, a < al->data ? "before" : "after");
 }
 
+// the general path: shared memory, a thread's own stack, a module's globals, another allocation
 void check_access(uintptr_t a, size_t n, int kind, uintptr_t pc) {
     if (!g_in_kernel || !n) return;
     if (a - (uintptr_t)g_arena < OPSDK_SIM_MAX_DYNAMIC_SHARED + g_static_used) {
         shared_access(a, n, kind, pc);
         return;
     }
-    // the thread's own stack (locals whose address is taken), the built-in variables, a
-    // module's globals: not device memory
+    // the thread's own stack (locals whose address is taken), a module's globals: not device memory
     if (a - (uintptr_t)g_stacks < g_stack_count * (g_stack_bytes + kPage)) return;
-    Allocation *al = allocation_of(a);
+    bool freed;
+    Allocation *al = allocation_of(a, &freed);
     if (!al) {
-        const Allocation *freed = find_freed(a);
         if (freed) {
             Access acc = {a, (int)n, (kind & K_WRITE) && !(kind & K_READ), 0};
             fail_access(OPSDK_ERR_OOB_GLOBAL, acc, "%s of %zu bytes of device memory that was freed",
@@ -35,8 +34,63 @@ void check_access(uintptr_t a, size_t n, int kind, uintptr_t pc) {
         return;
     }
     if (a < al->data || a + n > al->data + al->nbytes) global_oob(a, n, (kind & K_WRITE) && !(kind & K_READ), al);
+    bool tracked = (g_races || al->uninit) && shadow_of(al);
+    g_hot[g_hot_next++ % kHot] = Hot{al->data, al->nbytes, al, tracked};
     global_access(al, a, n, kind, pc);
-    if ((++g_ticks & 0xFFFFF) == 0 && g_deadline > 0 && now_s() > g_deadline) tick();
+}
+
+// an access x, nothing ordering it before the running thread's? (the common answers, quickly:
+// another launch, or this thread earlier in the block)
+static inline bool harmless(const GAccess &x, uint16_t me) {
+    return x.epoch < g_launch_epoch || (x.epoch >= g_block_epoch && x.thread == me);
+}
+
+static inline void note(GAccess &x, unsigned mask, uint16_t me, uintptr_t pc) {
+    x.epoch = g_epoch, x.block = g_block_seq, x.sync = g_warps[me / OPSDK_SIM_WARP].sync_gen;
+    x.pc = (uint32_t)(pc - g_module), x.thread = me, x.mask = (uint8_t)mask;
+}
+
+// one plain read or write within one 4-byte word of the hot allocation, when nothing unusual is
+// found (no other thread's conflicting access, no never-written byte); else false, and the
+// general path looks again and reports
+template <int KIND> static inline bool plain_word(Allocation *al, uintptr_t a, size_t n, uintptr_t pc) {
+    GWord &g = al->shadow[((a & ~(uintptr_t)3) - al->base) >> 2];
+    unsigned mask = ((1u << n) - 1) << (a & 3);
+    uint16_t me = (uint16_t)g_cur;
+    if (KIND == K_READ) {
+        if (al->uninit && (g.init & mask) != mask) return false;
+        if (!g_races) return true;
+        if (!harmless(g.w, me)) return false;
+        GAccess &r = g.r;
+        if (r.epoch == g_epoch && r.thread == me && (r.mask & mask) == mask) return true;
+        // another thread's read in this block since the last barrier: both are kept (general path);
+        // any other earlier read gives way to this one, the latest (a later write conflicting with
+        // an earlier block's read conflicts with this block's too, or a barrier orders both)
+        if (r.epoch == g_epoch && r.thread != me) return false;
+        note(r, mask, me, pc);
+        return true;
+    }
+    g.init |= mask;
+    if (!g_races) return true;
+    if (!harmless(g.a, me) || !(harmless(g.r, me) || (g.r.epoch >= g_block_epoch && g.r.epoch != g_epoch)))
+        return false;
+    if (g.w.epoch == g_epoch && g.w.thread == me) g.w.mask |= mask;
+    else note(g.w, mask, me, pc);
+    return true;
+}
+
+template <int KIND, size_t N> static inline void access(uintptr_t a, uintptr_t pc) {
+    if (__builtin_expect((++g_ticks & 0xFFFFF) == 0, 0)) check_deadline();
+    for (int i = 0; i < kHot; i++) {
+        const Hot &h = g_hot[i];
+        if (a - h.lo < h.span && a + N - h.lo <= h.span) {
+            if (!h.tracked) return;
+            if (N <= 4 && (a & 3) + N <= 4 && plain_word<KIND>(h.al, a, N, pc)) return;
+            global_access(h.al, a, N, KIND, pc);
+            return;
+        }
+    }
+    check_access(a, N, KIND, pc);
 }
 
 // the compiler calls the aligned hooks where the type promises its size's alignment (a float4,
@@ -48,19 +102,19 @@ __attribute__((noreturn)) static void misaligned(uintptr_t a, size_t n, bool wri
                 write ? "write" : "read", n, shared ? "shared-memory" : "the", (unsigned long)a, (size_t)(a & (n - 1)), n);
 }
 
-static inline void check_aligned(uintptr_t a, size_t n, int kind, uintptr_t pc) {
-    if ((a & (n - 1)) && g_in_kernel) {
-        check_access(a, n, kind, pc);  // out of bounds is the better diagnosis
-        misaligned(a, n, kind == K_WRITE);
+template <int KIND, size_t N> static inline void aligned_access(uintptr_t a, uintptr_t pc) {
+    if (__builtin_expect((a & (N - 1)) != 0, 0) && g_in_kernel) {
+        check_access(a, N, KIND, pc);  // out of bounds is the better diagnosis
+        misaligned(a, N, KIND == K_WRITE);
     }
-    check_access(a, n, kind, pc);
+    access<KIND, N>(a, pc);
 }
 
 #define SIM_HOOKS(N)                                                                                              \
-    EXPORT void __tsan_read##N(void *a) { check_aligned((uintptr_t)a, N, K_READ, RETURN_PC()); }                  \
-    EXPORT void __tsan_write##N(void *a) { check_aligned((uintptr_t)a, N, K_WRITE, RETURN_PC()); }                \
-    EXPORT void __tsan_unaligned_read##N(void *a) { check_access((uintptr_t)a, N, K_READ, RETURN_PC()); }         \
-    EXPORT void __tsan_unaligned_write##N(void *a) { check_access((uintptr_t)a, N, K_WRITE, RETURN_PC()); }       \
+    EXPORT void __tsan_read##N(void *a) { aligned_access<K_READ, N>((uintptr_t)a, RETURN_PC()); }                 \
+    EXPORT void __tsan_write##N(void *a) { aligned_access<K_WRITE, N>((uintptr_t)a, RETURN_PC()); }               \
+    EXPORT void __tsan_unaligned_read##N(void *a) { access<K_READ, N>((uintptr_t)a, RETURN_PC()); }               \
+    EXPORT void __tsan_unaligned_write##N(void *a) { access<K_WRITE, N>((uintptr_t)a, RETURN_PC()); }             \
     EXPORT void __tsan_volatile_read##N(void *a) { check_access((uintptr_t)a, N, K_READ | K_VOLATILE, RETURN_PC()); } \
     EXPORT void __tsan_volatile_write##N(void *a) { check_access((uintptr_t)a, N, K_WRITE | K_VOLATILE, RETURN_PC()); }
 SIM_HOOKS(1)

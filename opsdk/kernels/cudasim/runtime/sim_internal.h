@@ -122,6 +122,18 @@ static const size_t kMaxShadowed = 256u << 20;  // larger allocations are not ra
 // access kinds of check_access
 enum { K_READ = 1, K_WRITE = 2, K_ATOMIC = 4, K_VOLATILE = 8 };
 
+// the allocations of the latest global accesses: the hooks' fast path checks them first
+struct Hot {
+    uintptr_t lo, span;  // its data
+    Allocation *al;
+    bool tracked;        // its shadow is kept (races checked, or allocated uninitialised)
+};
+static const int kHot = 4;
+extern Hot g_hot[kHot];
+extern unsigned g_hot_next;  // the entry the next one replaces
+extern bool g_races;  // the race check is on (and nothing is deferred yet)
+void forget_hot();
+
 // -- state of the launch in progress (launches are serialised by the Python side) ----------------
 extern "C" {
 extern uint3 threadIdx, blockIdx;
@@ -142,7 +154,8 @@ extern void *g_sched_sp;      // the scheduler's stack while a fiber runs
 #if !SIM_ASM_SWITCH
 extern ucontext_t g_sched_uc;
 #endif
-extern int g_queue[OPSDK_SIM_MAX_THREADS + 1];  // threads ready to run, in order
+static const int kQueue = 2 * OPSDK_SIM_MAX_THREADS;  // a power of two above the threads
+extern int g_queue[kQueue];  // threads ready to run, in order
 extern int g_order[OPSDK_SIM_MAX_THREADS];      // the order the block's threads start and leave barriers in
 extern int g_qhead, g_qtail;
 extern uint32_t g_epoch, g_block_epoch, g_launch_epoch;  // +1 at every block start and barrier release
@@ -184,7 +197,10 @@ __attribute__((noreturn)) void raise_deferred();
 void append(char *buf, size_t cap, const char *fmt, ...);
 void lanes_text(char *buf, size_t cap, unsigned mask);
 void thread_text(char *buf, size_t cap, int first, int last);
-void tick();
+void check_deadline();
+inline void tick() {
+    if (__builtin_expect((++g_ticks & 0x3FFFF) == 0, 0)) check_deadline();
+}
 void ensure_stacks(int threads, size_t bytes);
 void fiber_init(Lane &l);
 void run_lane(int t);           // from the scheduler
@@ -202,6 +218,7 @@ void poison(unsigned char *p, size_t n, uint32_t word);
 void poison_block_shared();
 void shared_access(uintptr_t a, size_t n, int kind, uintptr_t pc);
 void global_access(Allocation *al, uintptr_t a, size_t n, int kind, uintptr_t pc);
+GWord *shadow_of(Allocation *al);
 void check_access(uintptr_t a, size_t n, int kind, uintptr_t pc);
 void drop_shadow(Allocation *al);
 void clear_access_shadows();

@@ -12,7 +12,20 @@ static std::vector<Allocation *> g_pool;  // freed mappings kept for reuse
 static size_t g_pool_bytes;
 static const size_t kPoolLimit = 64u << 20;
 static const size_t kPoolLargest = 4u << 20;
-static Allocation *g_mru;  // the allocation of the latest access
+// what lies at a page: a live allocation, freed memory (kFreed), or nothing of ours (null); a
+// direct-mapped cache in front of the registry, emptied whenever an allocation comes or goes
+struct PageKind {
+    uintptr_t page;
+    Allocation *al;
+    bool freed;
+};
+static PageKind g_pages[1024];
+static Allocation *find_freed(uintptr_t a);
+
+static void forget_pages() {
+    for (PageKind &p : g_pages) p.page = ~(uintptr_t)0;
+    forget_hot();
+}
 
 void poison(unsigned char *p, size_t n, uint32_t word) {
     // each byte holds the byte of `word` its address selects (little-endian words at 4-byte
@@ -51,16 +64,21 @@ Allocation *find_allocation(uintptr_t a) {
     return a - (uintptr_t)al->map < al->map_bytes ? al : nullptr;
 }
 
-Allocation *allocation_of(uintptr_t a) {
-    Allocation *al = g_mru;
-    if (al && a - (uintptr_t)al->map < al->map_bytes) return al;
-    al = find_allocation(a);
-    if (al) g_mru = al;
-    return al;
+// the live allocation at address a (null: none; *freed: a is in freed device memory)
+Allocation *allocation_of(uintptr_t a, bool *freed) {
+    uintptr_t page = a / kPage;
+    PageKind &k = g_pages[page % 1024];
+    if (k.page != page) {
+        k.page = page;
+        k.al = find_allocation(a);
+        k.freed = !k.al && find_freed(a);
+    }
+    *freed = k.freed;
+    return k.al;
 }
 
 // a freed mapping that holds address a (an access to freed device memory), or null
-Allocation *find_freed(uintptr_t a) {
+static Allocation *find_freed(uintptr_t a) {
     for (Allocation *al : g_pool)
         if (a - (uintptr_t)al->map < al->map_bytes) return al;
     return nullptr;
@@ -97,6 +115,7 @@ EXPORT void *opsdk_sim_alloc(uint64_t nbytes, uint64_t align, uint64_t *reserve_
     poison((unsigned char *)al->rw_lo, data - al->rw_lo, kCanary);
     poison((unsigned char *)(data + nbytes), al->rw_hi - (data + nbytes), kCanary);
     g_live.insert(std::upper_bound(g_live.begin(), g_live.end(), al, by_map), al);
+    forget_pages();
     *reserve_lo = (uintptr_t)al->map;
     *reserve_hi = (uintptr_t)al->map + al->map_bytes;
     return (void *)data;
@@ -111,7 +130,7 @@ EXPORT void opsdk_sim_free(void *ptr) {
     Allocation *al = live_at(ptr);
     if (!al) return;
     g_live.erase(std::lower_bound(g_live.begin(), g_live.end(), al, by_map));
-    if (g_mru == al) g_mru = nullptr;
+    forget_pages();
     drop_shadow(al);
     if (al->map_bytes <= kPoolLargest && g_pool_bytes + al->map_bytes <= kPoolLimit) {
         g_pool.push_back(al);
@@ -139,7 +158,10 @@ EXPORT void opsdk_sim_fill_uninitialised(void *ptr, uint64_t nbytes) {
     poison((unsigned char *)ptr, nbytes, kEmptyPoison);
     Allocation *al = live_at(ptr);
     if (al) al->uninit = true;
+    forget_hot();
 }
+
+__attribute__((constructor)) static void init_pages() { forget_pages(); }
 
 void clear_access_shadows() {
     for (Allocation *al : g_live) {

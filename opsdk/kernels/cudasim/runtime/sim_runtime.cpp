@@ -39,7 +39,7 @@ void *g_sched_sp;
 #if !SIM_ASM_SWITCH
 ucontext_t g_sched_uc;
 #endif
-int g_queue[OPSDK_SIM_MAX_THREADS + 1];
+int g_queue[kQueue];
 int g_order[OPSDK_SIM_MAX_THREADS];
 int g_qhead, g_qtail;
 uint32_t g_epoch = 1, g_block_epoch = 1, g_launch_epoch = 1;
@@ -48,6 +48,13 @@ std::vector<uint8_t> g_fenced;
 uint32_t g_ticks;
 double g_deadline;
 uintptr_t g_module;
+Hot g_hot[kHot];
+unsigned g_hot_next;
+bool g_races;
+
+void forget_hot() {
+    for (Hot &h : g_hot) h = Hot{0, 0, nullptr, false};
+}
 
 // fiber stacks, kept across launches
 char *g_stacks;
@@ -171,6 +178,8 @@ void defer_access(int status, const Access &a, const char *fmt, ...) {
     va_start(ap, fmt);
     vreport(&g_result->first, status, g_cur, nullptr, 0, &a, fmt, ap);
     va_end(ap);
+    g_races = false;  // the first finding is the one worth reading: stop looking for more
+    forget_hot();
     // the rest of the block runs on values the race left: bound how long that may take
     double soon = now_s() + 2.0;
     if (g_deadline <= 0 || soon < g_deadline) g_deadline = soon;
@@ -214,15 +223,15 @@ void thread_text(char *buf, size_t cap, int first, int last) {
                  b.tid.z);
 }
 
-void tick() {
-    if ((++g_ticks & 0x3FFFF) == 0 && g_deadline > 0 && now_s() > g_deadline) {
-        if (deferred()) raise_deferred();
-        fail(OPSDK_ERR_TIMEOUT, nullptr, 0,
-             "the kernel ran longer than %.0f s (an endless loop? a thread waiting for another "
-             "block, which the simulator runs later?)",
-             g_spec->timeout_s);
-    }
+void check_deadline() {
+    if (g_deadline <= 0 || now_s() <= g_deadline) return;
+    if (deferred()) raise_deferred();
+    fail(OPSDK_ERR_TIMEOUT, nullptr, 0,
+         "the kernel ran longer than %.0f s (an endless loop? a thread waiting for another "
+         "block, which the simulator runs later?)",
+         g_spec->timeout_s);
 }
+
 
 // ---------------------------------------------------------------------------------------------
 // traps, clock, fences
@@ -332,6 +341,8 @@ EXPORT int opsdk_sim_run(const opsdk_sim_launch *spec, opsdk_sim_result *result)
     g_dyn_bytes = spec->dynamic_shared;
     g_deadline = spec->timeout_s > 0 ? now_s() + spec->timeout_s : 0;
     g_launch_epoch = ++g_epoch;
+    g_races = spec->check_races;
+    forget_hot();
     blockDim = dim3(spec->block[0], spec->block[1], spec->block[2]);
     gridDim = dim3(spec->grid[0], spec->grid[1], spec->grid[2]);
     for (int t = 0; t < threads; t++) {
@@ -377,6 +388,7 @@ EXPORT int opsdk_sim_run(const opsdk_sim_launch *spec, opsdk_sim_result *result)
         }
     }
     g_in_kernel = 0;
+    forget_hot();
     restore_handlers();
     fesetenv(&env);
     g_cur = -1;

@@ -44,7 +44,7 @@ void poison_block_shared() {
 }
 
 // storage for one static __shared__ variable (one per declaration and template instantiation)
-EXPORT void *opsdk_sim_shared_slot(size_t size, size_t align, const char *name, const char *file, int line) {
+static void *new_slot(size_t size, size_t align, const char *name, const char *file, int line) {
     if (align < 16) align = 16;
     size_t at = (g_static_used + kRedzone + align - 1) / align * align;
     if (at + size + kRedzone > kStaticShared) {
@@ -56,6 +56,34 @@ EXPORT void *opsdk_sim_shared_slot(size_t size, size_t align, const char *name, 
     g_static_used = at + size + kRedzone;
     unsigned char *p = g_arena + OPSDK_SIM_MAX_DYNAMIC_SHARED + at;
     poison(p, size, kSharedPoison);
+    return p;
+}
+
+// the slot of the declaration whose key (a static char beside it, one per template
+// instantiation) is `key`: made on first use, found by the key's address after that. Each thread
+// asks once, as its declaration runs: the kernel then holds the address in a local reference
+static std::vector<std::pair<const void *, void *>> g_keys;  // open addressing, by key address
+
+static size_t key_slot(const void *key) {
+    size_t mask = g_keys.size() - 1, i = ((uintptr_t)key >> 3) * 0x9E3779B97F4A7C15ull >> 40 & mask;
+    while (g_keys[i].first && g_keys[i].first != key) i = (i + 1) & mask;
+    return i;
+}
+
+EXPORT void *opsdk_sim_shared_slot(const void *key, size_t size, size_t align, const char *name, const char *file,
+                                   int line) {
+    if (g_keys.empty()) g_keys.assign(1024, {nullptr, nullptr});
+    size_t i = key_slot(key);
+    if (g_keys[i].first) return g_keys[i].second;
+    if ((g_slots.size() + 1) * 2 > g_keys.size()) {  // grow, keeping every key
+        std::vector<std::pair<const void *, void *>> old(2 * g_keys.size(), {nullptr, nullptr});
+        old.swap(g_keys);
+        for (const auto &kv : old)
+            if (kv.first) g_keys[key_slot(kv.first)] = kv;
+        i = key_slot(key);
+    }
+    void *p = new_slot(size, align, name, file, line);
+    g_keys[i] = {key, p};
     return p;
 }
 
@@ -144,7 +172,7 @@ void shared_access(uintptr_t a, size_t n, int kind, uintptr_t pc) {
     }
     uint16_t t = (uint16_t)g_cur;
     uint32_t sync = g_warps[g_cur / OPSDK_SIM_WARP].sync_gen;
-    bool races = g_spec->check_races;
+    bool races = g_races;
     for (size_t i = 0; i < n; i++) {
         Shadow &s = g_shadow[off + i];
         if (reads && s.w_epoch < g_block_epoch && s.a_epoch < g_block_epoch && !deferred()) {
@@ -157,7 +185,7 @@ void shared_access(uintptr_t a, size_t n, int kind, uintptr_t pc) {
                  "before the __syncthreads() that follows the write)",
                  n, what);
         }
-        if (races && !deferred()) {
+        if (races && g_races) {
             // atomics are ordered among themselves; an atomic and a plain access of another thread
             // are not, nor two plain accesses one of which writes
             if (unordered(s.w_epoch, s.writer, s.w_sync) && (reads || atomic))
