@@ -15,7 +15,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -25,6 +24,14 @@ import expected  # noqa: E402
 import harness  # noqa: E402
 
 ENTRY_TIMEOUT_S = 60   # OPSDK_CUDA_SIM_TIMEOUT for each launch: a planted hang ends as a report
+
+
+def default_build_dir():
+    """The variant sources live in the user's own kernel cache (never a shared temporary directory,
+    where another user could plant a .cu file), at a stable path, so their builds are reused."""
+    from opsdk.kernels import cache_dir
+
+    return os.path.join(str(cache_dir()), "realcuda-variants")
 
 
 def worker(schedule, ids, out_path, build_dir):
@@ -63,7 +70,8 @@ def _shipped_fails(cu, build_dir, needs_workaround):
 
 def run_schedule(schedule, ids, build_dir, log):
     """Run a worker for the schedule until every entry has a line; returns {id: record}."""
-    out_path = os.path.join(build_dir, f"results-{schedule.replace(':', '_')}.jsonl")
+    os.makedirs(build_dir, exist_ok=True)
+    out_path = os.path.join(build_dir, f"results-{schedule.replace(':', '_')}-{os.getpid()}.jsonl")
     if os.path.exists(out_path):
         os.remove(out_path)
     done, remaining = {}, list(ids)
@@ -121,6 +129,79 @@ def nvcc_checks(ids, build_dir):
         except Exception as exc:  # a planted edit that is not valid CUDA
             checks[i] = f"FAILS: {str(exc).splitlines()[0][:120]}"
     return checks
+
+
+# the op of the pack that runs each module's kernel stages (histogram64 belongs to no op)
+OPS = {"layer_norm": "layer_norm", "masked_softmax": "masked_softmax", "rms_norm": "rms_norm",
+       "bias_gelu": "bias_gelu", "roi_align": "roi_align", "scan": "cumsum", "gemm": "matmul",
+       "embedding": "embedding", "cross_entropy": "cross_entropy"}
+CHECKS = ("forward", "backward_agreement", "gradcheck", "cuda_sizes")
+VIA_CHECK_CLASSES = ("global-race", "initcheck", "synccheck-shuffle")
+_CLI = ("import sys, opsdk.plugins; sys.path.insert(0, sys.argv.pop(1)); import realcuda; "
+        "opsdk.plugins.register_pack(realcuda, name='realcuda'); from opsdk.cli import main; "
+        "main(sys.argv[1:], prog_name='opsdk')")
+
+
+def op_of(bug):
+    """The registered op whose checks run the bug's kernel, or None."""
+    if bug.module == "segment":
+        return "scatter_max" if "max" in bug.stages else "segment_sum"
+    if bug.module == "histogram":
+        return None if "h64" in bug.stages else "bincount"
+    return OPS.get(bug.module)
+
+
+def check_statuses(op, dtype, variant_json):
+    """{check: (status, message)} of `opsdk check realcuda.<op> --backend cuda --simulate` (a few checks)."""
+    env = dict(os.environ)
+    env.pop("REALCUDA_VARIANT", None)
+    if variant_json:
+        env["REALCUDA_VARIANT"] = variant_json
+    args = [sys.executable, "-c", _CLI, harness.PACK_SRC, "check", f"realcuda.{op}", "--backend", "cuda",
+            "--simulate", "--dtype", dtype, "--json", "--no-progress"]
+    for name in CHECKS:
+        args += ["--check", name]
+    done = subprocess.run(args, env=env, capture_output=True, text=True)
+    try:
+        results = json.loads(done.stdout)["results"]
+    except (ValueError, KeyError):
+        return {"(run)": ("error", (done.stderr or done.stdout)[-400:])}
+    return {r["check"]: (r["status"], r.get("message") or "") for r in results}
+
+
+def _variant_json(entry, build_dir, workaround):
+    """A REALCUDA_VARIANT file naming the entry's source and adapter options."""
+    path = os.path.join(build_dir, f"{entry.id}{'+wa' if workaround else ''}.variant.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({"op": entry.module, "source": harness.variant_source(entry, build_dir, workaround),
+                   "options": dict(entry.options)}, f)
+    return path
+
+
+def via_check(ids, build_dir):
+    """Which bugs `opsdk check --simulate` fails on, beyond what it fails on the correct op."""
+    baselines, verdicts = {}, {}
+    os.makedirs(build_dir, exist_ok=True)
+    for i in ids:
+        bug = expected.BY_ID[i]
+        op, dtype = op_of(bug), next((d for d in bug.dtypes if d in ("float32", "float64")), None)
+        if op is None or dtype is None:
+            verdicts[i] = ("n/a", "no registered op runs this kernel in float32/float64")
+            continue
+        workaround = f"{bug.module}.cu" in expected.WORKAROUNDS
+        if (op, dtype) not in baselines:   # the correct op, through the same workaround as the bug
+            correct = next(e for e in expected.CORRECT if e.module == bug.module)
+            baselines[op, dtype] = check_statuses(op, dtype, _variant_json(correct, build_dir, workaround))
+        started = time.perf_counter()
+        got = check_statuses(op, dtype, _variant_json(bug, build_dir, workaround))
+        new = {c: got[c] for c in got if got[c][0] in ("fail", "error") and baselines[op, dtype].get(c, ("",))[0] == "pass"}
+        took = time.perf_counter() - started
+        if new:
+            check, (status, message) = next(iter(new.items()))
+            verdicts[i] = ("detected", f"{check} {status} ({took:.0f} s): {message[:200]}")
+        else:
+            verdicts[i] = ("missed", f"the checks that pass on the correct op pass here too ({took:.0f} s)")
+    return verdicts
 
 
 def cell(entry, record):
@@ -210,11 +291,14 @@ def main(argv=None):
     parser.add_argument("--json", help="write the raw results here")
     parser.add_argument("--build-dir", default=None)
     parser.add_argument("--no-nvcc", action="store_true", help="skip the nvcc --ptx check of every variant")
+    parser.add_argument("--via-check", nargs="?", const="classes", default=None,
+                        help="also run `opsdk check --simulate` (forward, backward_agreement, gradcheck, cuda_sizes) "
+                             "on bugs: the given ids, or by default the global races, initcheck and shuffle bugs")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--schedule", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    build_dir = args.build_dir or tempfile.mkdtemp(prefix="realcuda-")
+    build_dir = args.build_dir or default_build_dir()
     ids = [i for i in args.ids.split(",") if i] or [e.id for e in expected.CORRECT + expected.BUGS]
     unknown = [i for i in ids if i not in expected.BY_ID]
     if unknown:
@@ -231,6 +315,14 @@ def main(argv=None):
         print(f"[{s}] done in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     nvcc = {} if args.no_nvcc else nvcc_checks(ids, build_dir)
     report(results, schedules, nvcc)
+    if args.via_check:
+        chosen = [b.id for b in expected.BUGS if b.id in ids and (b.cls in VIA_CHECK_CLASSES if
+                  args.via_check == "classes" else b.id in args.via_check.split(","))]
+        checked = via_check(chosen, build_dir)
+        print("\nThrough opsdk check --simulate (only checks that pass on the correct op count)\n")
+        for i, (verdict, text) in checked.items():
+            print(f"{i:40} {verdict:9} {text}")
+        results["via_check"] = checked
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"schedules": schedules, "results": results, "nvcc": nvcc}, f, indent=1, default=str)

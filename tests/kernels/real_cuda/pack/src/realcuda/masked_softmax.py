@@ -3,9 +3,10 @@
     fwd(x[rows, n], mask[rows, n] uint8, *, scale) -> y     softmax(where(mask == 1, -10000, scale * x))
     bwd(dy, y, *, scale) -> dx                                scale * y * (dy - sum(dy * y))
 
-The warp kernels take rows of at most 1024 elements, and rows above 96 elements only when their
-length is a multiple of 4 (4-element vector loads), as Megatron's ``is_kernel_available``
-says; other rows run the python kernel, as Megatron falls back to torch's softmax.
+The warp kernels take rows of at most 1024 elements, and rows above 64 elements (from 128
+padded elements on, each lane loads 4 at a time) only when their length is a multiple of 4, as
+Megatron's ``is_kernel_available`` says; other rows run the python kernel, as Megatron falls
+back to torch's softmax.
 """
 import numpy
 
@@ -23,7 +24,7 @@ TYPES = {"float16": ("__half", "float"), "float32": ("float", "float"), "float64
 NAMES = tuple(f"masked_softmax_{stage}<{t},{a},{log2}>" for stage in ("fwd", "bwd")
               for t, a in TYPES.values() for log2 in range(MAX_LOG2 + 1))
 THREADS_PER_BLOCK = 128
-DEFAULTS = {"vector_any_n": False}
+DEFAULTS = {"vector_any_n": False, "scalar_max_n": 64}
 
 
 def _fwd_python(x, mask, *, scale):
@@ -62,7 +63,7 @@ def kernels(source=None, options=None, tag=""):
     bwd.python(_bwd_python)
 
     def usable(n):
-        return 0 < n <= 1 << MAX_LOG2 and (n <= 96 or n % 4 == 0 or opts["vector_any_n"])
+        return 0 < n <= 1 << MAX_LOG2 and (n <= opts["scalar_max_n"] or n % 4 == 0 or opts["vector_any_n"])
 
     def launch(module, stage, out_like, args, scale, python, python_args):
         import cupy
