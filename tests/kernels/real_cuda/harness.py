@@ -17,10 +17,12 @@ import numpy
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACK_SRC = os.path.join(HERE, "pack", "src")
 CUDA_DIR = os.path.join(PACK_SRC, "realcuda", "cuda")
-if HERE not in sys.path:
-    sys.path.insert(0, HERE)
-
-import expected  # noqa: E402  (the directory above is put on sys.path first)
+try:  # imported as part of the test package, or run from this directory as a script's sibling
+    from . import expected
+except ImportError:
+    if HERE not in sys.path:
+        sys.path.insert(0, HERE)
+    import expected
 
 SCHEDULES = ("forward", "reverse", "shuffle:1")   # forward: the default order, thread 0 and block 0 first
 # agreement with NumPy, relative to the largest magnitude of the python result

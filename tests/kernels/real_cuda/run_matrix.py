@@ -18,10 +18,12 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-
-import expected  # noqa: E402
-import harness  # noqa: E402
+try:  # imported by the tests as part of their package; run as a script otherwise
+    from . import expected, harness
+except ImportError:
+    sys.path.insert(0, HERE)
+    import expected
+    import harness
 
 ENTRY_TIMEOUT_S = 60   # OPSDK_CUDA_SIM_TIMEOUT for each launch: a planted hang ends as a report
 
