@@ -13,8 +13,10 @@ float64.
 
 Resizing keeps the call's structure: every array dimension of one value (say the row length 5
 shared by x[3, 5] and w[5]) becomes the new size together, so shapes stay consistent; calls
-whose arrays all share one shape become 1-D arrays of the size. Float values are drawn from the
-range the recorded array spanned, integer ones are tiled from it (labels stay labels).
+whose arrays all share one shape become one row of the size, of their recorded rank (an x and
+its mask may be rows a kernel walks). Float values are drawn from the range the recorded array
+spanned, integer ones are tiled from it (labels stay labels); an axis is never shrunk below the
+values of an integer argument (token ids, a CSR row pointer: they index or bound it).
 """
 from contextlib import contextmanager
 from typing import NamedTuple
@@ -81,7 +83,7 @@ class Case(NamedTuple):
     pattern: Recorded
     dtype: str
     layout: str
-    axis: str  # "all" (elementwise: 1-D of the size), "last" or "first" (that axis grows)
+    axis: str  # "all" (elementwise: one row of the size), "last" or "first" (that axis grows)
 
     @property
     def label(self):
@@ -163,11 +165,7 @@ def cases(op, dtypes=DTYPES, layouts=LAYOUTS, seed=0):
     """Every Case of ``op``: recorded patterns x dtypes (its kernels take) x layouts x growing axes."""
     out = []
     for pattern in record(op, seed):
-        arrays = [a for a in _arrays(pattern) if a.ndim]
-        along_an_axis = any(k in ("axis", "dim", "axes") for k in pattern.kwargs)
-        shapes = {a.shape for a in arrays} | set(pattern.outputs)
-        elementwise = len(shapes) <= 1 and not along_an_axis
-        axes = ("all",) if elementwise else ("last", "first")
+        axes = growing_axes(pattern)
         for dtype in dtypes:
             if dtype not in pattern.kernel.dtypes:
                 continue
@@ -177,10 +175,26 @@ def cases(op, dtypes=DTYPES, layouts=LAYOUTS, seed=0):
     return out
 
 
+def growing_axes(pattern):
+    """("all",) when the call is elementwise (its arrays resized as one 1-D length), else the axes
+    that grow: ("last", "first")."""
+    arrays = [a for a in _arrays(pattern) if a.ndim]
+    along_an_axis = any(k in ("axis", "dim", "axes") for k in pattern.kwargs)
+    shapes = {a.shape for a in arrays} | set(pattern.outputs)
+    return ("all",) if len(shapes) <= 1 and not along_an_axis else ("last", "first")
+
+
 # -- resizing ------------------------------------------------------------------------------------
 
 def _arrays(pattern):
     return [v for v in (*pattern.args, *pattern.kwargs.values()) if isinstance(v, numpy.ndarray)]
+
+
+def _indexes_past(arrays, size):
+    """Whether an integer array's values reach ``size``: indices or offsets into the axis being
+    resized would then point past it (an embedding's token ids, a CSR row pointer), so the
+    smaller call means nothing (the python kernel may still slice it silently)."""
+    return any(a.dtype.kind in "iu" and a.size and int(a.max()) >= size for a in arrays)
 
 
 def resized_shapes(pattern, size, axis):
@@ -189,11 +203,17 @@ def resized_shapes(pattern, size, axis):
     if not arrays:
         return None
     if axis == "all":
-        return {id(a): (size,) for a in arrays}  # elementwise: every array the same shape
+        if size < max(a.size for a in arrays) and _indexes_past(arrays, size):
+            return None
+        # every array the same shape, of its recorded rank: one row of `size` (an x and its mask
+        # of one 2-D shape may be rows a kernel walks, which a 1-D array would not be)
+        return {id(a): (1,) * (a.ndim - 1) + (size,) for a in arrays}
     main = max(arrays, key=lambda a: a.size)
     grows = main.shape[-1] if axis == "last" else main.shape[0]
     if grows == 1 or list(main.shape).count(grows) > 1:
         return None  # the dimension is not one axis: resizing it would change the call's meaning
+    if size < grows and _indexes_past(arrays, size):
+        return None
     mapping = {grows: size}
     shapes = {id(a): tuple(mapping.get(d, d) for d in a.shape) for a in arrays}
     if max(int(numpy.prod(s)) for s in shapes.values()) > max(1 << 18, 4 * size):

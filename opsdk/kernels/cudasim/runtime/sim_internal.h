@@ -192,6 +192,8 @@ __attribute__((noreturn, format(printf, 4, 5))) void fail(int status, const char
 __attribute__((noreturn, format(printf, 3, 4))) void fail_access(int status, const Access &a, const char *fmt, ...);
 __attribute__((noreturn, format(printf, 3, 4))) void fail_lane(int status, int lane, const char *fmt, ...);
 __attribute__((format(printf, 3, 4))) void defer_access(int status, const Access &a, const char *fmt, ...);
+__attribute__((format(printf, 5, 6))) void defer_lane(int status, int lane, const char *file, int line,
+                                                  const char *fmt, ...);
 bool deferred();
 __attribute__((noreturn)) void raise_deferred();
 void append(char *buf, size_t cap, const char *fmt, ...);

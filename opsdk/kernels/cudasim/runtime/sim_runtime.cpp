@@ -172,17 +172,30 @@ void fail_lane(int status, int lane, const char *fmt, ...) {
     finish();
 }
 
-void defer_access(int status, const Access &a, const char *fmt, ...) {
+// a finding kept until the block ends (or the launch times out): a divergent barrier found
+// behind it is the better verdict, since it explains it
+static void vdefer(int status, int lane, const char *file, int line, const Access *a, const char *fmt, va_list ap) {
     if (g_result->first.status != OPSDK_OK) return;  // the first finding is the one worth reading
-    va_list ap;
-    va_start(ap, fmt);
-    vreport(&g_result->first, status, g_cur, nullptr, 0, &a, fmt, ap);
-    va_end(ap);
-    g_races = false;  // the first finding is the one worth reading: stop looking for more
+    vreport(&g_result->first, status, lane, file, line, a, fmt, ap);
+    g_races = false;  // stop looking for more
     forget_hot();
-    // the rest of the block runs on values the race left: bound how long that may take
+    // the rest of the block runs on values the finding left: bound how long that may take
     double soon = now_s() + 2.0;
     if (g_deadline <= 0 || soon < g_deadline) g_deadline = soon;
+}
+
+void defer_access(int status, const Access &a, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vdefer(status, g_cur, nullptr, 0, &a, fmt, ap);
+    va_end(ap);
+}
+
+void defer_lane(int status, int lane, const char *file, int line, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vdefer(status, lane, file, line, nullptr, fmt, ap);
+    va_end(ap);
 }
 
 bool deferred() { return g_result->first.status != OPSDK_OK; }

@@ -34,7 +34,7 @@ static void strict_exit_check(int t) {
         lanes_text(arrived, sizeof arrived, g.arrived);
         int waiter = w * OPSDK_SIM_WARP + __builtin_ctz(g.arrived);
         g_lanes[waiter].file = g.file, g_lanes[waiter].line = g.line, g_lanes[waiter].pc = g.pc;
-        fail_lane(OPSDK_ERR_WARP_EXITED, waiter,
+        defer_lane(OPSDK_ERR_WARP_EXITED, waiter, g.file, g.line,
                   "%s(mask 0x%08x) at %s:%d: lane %d of warp %d, named in the mask, exited without "
                   "reaching it while lanes %s wait there (strict mode: a mask naming lanes that have "
                   "exited is undefined on Volta and later GPUs; compute the mask with __ballot_sync "

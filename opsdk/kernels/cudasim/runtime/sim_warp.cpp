@@ -169,7 +169,8 @@ EXPORT uint64_t opsdk_sim_warp(int kind, unsigned mask, uint64_t value, int size
     if (g_spec->strict && (mask & warp.done)) {
         char gone[160];
         lanes_text(gone, sizeof gone, mask & warp.done);
-        fail(OPSDK_ERR_WARP_EXITED, file, line,
+        // deferred: a divergent barrier the early exit also causes is the verdict that explains it
+        defer_lane(OPSDK_ERR_WARP_EXITED, g_cur, file, line,
              "%s(mask 0x%08x) by lane %d of warp %d names lanes %s, which have exited (strict mode: "
              "a mask naming lanes that have exited is undefined on Volta and later GPUs; compute the "
              "mask with __ballot_sync or __activemask before the branch)",

@@ -132,3 +132,18 @@ extern "C" __global__ void tree_no_barrier(const float *x, float *y)
     }
     if (threadIdx.x == 0) y[0] = s[0];
 }
+
+// threads past n return, then the rest reduce with full-mask shuffles and meet at a barrier the
+// returned ones never reach: the divergent barrier is the verdict (in strict mode too, where the
+// shuffle over exited lanes comes first)
+extern "C" __global__ void early_return_block_sum(const float *x, float *y, int n)
+{
+    __shared__ float s[2];
+    int t = threadIdx.x;
+    if (t >= n) return;
+    float v = x[t];
+    for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffffu, v, offset);
+    if (t % 32 == 0) s[t / 32] = v;
+    __syncthreads();  // L:early_return_barrier
+    if (t == 0) y[0] = s[0] + s[1];
+}
