@@ -15,7 +15,11 @@ checks, the output checks after the kernel). Kernels:
 - ``fixed_grid``: a grid-stride kernel launched on a fixed grid of 64 blocks of 256 threads over
   one element (the launch's fixed cost: most threads have nothing to do).
 
-Usage: python benchmarks/cudasim.py [--quick]
+With ``--check``, also the wall time of ``opsdk check --backend cuda`` of every first-party op on
+the simulator (``OPSDK_CUDA_SIM=1``) against ``opsdk check --backend python`` of the same ops,
+each in a fresh process with a warm kernel cache (run once before timing), and their ratio.
+
+Usage: python benchmarks/cudasim.py [--quick] [--check]
 
 Last results: see docs/kernels.md (the simulator's speed table).
 """
@@ -220,7 +224,10 @@ def cases(quick):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes, fewer repeats")
+    parser.add_argument("--check", action="store_true", help="also time the simulated opsdk check")
     options = parser.parse_args()
+    if options.check:
+        check_table()
     from opsdk.kernels import cudasim
 
     cudasim.install()
@@ -237,6 +244,33 @@ def main():
         assert error < 1e-3, f"{label}: the simulator and the native loop disagree by {error}"
         ratio = f"{sim_s / native_s:.0f}x" if native_s > 1e-5 else "-"
         print(f"| {label} | {size} | {threads} | {_fmt(sim_s)} | {_fmt(native_s)} | {ratio} |")
+
+
+def _check_seconds(backend, simulated):
+    """Wall seconds of `opsdk check --backend BACKEND` over the first-party packs (a fresh process)."""
+    env = dict(os.environ)
+    env.pop("OPSDK_CUDA_SIM", None)
+    if simulated:
+        env["OPSDK_CUDA_SIM"] = "1"
+    command = [sys.executable, "-c", "import sys; from opsdk.cli import main; sys.exit(main())", "check",
+               "--backend", backend, "--no-progress", *[a for p in ("opsdk", "nn", "example") for a in ("--pack", p)]]
+    start = time.perf_counter()
+    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    took = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"opsdk check --backend {backend} failed:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+    return took
+
+
+def check_table():
+    _check_seconds("cuda", True)  # warm-up: every simulated kernel built into the cache
+    python_s = _check_seconds("python", False)
+    cuda_s = _check_seconds("cuda", True)
+    print("| opsdk check of the first-party ops | wall time |")
+    print("|---|---|")
+    print(f"| --backend python | {python_s:.1f} s |")
+    print(f"| --backend cuda, OPSDK_CUDA_SIM=1 | {cuda_s:.1f} s ({cuda_s / python_s:.1f}x python) |")
+    print()
 
 
 def _fmt(seconds):
