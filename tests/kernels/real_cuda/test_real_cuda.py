@@ -32,10 +32,15 @@ GLOBAL_RACES = [b for b in REACHABLE if b.cls == "global-race"]
 @pytest.fixture(scope="module")
 def matrix():
     """{schedule: {id: record}}: everything under the default schedule, the correct kernels and
-    the global races under the other two as well."""
+    the global races under the other two as well. The default schedule runs in the simulator's
+    strict mode (OPSDK_CUDA_SIM_STRICT=1): issue 22 wants a mask naming exited lanes reported
+    there (it is undefined since Volta, though GPUs mostly survive it), and no correct kernel may
+    raise an alarm in it either."""
     build = run_matrix.default_build_dir()
     everything = [e.id for e in expected.CORRECT] + [b.id for b in REACHABLE]
-    results = {"forward": run_matrix.run_schedule("forward", everything, build, log=False)}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("OPSDK_CUDA_SIM_STRICT", "1")  # the workers inherit it
+        results = {"forward": run_matrix.run_schedule("forward", everything, build, log=False)}
     again = [e.id for e in expected.CORRECT] + [b.id for b in GLOBAL_RACES]
     for schedule in OTHER_SCHEDULES:
         results[schedule] = run_matrix.run_schedule(schedule, again, build, log=False)
