@@ -146,6 +146,8 @@ VARIABLES = {v.name: v for v in (
              "without the memory-access checks"),
     Variable("OPSDK_CUDA_SIM_SCHEDULE", _schedule, (0, 0), "in-order", "the order simulated threads "
              "and blocks run in: in-order, reverse, shuffle[:SEED]", strict=True),
+    Variable("OPSDK_CUDA_SIM_STRICT", _zero_or_one, False, "0", "1: the simulator also reports warp "
+             "collectives whose mask names lanes that have exited (undefined on Volta and later)"),
 )}
 
 _parsed = {}  # (name, raw) -> value, so a hot path pays a dict lookup

@@ -1,7 +1,7 @@
 """``cuda_kernels(...)``: every CUDA kernel of a pack against its python kernel, as pytest tests.
 
 One test per kernel x recorded call x dtype x layout (x growing axis), each over the sizes
-1, 7, 255, 256, 257, 4097 and 70000, with ids like ``mypack.scale_fwd[float32-strided-3x4]``.
+1, 7, 255, 256, 257, 4097 and one past a full grid (16385 on the simulator), with ids like ``mypack.scale_fwd[float32-strided-3x4]``.
 They run on a GPU where CuPy finds one, on the CPU CUDA simulator under ``--opsdk-cuda-sim``
 or ``OPSDK_CUDA_SIM=1``, and are skipped (with the reason) otherwise. See
 ``opsdk.kernels.cudasim.differential`` for how calls are recorded, resized and compared.
@@ -40,7 +40,8 @@ def cuda_kernels(*ops, pack=None, sizes=SIZES, dtype=None, layout=None, seed=0):
     Args:
         *ops: op names; none means every op of ``pack`` (or of every loaded pack).
         pack: a pack name or a list of them.
-        sizes: the sizes each call is resized to (default 1, 7, 255, 256, 257, 4097, 70000).
+        sizes: the sizes each call is resized to (default ``differential.sizes()``: 1, 7, 255,
+            256, 257, 4097 and one element past a full launch_1d grid, 16385 on the simulator).
         dtype: limit to a dtype or a list of them (default float32 and float64).
         layout: ``"contiguous"``, ``"strided"`` or both (default).
         seed: seed of the drawn values.
@@ -54,7 +55,7 @@ def cuda_kernels(*ops, pack=None, sizes=SIZES, dtype=None, layout=None, seed=0):
         import opsdk.testing
         test_mypack_cuda = opsdk.testing.cuda_kernels(pack="mypack")
     """
-    return CudaKernels(tuple(ops), _names(pack), tuple(sizes), _names(dtype) or DTYPES,
+    return CudaKernels(tuple(ops), _names(pack), None if sizes is None else tuple(sizes), _names(dtype) or DTYPES,
                        _names(layout) or LAYOUTS, seed)
 
 

@@ -1,16 +1,17 @@
-"""cuda_sizes: every CUDA kernel of the op agrees with its python kernel at sizes 1 to 70000.
+"""cuda_sizes: every CUDA kernel of the op agrees with its python kernel at sizes 1 to past a grid.
 
 The op's samples are small, and most CUDA bugs only show at other sizes: a missing bounds check
 or a grid-stride loop that drops the tail, a kernel right for one block size only, a reduction
 that goes wrong past one warp or one block. Each kernel call the op's forward, backward and
-double backward make is replayed at sizes 1, 7, 255, 256, 257, 4097 and 70000, contiguous and
-strided (``opsdk.kernels.cudasim.differential``); it runs once per op and dtype, on the first
-sample. Under the CUDA simulator a fault the GPU would hit is reported with its cause.
+double backward make is replayed at sizes 1, 7, 255, 256, 257, 4097 and one element past a full
+grid (16385 on the simulator: a second pass of every grid-stride loop), contiguous and strided
+(``opsdk.kernels.cudasim.differential``); it runs once per op and dtype, on the first sample.
+Under the CUDA simulator a fault the GPU would hit is reported with its cause.
 """
 from ..result import Outcome
 
 NAME = "cuda_sizes"
-SUMMARY = "cuda kernels agree with python at sizes 1 to 70000, strided too"
+SUMMARY = "cuda kernels agree with python at sizes 1 to past a full grid, strided too"
 
 
 def applies(op, backend):

@@ -47,7 +47,7 @@ def active():
     return module is not None and getattr(module, "__opsdk_simulator__", False)
 
 
-def install(devices=None, multiprocessors=None):
+def install(devices=None, multiprocessors=None, strict=None):
     """Make ``import cupy`` find the simulator (idempotent); forget plans made without it.
 
     Args:
@@ -55,6 +55,8 @@ def install(devices=None, multiprocessors=None):
         multiprocessors: multiprocessors each reports (default ``$OPSDK_CUDA_SIM_SMS`` or 2;
             ``launch_1d`` caps grids at 32 blocks per multiprocessor, so few keep grid-stride
             loops looping).
+        strict: report what CUDA leaves undefined but GPUs mostly survive (a warp collective
+            whose mask names lanes that have exited); default ``$OPSDK_CUDA_SIM_STRICT``.
 
     Raises:
         RuntimeError: a real CuPy is already imported in this process.
@@ -66,8 +68,11 @@ def install(devices=None, multiprocessors=None):
         >>> cupy.ndarray.simulated
         True
     """
+    from . import launch
     from .cupy_api import cuda as cuda_api
 
+    if strict is not None:
+        launch._strict[0] = bool(strict)
     cuda_api.configure(devices or setting("OPSDK_CUDA_SIM_DEVICES"),
                        multiprocessors or setting("OPSDK_CUDA_SIM_SMS"))
     if active():

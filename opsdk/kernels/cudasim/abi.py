@@ -1,7 +1,7 @@
 """ctypes mirrors of runtime/sim_abi.h: the structures the simulator's runtime and modules share."""
 import ctypes
 
-ABI = 5  # OPSDK_SIM_ABI
+ABI = 6  # OPSDK_SIM_ABI
 WARP = 32
 MAX_THREADS = 1024
 MAX_DYNAMIC_SHARED = 256 * 1024
@@ -10,7 +10,9 @@ KIND_POINTER, KIND_FLOAT, KIND_SINT, KIND_UINT, KIND_BOOL, KIND_VOID, KIND_VECTO
 
 (OK, ERR_FAULT, ERR_OOB_GLOBAL, ERR_OOB_SHARED, ERR_UNINIT_SHARED, ERR_RACE_RAW, ERR_RACE_WAR,
  ERR_BARRIER_EXITED, ERR_BARRIER_SITES, ERR_WARP_CALLER, ERR_WARP_DEADLOCK, ERR_WARP_WIDTH, ERR_TIMEOUT,
- ERR_TRAP, ERR_FPE, ERR_STACK, ERR_ILLEGAL, ERR_INTERNAL, ERR_MISALIGNED, ERR_FLOAT_CAST) = range(20)
+ ERR_TRAP, ERR_FPE, ERR_STACK, ERR_ILLEGAL, ERR_INTERNAL, ERR_MISALIGNED, ERR_FLOAT_CAST, ERR_RACE_GLOBAL,
+ ERR_UNINIT_GLOBAL, ERR_WARP_EXITED) = range(23)
+FRAMES = 16
 
 
 class SimType(ctypes.Structure):
@@ -36,14 +38,21 @@ class SimLaunch(ctypes.Structure):
                 ("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3),
                 ("dynamic_shared", ctypes.c_size_t), ("timeout_s", ctypes.c_double),
                 ("check_races", ctypes.c_int), ("fast_math", ctypes.c_int), ("stack_bytes", ctypes.c_uint64),
-                ("instrumented", ctypes.c_int), ("schedule", ctypes.c_int), ("seed", ctypes.c_uint64)]
+                ("instrumented", ctypes.c_int), ("schedule", ctypes.c_int), ("seed", ctypes.c_uint64),
+                ("strict", ctypes.c_int)]
 
 
-class SimResult(ctypes.Structure):
+class SimReport(ctypes.Structure):
     _fields_ = [("status", ctypes.c_int), ("block", ctypes.c_uint * 3), ("thread", ctypes.c_uint * 3),
                 ("address", ctypes.c_uint64), ("size", ctypes.c_int), ("is_write", ctypes.c_int),
                 ("line", ctypes.c_int), ("file", ctypes.c_char * 512), ("message", ctypes.c_char * 4096),
-                ("undefined_reads", ctypes.c_int), ("note", ctypes.c_char * 1024)]
+                ("pcs", ctypes.c_uint64 * FRAMES), ("npcs", ctypes.c_int), ("pc_exact", ctypes.c_int),
+                ("other_pc", ctypes.c_uint64)]
+
+
+class SimResult(ctypes.Structure):
+    _fields_ = [("main", SimReport), ("first", SimReport), ("undefined_reads", ctypes.c_int),
+                ("note", ctypes.c_char * 1024)]
 
 
 def declare_runtime(lib):

@@ -6,6 +6,7 @@ manifest checked on load.
 """
 import json
 import os
+import re
 import shlex
 import shutil
 import threading
@@ -23,7 +24,7 @@ from opsdk.kernels.keys import local_headers
 
 from . import abi
 from .options import compile_options
-from .rewrite import rewrite
+from .rewrite import refuse_includes, rewrite
 from .toolchain import INCLUDE_DIR, KERNEL_FLAGS, RUNTIME_DIR, RUNTIME_FLAGS, no_compiler_reason, toolchain
 
 RECIPE = "opsdk-cudasim-1"
@@ -39,6 +40,7 @@ class ModuleBuild(NamedTuple):
     kernels: dict      # name (expression) -> {"params": [[type, name], ...], "file": ..., "line": ...}
     instrumented: bool
     fast_math: bool
+    user_files: tuple = ()  # the files of the user's source (for naming a fault's line)
 
 
 def _sources_digest():
@@ -51,7 +53,7 @@ def _sources_digest():
                 path = os.path.join(root, name)
                 with open(path, encoding="utf-8") as f:
                     parts += [os.path.relpath(path, folder), f.read()]
-    return digest_parts(RECIPE, str(abi.ABI), *parts)
+    return digest_parts(RECIPE, str(abi.ABI), *KERNEL_FLAGS, *RUNTIME_FLAGS, *parts)
 
 
 def _chain():
@@ -90,16 +92,19 @@ def build_module(code, options=(), name_expressions=(), display_name="<CUDA sour
     key = digest_parts(_sources_digest(), chain.identity, *chain.hooks, *chain.extras, code, *options,
                        "names", *name_expressions, "headers", *(p + t for p, t in headers))[:32]
     entry = os.path.join(subdir("cudasim"), key)
+    refuse_includes([(_source_name(code, display_name), code), *headers])
 
     def compile_into(tmp):
         source = os.path.join(tmp, "source.cu")
         with open(source, "w", encoding="utf-8") as f:
+            if not code.lstrip().startswith("#line"):  # name the source as the user knows it, not the temp file
+                f.write(f'#line 1 "{_c_escape(display_name)}"\n')
             f.write(code)
         flags = [f"-I{RUNTIME_DIR}", f"-I{INCLUDE_DIR}", *opts.flags]
         _run([*chain.command, "-E", "-x", "c++", opts.std, *flags, "-include", "opsdk_cuda_sim.h",
               source, "-o", "stage1.ii"], tmp, display_name)
         with open(os.path.join(tmp, "stage1.ii"), encoding="utf-8", errors="surrogateescape") as f:
-            rewritten = rewrite(f.read())
+            rewritten = rewrite(f.read(), own_dirs=(RUNTIME_DIR, INCLUDE_DIR))
         kernels = _exported(rewritten.kernels, name_expressions, display_name)
         with open(os.path.join(tmp, "stage2.ii"), "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(rewritten.text)
@@ -107,12 +112,24 @@ def build_module(code, options=(), name_expressions=(), display_name="<CUDA sour
         _run([*chain.command, "-x", "c++-cpp-output", opts.std, *KERNEL_FLAGS, *chain.hooks, *chain.extras, "-c",
               "stage2.ii", "-o", "module.o"], tmp, display_name)
         _run([*chain.command, "-shared", "module.o", "-o", MODULE_NAME], tmp, display_name)
-        return {"kernels": kernels, "instrumented": bool(chain.hooks), "fast_math": opts.fast_math}
+        return {"kernels": kernels, "instrumented": bool(chain.hooks), "fast_math": opts.fast_math,
+                "user_files": list(rewritten.user_files)}
 
     path = _cached(entry, MODULE_NAME, compile_into, display_name)
     with open(os.path.join(entry, "kernels.json"), encoding="utf-8") as f:
         meta = json.load(f)
-    return ModuleBuild(path, meta["kernels"], meta["instrumented"], meta["fast_math"])
+    return ModuleBuild(path, meta["kernels"], meta["instrumented"], meta["fast_math"], tuple(meta["user_files"]))
+
+
+def _source_name(code, display_name):
+    """The file a source's first ``#line`` names, else its display name."""
+    first = code.lstrip().split("\n", 1)[0]
+    found = re.match(r'#line\s+\d+\s+"((?:\\.|[^"\\])*)"', first)
+    return found.group(1) if found else display_name
+
+
+def _c_escape(text):
+    return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _exported(found, name_expressions, display_name):

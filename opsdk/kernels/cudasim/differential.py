@@ -2,9 +2,10 @@
 
 The calls come from the op itself: its forward, backward and double backward run once on the
 python backend on its own samples while every Kernel call is recorded. Each recorded call is
-then replayed at other sizes (1, 7, 255, 256, 257, 4097, 70000 by default: one below and one
-above a block, a warp's odd remainder, more than a grid), in float32 and float64, with
-contiguous and strided arrays, on the cuda backend (simulated or real) and on the python
+then replayed at other sizes (``sizes()``: 1, 7, 255, 256, 257, 4097 and one element past a full
+grid of ``launch_1d``, 16385 on the simulator: one below and one above a block, a warp's odd
+remainder, a tail past several blocks, a second pass of every grid-stride loop), in float32 and
+float64, with contiguous and strided arrays, on the cuda backend (simulated or real) and on the python
 backend; their outputs must agree to within ten times the python kernel's own float32 error
 (measured against float64; a reduction over K elements at least sqrt(K) roundings of the
 output's scale, for summation orders other than NumPy's), or to 1e-9 of the output's scale in
@@ -12,18 +13,51 @@ float64.
 
 Resizing keeps the call's structure: every array dimension of one value (say the row length 5
 shared by x[3, 5] and w[5]) becomes the new size together, so shapes stay consistent; calls
-whose arrays all share one shape become 1-D arrays of the size. Float values are drawn from the
-range the recorded array spanned, integer ones are tiled from it (labels stay labels).
+whose arrays all share one shape become one row of the size, of their recorded rank (an x and
+its mask may be rows a kernel walks). Float values are drawn from the range the recorded array
+spanned, integer ones are tiled from it (labels stay labels); an axis is never shrunk below the
+values of an integer argument (token ids, a CSR row pointer: they index or bound it).
 """
 from contextlib import contextmanager
 from typing import NamedTuple
 
 import numpy
 
-SIZES = (1, 7, 255, 256, 257, 4097, 70000)
+SIZES = None  # the default: sizes()
+BLOCK_SIZES = (1, 7, 255, 256, 257, 4097)
 DTYPES = ("float32", "float64")
 LAYOUTS = ("contiguous", "strided")
-_MAX_ELEMENTS = 4 * max(SIZES)
+
+
+def _grid_threads():
+    """Threads of a full ``launch_1d`` grid: 32 blocks of 256 per multiprocessor."""
+    from ..cuda import _device_max_grid
+
+    return _device_max_grid() * 256
+
+
+def sizes():
+    """The sizes a call is replayed at: around a block of 256 (1, 7, 255, 256, 257), a tail past
+    several blocks (4097), and one element past the threads of a full ``launch_1d`` grid (16385
+    on the simulator's two multiprocessors), where every grid-stride loop takes a second pass."""
+    return BLOCK_SIZES + (_grid_threads() + 1,)
+
+
+def case_sizes(case):
+    """The sizes of one case, at the least work that shows what each must: an elementwise call
+    ends one element past a full grid; a call growing one axis of a larger array ends where the
+    array first holds more elements than a full grid (4097 rows of 5 already do: row kernels, a
+    warp or a block per row, take their second pass from 65 or 513 rows on)."""
+    if case.axis == "all":
+        return sizes()
+    arrays = [a for a in _arrays(case.pattern) if a.ndim]
+    main = max(arrays, key=lambda a: a.size) if arrays else None
+    if main is None:
+        return BLOCK_SIZES
+    grows = main.shape[-1] if case.axis == "last" else main.shape[0]
+    others = max(1, main.size // max(1, grows))
+    grid = _grid_threads()
+    return BLOCK_SIZES if max(BLOCK_SIZES) * others > grid else BLOCK_SIZES + (grid // others + 1,)
 
 
 class Recorded(NamedTuple):
@@ -49,7 +83,7 @@ class Case(NamedTuple):
     pattern: Recorded
     dtype: str
     layout: str
-    axis: str  # "all" (elementwise: 1-D of the size), "last" or "first" (that axis grows)
+    axis: str  # "all" (elementwise: one row of the size), "last" or "first" (that axis grows)
 
     @property
     def label(self):
@@ -131,11 +165,7 @@ def cases(op, dtypes=DTYPES, layouts=LAYOUTS, seed=0):
     """Every Case of ``op``: recorded patterns x dtypes (its kernels take) x layouts x growing axes."""
     out = []
     for pattern in record(op, seed):
-        arrays = [a for a in _arrays(pattern) if a.ndim]
-        along_an_axis = any(k in ("axis", "dim", "axes") for k in pattern.kwargs)
-        shapes = {a.shape for a in arrays} | set(pattern.outputs)
-        elementwise = len(shapes) <= 1 and not along_an_axis
-        axes = ("all",) if elementwise else ("last", "first")
+        axes = growing_axes(pattern)
         for dtype in dtypes:
             if dtype not in pattern.kernel.dtypes:
                 continue
@@ -145,10 +175,26 @@ def cases(op, dtypes=DTYPES, layouts=LAYOUTS, seed=0):
     return out
 
 
+def growing_axes(pattern):
+    """("all",) when the call is elementwise (its arrays resized as one 1-D length), else the axes
+    that grow: ("last", "first")."""
+    arrays = [a for a in _arrays(pattern) if a.ndim]
+    along_an_axis = any(k in ("axis", "dim", "axes") for k in pattern.kwargs)
+    shapes = {a.shape for a in arrays} | set(pattern.outputs)
+    return ("all",) if len(shapes) <= 1 and not along_an_axis else ("last", "first")
+
+
 # -- resizing ------------------------------------------------------------------------------------
 
 def _arrays(pattern):
     return [v for v in (*pattern.args, *pattern.kwargs.values()) if isinstance(v, numpy.ndarray)]
+
+
+def _indexes_past(arrays, size):
+    """Whether an integer array's values reach ``size``: indices or offsets into the axis being
+    resized would then point past it (an embedding's token ids, a CSR row pointer), so the
+    smaller call means nothing (the python kernel may still slice it silently)."""
+    return any(a.dtype.kind in "iu" and a.size and int(a.max()) >= size for a in arrays)
 
 
 def resized_shapes(pattern, size, axis):
@@ -157,14 +203,20 @@ def resized_shapes(pattern, size, axis):
     if not arrays:
         return None
     if axis == "all":
-        return {id(a): (size,) for a in arrays}  # elementwise: every array the same shape
+        if size < max(a.size for a in arrays) and _indexes_past(arrays, size):
+            return None
+        # every array the same shape, of its recorded rank: one row of `size` (an x and its mask
+        # of one 2-D shape may be rows a kernel walks, which a 1-D array would not be)
+        return {id(a): (1,) * (a.ndim - 1) + (size,) for a in arrays}
     main = max(arrays, key=lambda a: a.size)
     grows = main.shape[-1] if axis == "last" else main.shape[0]
     if grows == 1 or list(main.shape).count(grows) > 1:
         return None  # the dimension is not one axis: resizing it would change the call's meaning
+    if size < grows and _indexes_past(arrays, size):
+        return None
     mapping = {grows: size}
     shapes = {id(a): tuple(mapping.get(d, d) for d in a.shape) for a in arrays}
-    if max(int(numpy.prod(s)) for s in shapes.values()) > _MAX_ELEMENTS:
+    if max(int(numpy.prod(s)) for s in shapes.values()) > max(1 << 18, 4 * size):
         return None
     return shapes
 
@@ -277,10 +329,10 @@ def run_case(case, sizes=SIZES, seed=0):
     """[(size, why)] of the sizes where the kernel's cuda and python implementations disagree.
 
     Errors the cuda run raises (a simulator diagnosis, a mistyped argument) are the answer.
-    Sizes the call pattern cannot be resized to are left out.
+    Sizes the call pattern cannot be resized to are left out. ``sizes`` None: ``case_sizes(case)``.
     """
     failures = []
-    for size in sizes:
+    for size in sizes or case_sizes(case):
         why = run_size(case, size, seed)
         if why:
             failures.append((size, why))

@@ -1,7 +1,7 @@
 """What went wrong in a simulated launch, in words: the kernel, the thread, the cause, the argument."""
 import numpy
 
-from . import abi
+from . import abi, sites
 from .memory import CANARY, SHARED_POISON, SHUFFLE_POISON, owner
 
 _CAUSES = {
@@ -11,7 +11,9 @@ _CAUSES = {
     abi.ERR_UNINIT_SHARED: "read of uninitialised shared memory",
     abi.ERR_RACE_RAW: "shared memory race",
     abi.ERR_RACE_WAR: "shared memory race",
-    abi.ERR_BARRIER_EXITED: "barrier not reached by every thread",
+    abi.ERR_RACE_GLOBAL: "global memory race",
+    abi.ERR_UNINIT_GLOBAL: "read of uninitialised global memory",
+    abi.ERR_BARRIER_EXITED: "divergent barrier: barrier not reached by every thread",
     abi.ERR_BARRIER_SITES: "divergent barrier",
     abi.ERR_WARP_CALLER: "warp collective called outside its mask",
     abi.ERR_WARP_DEADLOCK: "warp collective not reached by every thread of its mask",
@@ -24,6 +26,7 @@ _CAUSES = {
     abi.ERR_INTERNAL: "simulator failure",
     abi.ERR_MISALIGNED: "misaligned address",
     abi.ERR_FLOAT_CAST: "float-to-integer conversion out of range",
+    abi.ERR_WARP_EXITED: "warp collective whose mask names exited lanes",
 }
 
 
@@ -32,8 +35,8 @@ def cause(status):
     return _CAUSES.get(status, f"error {status}")
 
 
-def _position(result):
-    b, t = tuple(result.block), tuple(result.thread)
+def _position(report):
+    b, t = tuple(report.block), tuple(report.thread)
     return f"block ({b[0]},{b[1]},{b[2]}), thread ({t[0]},{t[1]},{t[2]})"
 
 
@@ -76,40 +79,80 @@ def _argument_at(address, arrays, names):
     return f"address {address:#x}, {landed} (a wild pointer, or freed memory?)"
 
 
-def describe(result, handle, arrays):
-    """The message of a failed launch."""
-    status = result.status
-    head = f"CUDA simulator: kernel '{handle.name}' ({handle.where}), {_position(result)}: {cause(status)}"
-    site = ""
-    if result.file:
-        site = f" at {result.file.decode(errors='replace')}:{result.line}"
-    message = result.message.decode(errors="replace")
+def _frames(report, build):
+    """The user's frames of the report's thread (innermost first): the faulting line first."""
+    pcs = [report.pcs[i] for i in range(report.npcs)]
+    frames = sites.chain(build.path, pcs, bool(report.pc_exact), build.user_files)
+    if not frames and report.file and report.line:
+        frames = [sites.Frame(report.file.decode(errors="replace"), report.line, "")]
+    return frames
+
+
+def _other_site(report, build):
+    if not report.other_pc:
+        return ""
+    frames = sites.chain(build.path, [report.other_pc], False, build.user_files)
+    return f" at {frames[0]}" if frames else ""
+
+
+def _text(report, handle, arrays):
+    """(cause with site, detail lines) of one report."""
+    status = report.status
+    build = handle.module.build
+    frames = _frames(report, build)
+    site, chain = sites.words(frames)
+    message = report.message.decode(errors="replace").replace("\x01", _other_site(report, build))
+    lines = []
     if status == abi.ERR_FAULT and message == "general-protection fault":
-        return (f"{head}: a general-protection fault, which reports no address\n  most often a misaligned "
-                f"vector access (a float4 / double2 load or store at an address that is not a multiple of 16: "
-                f"a row of a float array is 16-byte aligned only when the row length is a multiple of 4), "
-                f"else a wild pointer; a GPU reports a misaligned or illegal address here")
-    if status == abi.ERR_MISALIGNED:
-        access = "write" if result.is_write == 1 else "read"
-        alignment = result.size
-        shared = "shared-memory" in message
-        where = message if shared else \
-            f"{access} of {result.size} bytes of {_argument_at(result.address, arrays, handle.names)}, " \
-            f"{result.address % alignment} bytes past a {alignment}-byte boundary"
-        return (f"{head}\n  {where}\n  a GPU stops with 'misaligned address': a {alignment}-byte access (a "
-                f"float4, a double2, a double, ...) needs an address that is a multiple of {alignment}; "
-                f"vector loads of rows or views start aligned only when their offset is a multiple of the "
-                f"vector's width")
-    if status in (abi.ERR_FAULT, abi.ERR_OOB_GLOBAL):
-        access = {1: "write", 0: "read"}.get(result.is_write, "access")
-        size = f" of {result.size} bytes" if result.size else ""
-        detail = f"{access}{size} of {_argument_at(result.address, arrays, handle.names)}"
+        lines.append("a general-protection fault, which reports no address: most often a misaligned vector "
+                     "access (a float4 / double2 load or store at an address that is not a multiple of 16: "
+                     "a row of a float array is 16-byte aligned only when the row length is a multiple of "
+                     "4), else a wild pointer; a GPU reports a misaligned or illegal address here")
+    elif status == abi.ERR_MISALIGNED:
+        access = "write" if report.is_write == 1 else "read"
+        alignment = report.size
+        where = message if "shared-memory" in message else \
+            f"{access} of {report.size} bytes of {_argument_at(report.address, arrays, handle.names)}, " \
+            f"{report.address % alignment} bytes past a {alignment}-byte boundary"
+        lines += [where, f"a GPU stops with 'misaligned address': a {alignment}-byte access (a float4, a "
+                         f"double2, a double, ...) needs an address that is a multiple of {alignment}; vector "
+                         f"loads of rows or views start aligned only when their offset is a multiple of the "
+                         f"vector's width"]
+    elif status in (abi.ERR_FAULT, abi.ERR_OOB_GLOBAL):
+        access = {1: "write", 0: "read"}.get(report.is_write, "access")
+        size = f" of {report.size} bytes" if report.size else ""
+        detail = f"{access}{size} of {_argument_at(report.address, arrays, handle.names)}"
         if status == abi.ERR_FAULT:
             detail += " (it hit a guard page around the allocation)"
-        return f"{head}\n  {detail}\n  a GPU reports an illegal memory access here, or silently reads garbage"
-    if status == abi.ERR_STACK:
-        return f"{head}\n  {message}; raise OPSDK_CUDA_SIM_STACK_KB if the kernel needs more"
-    return f"{head}{site}\n  {message}"
+        elif "freed" in message:
+            detail += " (device memory that was freed)"
+        lines += [detail, "a GPU reports an illegal memory access here, or silently reads garbage"]
+    elif status in (abi.ERR_RACE_GLOBAL, abi.ERR_UNINIT_GLOBAL) and "\x02" in message:
+        access, rest = message.split("\x02", 1)
+        lines.append(f"{access} of {report.size} bytes of {_argument_at(report.address, arrays, handle.names)}"
+                     f"{rest}")
+    elif status == abi.ERR_STACK:
+        lines.append(f"{message}; raise OPSDK_CUDA_SIM_STACK_KB if the kernel needs more")
+    else:
+        lines.append(message)
+    if chain:
+        lines.append(chain)
+    return f"{cause(status)}{site}", lines
+
+
+def describe(result, handle, arrays):
+    """The message of a failed launch: the cause and its source line, what happened, the call chain."""
+    report = result.main
+    head, lines = _text(report, handle, arrays)
+    text = f"CUDA simulator: kernel '{handle.name}' ({handle.where}), {_position(report)}: {head}"
+    if result.first.status:
+        first_head, first_lines = _text(result.first, handle, arrays)
+        lines.append(f"before it, {_position(result.first)}: {first_head}: {first_lines[0]} (threads that "
+                     f"skip the barrier run on into the code after it: the race is what the divergent "
+                     f"barrier causes)")
+    if not sites.available():
+        lines.append("(no source lines: install binutils' addr2line to see where)")
+    return text + "".join(f"\n  {line}" for line in lines)
 
 
 # -- poison found in a launch's outputs --------------------------------------------------------

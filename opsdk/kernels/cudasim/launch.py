@@ -56,6 +56,20 @@ def schedule():
                          f"  got: {text!r}") from None
 
 
+_strict = [None]  # install(strict=...): overrides OPSDK_CUDA_SIM_STRICT when not None
+
+
+def strict():
+    """Whether strict mode is on: ``install(strict=True)``, else ``OPSDK_CUDA_SIM_STRICT=1``.
+
+    Strict mode reports what CUDA leaves undefined but GPUs mostly survive: a warp collective
+    whose mask names lanes that have exited.
+    """
+    if _strict[0] is not None:
+        return _strict[0]
+    return setting("OPSDK_CUDA_SIM_STRICT")
+
+
 def _settings():
     timeout = setting("OPSDK_CUDA_SIM_TIMEOUT")
     races = setting("OPSDK_CUDA_SIM_RACECHECK")
@@ -71,8 +85,8 @@ def launch(handle, grid, block, args, shared_mem=0, stream=None, max_dynamic_sha
         cupy.cuda.driver.CUDADriverError: an invalid configuration (too many threads, too much
             shared memory), as CuPy raises it.
         KernelArgumentError: an argument does not fit its parameter, or is on another device.
-        CudaSimulatorError: the kernel faulted, raced, or a barrier / shuffle was not reached by
-            every thread that must reach it.
+        CudaSimulatorError: the kernel faulted, raced, read memory no thread wrote, or a barrier /
+            shuffle was not reached by every thread that must reach it.
     """
     label = f"kernel '{handle.name}' ({handle.where})"
     grid = _dims(grid, "grid")
@@ -109,11 +123,12 @@ def launch(handle, grid, block, args, shared_mem=0, stream=None, max_dynamic_sha
     spec.stack_bytes = stack
     spec.instrumented = int(handle.module.build.instrumented)
     spec.schedule, spec.seed = schedule()
+    spec.strict = int(strict())
     result = abi.SimResult()
     lib = loader.runtime()
     with loader.LOCK:
         lib.opsdk_sim_run(ctypes.byref(spec), ctypes.byref(result))
-    if result.status != abi.OK:
+    if result.main.status != abi.OK:
         raise CudaSimulatorError(faults.describe(result, handle, marshalled.arrays))
     _check_after(handle, marshalled.arrays, result, label)
 

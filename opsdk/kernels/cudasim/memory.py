@@ -60,14 +60,16 @@ class DeviceBuffer:
             at = loader.runtime().opsdk_sim_check_canaries(self.ptr)
         return None if at < 0 else int(at)
 
-    def __del__(self):
+    def __del__(self, _live=_live, _loader=loader):
+        # what it needs is bound at definition: at interpreter exit the modules' globals may be
+        # gone (None) before the last buffers are collected
         ptr = getattr(self, "ptr", None)
         if not ptr:
             return
         _live.pop(ptr, None)
-        lib = loader._runtime
-        if lib is not None:
-            with loader.LOCK:
+        lib, lock = getattr(_loader, "_runtime", None), getattr(_loader, "LOCK", None)
+        if lib is not None and lock is not None:
+            with lock:
                 lib.opsdk_sim_free(ptr)
 
 

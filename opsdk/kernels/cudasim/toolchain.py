@@ -19,8 +19,9 @@ INCLUDE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include"
 # -fwrapv: signed overflow wraps as on a GPU; -fno-strict-aliasing: kernels pun types through
 # reinterpret_cast, which nvcc does not punish; no contraction (a*b+c stays two roundings)
 # stack-clash protection probes every page a frame takes, so a deep frame hits the fiber
-# stack's guard page instead of jumping over it into the next thread's stack
-KERNEL_FLAGS = ("-O2", "-fPIC", "-fwrapv", "-fno-strict-aliasing", "-ffp-contract=off",
+# stack's guard page instead of jumping over it into the next thread's stack; -g1 keeps the
+# line tables (inlined calls included) that name a fault's source line
+KERNEL_FLAGS = ("-O2", "-g1", "-fPIC", "-fwrapv", "-fno-strict-aliasing", "-ffp-contract=off",
                 "-fvisibility=hidden", "-fstack-clash-protection", "-w")
 RUNTIME_FLAGS = ("-std=c++17", "-O2", "-fPIC", "-shared", "-pthread", "-fno-strict-aliasing",
                  "-fvisibility=hidden", "-frounding-math", "-U_FORTIFY_SOURCE", "-D_FORTIFY_SOURCE=0")

@@ -66,10 +66,10 @@ def test_opsdk_tensors_on_the_gpu_place_are_device_arrays(cp):
     import opsdk
 
     t = opsdk.to_tensor([1.0, 2.0, 3.0], place="gpu", stop_gradient=False)
-    assert isinstance(t._data, cp.ndarray) and t.place.is_gpu_place()
+    assert isinstance(t.array, cp.ndarray) and t.place.is_gpu_place()
     (t * t).sum().backward()
     assert t.grad.place.is_gpu_place() and t.grad.numpy().tolist() == [2.0, 4.0, 6.0]
-    assert isinstance(opsdk.from_dlpack(t._data)._data, cp.ndarray)
+    assert isinstance(opsdk.from_dlpack(t.array).array, cp.ndarray)
 
 
 def test_operands_must_live_on_the_current_device(cp):

@@ -38,7 +38,9 @@ def test_shared_declarations_become_arena_slots_and_lines_are_kept():
     text = rewrite.rewrite(PREPROCESSED).text
     assert "__shared__" not in text and "__global__" not in text
     assert text.count("\n") == PREPROCESSED.count("\n")
-    assert 'typedef volatile float opsdk_shared_t1_s[256]; static opsdk_shared_t1_s &s' in text
+    # a function-scope declaration: a static key names its slot, a local reference holds it
+    assert ('typedef volatile float opsdk_shared_t1_s[256]; static char opsdk_shared_k1_s; '
+            'opsdk_shared_t1_s &s = ') in text
     assert '"s", "/src/k.cu", 3' in text and '"t", "/src/k.cu", 3' in text
     assert "double *const dyn = reinterpret_cast<double *>(::opsdk_sim_dynamic_shared);" in text
     assert "typedef T opsdk_shared_t3_q[4][5]" in text

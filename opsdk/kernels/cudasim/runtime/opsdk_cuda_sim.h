@@ -41,19 +41,23 @@
 #define __device_builtin__
 #define __cudart_builtin__
 
+// const for the kernel: each simulated thread sees its own values for its whole life (the runtime
+// sets them before resuming it), and their loads need no access check
 extern "C" {
-extern uint3 threadIdx, blockIdx;
-extern dim3 blockDim, gridDim;
-extern unsigned char *opsdk_sim_dynamic_shared;
+extern const uint3 threadIdx, blockIdx;
+extern const dim3 blockDim, gridDim;
+extern unsigned char *const opsdk_sim_dynamic_shared;
 int opsdk_sim_barrier(int mode, int pred, const char *file, int line);
 uint64_t opsdk_sim_warp(int kind, unsigned mask, uint64_t value, int size, int arg, int width, int *pred,
                         const char *file, int line);
 uint64_t opsdk_sim_atomic(int op, void *ptr, int size, int kind, uint64_t value, uint64_t compare);
-void *opsdk_sim_shared_slot(size_t size, size_t align, const char *name, const char *file, int line);
+void *opsdk_sim_shared_slot(const void *key, size_t size, size_t align, const char *name, const char *file,
+                            int line);
 float opsdk_sim_fround(int op, int rnd, float a, float b, float c);
 double opsdk_sim_dround(int op, int rnd, double a, double b, double c);
 void opsdk_sim_trap(const char *what, const char *file, int line);
 long long opsdk_sim_clock(void);
+void opsdk_sim_fence(void);
 }
 
 static constexpr int warpSize = OPSDK_SIM_WARP;
@@ -87,6 +91,36 @@ static constexpr int warpSize = OPSDK_SIM_WARP;
 #define __brkpt() opsdk_sim_trap("__brkpt() was called", __FILE__, __LINE__)
 #undef assert
 #define assert(e) ((e) ? (void)0 : opsdk_sim_trap("device-side assert(" #e ") failed", __FILE__, __LINE__))
+
+// A left shift by the register's width or more: C++ leaves it undefined (x86 takes the amount
+// modulo the width, so 1u << 32 gives 1), PTX's shl clamps the amount to the width, so the bits
+// all shift out (1u << 32 gives 0, and (1u << 32) - 1 a full lane mask, which kernels rely on).
+// The rewriter wraps the right operand of every `<<` in the user's functions in opsdk_sim_shift:
+// an integral amount becomes a shift_amount, whose operator<< shifts as the GPU does; anything
+// else passes through untouched (a stream, an enum), and so does a left operand of class type.
+namespace opsdk_sim {
+template <class T> struct shift_amount {
+    T v;
+    constexpr operator T() const { return v; }
+};
+}  // namespace opsdk_sim
+template <class T, typename std::enable_if<std::is_integral<typename std::decay<T>::type>::value, int>::type = 0>
+constexpr opsdk_sim::shift_amount<typename std::decay<T>::type> opsdk_sim_shift(T &&v) {
+    return {v};
+}
+template <class T, typename std::enable_if<!std::is_integral<typename std::decay<T>::type>::value, int>::type = 0>
+constexpr T &&opsdk_sim_shift(T &&v) {
+    return static_cast<T &&>(v);
+}
+template <class L, class R, typename std::enable_if<std::is_integral<L>::value, int>::type = 0>
+constexpr auto operator<<(L a, opsdk_sim::shift_amount<R> s) -> decltype(a << s.v) {
+    typedef decltype(a << s.v) P;
+    return (unsigned long long)s.v >= sizeof(P) * 8 ? P(0) : P(a << s.v);
+}
+template <class L, class R, typename std::enable_if<std::is_integral<L>::value, int>::type = 0>
+constexpr L &operator<<=(L &a, opsdk_sim::shift_amount<R> s) {
+    return a = (L)(a << s);
+}
 
 namespace opsdk_sim {
 
@@ -185,9 +219,9 @@ OPSDK_SIM_CAS(unsigned short int)
 #undef OPSDK_SIM_CAS
 
 // -- memory: fences, cache hints ------------------------------------------------------------------
-inline void __threadfence() {}
+inline void __threadfence() { opsdk_sim_fence(); }
 inline void __threadfence_block() {}
-inline void __threadfence_system() {}
+inline void __threadfence_system() { opsdk_sim_fence(); }
 inline void __nanosleep(unsigned int) {}
 inline long long clock64() { return opsdk_sim_clock(); }
 template <class T> inline T __ldg(const T *p) { return *p; }

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define OPSDK_SIM_ABI 5
+#define OPSDK_SIM_ABI 6
 #define OPSDK_SIM_WARP 32
 #define OPSDK_SIM_MAX_THREADS 1024
 #define OPSDK_SIM_MAX_DYNAMIC_SHARED (256 * 1024)
@@ -79,6 +79,9 @@ enum opsdk_sim_error {
     OPSDK_ERR_INTERNAL = 17,
     OPSDK_ERR_MISALIGNED = 18,      // an access not aligned to its size (a GPU's "misaligned address")
     OPSDK_ERR_FLOAT_CAST = 19,      // a float-to-integer conversion out of the integer's range (or NaN)
+    OPSDK_ERR_RACE_GLOBAL = 20,     // two threads' accesses to one global address, nothing ordering them
+    OPSDK_ERR_UNINIT_GLOBAL = 21,   // a read of device memory allocated uninitialised that no kernel wrote
+    OPSDK_ERR_WARP_EXITED = 22,     // (strict) a warp collective whose mask names lanes that have exited
 };
 
 struct opsdk_sim_launch {
@@ -93,16 +96,30 @@ struct opsdk_sim_launch {
     int instrumented;       // the module reports its loads and stores (else: no shadow checks)
     int schedule;           // the order threads and blocks run in: 0 in order, 1 reversed, 2 shuffled
     uint64_t seed;          // of the shuffled order
+    int strict;             // a warp collective whose mask names exited lanes is an error
 };
 
-struct opsdk_sim_result {
+#define OPSDK_SIM_FRAMES 16
+
+// one finding: where (block, thread, the source sites of the thread's frames) and what
+struct opsdk_sim_report {
     int status;                 // an opsdk_sim_error
     unsigned int block[3], thread[3];
     uint64_t address;           // the faulting address (faults, out-of-bounds, shared memory)
     int size, is_write;
-    int line;
+    int line;                   // the site the runtime knows by name (a barrier, a collective)
     char file[512];
-    char message[4096];         // what the runtime knows (warp masks, lanes, sites)
+    char message[4096];         // what the runtime knows (warp masks, lanes, sites); a \x01 marks
+                                // where the other access's site belongs
+    uint64_t pcs[OPSDK_SIM_FRAMES];  // offsets in the kernel's module of the thread's frames, innermost first
+    int npcs;
+    int pc_exact;               // pcs[0] is the faulting instruction itself (a signal), not a return address
+    uint64_t other_pc;          // offset of the other thread's access of a race (a return address; 0: none)
+};
+
+struct opsdk_sim_result {
+    struct opsdk_sim_report main;   // what ends the launch
+    struct opsdk_sim_report first;  // a race or uninitialised shared read seen before a barrier verdict
     int undefined_reads;        // shuffles that read a lane outside the call (value poisoned)
     char note[1024];            // the first of them, worded
 };

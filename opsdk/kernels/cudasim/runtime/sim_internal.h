@@ -1,6 +1,6 @@
 // The CUDA simulator runtime's internals, shared by its files (sim_*.cpp): the simulated
-// threads, warps and their collectives, shared memory's shadow, device allocations, and the
-// state of the launch in progress (launches are serialised by the Python side).
+// threads, warps and their collectives, shared and global memory's shadows, device allocations,
+// and the state of the launch in progress (launches are serialised by the Python side).
 #ifndef OPSDK_SIM_INTERNAL_H
 #define OPSDK_SIM_INTERNAL_H
 
@@ -15,6 +15,7 @@
 #include <vector>
 
 #define EXPORT extern "C" __attribute__((visibility("default")))
+#define RETURN_PC() ((uintptr_t)__builtin_return_address(0))
 
 #if defined(__x86_64__) || defined(__aarch64__)
 #define SIM_ASM_SWITCH 1
@@ -46,6 +47,7 @@ struct Lane {
     uint3 tid;
     const char *file;  // where it waits (barrier or warp collective)
     int line;
+    uintptr_t pc;      // the return address of that call
     int bar_mode, pred;
     int group;
     unsigned mask;
@@ -53,15 +55,17 @@ struct Lane {
     int size, arg, width, result_pred;
 };
 
-struct Group {
-    int used, kind;
+struct Group {  // a warp collective some lanes have reached
+    int kind;
     unsigned mask, arrived;
     const char *file;
     int line;
+    uintptr_t pc;
 };
 
 struct Warp {
     Group groups[OPSDK_SIM_WARP];
+    unsigned active;     // the groups in use (bits)
     unsigned exist, done;
     uint32_t sync_gen;   // +1 at every __syncwarp this warp completes (the only warp-level memory order)
     unsigned sync_mask;  // the lanes of the latest one
@@ -69,6 +73,7 @@ struct Warp {
 
 struct Shadow {  // one per byte of shared memory: its latest plain write, plain read(s) and atomic(s)
     uint32_t w_epoch, r_epoch, a_epoch, w_sync, r_sync, a_sync;
+    uint32_t w_pc, r_pc, a_pc;  // offsets of the accesses in the kernel's module
     uint16_t writer, reader, atomic_by;  // kManyReaders: several threads since the barrier
 };
 static const uint16_t kManyReaders = 0xFFFF;
@@ -77,12 +82,23 @@ struct Slot {  // one static __shared__ variable
     size_t offset, size;
     const char *name, *file;
     int line;
+    uintptr_t module;  // the kernel module that declared it (its load address)
 };
 
-struct Page {  // head and tail pages of device allocations, for precise bounds checks
-    uint64_t page;
-    uintptr_t lo, hi;  // the allocation's data
-    int used;          // 0 free, 1 used, 2 deleted
+// one access of a 4-byte word of global memory, for the race check
+struct GAccess {
+    uint32_t epoch;   // g_epoch when it happened (older than the launch: another launch)
+    uint32_t block;   // the block's position in the launch's order (g_block_seq)
+    uint32_t sync;    // its warp's __syncwarp count
+    uint32_t pc;      // offset in the kernel's module
+    uint16_t thread;  // kManyReaders: several readers
+    uint8_t mask;     // the bytes of the word it touched
+    uint8_t pad;
+};
+
+struct GWord {  // the shadow of one 4-byte word of a device allocation
+    GAccess w, r, a;  // the latest plain write, plain read(s), atomic (or volatile) access
+    uint32_t init;    // the bytes a kernel has written since the allocation (bits 0-3)
 };
 
 struct Allocation {
@@ -91,12 +107,32 @@ struct Allocation {
     char *map;
     size_t map_bytes;
     uintptr_t rw_lo, rw_hi;  // the accessible pages
+    GWord *shadow;           // per word from `base` (mapped on the first checked access), or null
+    size_t shadow_bytes;
+    uintptr_t base;          // data rounded down to 4 bytes
+    bool uninit;             // allocated uninitialised: a read of a byte no kernel wrote is reported
 };
 
 static const size_t kPage = 4096;
 static const size_t kGuard = 64 * 1024;
 static const size_t kStaticShared = 16u << 20;
 static const size_t kRedzone = 32;
+static const size_t kMaxShadowed = 256u << 20;  // larger allocations are not race-checked
+
+// access kinds of check_access
+enum { K_READ = 1, K_WRITE = 2, K_ATOMIC = 4, K_VOLATILE = 8 };
+
+// the allocations of the latest global accesses: the hooks' fast path checks them first
+struct Hot {
+    uintptr_t lo, span;  // its data
+    Allocation *al;
+    bool tracked;        // its shadow is kept (races checked, or allocated uninitialised)
+};
+static const int kHot = 4;
+extern Hot g_hot[kHot];
+extern unsigned g_hot_next;  // the entry the next one replaces
+extern bool g_races;  // the race check is on (and nothing is deferred yet)
+void forget_hot();
 
 // -- state of the launch in progress (launches are serialised by the Python side) ----------------
 extern "C" {
@@ -113,16 +149,21 @@ extern pthread_t g_launch_thread;
 extern Lane g_lanes[OPSDK_SIM_MAX_THREADS];
 extern Warp g_warps[OPSDK_SIM_MAX_THREADS / OPSDK_SIM_WARP];
 extern int g_threads, g_cur;  // threads of the block; the one running (-1: none)
+extern int g_waiting, g_exited;  // threads of the block at a barrier; that have exited
 extern void *g_sched_sp;      // the scheduler's stack while a fiber runs
 #if !SIM_ASM_SWITCH
 extern ucontext_t g_sched_uc;
 #endif
-extern int g_queue[OPSDK_SIM_MAX_THREADS + 1];  // threads ready to run, in order
+static const int kQueue = 2 * OPSDK_SIM_MAX_THREADS;  // a power of two above the threads
+extern int g_queue[kQueue];  // threads ready to run, in order
 extern int g_order[OPSDK_SIM_MAX_THREADS];      // the order the block's threads start and leave barriers in
 extern int g_qhead, g_qtail;
-extern uint32_t g_epoch, g_block_epoch;  // +1 at every block start and barrier release
+extern uint32_t g_epoch, g_block_epoch, g_launch_epoch;  // +1 at every block start and barrier release
+extern uint32_t g_block_seq;  // the running block's position in the launch's order
+extern std::vector<uint8_t> g_fenced;  // per block position: it ran __threadfence()
 extern uint32_t g_ticks;
 extern double g_deadline;
+extern uintptr_t g_module;    // load address of the running kernel's module
 
 // fiber stacks, kept across launches
 extern char *g_stacks;
@@ -136,34 +177,56 @@ extern unsigned char *g_zone;  // per static byte: 1 inside a slot
 extern Shadow *g_shadow;       // per arena byte
 extern size_t g_dyn_bytes;     // dynamic shared memory of this launch
 
-// device allocations
-extern std::vector<Page> g_pages;
-extern size_t g_pages_used;
-extern std::vector<Allocation> g_allocations;
-
 // -- shared by the runtime's files ------------------------------------------------------------
+struct Access {  // what a report says about the access it is about
+    uintptr_t address;
+    int size, is_write;
+    uintptr_t other_pc;  // the other thread's access (races), a module offset
+};
+
 double now_s();
-void record_position(opsdk_sim_result *r);
+void block_at(uint32_t seq, unsigned *xyz);
+uintptr_t module_offset(uintptr_t pc);
+void record_position(opsdk_sim_report *r, int lane);
 __attribute__((noreturn, format(printf, 4, 5))) void fail(int status, const char *file, int line, const char *fmt, ...);
+__attribute__((noreturn, format(printf, 3, 4))) void fail_access(int status, const Access &a, const char *fmt, ...);
+__attribute__((noreturn, format(printf, 3, 4))) void fail_lane(int status, int lane, const char *fmt, ...);
+__attribute__((format(printf, 3, 4))) void defer_access(int status, const Access &a, const char *fmt, ...);
+__attribute__((format(printf, 5, 6))) void defer_lane(int status, int lane, const char *file, int line,
+                                                  const char *fmt, ...);
+bool deferred();
+__attribute__((noreturn)) void raise_deferred();
 void append(char *buf, size_t cap, const char *fmt, ...);
 void lanes_text(char *buf, size_t cap, unsigned mask);
 void thread_text(char *buf, size_t cap, int first, int last);
-void tick();
+void check_deadline();
+inline void tick() {
+    if (__builtin_expect((++g_ticks & 0x3FFFF) == 0, 0)) check_deadline();
+}
 void ensure_stacks(int threads, size_t bytes);
 void fiber_init(Lane &l);
-void resume(int t);
-void yield_to_scheduler();
+void run_lane(int t);           // from the scheduler
+void switch_to(int next);       // from the running lane to `next` (-1: the scheduler)
+int pop_ready();
+void block_current();           // the running lane waits: run the next ready one
 void make_ready(int t);
 void lane_exit();
 void resolve(int w, int gi, int current);  // a warp collective every lane has reached
 bool complete(int w, int gi);
+void release_barrier();
 void run_block();
 bool ensure_arena();
 void poison(unsigned char *p, size_t n, uint32_t word);
-void shared_access(uintptr_t a, size_t n, bool reads, bool write, bool atomic);
-void check_access(uintptr_t a, size_t n, bool reads, bool writes, bool atomic);
+void poison_block_shared();
+void shared_access(uintptr_t a, size_t n, int kind, uintptr_t pc);
+void global_access(Allocation *al, uintptr_t a, size_t n, int kind, uintptr_t pc);
+GWord *shadow_of(Allocation *al);
+void check_access(uintptr_t a, size_t n, int kind, uintptr_t pc);
+void drop_shadow(Allocation *al);
+void clear_access_shadows();
 void install_handlers();
 void restore_handlers();
+bool same_warp_synced(uint16_t other, uint32_t sync);
 
 static const uint32_t kSharedPoison = 0x7FF37FF3u;
 static const uint32_t kEmptyPoison = 0x7FF57FF5u;

@@ -1,56 +1,87 @@
-// Device allocations (each its own mapping, flush against a guard region, slack filled with
-// canaries), the access hooks instrumented kernels call on every load and store, and atomics.
+// Device allocations: each its own mapping, data flush against a guard region, slack filled
+// with canaries; a registry sorted by address finds the allocation of any access; freed mappings
+// are kept for reuse (mapping and unmapping cost more than most small kernels).
 #include "sim_internal.h"
 
+#include <algorithm>
 #include <string.h>
 #include <sys/mman.h>
 
-// ---------------------------------------------------------------------------------------------
-// device allocations: data flush against a guard region, slack filled with canaries
+static std::vector<Allocation *> g_live;  // by map address
+static std::vector<Allocation *> g_pool;  // freed mappings kept for reuse
+static size_t g_pool_bytes;
+static const size_t kPoolLimit = 64u << 20;
+static const size_t kPoolLargest = 4u << 20;
+// what lies at a page: a live allocation, freed memory (kFreed), or nothing of ours (null); a
+// direct-mapped cache in front of the registry, emptied whenever an allocation comes or goes
+struct PageKind {
+    uintptr_t page;
+    Allocation *al;
+    bool freed;
+};
+static PageKind g_pages[1024];
+static Allocation *find_freed(uintptr_t a);
 
-static uint64_t page_hash(uint64_t page) { return (page * 0x9E3779B97F4A7C15ull) >> 17; }
-
-static void pages_insert(uint64_t page, uintptr_t lo, uintptr_t hi);
-
-static void pages_grow() {
-    std::vector<Page> old;
-    old.swap(g_pages);
-    g_pages.assign(old.empty() ? 1024 : old.size() * 2, Page{0, 0, 0, 0});
-    g_pages_used = 0;
-    for (const Page &p : old)
-        if (p.used == 1) pages_insert(p.page, p.lo, p.hi);
+static void forget_pages() {
+    for (PageKind &p : g_pages) p.page = ~(uintptr_t)0;
+    forget_hot();
 }
 
-static void pages_insert(uint64_t page, uintptr_t lo, uintptr_t hi) {
-    if ((g_pages_used + 1) * 2 > g_pages.size()) pages_grow();
-    size_t mask = g_pages.size() - 1;
-    for (size_t i = page_hash(page) & mask;; i = (i + 1) & mask) {
-        Page &p = g_pages[i];
-        if (p.used != 1) {
-            p = Page{page, lo, hi, 1};
-            g_pages_used++;
-            return;
+void poison(unsigned char *p, size_t n, uint32_t word) {
+    // each byte holds the byte of `word` its address selects (little-endian words at 4-byte
+    // boundaries), so a float read of any aligned 4 bytes is the same NaN
+    while (n && ((uintptr_t)p & 3)) *p = (unsigned char)(word >> (8 * ((uintptr_t)p & 3))), p++, n--;
+    uint32_t *q = (uint32_t *)p;
+    for (size_t i = 0, words = n / 4; i < words; i++) q[i] = word;
+    p += n / 4 * 4, n &= 3;
+    while (n) *p = (unsigned char)(word >> (8 * ((uintptr_t)p & 3))), p++, n--;
+}
+
+static bool poisoned_with(uintptr_t lo, uintptr_t hi, uint32_t word, uintptr_t *first_bad) {
+    for (uintptr_t p = lo; p < hi; p++) {
+        if ((p & 3) == 0 && p + 4 <= hi) {
+            if (*(const uint32_t *)p == word) {
+                p += 3;
+                continue;
+            }
+        }
+        if (*(unsigned char *)p != (unsigned char)(word >> (8 * (p & 3)))) {
+            *first_bad = p;
+            return false;
         }
     }
+    return true;
 }
 
-static Page *pages_find(uint64_t page) {
-    if (g_pages.empty()) return nullptr;
-    size_t mask = g_pages.size() - 1;
-    for (size_t i = page_hash(page) & mask;; i = (i + 1) & mask) {
-        Page &p = g_pages[i];
-        if (p.used == 0) return nullptr;
-        if (p.used == 1 && p.page == page) return &p;
-    }
+static bool by_map(const Allocation *a, const Allocation *b) { return a->map < b->map; }
+
+// the live allocation whose mapping (guard regions included) holds address a, or null
+Allocation *find_allocation(uintptr_t a) {
+    auto it = std::upper_bound(g_live.begin(), g_live.end(), a,
+                               [](uintptr_t x, const Allocation *al) { return x < (uintptr_t)al->map; });
+    if (it == g_live.begin()) return nullptr;
+    Allocation *al = *(it - 1);
+    return a - (uintptr_t)al->map < al->map_bytes ? al : nullptr;
 }
 
-static void pages_erase(uint64_t page, uintptr_t lo) {
-    for (;;) {  // a page may hold the tail of one allocation only, but be safe
-        Page *p = pages_find(page);
-        if (!p || p->lo != lo) return;
-        p->used = 2;
-        g_pages_used--;
+// the live allocation at address a (null: none; *freed: a is in freed device memory)
+Allocation *allocation_of(uintptr_t a, bool *freed) {
+    uintptr_t page = a / kPage;
+    PageKind &k = g_pages[page % 1024];
+    if (k.page != page) {
+        k.page = page;
+        k.al = find_allocation(a);
+        k.freed = !k.al && find_freed(a);
     }
+    *freed = k.freed;
+    return k.al;
+}
+
+// a freed mapping that holds address a (an access to freed device memory), or null
+static Allocation *find_freed(uintptr_t a) {
+    for (Allocation *al : g_pool)
+        if (a - (uintptr_t)al->map < al->map_bytes) return al;
+    return nullptr;
 }
 
 EXPORT void *opsdk_sim_alloc(uint64_t nbytes, uint64_t align, uint64_t *reserve_lo, uint64_t *reserve_hi) {
@@ -58,311 +89,89 @@ EXPORT void *opsdk_sim_alloc(uint64_t nbytes, uint64_t align, uint64_t *reserve_
     size_t rw = (nbytes + align + kPage - 1) / kPage * kPage;
     if (rw == 0) rw = kPage;
     size_t total = kGuard + rw + kGuard;
-    void *m = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (m == MAP_FAILED) return nullptr;
-    char *map = (char *)m;
-    if (mprotect(map + kGuard, rw, PROT_READ | PROT_WRITE) != 0) {
-        munmap(map, total);
-        return nullptr;
+    Allocation *al = nullptr;
+    for (size_t i = g_pool.size(); i-- > 0;)
+        if (g_pool[i]->map_bytes == total) {
+            al = g_pool[i];
+            g_pool.erase(g_pool.begin() + i);
+            g_pool_bytes -= total;
+            break;
+        }
+    if (!al) {
+        void *m = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) return nullptr;
+        char *map = (char *)m;
+        if (mprotect(map + kGuard, rw, PROT_READ | PROT_WRITE) != 0) {
+            munmap(map, total);
+            return nullptr;
+        }
+        al = new Allocation();
+        al->map = map, al->map_bytes = total;
+        al->rw_lo = (uintptr_t)map + kGuard, al->rw_hi = al->rw_lo + rw;
     }
-    uintptr_t rw_lo = (uintptr_t)map + kGuard, rw_hi = rw_lo + rw;
-    uintptr_t data = (rw_hi - nbytes) / align * align;
-    poison((unsigned char *)rw_lo, data - rw_lo, kCanary);
-    poison((unsigned char *)(data + nbytes), rw_hi - (data + nbytes), kCanary);
-    pages_insert(data / kPage, data, data + nbytes);
-    if ((data + nbytes - 1) / kPage != data / kPage && nbytes) pages_insert((data + nbytes - 1) / kPage, data, data + nbytes);
-    g_allocations.push_back(Allocation{data, (size_t)nbytes, map, total, rw_lo, rw_hi});
-    *reserve_lo = (uintptr_t)map;
-    *reserve_hi = (uintptr_t)map + total;
+    uintptr_t data = (al->rw_hi - nbytes) / align * align;
+    al->data = data, al->nbytes = (size_t)nbytes, al->base = data & ~(uintptr_t)3;
+    al->shadow = nullptr, al->shadow_bytes = 0, al->uninit = false;
+    poison((unsigned char *)al->rw_lo, data - al->rw_lo, kCanary);
+    poison((unsigned char *)(data + nbytes), al->rw_hi - (data + nbytes), kCanary);
+    g_live.insert(std::upper_bound(g_live.begin(), g_live.end(), al, by_map), al);
+    forget_pages();
+    *reserve_lo = (uintptr_t)al->map;
+    *reserve_hi = (uintptr_t)al->map + al->map_bytes;
     return (void *)data;
 }
 
-static Allocation *find_allocation(uintptr_t data) {
-    for (size_t i = g_allocations.size(); i-- > 0;)
-        if (g_allocations[i].data == data) return &g_allocations[i];
-    return nullptr;
+static Allocation *live_at(void *ptr) {
+    Allocation *al = find_allocation((uintptr_t)ptr);
+    return al && al->data == (uintptr_t)ptr ? al : nullptr;
 }
 
 EXPORT void opsdk_sim_free(void *ptr) {
-    Allocation *a = find_allocation((uintptr_t)ptr);
-    if (!a) return;
-    pages_erase(a->data / kPage, a->data);
-    if (a->nbytes) pages_erase((a->data + a->nbytes - 1) / kPage, a->data);
-    munmap(a->map, a->map_bytes);
-    *a = g_allocations.back();
-    g_allocations.pop_back();
+    Allocation *al = live_at(ptr);
+    if (!al) return;
+    g_live.erase(std::lower_bound(g_live.begin(), g_live.end(), al, by_map));
+    forget_pages();
+    drop_shadow(al);
+    if (al->map_bytes <= kPoolLargest && g_pool_bytes + al->map_bytes <= kPoolLimit) {
+        g_pool.push_back(al);
+        g_pool_bytes += al->map_bytes;
+        return;
+    }
+    munmap(al->map, al->map_bytes);
+    delete al;
 }
 
 // -1 when the canaries around an allocation are intact, else the offset (from the data) of the
 // first byte written outside it
 EXPORT int64_t opsdk_sim_check_canaries(void *ptr) {
-    Allocation *a = find_allocation((uintptr_t)ptr);
-    if (!a) return -1;
-    for (uintptr_t p = a->rw_lo; p < a->data; p++)
-        if (*(unsigned char *)p != (unsigned char)(kCanary >> (8 * (p & 3)))) return (int64_t)(p - a->data);
-    for (uintptr_t p = a->data + a->nbytes; p < a->rw_hi; p++)
-        if (*(unsigned char *)p != (unsigned char)(kCanary >> (8 * (p & 3)))) return (int64_t)(p - a->data);
+    Allocation *al = live_at(ptr);
+    if (!al) return -1;
+    uintptr_t bad;
+    if (!poisoned_with(al->rw_lo, al->data, kCanary, &bad)) return (int64_t)(bad - al->data);
+    if (!poisoned_with(al->data + al->nbytes, al->rw_hi, kCanary, &bad)) return (int64_t)(bad - al->data);
     return -1;
 }
 
+// cupy.empty and friends: the memory holds a NaN pattern, and a kernel's read of a byte no
+// kernel has written is reported (the runtime's initcheck)
 EXPORT void opsdk_sim_fill_uninitialised(void *ptr, uint64_t nbytes) {
     poison((unsigned char *)ptr, nbytes, kEmptyPoison);
+    Allocation *al = live_at(ptr);
+    if (al) al->uninit = true;
+    forget_hot();
 }
 
-// ---------------------------------------------------------------------------------------------
-// the access hooks of kernel modules: gcc/clang -fsanitize=thread makes every load and store of
-// a kernel call __tsan_read/__tsan_write (no runtime library is linked: these are the runtime)
+__attribute__((constructor)) static void init_pages() { forget_pages(); }
 
-__attribute__((noreturn)) static void global_oob(uintptr_t a, size_t n, bool write, const Page *p) {
-    g_result->address = a, g_result->size = (int)n, g_result->is_write = write;
-    fail(OPSDK_ERR_OOB_GLOBAL, nullptr, 0, "%s of %zu bytes at an address %s a device allocation",
-         write ? "write" : "read", n, a < p->lo ? "before" : "after");
-}
-
-void check_access(uintptr_t a, size_t n, bool reads, bool writes, bool atomic) {
-    if (!g_in_kernel || !n) return;
-    if (a - (uintptr_t)g_arena < OPSDK_SIM_MAX_DYNAMIC_SHARED + g_static_used) {
-        shared_access(a, n, reads, writes, atomic);
-        return;
-    }
-    if (g_pages_used) {
-        const Page *p = pages_find(a / kPage);
-        if (p && (a < p->lo || a + n > p->hi)) global_oob(a, n, writes && !reads, p);
-        if (!p && (a + n - 1) / kPage != a / kPage) {
-            p = pages_find((a + n - 1) / kPage);
-            if (p && (a < p->lo || a + n > p->hi)) global_oob(a, n, writes && !reads, p);
+void clear_access_shadows() {
+    for (Allocation *al : g_live) {
+        if (!al->shadow) continue;
+        size_t words = al->shadow_bytes / sizeof(GWord);
+        for (size_t i = 0; i < words; i++) {
+            uint32_t init = al->shadow[i].init;
+            memset(&al->shadow[i], 0, sizeof(GWord));
+            al->shadow[i].init = init;
         }
     }
-    if ((++g_ticks & 0xFFFFF) == 0 && g_deadline > 0 && now_s() > g_deadline) tick();
+    memset(g_shadow, 0, (OPSDK_SIM_MAX_DYNAMIC_SHARED + g_static_used) * sizeof(Shadow));
 }
-
-// the compiler calls the aligned hooks where the type promises its size's alignment (a float4,
-// a double): there a GPU's load or store needs it too, or stops with "misaligned address"
-__attribute__((noreturn)) static void misaligned(uintptr_t a, size_t n, bool write) {
-    g_result->address = a, g_result->size = (int)n, g_result->is_write = write;
-    bool shared = a - (uintptr_t)g_arena < OPSDK_SIM_MAX_DYNAMIC_SHARED + g_static_used;
-    fail(OPSDK_ERR_MISALIGNED, nullptr, 0, "%s of %zu bytes at %s address %#lx, %zu bytes past a %zu-byte boundary",
-         write ? "write" : "read", n, shared ? "shared-memory" : "the", (unsigned long)a, (size_t)(a & (n - 1)), n);
-}
-
-static inline void check_aligned(uintptr_t a, size_t n, bool reads, bool writes) {
-    if ((a & (n - 1)) && g_in_kernel) {
-        check_access(a, n, reads, writes, false);  // out of bounds is the better diagnosis
-        misaligned(a, n, writes && !reads);
-    }
-    check_access(a, n, reads, writes, false);
-}
-
-#define SIM_HOOKS(N)                                                                                    \
-    EXPORT void __tsan_read##N(void *a) { check_aligned((uintptr_t)a, N, true, false); }                \
-    EXPORT void __tsan_write##N(void *a) { check_aligned((uintptr_t)a, N, false, true); }               \
-    EXPORT void __tsan_unaligned_read##N(void *a) { check_access((uintptr_t)a, N, true, false, false); } \
-    EXPORT void __tsan_unaligned_write##N(void *a) { check_access((uintptr_t)a, N, false, true, false); } \
-    EXPORT void __tsan_volatile_read##N(void *a) { check_access((uintptr_t)a, N, true, false, false); }  \
-    EXPORT void __tsan_volatile_write##N(void *a) { check_access((uintptr_t)a, N, false, true, false); }
-SIM_HOOKS(1)
-SIM_HOOKS(2)
-SIM_HOOKS(4)
-SIM_HOOKS(8)
-SIM_HOOKS(16)
-EXPORT void __tsan_read_range(void *a, size_t n) { check_access((uintptr_t)a, n, true, false, false); }
-EXPORT void __tsan_write_range(void *a, size_t n) { check_access((uintptr_t)a, n, false, true, false); }
-EXPORT void *__tsan_memcpy(void *d, const void *s, size_t n) {
-    check_access((uintptr_t)s, n, true, false, false);
-    check_access((uintptr_t)d, n, false, true, false);
-    return memcpy(d, s, n);
-}
-EXPORT void *__tsan_memmove(void *d, const void *s, size_t n) {
-    check_access((uintptr_t)s, n, true, false, false);
-    check_access((uintptr_t)d, n, false, true, false);
-    return memmove(d, s, n);
-}
-EXPORT void *__tsan_memset(void *d, int c, size_t n) {
-    check_access((uintptr_t)d, n, false, true, false);
-    return memset(d, c, n);
-}
-// -fsanitize=float-cast-overflow (gcc): a float-to-integer conversion out of the integer's range
-// or of a NaN. A GPU's cvt saturates (NaN gives 0); the CPU gives INT_MIN and C++ calls it
-// undefined, so the launch stops here rather than compute another answer than the GPU.
-struct UbsanLocation {
-    const char *file;
-    uint32_t line, column;
-};
-struct UbsanType {
-    uint16_t kind, info;
-    char name[1];
-};
-struct UbsanFloatCast {
-    UbsanLocation where;
-    const UbsanType *from, *to;
-};
-
-static void float_cast(void *data, void *value) {
-    if (!g_in_kernel) return;
-    const UbsanFloatCast *d = (const UbsanFloatCast *)data;
-    double v = 0;
-    uintptr_t bits = (uintptr_t)value;
-    if (d->from->info == 32) {
-        float f;
-        uint32_t b = (uint32_t)bits;
-        memcpy(&f, &b, 4);
-        v = f;
-    } else if (d->from->info == 64) {
-        memcpy(&v, &bits, 8);
-    } else if (d->from->info > 64) {
-        v = (double)*(const long double *)value;
-    }
-    bool is_signed = d->to->info & 1;
-    int width = 1 << (d->to->info >> 1);
-    const char *gpu = v != v ? "0" : v < 0 ? (is_signed ? "the type's minimum" : "0") : "the type's maximum";
-    fail(OPSDK_ERR_FLOAT_CAST, d->where.file, (int)d->where.line,
-         "conversion of %s %.10g to %s (%d-bit %s) is out of its range: a GPU's conversion "
-         "saturates (to %s here), while C++ leaves it undefined and this CPU gives another value, so "
-         "the simulator cannot reproduce it; clamp the value before converting, or use a conversion "
-         "intrinsic (__float2int_rz, __double2ll_rn, ...), which saturates as on a GPU",
-         d->from->name, v, d->to->name, width, is_signed ? "signed" : "unsigned", gpu);
-}
-EXPORT void __ubsan_handle_float_cast_overflow(void *data, void *value) { float_cast(data, value); }
-EXPORT void __ubsan_handle_float_cast_overflow_abort(void *data, void *value) { float_cast(data, value); }
-
-EXPORT void __tsan_init() {}
-EXPORT void __tsan_func_entry(void *) {}
-EXPORT void __tsan_func_exit() {}
-EXPORT void __tsan_vptr_update(void **p, void *) { check_access((uintptr_t)p, sizeof(void *), false, true, false); }
-EXPORT void __tsan_vptr_read(void **p) { check_access((uintptr_t)p, sizeof(void *), true, false, false); }
-EXPORT void __tsan_atomic_thread_fence(int) {}
-EXPORT void __tsan_atomic_signal_fence(int) {}
-
-// C/C++ atomics inside kernel code (static-local guards, user __atomic builtins)
-#define SIM_TSAN_ATOMICS(N, T)                                                                          \
-    EXPORT T __tsan_atomic##N##_load(const volatile T *a, int) {                                         \
-        check_access((uintptr_t)a, sizeof(T), true, false, true);                                        \
-        return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                     \
-    }                                                                                                    \
-    EXPORT void __tsan_atomic##N##_store(volatile T *a, T v, int) {                                      \
-        check_access((uintptr_t)a, sizeof(T), false, true, true);                                        \
-        __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                        \
-    }                                                                                                    \
-    EXPORT T __tsan_atomic##N##_exchange(volatile T *a, T v, int) {                                      \
-        check_access((uintptr_t)a, sizeof(T), true, true, true);                                         \
-        return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                              \
-    }                                                                                                    \
-    EXPORT T __tsan_atomic##N##_fetch_add(volatile T *a, T v, int) {                                     \
-        check_access((uintptr_t)a, sizeof(T), true, true, true);                                         \
-        return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                               \
-    }                                                                                                    \
-    EXPORT T __tsan_atomic##N##_fetch_sub(volatile T *a, T v, int) {                                     \
-        check_access((uintptr_t)a, sizeof(T), true, true, true);                                         \
-        return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                               \
-    }                                                                                                    \
-    EXPORT T __tsan_atomic##N##_fetch_and(volatile T *a, T v, int) {                                     \
-        check_access((uintptr_t)a, sizeof(T), true, true, true);                                         \
-        return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                               \
-    }                                                                                                    \
-    EXPORT T __tsan_atomic##N##_fetch_or(volatile T *a, T v, int) {                                      \
-        check_access((uintptr_t)a, sizeof(T), true, true, true);                                         \
-        return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                                \
-    }                                                                                                    \
-    EXPORT T __tsan_atomic##N##_fetch_xor(volatile T *a, T v, int) {                                     \
-        check_access((uintptr_t)a, sizeof(T), true, true, true);                                         \
-        return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                               \
-    }                                                                                                    \
-    EXPORT T __tsan_atomic##N##_fetch_nand(volatile T *a, T v, int) {                                    \
-        check_access((uintptr_t)a, sizeof(T), true, true, true);                                         \
-        return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                              \
-    }                                                                                                    \
-    EXPORT int __tsan_atomic##N##_compare_exchange_strong(volatile T *a, T *c, T v, int, int) {          \
-        check_access((uintptr_t)a, sizeof(T), true, true, true);                                         \
-        return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);          \
-    }                                                                                                    \
-    EXPORT int __tsan_atomic##N##_compare_exchange_weak(volatile T *a, T *c, T v, int, int) {            \
-        check_access((uintptr_t)a, sizeof(T), true, true, true);                                         \
-        return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);          \
-    }                                                                                                    \
-    EXPORT T __tsan_atomic##N##_compare_exchange_val(volatile T *a, T c, T v, int, int) {                \
-        check_access((uintptr_t)a, sizeof(T), true, true, true);                                         \
-        __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                \
-        return c;                                                                                        \
-    }
-SIM_TSAN_ATOMICS(8, uint8_t)
-SIM_TSAN_ATOMICS(16, uint16_t)
-SIM_TSAN_ATOMICS(32, uint32_t)
-SIM_TSAN_ATOMICS(64, uint64_t)
-
-// ---------------------------------------------------------------------------------------------
-// atomics (read-modify-write; fibers never run at the same time, so this is atomic)
-
-template <class T> static T rmw(int op, T *p, T v, T cmp) {
-    T old = *p;
-    switch (op) {
-    case 0: *p = old + v; break;                               // add
-    case 1: *p = old - v; break;                               // sub
-    case 2: *p = v; break;                                     // exch
-    case 3: *p = v < old ? v : old; break;                     // min
-    case 4: *p = v > old ? v : old; break;                     // max
-    case 5: if (old == cmp) *p = v; break;                     // cas
-    default: break;
-    }
-    return old;
-}
-
-template <class T> static T rmw_bits(int op, T *p, T v) {
-    T old = *p;
-    switch (op) {
-    case 6: *p = old & v; break;
-    case 7: *p = old | v; break;
-    case 8: *p = old ^ v; break;
-    case 9: *p = old >= v ? 0 : old + 1; break;                // inc
-    case 10: *p = (old == 0 || old > v) ? v : old - 1; break;  // dec
-    default: break;
-    }
-    return old;
-}
-
-// kind: 1 float (size 4/8), 2 signed, 3 unsigned; values travel as raw bits
-EXPORT uint64_t opsdk_sim_atomic(int op, void *ptr, int size, int kind, uint64_t value, uint64_t compare) {
-    tick();
-    // without instrumentation the plain stores are not seen, so the shadow would mislead
-    if (g_spec->instrumented) check_access((uintptr_t)ptr, size, true, op != 11, true);
-    uint64_t out = 0;
-    if (kind == OPSDK_KIND_FLOAT && size == 4) {
-        float v, c, r;
-        uint32_t b = (uint32_t)value, cb = (uint32_t)compare;
-        memcpy(&v, &b, 4), memcpy(&c, &cb, 4);
-        if (op == 5) {  // CAS on floats compares bits
-            uint32_t old = *(uint32_t *)ptr;
-            if (old == cb) *(uint32_t *)ptr = b;
-            return old;
-        }
-        r = rmw<float>(op, (float *)ptr, v, c);
-        memcpy(&b, &r, 4);
-        out = b;
-    } else if (kind == OPSDK_KIND_FLOAT && size == 8) {
-        double v, c, r;
-        memcpy(&v, &value, 8), memcpy(&c, &compare, 8);
-        if (op == 5) {
-            uint64_t old = *(uint64_t *)ptr;
-            if (old == compare) *(uint64_t *)ptr = value;
-            return old;
-        }
-        r = rmw<double>(op, (double *)ptr, v, c);
-        memcpy(&out, &r, 8);
-    } else if (kind == OPSDK_KIND_FLOAT && size == 2) {
-        // __half / __nv_bfloat16 atomicAdd: the header does the arithmetic, we only swap bits
-        uint16_t old = *(uint16_t *)ptr;
-        if (op == 2 || (op == 5 && old == (uint16_t)compare)) *(uint16_t *)ptr = (uint16_t)value;
-        out = old;
-    } else if (op >= 6) {
-        if (size == 4) out = rmw_bits<uint32_t>(op, (uint32_t *)ptr, (uint32_t)value);
-        else out = rmw_bits<uint64_t>(op, (uint64_t *)ptr, value);
-    } else if (kind == OPSDK_KIND_SINT) {
-        if (size == 4) out = (uint32_t)rmw<int32_t>(op, (int32_t *)ptr, (int32_t)value, (int32_t)compare);
-        else out = (uint64_t)rmw<int64_t>(op, (int64_t *)ptr, (int64_t)value, (int64_t)compare);
-    } else {
-        if (size == 2) out = rmw<uint16_t>(op, (uint16_t *)ptr, (uint16_t)value, (uint16_t)compare);
-        else if (size == 4) out = rmw<uint32_t>(op, (uint32_t *)ptr, (uint32_t)value, (uint32_t)compare);
-        else out = rmw<uint64_t>(op, (uint64_t *)ptr, value, compare);
-    }
-    return out;
-}
-

@@ -1,6 +1,6 @@
-// The block scheduler: runs ready threads until every one has exited or waits, releases
-// barriers every thread reached, and diagnoses the rest (a barrier or collective some thread
-// never reaches) instead of hanging.
+// The block scheduler: threads run until they wait or exit, each handing the CPU to the next
+// ready one; the last thread to reach a barrier releases it. When nobody can run the scheduler
+// diagnoses why (a barrier or collective some thread never reaches) instead of hanging.
 #include "sim_internal.h"
 
 #include <stdio.h>
@@ -13,18 +13,48 @@ EXPORT int opsdk_sim_barrier(int mode, int pred, const char *file, int line) {
     tick();
     Lane &l = g_lanes[g_cur];
     l.state = AT_BARRIER, l.bar_mode = mode, l.pred = pred != 0, l.file = file, l.line = line;
-    yield_to_scheduler();
+    l.pc = RETURN_PC();
+    if (++g_waiting == g_threads) release_barrier();  // the last one in: all leave, in the schedule's order
+    block_current();
     return (int)l.result;
+}
+
+static bool same_site(const Lane &a, const Lane &b) {
+    return a.line == b.line && a.bar_mode == b.bar_mode && (a.file == b.file || !strcmp(a.file, b.file));
+}
+
+static void strict_exit_check(int t) {
+    int w = t / OPSDK_SIM_WARP;
+    unsigned bit = 1u << (t % OPSDK_SIM_WARP);
+    Warp &warp = g_warps[w];
+    for (unsigned act = warp.active; act; act &= act - 1) {
+        Group &g = warp.groups[__builtin_ctz(act)];
+        if (!(g.mask & bit) || (g.arrived & bit)) continue;
+        char arrived[160];
+        lanes_text(arrived, sizeof arrived, g.arrived);
+        int waiter = w * OPSDK_SIM_WARP + __builtin_ctz(g.arrived);
+        g_lanes[waiter].file = g.file, g_lanes[waiter].line = g.line, g_lanes[waiter].pc = g.pc;
+        defer_lane(OPSDK_ERR_WARP_EXITED, waiter, g.file, g.line,
+                  "%s(mask 0x%08x) at %s:%d: lane %d of warp %d, named in the mask, exited without "
+                  "reaching it while lanes %s wait there (strict mode: a mask naming lanes that have "
+                  "exited is undefined on Volta and later GPUs; compute the mask with __ballot_sync "
+                  "or __activemask before the branch)",
+                  kWarpNames[g.kind], g.mask, g.file, g.line, t % OPSDK_SIM_WARP, w, arrived);
+    }
 }
 
 void lane_exit() {
     int t = g_cur, w = t / OPSDK_SIM_WARP;
+    if (g_spec->strict) strict_exit_check(t);
     g_lanes[t].state = DONE;
+    g_exited++;
     Warp &warp = g_warps[w];
     warp.done |= 1u << (t % OPSDK_SIM_WARP);
-    for (int i = 0; i < OPSDK_SIM_WARP; i++)
-        if (warp.groups[i].used && complete(w, i)) resolve(w, i, -1);
-    yield_to_scheduler();
+    for (unsigned act = warp.active; act; act &= act - 1) {
+        int i = __builtin_ctz(act);
+        if (complete(w, i)) resolve(w, i, -1);
+    }
+    block_current();
     fail(OPSDK_ERR_INTERNAL, nullptr, 0, "a finished thread was resumed");
 }
 
@@ -54,96 +84,86 @@ __attribute__((noreturn)) static void warp_deadlock(int w, int gi) {
     where[0] = 0;
     if (first >= 0) where_is(where, sizeof where, first);
     int lane0 = w * OPSDK_SIM_WARP + __builtin_ctz(g.arrived);
-    g_cur = lane0;
-    fail(OPSDK_ERR_WARP_DEADLOCK, g.file, g.line,
-         "%s(mask 0x%08x) in warp %d is reached by lanes %s but not by lanes %s of its mask "
-         "(lane %d %s): a shuffle or vote must be reached by every thread of its mask; a GPU hangs "
-         "or returns garbage here",
-         kWarpNames[g.kind], g.mask, w, arrived, absent, first % OPSDK_SIM_WARP, where);
+    fail_lane(OPSDK_ERR_WARP_DEADLOCK, lane0,
+              "%s(mask 0x%08x) in warp %d is reached by lanes %s but not by lanes %s of its mask "
+              "(lane %d %s): a shuffle or vote must be reached by every thread of its mask; a GPU hangs "
+              "or returns garbage here",
+              kWarpNames[g.kind], g.mask, w, arrived, absent, first % OPSDK_SIM_WARP, where);
 }
 
-static void release_barrier() {
-    // every thread that has not exited waits at a barrier: all must have reached the same one
-    int first_waiting = -1, exited_first = -1, exited_last = -1, exited = 0;
+// every thread that has not exited waits at a barrier: release it, or say why it never can
+void release_barrier() {
+    int first_waiting = -1, exited_first = -1, exited_last = -1;
     for (int t = 0; t < g_threads; t++) {
-        const Lane &l = g_lanes[t];
-        if (l.state == DONE) {
+        if (g_lanes[t].state == DONE) {
             if (exited_first < 0) exited_first = t;
             exited_last = t;
-            exited++;
         } else if (first_waiting < 0) {
             first_waiting = t;
         }
     }
     const Lane &a = g_lanes[first_waiting];
-    if (exited) {
+    if (g_exited) {
         char who[160];
         thread_text(who, sizeof who, exited_first, exited_last);
-        g_cur = first_waiting;
-        fail(OPSDK_ERR_BARRIER_EXITED, a.file, a.line,
-             "__syncthreads() at %s:%d is reached by %d of the block's %d threads; %d exited without "
-             "reaching it (%s%s): a barrier in code that not every thread of the block runs hangs or "
-             "corrupts a GPU",
-             a.file, a.line, g_threads - exited, g_threads, exited, who,
-             exited_last - exited_first + 1 == exited ? "" : ", and others");
+        fail_lane(OPSDK_ERR_BARRIER_EXITED, first_waiting,
+                  "__syncthreads() at %s:%d is reached by %d of the block's %d threads; %d exited without "
+                  "reaching it (%s%s): a barrier in code that not every thread of the block runs (a "
+                  "divergent barrier) hangs or corrupts a GPU; compute-sanitizer's synccheck reports it",
+                  a.file, a.line, g_threads - g_exited, g_threads, g_exited, who,
+                  exited_last - exited_first + 1 == g_exited ? "" : ", and others");
     }
     int count = 0;
     for (int t = 0; t < g_threads; t++) {
         const Lane &l = g_lanes[t];
-        if (l.line != a.line || strcmp(l.file, a.file) || l.bar_mode != a.bar_mode) {
+        if (!same_site(l, a)) {
             int last = t;
-            while (last + 1 < g_threads && g_lanes[last + 1].line == l.line && !strcmp(g_lanes[last + 1].file, l.file))
-                last++;
+            while (last + 1 < g_threads && same_site(g_lanes[last + 1], l)) last++;
             char one[160], two[160];
             thread_text(one, sizeof one, first_waiting, t - 1);
             thread_text(two, sizeof two, t, last);
-            g_cur = t;
-            fail(OPSDK_ERR_BARRIER_SITES, l.file, l.line,
-                 "the threads of the block wait at different barriers: %s at %s:%d, %s at %s:%d "
-                 "(a __syncthreads() in divergent code)",
-                 one, a.file, a.line, two, l.file, l.line);
+            fail_lane(OPSDK_ERR_BARRIER_SITES, t,
+                      "the threads of the block wait at different barriers: %s at %s:%d, %s at %s:%d "
+                      "(a __syncthreads() in divergent code; compute-sanitizer's synccheck reports it)",
+                      one, a.file, a.line, two, l.file, l.line);
         }
         count += l.pred;
     }
     uint64_t result = a.bar_mode == 1 ? count : a.bar_mode == 2 ? (count == g_threads) : a.bar_mode == 3 ? (count > 0) : 0;
     g_epoch++;
+    g_waiting = 0;
     for (int t = 0; t < g_threads; t++) g_lanes[t].result = result;
     for (int k = 0; k < g_threads; k++) make_ready(g_order[k]);
 }
 
 void run_block() {
     g_qhead = g_qtail = 0;
+    g_waiting = g_exited = 0;
     for (int t = 0; t < g_threads; t++) fiber_init(g_lanes[t]);
     for (int k = 0; k < g_threads; k++) make_ready(g_order[k]);
+    int warps = (g_threads + OPSDK_SIM_WARP - 1) / OPSDK_SIM_WARP;
     for (;;) {
-        while (g_qhead != g_qtail) {
-            int t = g_queue[g_qhead];
-            g_qhead = (g_qhead + 1) % (OPSDK_SIM_MAX_THREADS + 1);
-            if (g_lanes[t].state == READY) resume(t);
+        int t = pop_ready();
+        if (t >= 0) {
+            run_lane(t);
+            continue;
         }
+        g_cur = -1;
         // nobody can run: everyone has exited, or waits at a barrier or warp collective
-        bool progress = false, at_warp = false, at_barrier = false;
-        int warps = (g_threads + OPSDK_SIM_WARP - 1) / OPSDK_SIM_WARP;
+        bool progress = false;
         for (int w = 0; w < warps; w++)
-            for (int i = 0; i < OPSDK_SIM_WARP; i++) {
-                Group &g = g_warps[w].groups[i];
-                if (g.used && g.kind == ACTIVEMASK) {
+            for (unsigned act = g_warps[w].active; act; act &= act - 1) {
+                int i = __builtin_ctz(act);
+                if (g_warps[w].groups[i].kind == ACTIVEMASK) {
                     resolve(w, i, -1);
                     progress = true;
                 }
             }
         if (progress) continue;
-        for (int t = 0; t < g_threads; t++) {
-            at_warp = at_warp || g_lanes[t].state == AT_WARP;
-            at_barrier = at_barrier || g_lanes[t].state == AT_BARRIER;
-        }
-        if (at_warp) {
-            for (int w = 0; w < warps; w++)
-                for (int i = 0; i < OPSDK_SIM_WARP; i++)
-                    if (g_warps[w].groups[i].used) warp_deadlock(w, i);
-        }
-        if (!at_barrier) return;  // every thread has exited
+        for (int w = 0; w < warps; w++)
+            if (g_warps[w].active) warp_deadlock(w, __builtin_ctz(g_warps[w].active));
+        if (g_exited == g_threads) break;  // every thread has exited
         release_barrier();
     }
+    if (deferred()) raise_deferred();
 }
-

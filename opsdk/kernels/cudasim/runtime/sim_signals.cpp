@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <execinfo.h>
 #include <ucontext.h>
 
 // ---------------------------------------------------------------------------------------------
@@ -23,7 +24,7 @@ static void on_signal(int sig, siginfo_t *info, void *uc_) {
             }
         return;
     }
-    opsdk_sim_result *r = g_result;
+    opsdk_sim_report *r = &g_result->main;
     uintptr_t a = (uintptr_t)info->si_addr;
     int status = OPSDK_ERR_FAULT;
     const char *what = "";
@@ -36,18 +37,40 @@ static void on_signal(int sig, siginfo_t *info, void *uc_) {
     // SI_KERNEL: a general-protection fault, which reports no address (a misaligned SSE access
     // such as a float4 load the compiler made `movaps`, or a non-canonical pointer)
     if (sig == SIGSEGV && info->si_code == SI_KERNEL) what = "general-protection fault";
-    r->address = a;
-    r->is_write = -1;
+    uintptr_t pc = 0;
+    int is_write = -1;
 #if defined(__x86_64__) && defined(__linux__)
     ucontext_t *uc = (ucontext_t *)uc_;
-    if (sig == SIGSEGV) r->is_write = (uc->uc_mcontext.gregs[REG_ERR] & 2) ? 1 : 0;
+    if (sig == SIGSEGV) is_write = (uc->uc_mcontext.gregs[REG_ERR] & 2) ? 1 : 0;
+    pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__) && defined(__linux__)
+    pc = (uintptr_t)((ucontext_t *)uc_)->uc_mcontext.pc;
 #else
     (void)uc_;
 #endif
     if (r->status == OPSDK_OK) {
+        memset(r, 0, sizeof *r);
         r->status = status;
-        record_position(r);
+        record_position(r, g_cur);
+        r->address = a;
+        r->is_write = is_write;
         snprintf(r->message, sizeof r->message, "%s", what);
+        // the faulting instruction, then its callers in the kernel's module (a stack overflow
+        // has no room left to walk)
+        uintptr_t off = module_offset(pc);
+        if (off) r->pcs[r->npcs++] = off, r->pc_exact = 1;
+        if (status != OPSDK_ERR_STACK) {
+            void *raw[64];
+            int n = backtrace(raw, 64);
+            for (int i = 0; i < n && r->npcs < OPSDK_SIM_FRAMES; i++) {
+                uintptr_t o = module_offset((uintptr_t)raw[i]);
+                if (o && !(r->npcs >= 1 && r->pc_exact && o == r->pcs[0])) r->pcs[r->npcs++] = o;
+            }
+        }
+        if (g_result->first.status != OPSDK_OK) {  // a race seen first: the fault follows from it
+            g_result->main = g_result->first;
+            g_result->first.status = OPSDK_OK;
+        }
     }
     siglongjmp(g_abort, 1);
 }

@@ -47,27 +47,53 @@ static int shuffle_source(int kind, int lane, int b, int width) {
     return ok ? j : lane;
 }
 
+static void undefined_read(const Group &g, const Warp &warp, int w, int i, int j, unsigned arrived) {
+    if (g_result->undefined_reads++) return;
+    char mtext[160];
+    lanes_text(mtext, sizeof mtext, arrived);
+    snprintf(g_result->note, sizeof g_result->note,
+             "%s at %s:%d: lane %d of warp %d in block (%u,%u,%u) read lane %d, which is %s (lanes taking "
+             "part: %s); a GPU returns an undefined value there",
+             kWarpNames[g.kind], g.file, g.line, i, w, blockIdx.x, blockIdx.y, blockIdx.z, j,
+             (g.mask >> j & 1) ? ((warp.exist >> j & 1) ? "in the mask but has exited" : "outside the block")
+                               : "not in the mask",
+             mtext);
+}
+
+// every lane of the group has arrived: each gets its result, and all but `current` are ready
 void resolve(int w, int gi, int current) {
     Warp &warp = g_warps[w];
     Group &g = warp.groups[gi];
-    int base = w * OPSDK_SIM_WARP;
+    Lane *lanes = &g_lanes[w * OPSDK_SIM_WARP];
     unsigned arrived = g.arrived;
-    uint64_t ballot = 0;
-    bool all = true, any = false, same = true;
-    uint64_t first = 0;
-    bool have_first = false;
-    uint32_t red = 0;
-    for (int i = 0; i < OPSDK_SIM_WARP; i++) {
-        if (!(arrived >> i & 1)) continue;
-        Lane &l = g_lanes[base + i];
-        uint64_t v = sized(l.value, l.size);
-        if (l.value) ballot |= 1ull << i;
-        all = all && l.value;
-        any = any || l.value;
-        if (!have_first) {
-            first = v, have_first = true;
-            red = (uint32_t)v;
-        } else {
+    if (g.kind <= SHFL_XOR) {
+        for (unsigned m = arrived; m; m &= m - 1) {
+            int i = __builtin_ctz(m);
+            Lane &l = lanes[i];
+            int j = shuffle_source(g.kind, i, l.arg, l.width);
+            if (arrived >> j & 1) {
+                l.result = sized(lanes[j].value, l.size);
+            } else {
+                l.result = poison_bits(l.size);
+                undefined_read(g, warp, w, i, j, arrived);
+            }
+        }
+    } else {
+        uint64_t ballot = 0, first = 0;
+        bool all = true, any = false, same = true, have_first = false;
+        uint32_t red = 0;
+        for (unsigned m = arrived; m; m &= m - 1) {
+            int i = __builtin_ctz(m);
+            const Lane &l = lanes[i];
+            uint64_t v = sized(l.value, l.size);
+            if (l.value) ballot |= 1ull << i;
+            all = all && l.value;
+            any = any || l.value;
+            if (!have_first) {
+                first = v, have_first = true;
+                red = (uint32_t)v;
+                continue;
+            }
             same = same && v == first;
             uint32_t x = (uint32_t)v;
             switch (g.kind) {
@@ -81,52 +107,35 @@ void resolve(int w, int gi, int current) {
             case RED_XOR: red ^= x; break;
             }
         }
-    }
-    for (int i = 0; i < OPSDK_SIM_WARP; i++) {
-        if (!(arrived >> i & 1)) continue;
-        Lane &l = g_lanes[base + i];
-        switch (g.kind) {
-        case SHFL_IDX: case SHFL_UP: case SHFL_DOWN: case SHFL_XOR: {
-            int j = shuffle_source(g.kind, i, l.arg, l.width);
-            if (arrived >> j & 1) {
-                l.result = sized(g_lanes[base + j].value, l.size);
-            } else {
-                l.result = poison_bits(l.size);
-                if (g_result->undefined_reads++ == 0) {
-                    char m[160];
-                    lanes_text(m, sizeof m, arrived);
-                    snprintf(g_result->note, sizeof g_result->note,
-                             "%s at %s:%d: lane %d of warp %d in block (%u,%u,%u) read lane %d, which "
-                             "is %s (lanes taking part: %s); a GPU returns an undefined value there",
-                             kWarpNames[g.kind], g.file, g.line, i, w, blockIdx.x, blockIdx.y, blockIdx.z, j,
-                             (g.mask >> j & 1) ? ((warp.exist >> j & 1) ? "in the mask but has exited"
-                                                                        : "outside the block")
-                                               : "not in the mask",
-                             m);
-                }
+        for (unsigned m = arrived; m; m &= m - 1) {
+            int i = __builtin_ctz(m);
+            Lane &l = lanes[i];
+            switch (g.kind) {
+            case VOTE_ALL: l.result = all; break;
+            case VOTE_ANY: l.result = any; break;
+            case VOTE_UNI: l.result = all || !any; break;
+            case VOTE_BALLOT: l.result = ballot; break;
+            case MATCH_ANY: {
+                uint64_t mm = 0, mine = sized(l.value, l.size);
+                for (unsigned k = arrived; k; k &= k - 1)
+                    if (sized(lanes[__builtin_ctz(k)].value, l.size) == mine) mm |= 1ull << __builtin_ctz(k);
+                l.result = mm;
+                break;
             }
-            break;
+            case MATCH_ALL: l.result = same ? arrived : 0; l.result_pred = same; break;
+            case ACTIVEMASK: l.result = arrived; break;
+            case SYNCWARP: l.result = 0; break;
+            default: l.result = red; break;
+            }
         }
-        case VOTE_ALL: l.result = all; break;
-        case VOTE_ANY: l.result = any; break;
-        case VOTE_UNI: l.result = all || !any; break;
-        case VOTE_BALLOT: l.result = ballot; break;
-        case MATCH_ANY: {
-            uint64_t m = 0, mine = sized(l.value, l.size);
-            for (int k = 0; k < OPSDK_SIM_WARP; k++)
-                if ((arrived >> k & 1) && sized(g_lanes[base + k].value, l.size) == mine) m |= 1ull << k;
-            l.result = m;
-            break;
-        }
-        case MATCH_ALL: l.result = same ? arrived : 0; l.result_pred = same; break;
-        case ACTIVEMASK: l.result = arrived; break;
-        case SYNCWARP: l.result = 0; break;
-        default: l.result = red; break;
-        }
-        if (base + i != current) make_ready(base + i);
-        else l.state = READY;
     }
-    g.used = 0;
+    int base = w * OPSDK_SIM_WARP;
+    for (unsigned m = arrived; m; m &= m - 1) {
+        int t = base + __builtin_ctz(m);
+        if (t != current) make_ready(t);
+        else g_lanes[t].state = READY;
+    }
+    warp.active &= ~(1u << gi);
     // only __syncwarp orders memory among a warp's lanes (PTX bar.warp.sync); shuffles and votes
     // exchange registers and order nothing
     if (g.kind == SYNCWARP) warp.sync_gen++, warp.sync_mask = arrived;
@@ -145,6 +154,8 @@ EXPORT uint64_t opsdk_sim_warp(int kind, unsigned mask, uint64_t value, int size
     tick();
     int t = g_cur, w = t / OPSDK_SIM_WARP, lane = t % OPSDK_SIM_WARP;
     Warp &warp = g_warps[w];
+    Lane &l = g_lanes[t];
+    l.file = file, l.line = line, l.pc = RETURN_PC();
     if (kind == ACTIVEMASK) mask = warp.exist;
     if (!(mask >> lane & 1))
         fail(OPSDK_ERR_WARP_CALLER, file, line,
@@ -155,13 +166,20 @@ EXPORT uint64_t opsdk_sim_warp(int kind, unsigned mask, uint64_t value, int size
         fail(OPSDK_ERR_WARP_WIDTH, file, line,
              "%s(..., width=%d) by lane %d of warp %d: width must be a power of two from 1 to 32",
              kWarpNames[kind], width, lane, w);
-    int gi = -1, free_slot = -1;
-    for (int i = 0; i < OPSDK_SIM_WARP; i++) {
+    if (g_spec->strict && (mask & warp.done)) {
+        char gone[160];
+        lanes_text(gone, sizeof gone, mask & warp.done);
+        // deferred: a divergent barrier the early exit also causes is the verdict that explains it
+        defer_lane(OPSDK_ERR_WARP_EXITED, g_cur, file, line,
+             "%s(mask 0x%08x) by lane %d of warp %d names lanes %s, which have exited (strict mode: "
+             "a mask naming lanes that have exited is undefined on Volta and later GPUs; compute the "
+             "mask with __ballot_sync or __activemask before the branch)",
+             kWarpNames[kind], mask, lane, w, gone);
+    }
+    int gi = -1;
+    for (unsigned act = warp.active; act; act &= act - 1) {
+        int i = __builtin_ctz(act);
         Group &g = warp.groups[i];
-        if (!g.used) {
-            if (free_slot < 0) free_slot = i;
-            continue;
-        }
         bool match = kind == ACTIVEMASK ? (g.kind == ACTIVEMASK && g.line == line && !strcmp(g.file, file))
                                         : (g.kind == kind && g.mask == mask);
         if (match) {
@@ -170,17 +188,16 @@ EXPORT uint64_t opsdk_sim_warp(int kind, unsigned mask, uint64_t value, int size
         }
     }
     if (gi < 0) {
-        gi = free_slot;
+        gi = __builtin_ctz(~warp.active);
+        warp.active |= 1u << gi;
         Group &g = warp.groups[gi];
-        g.used = 1, g.kind = kind, g.mask = mask, g.arrived = 0, g.file = file, g.line = line;
+        g.kind = kind, g.mask = mask, g.arrived = 0, g.file = file, g.line = line, g.pc = l.pc;
     }
-    Lane &l = g_lanes[t];
     l.state = AT_WARP, l.group = gi, l.mask = mask, l.value = value, l.size = size, l.arg = arg;
-    l.width = width, l.file = file, l.line = line, l.result_pred = 0;
+    l.width = width, l.result_pred = 0;
     warp.groups[gi].arrived |= 1u << lane;
     if (complete(w, gi)) resolve(w, gi, t);
-    else yield_to_scheduler();
+    else block_current();
     if (pred) *pred = l.result_pred;
     return l.result;
 }
-
