@@ -71,6 +71,14 @@ class CudaSimulatorError(OpsdkError, RuntimeError):
     the thread and the argument."""
 
 
+class SimulatedOutOfMemoryError(OpsdkError, MemoryError):
+    """The CUDA simulator could not allocate device memory (it is the host's); the simulated
+    CuPy names it ``cupy.cuda.memory.OutOfMemoryError``, as CuPy does."""
+
+    def __init__(self, size, total=0, limit=0):
+        super().__init__(f"Out of memory allocating {size:,} bytes (simulated device memory is the host's)")
+
+
 class BackendUnavailableError(OpsdkError, RuntimeError):
     """A forced or requested kernel backend cannot run here (not implemented, no compiler, no GPU)."""
 

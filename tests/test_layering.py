@@ -55,12 +55,6 @@ KNOWN_UP_EDGES_OUTSIDE_CORE = {
     ("opsdk.check.render.derivatives", "opsdk"),
     ("opsdk.check.render.html", "opsdk"),
     ("opsdk.check.variants.trial", "opsdk"),
-    # the CUDA simulator's differential runner reaching the public face and the verification tools
-    ("opsdk.kernels.cudasim.differential", "opsdk"),
-    ("opsdk.kernels.cudasim.differential", "opsdk.check.context"),
-    ("opsdk.kernels.cudasim.differential", "opsdk.check.samples"),
-    # a function-local import closing a circle: the CUDA simulator's memory <-> cuda
-    ("opsdk.kernels.cudasim.cupy_api.cuda", "opsdk.kernels.cudasim.memory"),
 }
 
 

@@ -99,7 +99,7 @@ class CudaKernelMismatch(AssertionError):
 def collect_cuda_kernels(collector, declaration):
     """The items of one declaration (failed packs first)."""
     from ..check import select_ops
-    from ..kernels.cudasim.differential import cases
+    from ..check.cuda_cases import cases
     from .collect import PackLoadItem
 
     ops, failures = select_ops(declaration.ops, declaration.packs)

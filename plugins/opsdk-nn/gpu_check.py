@@ -106,7 +106,8 @@ def build(ops):
 
 def kernel_verdicts(ops):
     """{"kernel <name>": verdict} of every CUDA kernel over every size, dtype and layout."""
-    from opsdk.kernels.cudasim.differential import case_sizes, cases, run_case
+    from opsdk.check.cuda_cases import cases
+    from opsdk.kernels.cudasim.differential import case_sizes, run_case
 
     verdicts = {}
     for op in ops:

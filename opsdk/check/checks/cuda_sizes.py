@@ -19,7 +19,8 @@ def applies(op, backend):
 
 
 def run(ctx):
-    from ...kernels.cudasim.differential import cases, run_case
+    from ...kernels.cudasim.differential import run_case
+    from ..cuda_cases import cases
 
     if ctx.sample.label != "sample 0":
         return Outcome.not_applicable("sizes are checked once per op, with the first sample")

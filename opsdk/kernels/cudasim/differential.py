@@ -98,7 +98,7 @@ class Case(NamedTuple):
 
 
 @contextmanager
-def _recording():
+def recording():
     """Every Kernel call made inside the block, with NumPy copies of its array arguments."""
     from ..kernel import Kernel
 
@@ -126,53 +126,6 @@ def _recording():
         Kernel.__call__, Kernel.run = original_call, original_run
 
 
-def record(op, seed=0):
-    """The distinct calls of ``op``'s CUDA kernels in its forward, backward and double backward."""
-    import opsdk
-
-    from ...check.context import outputs_of
-    from ...check.samples import from_sample
-    from ..dispatch import use_backend
-
-    cuda = {id(k) for k in op.kernels if "cuda" in k.backends}
-    found = {}
-    rng = numpy.random.default_rng(seed)
-    with use_backend("python"), _recording() as calls:
-        for i, sample in enumerate(op.samples("float64", rng=seed)):
-            args, kwargs = from_sample(sample, f"sample {i}", seed).make(None)
-            inputs = [a for a in args if isinstance(a, opsdk.Tensor) and not a.stop_gradient]
-            outputs = [o for o in outputs_of(op(*args, **kwargs)) if o.dtype.kind == "f" and not o.stop_gradient]
-            if not inputs or not outputs:
-                continue
-            seeds = [opsdk.to_tensor(rng.standard_normal(o.shape), dtype=o.dtype) for o in outputs]
-            # first order (ops often use their fused backward kernels only here), then through
-            # a recorded backward, differentiated again (double-backward kernels)
-            opsdk.grad(outputs, inputs, grad_outputs=seeds, retain_graph=True, allow_unused=True)
-            if not op.double_backward:
-                continue
-            grads = opsdk.grad(outputs, inputs, grad_outputs=seeds, create_graph=True, allow_unused=True)
-            grads = [g for g in grads if g is not None and not g.stop_gradient]
-            if grads:
-                again = [opsdk.to_tensor(rng.standard_normal(g.shape), dtype=g.dtype) for g in grads]
-                opsdk.grad(grads, inputs, grad_outputs=again, allow_unused=True)
-    for call in calls:
-        if id(call.kernel) in cuda:
-            found.setdefault(call.signature, call)
-    return list(found.values())
-
-
-def cases(op, dtypes=DTYPES, layouts=LAYOUTS, seed=0):
-    """Every Case of ``op``: recorded patterns x dtypes (its kernels take) x layouts x growing axes."""
-    out = []
-    for pattern in record(op, seed):
-        axes = growing_axes(pattern)
-        for dtype in dtypes:
-            if dtype not in pattern.kernel.dtypes:
-                continue
-            for layout in layouts:
-                for axis in axes:
-                    out.append(Case(pattern.kernel, pattern, dtype, layout, axis))
-    return out
 
 
 def growing_axes(pattern):

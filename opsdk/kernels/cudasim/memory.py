@@ -11,6 +11,8 @@ import weakref
 
 import numpy
 
+from opsdk.errors import SimulatedOutOfMemoryError
+
 from . import loader
 
 ALIGN = 16  # CUDA's widest vector loads (float4, double2) need it; CuPy gives 256
@@ -36,9 +38,7 @@ class DeviceBuffer:
         with loader.LOCK:
             ptr = lib.opsdk_sim_alloc(int(nbytes), ALIGN, ctypes.byref(lo), ctypes.byref(hi))
         if not ptr:
-            from .cupy_api.cuda import OutOfMemoryError
-
-            raise OutOfMemoryError(int(nbytes), 0)
+            raise SimulatedOutOfMemoryError(int(nbytes), 0)
         self.ptr, self.nbytes, self.device = ptr, int(nbytes), device
         _live[ptr] = (weakref.ref(self), lo.value, hi.value)
         if fill == "uninitialised":

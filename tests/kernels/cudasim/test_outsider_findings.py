@@ -8,6 +8,7 @@ import numpy
 import pytest
 
 from opsdk.errors import CudaSimulatorError, OpsdkError
+from opsdk.check import cuda_cases
 from opsdk.kernels.cudasim import differential, launch, loader
 from opsdk.kernels.cudasim.toolchain import toolchain
 
@@ -199,7 +200,7 @@ def test_first_party_kernels_give_the_same_bytes_under_every_schedule(cp, monkey
     from opsdk.check import select_ops
 
     (found,), _ = select_ops((op,), ())
-    for case in differential.cases(found, dtypes=("float32",), layouts=("contiguous",)):
+    for case in cuda_cases.cases(found, dtypes=("float32",), layouts=("contiguous",)):
         args, kwargs = differential.arguments(case, 4097) or differential.arguments(case, 257)
         outputs = []
         for schedule in ("in-order", "reverse", "shuffle:3"):

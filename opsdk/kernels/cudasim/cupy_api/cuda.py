@@ -8,7 +8,7 @@ import threading
 import time
 import types
 
-from opsdk.errors import KernelBuildError
+from opsdk.errors import KernelBuildError, SimulatedOutOfMemoryError
 
 SIMULATED_NAME = "opsdk CUDA simulator (CPU)"
 _state = threading.local()
@@ -31,11 +31,7 @@ class CUDADriverError(RuntimeError):
         super().__init__(message)
 
 
-class OutOfMemoryError(MemoryError):
-    """Allocating device memory failed."""
-
-    def __init__(self, size, total, limit=0):
-        super().__init__(f"Out of memory allocating {size:,} bytes (simulated device memory is the host's)")
+OutOfMemoryError = SimulatedOutOfMemoryError  # CuPy's name for it
 
 
 class CompileException(KernelBuildError):
