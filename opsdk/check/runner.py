@@ -14,7 +14,8 @@ from .backends import REFERENCE, availability, dtype_availability
 from .checks import CHECKS
 from .context import CheckContext
 from .drawing import draw
-from .errors_text import error_report
+from .errors_text import error_report, op_frame
+from .memory import limited, over_budget_text
 from .result import BLOCKED, ERROR, FAIL, NA, PASS, SKIP, CheckResult, Outcome
 from .samples import BROADCAST as BROADCAST_KIND
 from .selection import failure_result
@@ -29,13 +30,17 @@ _build_failures = {}  # (op, backend) -> the case that reported its kernel's bui
 
 def clear_caches():
     """Forget memoised backend availability, samples and op states (tests re-register packs)."""
+    from . import runs
     from .drawing import clear_cache
     from .state import clear_cache as clear_states
+    from .watch import clear_cache as clear_watched
 
     _availability.clear()
     _build_failures.clear()
     clear_cache()
     clear_states()
+    clear_watched()
+    runs.clear()
 
 
 def _backend_verdict(op, backend):
@@ -67,6 +72,10 @@ def _run_sample(module, ctx):
                                              f"{first}")
         else:
             outcome = Outcome(FAIL, None, str(error))
+    except MemoryError as error:
+        where = op_frame(error, ctx.op)
+        outcome = Outcome(FAIL, None, over_budget_text(error, f", in the op's code at {where}"
+                                                        if where else ""))
     except Exception as error:
         if ctx.sample.kind == BROADCAST_KIND and ctx.backend != REFERENCE:
             # raising is no silent wrong answer: a compiled kernel may support fewer broadcasts
@@ -126,9 +135,21 @@ def _first_line(text):
 
 
 def samples_for(module, drawn, backend):
-    """The samples ``module`` runs on for ``backend`` (its kinds; python-only ones on python)."""
+    """The samples ``module`` runs on for ``backend`` (its kinds; python-only ones, and the
+    kinds in its ``REFERENCE_KINDS``, on python only; the op's first sample only, for a check
+    with ``LEAD_ONLY``; the op's own samples and those derived from its first, for a check with
+    ``LEAD_ORIGIN``)."""
     kinds = getattr(module, "KINDS", ("own",))
-    return [s for s in drawn.samples if s.kind in kinds and (s.compiled or backend == REFERENCE)]
+    if backend != REFERENCE:
+        kinds = [k for k in kinds if k not in getattr(module, "REFERENCE_KINDS", ())]
+    chosen = [s for s in drawn.samples if s.kind in kinds and (s.compiled or backend == REFERENCE)]
+    lead = next((s for s in drawn.samples if s.lead), None)
+    if getattr(module, "LEAD_ONLY", False):
+        chosen = [s for s in chosen if s.lead] or chosen[:1]
+    elif getattr(module, "LEAD_ORIGIN", False) and lead is not None:
+        # the op's other own samples (other attributes) and what derives from them too
+        chosen = [s for s in chosen if s.origin == lead.origin or s.kind == "own"]
+    return chosen
 
 
 def _run_mode(case, mode, seed):
@@ -137,11 +158,16 @@ def _run_mode(case, mode, seed):
     state = fresh_state(case.op)
     try:
         drawn = draw(case.op, case.dtype, seed, mode)
+    except MemoryError as error:
+        return CheckResult(case.op.qualname, case.backend, case.dtype, case.check, FAIL,
+                           detail=f"drawing samples: {over_budget_text(error)}",
+                           message="a sample exceeds the memory budget", mode=mode)
     except Exception as error:
         return CheckResult(case.op.qualname, case.backend, case.dtype, case.check, ERROR,
                            detail=f"drawing samples failed: {type(error).__name__}: {error}",
                            message="drawing samples failed", mode=mode)
-    notes = list(drawn.notes) if "attribute" in getattr(module, "KINDS", ()) else []
+    kinds = getattr(module, "KINDS", ("own",))
+    notes = [text for kind, text in drawn.notes if kind in kinds]
     pairs = []
     for sample in samples_for(module, drawn, case.backend):
         state.restore()
@@ -202,7 +228,8 @@ def run_case(case, mode="full", seed=0):
                            mode=mode, seconds=time.perf_counter() - start)
     check_mode.set_active(True, case.op.kernels)
     try:
-        with ops_own_sites(), watching(case.op):
+        # every sample of the case (and drawing them) within the memory budget: see memory.py
+        with ops_own_sites(), watching(case.op), limited():
             result = _run_mode(case, mode, seed)
             if mode == "fast" and result.status in (FAIL, ERROR):
                 fast = result

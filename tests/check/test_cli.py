@@ -74,10 +74,11 @@ def test_junit_xml_has_a_testcase_per_check(packs, tmp_path):
 def test_default_is_full_mode_with_every_broadcast_sample_and_fast_keeps_a_few(packs):
     result = _run("goodpack.mul", "--dtype", "float64", "--check", "gradcheck", "--json")
     (row,) = json.loads(result.output)["results"]
-    assert (row["mode"], row["samples"]) == ("full", 9)  # its own and 8 broadcast samples
+    # its own, 8 broadcast and 6 regime samples (all but x10: its domain is declared)
+    assert (row["mode"], row["samples"]) == ("full", 15)
     fast = _run("goodpack.mul", "--dtype", "float64", "--check", "gradcheck", "--fast", "--json")
     (row,) = json.loads(fast.output)["results"]
-    assert (row["mode"], row["samples"]) == ("fast", 3)
+    assert (row["mode"], row["samples"]) == ("fast", 4)  # and the x0.1 regime
 
 
 def test_unknown_op_is_a_usage_error(packs):

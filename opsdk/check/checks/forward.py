@@ -5,7 +5,7 @@ from .agreement import compare_runs
 
 NAME = "forward"
 SUMMARY = "outputs agree with python run in float64, within a few eps of the dtype"
-KINDS = ("own", "broadcast", "attribute")
+KINDS = ("own", "broadcast", "attribute", "regime")
 
 
 def applies(op, backend):

@@ -3,7 +3,8 @@
 - forward and backward leave their inputs, incoming gradients and list, dict or array
   arguments as they found them (each write is reported by the argument's name);
 - no output shares memory with an input, nor with an output of an earlier call (a module-level
-  buffer handed out twice), and an earlier call's outputs and gradients stay as they were;
+  buffer handed out twice), and an earlier call's outputs and gradients stay as they were,
+  also the gradients as ``create_graph=True`` hands them back (the arrays backward returned);
 - forward(A), forward(B), backward(B), backward(A) - after a call in the other dtype - give
   what separate runs from fresh op state give, bit for bit on deterministic backends (state on
   the Function class, a cache keyed by shape instead of values, a module-level mask);
@@ -123,6 +124,34 @@ def _second_call(ctx, seq, first, other):
             elif not bitwise(host(g1), old).ok:
                 problems.append(f"the gradient of '{names[p]}' of an earlier call changed when "
                                 "backward ran again")
+    return problems
+
+
+def _reused_gradients(ctx, seq, other):
+    """Gradients a first call returned keep their values when backward runs again: a backward
+    that returns one module-level array on every call hands each caller memory the next call
+    overwrites (with ``create_graph=True`` the engine passes the op's arrays through as they
+    are, so the first call's gradients are kept and compared after the second)."""
+    state = ctx.state
+    state.restore()
+    first = seq.call(ctx.sample)
+    seq.backward(first, create_graph=True)
+    saved = [None if g is None else host(g) for g in first.grads]
+    second = seq.call(other)
+    seq.backward(second, create_graph=True)
+    names = argument_names(ctx.op, len(ctx.sample.args))
+    problems = []
+    for p, g1, g2, old in zip(first.positions, first.grads, second.grads, saved):
+        if g1 is None or old is None:
+            continue
+        if not bitwise(host(g1), old).ok:
+            same = g2 is not None and shares_memory(g1._data, g2._data)
+            problems.append(f"the gradient of '{names[p]}' a first call returned changed when "
+                            "backward ran again (create_graph=True)"
+                            + (", and is the very memory the second call returned" if same else "")
+                            + ": backward returns memory a later call overwrites (a buffer kept "
+                              "between calls, e.g. at module level); allocate each gradient "
+                              "afresh")
     return problems
 
 
@@ -255,9 +284,13 @@ def run(ctx):
     foreign = seq.foreign()
     if other is not None:
         problems += _second_call(ctx, seq, first, other)
-    problems += _interleaved(ctx, seq, other, foreign)
-    if other is not None and not problems:
-        problems += _updated(ctx, seq, other)
+        problems += _reused_gradients(ctx, seq, other)
+    if ctx.sample.lead:
+        # state kept between calls shows on the op's first sample; its other samples (other
+        # attributes) are checked for writes and shared memory above
+        problems += _interleaved(ctx, seq, other, foreign)
+        if other is not None and not problems:
+            problems += _updated(ctx, seq, other)
     ctx.state.restore()
     if problems:
         return Outcome.failed(f"{ctx.name}: " + "; ".join(problems))

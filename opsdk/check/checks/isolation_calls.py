@@ -101,14 +101,17 @@ class Sequence:
             call.seeds = ctx.grad_outputs(call.diff_outputs, sample)
         return call
 
-    def backward(self, call):
+    def backward(self, call, create_graph=False):
+        """The call's gradients (``create_graph=True``: the engine hands back the very arrays
+        the op's backward returned, as double backward and optimizers see them)."""
         import opsdk
 
         if not call.seeds:
             return
         with self.ctx.scope(), np.errstate(all="ignore"):
             grads = opsdk.grad(call.diff_outputs, [call.args[p] for p in call.positions],
-                               grad_outputs=call.seeds, allow_unused=True)
+                               grad_outputs=call.seeds, allow_unused=True,
+                               create_graph=create_graph)
         call.grads = list(grads)
 
     def foreign(self):

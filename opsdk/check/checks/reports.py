@@ -23,6 +23,29 @@ def _accepted(checker, options):
     return {k: v for k, v in options.items() if k in params}
 
 
+# a Jacobian with more elements is checked by projections only: a whole one costs a call per
+# row or column (512 x 512: half a second for a cheap op) and several float64 copies of it
+JACOBIAN_ELEMENTS = 1 << 18
+# copies of the Jacobian a full-mode check holds at once (both sides, tolerances, noise)
+JACOBIAN_COPIES = 8
+
+
+def max_jacobian():
+    """The most Jacobian elements a checker computes whole: JACOBIAN_ELEMENTS, fewer when the
+    memory budget of a sample could not hold its copies."""
+    from ..memory import budget
+
+    return min(JACOBIAN_ELEMENTS, budget() // (8 * JACOBIAN_COPIES))
+
+
+def projected(ctx):
+    """Whether the checker compares random projections vᵀJu (re-run in full on a failure) rather
+    than whole Jacobians: in fast mode, and on every sample but the op's first (another
+    attribute, a broadcast or a regime changes the Jacobian everywhere: an error there is no
+    single element's, and six projections in float64 catch it)."""
+    return ctx.mode == "fast" or not ctx.sample.lead
+
+
 def checker_options(ctx, checker, **extra):
     """Keyword options for ``checker``: tolerances derived from the numerics (loosened only by
     what the op declared), the run's mode, a per-sample seed.
@@ -31,8 +54,8 @@ def checker_options(ctx, checker, **extra):
     """
     atol, rtol = ctx.declared
     options = dict(atol=atol or 0.0, rtol=rtol or 0.0, derived=True,
-                   fast_mode=ctx.mode == "fast", check_grad_dtypes=False,
-                   seed=checker_seed(ctx.sample), **extra)
+                   fast_mode=projected(ctx), check_grad_dtypes=False,
+                   seed=checker_seed(ctx.sample), max_jacobian=max_jacobian(), **extra)
     return _accepted(checker, options)
 
 
