@@ -67,7 +67,8 @@ def _draw(op, dtype, seed, mode):
     seeds = sample_seed(seed, op.qualname, dtype)
     rng = np.random.default_rng(seeds)
     drawn = op.samples(dtype, rng)
-    own = [replace(from_sample(s, f"sample {i}", seeds + [i]), origin=i) for i, s in enumerate(drawn)]
+    own = [replace(from_sample(s, f"sample {i}", seeds + [i]), origin=i)
+           for i, s in enumerate(drawn)]
     if not own:
         return Drawn(own)
     outputs = {id(s): trial(op, s) for s in own}
@@ -99,7 +100,7 @@ def _draw(op, dtype, seed, mode):
         # second one along its rows only
         for i, s in enumerate(accepted[:2] if full else accepted[:1]):
             derived += size_variants(op, s, full and i == 0, accepts, extra, size_notes,
-                                     rows=i == 0)
+                                     rows=i == 0, tails_only=i > 0)
         notes += [(SIZE, n) for n in size_notes]
         if accepted:
             derived += tie_variants(op, accepted[0], accepts)

@@ -136,12 +136,15 @@ def _first_line(text):
 
 def samples_for(module, drawn, backend):
     """The samples ``module`` runs on for ``backend`` (its kinds; python-only ones, and the
-    kinds in its ``REFERENCE_KINDS``, on python only; the op's first sample only, for a check
+    kinds in its ``REFERENCE_KINDS``, on python only; those in ``COMPILED_KINDS`` on compiled
+    backends only; the op's first sample only, for a check
     with ``LEAD_ONLY``; the op's own samples and those derived from its first, for a check with
     ``LEAD_ORIGIN``)."""
     kinds = getattr(module, "KINDS", ("own",))
     if backend != REFERENCE:
         kinds = [k for k in kinds if k not in getattr(module, "REFERENCE_KINDS", ())]
+    else:
+        kinds = [k for k in kinds if k not in getattr(module, "COMPILED_KINDS", ())]
     chosen = [s for s in drawn.samples if s.kind in kinds and (s.compiled or backend == REFERENCE)]
     lead = next((s for s in drawn.samples if s.lead), None)
     if getattr(module, "LEAD_ONLY", False):

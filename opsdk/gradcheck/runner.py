@@ -7,7 +7,7 @@ from .analytic import Analytic, CheckAborted
 from .checks import check_backward_consistency, first_runs
 from .evaluate import Evaluator, InPlaceWrite
 from .fast import run_fast
-from .full import run_full
+from .full import TooCostly, run_full
 from .problem import Problem
 from .report import Failure, GradcheckReport
 from .tolerance import Tolerances
@@ -25,7 +25,7 @@ def _written(problem, j, changed, size, when):
 def check_gradients(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, nondet_tol=0.0,
                     fast_mode=False, check_undefined_grad=True, check_grad_dtypes=True,
                     seed=None, order=1, input_names=None, output_names=None, derived=False,
-                    max_jacobian=None):
+                    max_jacobian=None, max_calls=None):
     """Run a gradient check and return its GradcheckReport (never raises on a wrong gradient).
 
     Args: as opsdk.autograd.gradcheck; ``order``, ``input_names`` and ``output_names`` only
@@ -33,7 +33,8 @@ def check_gradients(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, nondet_tol=0.0
     estimates of both sides (see tolerance.py); ``atol``/``rtol`` then only loosen them.
     ``max_jacobian``: a Jacobian with more elements is never computed whole, not even in full
     mode or for a report: random projections vᵀJu decide (mode ``projected``, said in a note),
-    so time and memory stay bounded whatever the inputs' size.
+    so time and memory stay bounded whatever the inputs' size; ``max_calls`` does the same for
+    one whose computation would take more calls of func or backward (its sparsity decides).
 
     Returns:
         GradcheckReport: ``.ok``, ``.failures`` (each with ``.output``, ``.input``, ``.kind``,
@@ -80,8 +81,13 @@ def check_gradients(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, nondet_tol=0.0
             side_checks = check_backward_consistency(problem, analytic,
                                                      first_runs(problem, analytic, rng),
                                                      nondet_tol, check_undefined_grad)
-            failures, report.kinks_skipped = run_full(problem, evaluator, analytic, tolerances,
-                                                      rng, order)
+            try:
+                failures, report.kinks_skipped = run_full(problem, evaluator, analytic,
+                                                          tolerances, rng, order, max_calls)
+            except TooCostly as costly:
+                report.mode = "projected"
+                failures = _projected(problem, evaluator, analytic, tolerances, rng, report,
+                                      nondet_tol, check_undefined_grad, costly.calls)
             failures += side_checks
     except CheckAborted:
         pass
@@ -95,13 +101,16 @@ def check_gradients(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, nondet_tol=0.0
 
 
 def _projected(problem, evaluator, analytic, tolerances, rng, report, nondet_tol,
-               check_undefined_grad):
-    """Failures of a Jacobian too large to compute whole: its random projections decide."""
+               check_undefined_grad, calls=None):
+    """Failures of a Jacobian too large (or, ``calls`` given, too costly) to compute whole:
+    its random projections decide."""
     flagged, runs = run_fast(problem, evaluator, analytic, tolerances, rng)
     elements = problem.n_rows * problem.n_cols
+    why = "it is larger than max_jacobian" if calls is None else \
+        f"computing it would take {calls} calls, more than max_calls"
     report.notes.append(f"the Jacobian ({problem.n_rows} x {problem.n_cols} elements, "
-                        f"{8 * elements / (1 << 20):.0f} MiB a copy) was checked along random "
-                        "projections vᵀJu, not computed whole: it is larger than max_jacobian")
+                        f"{8 * elements / (1 << 20):.1f} MiB a copy) was checked along random "
+                        f"projections vᵀJu, not computed whole: {why}")
     failures = [Failure("projection", None, None, f"{text} (beyond the tolerance; the Jacobian "
                                                   "is too large to compute whole)")
                 for text in flagged]

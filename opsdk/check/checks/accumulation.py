@@ -2,7 +2,7 @@
 
 A reduction that sums float32 inputs in a float accumulator is right to a few epsilons over
 short rows and its error grows with the row (docs/verifying.md). The backend's outputs and
-gradients at a row of 262147 same-signed elements, and at one of 4099, are measured against
+gradients at a row of 65539 nearly equal elements, and at one of 4099, are measured against
 python in float64, in epsilons of each element's magnitude, and so is python's own float32
 run of the same maths (NumPy sums pairwise). A backend beyond both ``RATIO`` times NumPy's
 error and ``FLOOR`` epsilons at the long row, whose error also grew from the short row, is
@@ -18,7 +18,7 @@ from ..samples import argument_names
 from ..variants.long_rows import LONG_ROW, SHORT_ROW
 
 NAME = "accumulation"
-SUMMARY = ("over a row of 262147 elements, compiled float32 results err no more than NumPy's "
+SUMMARY = ("over a row of 65539 elements, compiled float32 results err no more than NumPy's "
            "float32 computation of the same maths (a float accumulator for float32 inputs)")
 KINDS = ("long",)
 RATIO = 8

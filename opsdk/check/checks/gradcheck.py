@@ -9,7 +9,7 @@ SUMMARY = ("backward matches numeric derivatives of forward, within tolerances d
 KINDS = ("own", "broadcast", "attribute", "regime")
 # python's backward is the one numeric derivatives judge in every regime; a compiled backward
 # is held to python's there by backward_agreement
-REFERENCE_KINDS = ("regime",)
+REFERENCE_KINDS = ("regime", "attribute")
 
 
 def applies(op, backend):

@@ -81,7 +81,7 @@ def _single_call(ctx, seq):
         return problems, call
     seeds_before = [host(s) for s in call.seeds]
     after_forward = [host(t) for _, t in tensors]
-    seq.backward(call)
+    seq.backward(call, create_graph=True)
     grad_names = gradient_names(ctx.op, len(call.outputs))
     for k, (seed, old) in enumerate(zip(call.seeds, seeds_before)):
         result = bitwise(host(seed), old)
@@ -113,45 +113,19 @@ def _second_call(ctx, seq, first, other):
                 problems.append(f"output {k} of an earlier call changed when the op was called "
                                 "again (the op writes into memory it returned before)")
     if second.seeds:
-        seq.backward(second)
+        # create_graph=True: the engine hands back the arrays backward returned, as double
+        # backward and a caller keeping gradients get them
+        seq.backward(second, create_graph=True)
         names = argument_names(ctx.op, len(ctx.sample.args))
         for p, g1, g2, old in zip(first.positions, first.grads, second.grads, saved_grads):
             if g1 is None or g2 is None:
                 continue
-            if shares_memory(g1._data, g2._data):
-                problems.append(f"the gradient of '{names[p]}' of a second call shares memory "
-                                "with the first call's (a buffer kept between calls)")
-            elif not bitwise(host(g1), old).ok:
-                problems.append(f"the gradient of '{names[p]}' of an earlier call changed when "
-                                "backward ran again")
-    return problems
-
-
-def _reused_gradients(ctx, seq, other):
-    """Gradients a first call returned keep their values when backward runs again: a backward
-    that returns one module-level array on every call hands each caller memory the next call
-    overwrites (with ``create_graph=True`` the engine passes the op's arrays through as they
-    are, so the first call's gradients are kept and compared after the second)."""
-    state = ctx.state
-    state.restore()
-    first = seq.call(ctx.sample)
-    seq.backward(first, create_graph=True)
-    saved = [None if g is None else host(g) for g in first.grads]
-    second = seq.call(other)
-    seq.backward(second, create_graph=True)
-    names = argument_names(ctx.op, len(ctx.sample.args))
-    problems = []
-    for p, g1, g2, old in zip(first.positions, first.grads, second.grads, saved):
-        if g1 is None or old is None:
-            continue
-        if not bitwise(host(g1), old).ok:
-            same = g2 is not None and shares_memory(g1._data, g2._data)
-            problems.append(f"the gradient of '{names[p]}' a first call returned changed when "
-                            "backward ran again (create_graph=True)"
-                            + (", and is the very memory the second call returned" if same else "")
-                            + ": backward returns memory a later call overwrites (a buffer kept "
-                              "between calls, e.g. at module level); allocate each gradient "
-                              "afresh")
+            if not bitwise(host(g1), old).ok or shares_memory(g1._data, g2._data):
+                problems.append(f"the gradient of '{names[p]}' an earlier call returned changed "
+                                "when backward ran again, or is the very memory the second call "
+                                "returned: backward returns memory a later call overwrites (a "
+                                "buffer kept between calls, e.g. at module level); allocate each "
+                                "gradient afresh")
     return problems
 
 
@@ -284,7 +258,6 @@ def run(ctx):
     foreign = seq.foreign()
     if other is not None:
         problems += _second_call(ctx, seq, first, other)
-        problems += _reused_gradients(ctx, seq, other)
     if ctx.sample.lead:
         # state kept between calls shows on the op's first sample; its other samples (other
         # attributes) are checked for writes and shared memory above

@@ -1,14 +1,14 @@
 """Long-row samples: a reduction's accumulation error at a row long enough to show it.
 
 A C kernel that sums float32 inputs in a float accumulator is right to a few epsilons over
-rows of 8 or of a few hundred; its error grows with the row (about the square root of its
-length, in units of the sum, for same-signed terms), while NumPy's pairwise summation and a
-double accumulator stay within a few epsilons. The accumulation check compares the two at a
-row of LONG elements, with a row of SHORT elements for the growth. The first float input's last
-axis is renamed to that length everywhere it appears (other dimensions set to 1 where the op
-takes it, as size samples do), with same-signed values spread deterministically over the
-positive (else the negative) part of its domain: terms that cancel would hide the error in the
-rounding of the result.
+rows of 8 or of a few hundred; its error grows with the row, while NumPy's pairwise summation
+and a double accumulator stay within a few epsilons. The accumulation check compares the two
+at a row of LONG_ROW elements, with a row of SHORT_ROW elements for the growth. The first
+float input's last axis is renamed to that length everywhere it appears (other dimensions set
+to 1 where the op takes it, as size samples do), with values of one sign and nearly one size
+(1 % apart, spread deterministically without repeating one): their rounding errors add up
+(hundreds of epsilons of the sum at 65539 terms) where terms that cancel or vary would let
+them cancel in a random walk.
 """
 from dataclasses import replace
 
@@ -19,18 +19,23 @@ from .pattern import clear_of, spread
 from .regimes import _domain
 from .sizes import _classes, _resized
 
-LONG_ROW = (1 << 18) + 3
+LONG_ROW = (1 << 16) + 3
 SHORT_ROW = 4099
 
 
 def _same_sign(domain):
-    """The quarter-to-end part of the domain on one side of zero (positive where it can)."""
+    """An interval 1 % wide from 0.7071 of the way along the domain's part on one side of zero
+    (the positive one where it has one): terms of one sign and nearly one size, whose rounding
+    errors in a float accumulator add up instead of cancelling (an interval centred on a
+    binary-round value such as 1.5 would let them cancel)."""
     low, high, spec, _ = domain
     if high > 0:
         start = max(low, 0.0)
-        return start + 0.25 * (high - start), high
+        edge = start + 0.7071 * (high - start)
+        return edge, min(high, edge + 0.01 * max(abs(edge), 1e-3 * (high - low)))
     end = min(high, 0.0)
-    return low, end - 0.25 * (end - low)
+    edge = end - 0.7071 * (end - low)
+    return max(low, edge - 0.01 * max(abs(edge), 1e-3 * (high - low))), edge
 
 
 def _long_row(op, sample, mapping, label):
@@ -66,7 +71,8 @@ def long_variants(op, sample, dtype, accepts, limit=np.inf):
                           f"{sample.label}, a row of {SHORT_ROW}")
         if short is None or not accepts(short):
             continue
-        long = _long_row(op, sample, {**others, c: LONG_ROW}, f"{sample.label}, a row of {LONG_ROW}")
+        long = _long_row(op, sample, {**others, c: LONG_ROW},
+                         f"{sample.label}, a row of {LONG_ROW}")
         if long is not None and accepts(long):
             return [replace(long, related=short)]
     return []

@@ -9,8 +9,8 @@ spread deterministically (pattern.py) over
 - the whole domain (×1), a tenth of it around its centre (×0.1: most of a row close together,
   many elements active), and ten times it (×10: a row dominated by one element) where the op
   declares no domain (a declared domain is where the op is valid, so it is never left);
-- rows (the last axis) that are nearly constant (spread 1e-3 of the domain) and constant (exact
-  ties: a kink of a selection, which gradcheck excuses only with evidence of one);
+- rows (the last axis) that are nearly constant (spread 1e-3 of the domain; constant rows are
+  exact ties, tie samples: ties.py);
 - rows of other lengths: 2, and 17 at ×0.1 (where the op takes the length: the last axis
   is renamed everywhere its size appears, as size samples do).
 
@@ -122,7 +122,6 @@ def regime_variants(op, sample, full, accepts):
     if full:
         candidates += [_with_values(op, sample, "across the domain (×1)", 1.0),
                        _with_values(op, sample, "×10 of the domain", 10.0),
-                       _with_values(op, sample, "near-constant rows", 1.0, rows="near"),
-                       _with_values(op, sample, "constant rows", 1.0, rows="constant")]
+                       _with_values(op, sample, "near-constant rows", 1.0, rows="near")]
         candidates += [_renamed(op, sample, length, scale) for length, scale in LENGTHS]
     return [c for c in candidates if c is not None and accepts(c)]

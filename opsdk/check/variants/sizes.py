@@ -11,8 +11,9 @@ or blocked path above a threshold) and the op's own ``sizes=``. The row axis (th
 
 A dimension size of the sample is renamed everywhere it appears (every tensor, and ints such
 as ``normalized_shape``), preferably with every other dimension set to 1 so the loop length is
-exactly the target. Values are drawn from the sample's own, so they stay in its domain and
-clear of its kinks. A size whose inputs alone would not fit the memory budget is not derived.
+exactly the target. Float values are spread evenly over the range of the sample's own (no two
+equal: ties are the ties check's), integer ones drawn from its own. A size whose inputs alone
+would not fit the memory budget is not derived.
 """
 import numbers
 import time
@@ -60,6 +61,18 @@ def _map_int(value, mapping):
     return value
 
 
+def _spread_like(flat, shape, phase):
+    """Values of ``shape`` spread over the range of ``flat`` without repeating one (pattern.py):
+    a size sample has no ties, so a selection that breaks them otherwise on one backend is the
+    ties check's finding, not a loop tail's."""
+    from .pattern import spread
+
+    low, high = float(flat.min()), float(flat.max())
+    if low == high:
+        return np.full(shape, low)
+    return spread(shape, low, high, phase)
+
+
 def fits(sample, shapes):
     """Whether tensors of these shapes (``{key: shape}``) stay within the element budget and
     their share of the memory budget (checked before allocating anything)."""
@@ -81,9 +94,13 @@ def _resized(sample, mapping, rng, label, shape_of=None, ints=True):
     if not fits(sample, shapes):
         return None
     changed = {}
-    for key, slot in sample.slots():
+    for n, (key, slot) in enumerate(sample.slots()):
         shape, flat = shapes[key], slot.values.reshape(-1)
-        values = rng.choice(flat, size=shape) if flat.size else np.zeros(shape, slot.values.dtype)
+        if slot.values.dtype.kind == "f" and flat.size and np.isfinite(flat).all():
+            values = _spread_like(flat, shape, n)
+        else:
+            values = rng.choice(flat, size=shape) if flat.size else \
+                np.zeros(shape, slot.values.dtype)
         changed[key] = slot.with_values(np.asarray(values, dtype=slot.values.dtype))
     if not ints:
         mapping = {}
@@ -95,14 +112,15 @@ def _resized(sample, mapping, rng, label, shape_of=None, ints=True):
     return replace(sample, label=label, args=args, kwargs=kwargs, kind=SIZE)
 
 
-def size_variants(op, sample, full, accepts, extra=(), notes=None, rows=True):
+def size_variants(op, sample, full, accepts, extra=(), notes=None, rows=True, tails_only=False):
     """Samples at the derived sizes (each accepted by the op's python forward): the last axis of
     the first float tensor at every size, and (``rows``) its first axis at ROW_SIZES and the
-    thresholds. Sizes the op's declared bound excludes, or left out because the forward got
-    slow, are said in ``notes``."""
+    thresholds (``tails_only``: ROW_SIZES and the thresholds for the last axis too). Sizes the
+    op's declared bound excludes, or left out because the forward got slow, are said in
+    ``notes``."""
     notes = [] if notes is None else notes
     limit, why = size_limit(op)
-    base = DEFAULT_SIZES if full else FAST_SIZES
+    base = ROW_SIZES if tails_only else DEFAULT_SIZES if full else FAST_SIZES
     wanted = [sorted(set(base) | set(extra)), sorted(set(ROW_SIZES) | set(extra))]
     capped = sorted({s for sizes in wanted for s in sizes if s > limit})
     if capped:

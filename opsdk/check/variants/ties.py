@@ -8,11 +8,14 @@ domain (pattern.py), then repeated:
 
 - along the last axis: element ``j`` of a row equals element ``j + n/2`` (every value twice,
   the first tied with one in the second half);
-- along the first axis: row ``i`` equals row ``i + m/2`` (duplicate points: equal distances).
+- along the first axis: row ``i`` equals row ``i + m/2`` (duplicate points: equal distances);
+- rows (the last axis) of one value each.
 
 Duplicates are bit-for-bit equal, so whatever a backend computes from them ties in every
 precision. Only compiled backends run them (against python, the reference of the tie rule).
 """
+from dataclasses import replace
+
 import numpy as np
 
 from ..samples import TIE
@@ -31,7 +34,13 @@ def _repeated(values, axis):
 
 def tie_variants(op, sample, accepts):
     """Tie samples of ``sample`` the op accepts."""
-    variants = []
+    from .regimes import _with_values
+
+    constant = _with_values(op, sample, "constant rows", 1.0, rows="constant")
+    variants = [] if constant is None else \
+        [replace(constant, label=constant.label.replace("regime: constant", "ties: constant"),
+                 kind=TIE)]
+    variants = [v for v in variants if accepts(v)]
     for axis, words in ((-1, "values repeated along the last axis"),
                         (0, "rows repeated along the first axis")):
         changed = {}

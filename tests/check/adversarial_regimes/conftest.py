@@ -1,0 +1,17 @@
+"""The regimes pack, registered for the tests of this directory."""
+import pytest
+
+from ..adversarial_helpers import cli_failures as _pack_failures
+
+
+def cli_failures(seed, *extra):
+    """{'reg.op': [failed result dicts]} from `opsdk check --pack reg --json` in this process."""
+    from .pack import registered
+
+    return _pack_failures(registered, "reg", seed, *extra)
+
+
+@pytest.fixture(scope="session")
+def regimes_seed0():
+    """The CLI's failures over the pack at seed 0, both dtypes (full mode, the default)."""
+    return cli_failures(0)
