@@ -164,6 +164,8 @@ class CheckContext:
         takes no float64 (then checks fall back to python in the dtype under test)."""
         try:
             return self.run(sample, REFERENCE, "float64", grad_outputs, backward)
+        except MemoryError:
+            raise  # the sample's memory budget, reported as the op's failure (memory.py)
         except Exception as error:  # an op or kernel refusing float64
             note = (f"no float64 reference: the op refuses float64 on python "
                     f"({type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''})")

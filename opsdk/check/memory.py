@@ -31,6 +31,8 @@ LOWEST = 64 << 20
 _UNITS = {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 _SIZE = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*(%|[kmgt]?)(i?b)?\s*$", re.IGNORECASE)
 _configured = None
+# in every report of a sample that ran out of its budget
+OVER_BUDGET_WORDS = "beyond the memory budget"
 
 
 def machine_memory():
@@ -150,7 +152,7 @@ def over_budget_text(error, where=""):
     size, what = asked_for(error)
     asked = f"asked for {describe(size)}" + (f" ({what})" if what else "") if size \
         else f"ran out of memory ({error})"
-    return (f"the sample {asked}, beyond the memory budget of {describe(budget())} per sample "
+    return (f"the sample {asked}, {OVER_BUDGET_WORDS} of {describe(budget())} per sample "
             f"(--max-memory){where}; an intermediate that grows with the square of a size, or a "
             "broadcast that makes a matrix of two vectors? (a cost hint, max_size=, or a "
             "larger --max-memory if the op really needs it)")

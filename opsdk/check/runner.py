@@ -15,7 +15,7 @@ from .checks import CHECKS
 from .context import CheckContext
 from .drawing import draw
 from .errors_text import error_report, op_frame
-from .memory import limited, over_budget_text
+from .memory import OVER_BUDGET_WORDS, limited, over_budget_text
 from .result import BLOCKED, ERROR, FAIL, NA, PASS, SKIP, CheckResult, Outcome
 from .samples import BROADCAST as BROADCAST_KIND
 from .selection import failure_result
@@ -125,6 +125,9 @@ def _aggregate(case, pairs, mode):
         # the first failing sample gets the whole report; the others, usually the same story, a line
         detail = outcome.detail if i == 0 else _first_line(outcome.detail)
         parts.append(f"-- {sample.label} ({sample.describe()}):\n{detail}")
+    # a sample beyond the memory budget is always named, whatever came before it
+    parts += [f"-- {sample.label} ({sample.describe()}):\n{_first_line(outcome.detail)}"
+              for sample, outcome in bad[_SHOWN:] if OVER_BUDGET_WORDS in outcome.detail]
     result.detail = "\n".join(parts)
     return result
 
@@ -155,7 +158,7 @@ def samples_for(module, drawn, backend):
     return chosen
 
 
-def _run_mode(case, mode, seed):
+def _run_mode(case, mode, seed, on_sample=None):
     module = CHECKS[case.check]
     # captured before anything of the run calls the op (drawing samples does)
     state = fresh_state(case.op)
@@ -172,7 +175,10 @@ def _run_mode(case, mode, seed):
     kinds = getattr(module, "KINDS", ("own",))
     notes = [text for kind, text in drawn.notes if kind in kinds]
     pairs = []
-    for sample in samples_for(module, drawn, case.backend):
+    chosen = samples_for(module, drawn, case.backend)
+    for index, sample in enumerate(chosen):
+        if on_sample is not None:
+            on_sample(case, index, len(chosen))
         state.restore()
         ctx = CheckContext(case.op, case.backend, case.dtype, sample, mode, seed)
         ctx.state = state
@@ -196,7 +202,7 @@ def replay_command(case, seed, mode="full"):
             f"--check {case.check} --seed {seed}{flag}")
 
 
-def run_case(case, mode="full", seed=0):
+def run_case(case, mode="full", seed=0, on_sample=None):
     """Verify one op x backend x dtype x check on every sample the check runs on.
 
     In fast mode a failure is re-run in full mode (every derived sample, full Jacobians), and
@@ -206,6 +212,8 @@ def run_case(case, mode="full", seed=0):
         case: a Case from ``plan_cases``.
         mode: ``"full"`` (everything, the default) or ``"fast"`` (a cheap subset).
         seed: the run's seed (samples and checker projections depend only on it).
+        on_sample: called with (case, index, count) before each sample (progress that moves
+            during a long case).
 
     Returns:
         CheckResult.
@@ -233,10 +241,10 @@ def run_case(case, mode="full", seed=0):
     try:
         # every sample of the case (and drawing them) within the memory budget: see memory.py
         with ops_own_sites(), watching(case.op), limited():
-            result = _run_mode(case, mode, seed)
+            result = _run_mode(case, mode, seed, on_sample)
             if mode == "fast" and result.status in (FAIL, ERROR):
                 fast = result
-                result = _run_mode(case, "full", seed)
+                result = _run_mode(case, "full", seed, on_sample)
                 if result.failed:
                     result.detail += ("\n(failed in fast mode; this report is from the full-mode "
                                       "re-run)")
@@ -261,14 +269,16 @@ def run_checks(cases, failures=(), mode="full", seed=0, progress=None):
         cases: from ``plan_cases``.
         failures: PluginFailure records (from ``select_ops``).
         mode, seed: as for ``run_case``.
-        progress: called with each finished CheckResult (progress bars).
+        progress: called with each finished CheckResult (progress bars); its ``sample``
+            attribute, when it has one, with (case, index, count) before each sample.
 
     Returns:
         list of CheckResult.
     """
     results = [failure_result(f) for f in failures]
+    on_sample = getattr(progress, "sample", None)
     for case in cases:
-        result = run_case(case, mode, seed)
+        result = run_case(case, mode, seed, on_sample)
         results.append(result)
         if progress is not None:
             progress(result)

@@ -65,3 +65,12 @@ def _private_kernel_registry(monkeypatch):
     import opsdk.kernels.kernel as kernel_module
 
     monkeypatch.setattr(kernel_module, "_registry", dict(kernel_module._registry))
+
+
+@pytest.fixture(scope="module")
+def regimes():
+    """The regimes pack (adversarial_regimes/) registered as ``reg`` for a module's tests."""
+    from .adversarial_regimes.pack import registered
+
+    with registered():
+        yield

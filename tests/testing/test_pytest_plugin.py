@@ -119,6 +119,21 @@ def test_importing_the_plugin_loads_no_pack_and_no_compiler_machinery():
     assert out.stdout.strip() == "[]"
 
 
+def test_a_memory_budget_that_means_nothing_is_a_usage_error(tmp_path, cache_dir):
+    (tmp_path / "test_plain.py").write_text("def test_one():\n    assert True\n")
+    proc = _pytest(tmp_path, "-q", "--opsdk-max-memory", "lots", "test_plain.py")
+    assert proc.returncode == 4
+    assert "--opsdk-max-memory: expected: a size such as 4G" in proc.stderr
+
+
+def test_the_memory_budget_reaches_the_checks(tmp_path, cache_dir):
+    (tmp_path / "test_budget.py").write_text(
+        "from opsdk.check import memory\n\n"
+        "def test_budget():\n    assert memory.budget() == 512 << 20\n")
+    proc = _pytest(tmp_path, "-q", "--opsdk-max-memory", "512M", "test_budget.py")
+    assert proc.returncode == 0, proc.stdout
+
+
 def test_suite_without_declarations_is_untouched(tmp_path, cache_dir):
     (tmp_path / "test_plain.py").write_text("def test_one():\n    assert 1 + 1 == 2\n")
     proc = _pytest(tmp_path, "-q", "test_plain.py")
