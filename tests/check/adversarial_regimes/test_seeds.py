@@ -1,0 +1,34 @@
+"""The catch matrix of issue 21: every class caught, no correct op flagged, on seeds 0-4 with
+each dtype alone, by the CLI and by the pytest plugin. Ten runs of the pack each: run with
+`-m slow` (run_pack.py prints the matrix)."""
+import pytest
+
+from .conftest import cli_failures
+from .expected import false_alarms, missed
+
+SEEDS = range(5)
+DTYPES = ("float32", "float64")
+
+
+@pytest.fixture(autouse=True)
+def _asked_for(request):
+    if "slow" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("the sweep of seeds 0-4 x each dtype alone runs the pack ten times (minutes): "
+                    "run it with -m slow; test_cli.py and test_plugin.py run one seed of each here")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_cli_catches_every_bug_and_flags_no_correct_op(seed, dtype):
+    failed = cli_failures(seed, "--dtype", dtype)
+    assert missed(failed, dtype) == {} and false_alarms(failed) == {}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_plugin_catches_every_bug_and_flags_no_correct_op(tmp_path, seed, dtype):
+    from .test_plugin import caught, reports
+
+    assert caught(reports(tmp_path, seed, dtype), dtype) == (set(), [])
