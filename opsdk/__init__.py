@@ -40,8 +40,11 @@ from .functional.rearrange import meshgrid, repeat_interleave, roll, rot90
 from .functional.scatter import index_add, index_add_, masked_fill, masked_fill_, scatter, scatter_
 from .functional.sorting import argsort, sort, topk
 from .functional.triangular import tril, tril_, triu, triu_
+from .autograd.record import clone
+from .compat import install_aliases as _install_aliases
+from .compat.modes import disable_static, enable_static, in_dynamic_mode
 from .tensor import Tensor, is_tensor
-from .tensor_methods import clone, module_inplace_functions as _inplace_functions
+from . import autograd as _autograd, tensor_methods as _tensor_methods
 from .functional.elementwise import scale
 from .functional.inplace import assign
 from .functional.combined import addmm, diff, dist, lerp
@@ -50,14 +53,39 @@ from .functional.logic import equal_all, isclose
 from .functional.more_unary import expm1, frac, log1p, log2, log10, stanh, trunc
 
 # paddle.tanh_(x), paddle.add_(x, y), ...: the in-place Tensor methods as functions
-globals().update(_inplace_functions())
+globals().update(_tensor_methods.module_inplace_functions())
+
+
+def _erf_method(x, name=None):
+    # the built-in pack's op (kernels, the registry) loads when first called
+    from .builtin_ops.erf import erf
+    return erf(x)
+
+
+_tensor_methods.provide(erf=_erf_method)
+
+
+def _gradcheck(name):
+    # the gradient checks (opsdk.gradcheck, a layer above autograd) load when first asked for
+    def load():
+        from . import gradcheck
+        return getattr(gradcheck, name)
+    return load
+
+
+_autograd.from_above.update(gradcheck=_gradcheck("gradcheck"),
+                            gradgradcheck=_gradcheck("gradgradcheck"))
+
+# opsdk.framework, opsdk.static, opsdk.jit, opsdk.distributed: Paddle's namespaces, in compat/
+_install_aliases()
 
 _LAZY = {
     "nn": ".nn", "optimizer": ".optimizer", "amp": ".amp", "ops": ".ops", "plugins": ".plugins",
     "kernels": ".kernels", "testing": ".testing", "check": ".check", "hookspecs": ".hookspecs",
     "errors": ".errors", "gradcheck": ".gradcheck", "regularizer": ".optimizer.regularizer",
-    "framework": ".framework", "distributed": ".distributed", "jit": ".jit", "static": ".static",
     "interop": ".interop", "linalg": ".linalg",
+    # Paddle's namespaces, in opsdk/compat (their public names resolve there: compat.ALIASES)
+    "framework": ".framework", "distributed": ".distributed", "jit": ".jit", "static": ".static",
 }
 
 
@@ -94,22 +122,9 @@ _LAZY_ATTRS = {
     "load": (".serialization", "load"),
     "get_flags": (".framework", "get_flags"),
     "set_flags": (".framework", "set_flags"),
-    "inverse": (".functional.matrix_algebra", "inv"),
+    "inverse": (".functional.linalg", "inv"),
     "atan2": (".functional.angles", "atan2"),
 }
-
-
-def disable_static(place=None):
-    """Dynamic-graph mode is the only mode; kept so Paddle scripts run unchanged."""
-
-
-def enable_static():
-    from .errors import UnsupportedError
-    raise UnsupportedError("opsdk has no static-graph mode; drop paddle.enable_static()")
-
-
-def in_dynamic_mode():
-    return True
 
 
 def is_compiled_with_cuda():
@@ -133,10 +148,10 @@ def get_device():
 def _install_cuda_simulator_if_asked():
     """OPSDK_CUDA_SIM=1 (or =auto, without a GPU): the cuda backend runs on the CPU simulator
     (nothing is compiled yet)."""
-    import os
+    from .env import setting
 
-    value = os.environ.get("OPSDK_CUDA_SIM", "").strip().lower()
-    if value in ("1", "true", "yes", "on", "auto"):
+    value = setting("OPSDK_CUDA_SIM")
+    if value is not None:
         from .kernels import cudasim
 
         cudasim.install() if value != "auto" else cudasim.install_unless_a_gpu()

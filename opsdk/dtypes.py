@@ -43,11 +43,6 @@ def convert_dtype(dtype, op="to_tensor", arg="dtype"):
                      f"or a numpy dtype; got: {dtype!r}")
 
 
-def is_floating(dtype):
-    """True for the dtypes that carry gradients (float16/32/64, and complex)."""
-    return dtype.kind in "fc"
-
-
 def get_default_dtype():
     """The dtype Python floats become (float32 unless changed)."""
     return _default_float.name

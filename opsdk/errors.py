@@ -80,6 +80,22 @@ class CacheUnusableError(BackendUnavailableError):
     are not already built there fall back to python until it is fixed."""
 
 
+class CacheUntrustedError(CacheUnusableError):
+    """The kernel cache, or an entry in it, could have been written by someone else (another
+    user owns it, group or others may write it, or it is a symbolic link): nothing in it is
+    loaded."""
+
+
+class CacheNotOursError(CacheUnusableError):
+    """``OPSDK_CACHE_DIR`` names a directory that holds other files and no opsdk cache tag:
+    opsdk neither writes into it nor clears it."""
+
+
+class CompilerSettingError(BackendUnavailableError, ValueError):
+    """``$CC`` cannot be read as a command line (an unterminated quote): C kernels fall back to
+    python, and the CLI refuses it as a usage error."""
+
+
 class KernelArgumentError(OpArgumentError, TypeError):
     """A kernel got an array of the wrong dtype, device or layout for its C or CUDA implementation."""
 
@@ -95,6 +111,33 @@ class PackNotInstalledError(PluginLoadError):
     def __init__(self, message, name="", installed=()):
         super().__init__(message)
         self.name, self.installed = name, tuple(installed)
+
+
+class PluginTimeoutError(PluginLoadError):
+    """A pack's import (or its register_ops) did not finish within OPSDK_PLUGIN_TIMEOUT seconds; it
+    was stopped in a child process and left out. ``.seconds`` is the limit."""
+
+    def __init__(self, message, seconds=None):
+        super().__init__(message)
+        self.seconds = seconds
+
+
+class PluginCrashError(PluginLoadError):
+    """A pack ended the process while loading (``os._exit``, a signal such as SIGSEGV); it was
+    left out. ``.exit_code`` is the exit status, or ``-signal`` for a signal."""
+
+    def __init__(self, message, exit_code=None):
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+class PluginTamperError(PluginLoadError):
+    """A pack replaced or wrapped opsdk's own names while loading (``opsdk.sigmoid = ...``); they
+    were put back and the pack left out. ``.names`` are the names it changed."""
+
+    def __init__(self, message, names=()):
+        super().__init__(message)
+        self.names = tuple(names)
 
 
 class RegistrationError(OpsdkError, ValueError):
@@ -131,6 +174,16 @@ class InvalidNameError(ScaffoldError, ValueError):
 
 class ExistingFilesError(ScaffoldError, FileExistsError):
     """Scaffolding would overwrite files that exist; the message lists them and names --force."""
+
+
+class InvalidPathError(ScaffoldError, ValueError):
+    """A directory given to `opsdk new-pack` / `opsdk new-op` cannot be used: empty, or a path the
+    file system would refuse for its length."""
+
+
+class AnswersFileError(ScaffoldError, ValueError):
+    """A pack's ``.opsdk-answers.json`` holds a value the scaffolding cannot use (a name that is not
+    an identifier, a malformed version): it is checked like command-line input."""
 
 
 class NotAPackError(ScaffoldError):

@@ -8,10 +8,9 @@ each raises UnsupportedError naming the function (docs/paddle.md).
 """
 from .errors import OpArgumentError, UnsupportedError
 from .functional.diagonal import diagonal
-from .functional.linalg import matmul
-from .functional.matrix_algebra import det, inv, solve
-from .functional.matrix_algebra import _mT, _square
+from .functional.linalg import det, inv, matmul, matrix_transposed, solve, square_matrix_arg
 from .functional.products import cross
+from .tensor import tensor_arg
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "inv", "det", "solve", "matrix_power",
            "multi_dot", "matrix_transpose", "matmul", "cross", "diagonal"]
@@ -69,12 +68,11 @@ def norm(x, p=None, axis=None, keepdim=False, name=None):
 
 def matrix_transpose(x, name=None):
     """x with its last two axes swapped."""
-    from .functional.record import to_tensor_arg
-    x = to_tensor_arg(x, "matrix_transpose", "x")
+    x = tensor_arg(x, "matrix_transpose", "x")
     if x.ndim < 2:
         raise OpArgumentError(f"matrix_transpose: argument 'x' needs at least 2 dimensions; "
                               f"got: shape {list(x.shape)}")
-    return _mT(x)
+    return matrix_transposed(x)
 
 
 def matrix_power(x, n, name=None):
@@ -83,7 +81,7 @@ def matrix_power(x, n, name=None):
     from .functional.shape import broadcast_to
     if isinstance(n, bool) or not isinstance(n, int):
         raise OpArgumentError(f"matrix_power: argument 'n' must be an int; got: {type(n).__name__}")
-    x = _square(x, "matrix_power")
+    x = square_matrix_arg(x, "matrix_power")
     if n == 0:  # connected to x, as in Paddle: a zero gradient, not none
         return x * 0 + broadcast_to(eye(x.shape[-1], dtype=x.dtype), x.shape)
     base = inv(x) if n < 0 else x

@@ -1,13 +1,17 @@
-"""The Tensor: an array (NumPy on CPU, CuPy on GPU) plus what autograd needs."""
+"""The Tensor: an array (NumPy on CPU, CuPy on GPU) plus what autograd needs.
+
+This file holds the data a Tensor carries and its conversions. Its operators and math methods
+(``__mul__``, ``sum``, ``reshape``, ...) and ``backward`` come from the one table in
+``opsdk/tensor_methods.py``, which the layers above the Tensor fill in.
+"""
 import weakref
 
 import numpy as np
 
 from . import device as _device
-from .autograd import grad_mode
-from .errors import BackwardError, OpsdkWarning
+from .dtypes import convert_dtype, default_float
+from .errors import BackwardError, OpArgumentError
 
-_grad_state = grad_mode._state
 _new = object.__new__
 
 
@@ -56,10 +60,13 @@ class Tensor:
     __array_ufunc__ = None
 
     def __init__(self, data=None, dtype=None, place=None, stop_gradient=True):
-        from .functional.creation import _to_array
-        self._data = _to_array(data, dtype, place)
+        self._data = to_array(data, dtype, place)
         self._node = None
         self.stop_gradient = stop_gradient
+
+    # The array this tensor holds (NumPy on CPU, CuPy on GPU): its memory, not a copy. Code
+    # outside the core reads it here; reading is as fast as the slot itself (it is the slot).
+    # Assigning replaces the storage without any autograd bookkeeping (loaders, device moves).
 
     # -- basic attributes -------------------------------------------------------------------
     @property
@@ -107,11 +114,6 @@ class Tensor:
     @property
     def grad_fn(self):
         return self._node
-
-    @property
-    def T(self):
-        from .functional.shape import transpose
-        return transpose(self, list(range(self.ndim))[::-1])
 
     @property
     def inplace_version(self):
@@ -187,32 +189,7 @@ class Tensor:
             return format(self.item(), spec)
         return repr(self)
 
-    # -- autograd ---------------------------------------------------------------------------
-    def backward(self, grad_tensor=None, retain_graph=False):
-        """Accumulate d(self)/d(leaf) into ``.grad`` of every leaf with stop_gradient=False.
-
-        A non-scalar tensor is seeded with ones, as in Paddle. The graph is freed afterwards
-        unless ``retain_graph=True``.
-        """
-        from .autograd.engine import run_backward
-        if not self._req:
-            import warnings
-            warnings.warn("backward() on a tensor with stop_gradient=True does nothing: no input "
-                          "of it needs a gradient (set stop_gradient=False on the inputs)",
-                          OpsdkWarning, stacklevel=2)
-            return
-        if grad_tensor is None:
-            xp = _device.array_module(self._data)
-            g = xp.ones_like(self._data)
-        else:
-            g = grad_tensor._data if isinstance(grad_tensor, Tensor) else np.asarray(grad_tensor)
-            if tuple(g.shape) != tuple(self._data.shape):
-                raise BackwardError(f"backward: grad_tensor must have the shape of the tensor; "
-                                    f"expected: {self.shape}; got: {list(g.shape)}")
-            if g.dtype != self._data.dtype:
-                g = g.astype(self._data.dtype)
-        run_backward([self], [g], retain_graph, False)
-
+    # -- autograd (backward() and retain_grads() are methods from autograd.grad_api) ------
     def gradient(self):
         """The gradient as a NumPy array (which also answers ``.numpy()``), or None."""
         return None if self.grad is None else self.grad.numpy().view(GradientArray)
@@ -279,26 +256,6 @@ class Tensor:
                                                   table[hid](g) if hid in table else None)
         return handle
 
-    def retain_grads(self):
-        """Keep the gradient of this non-leaf tensor in ``.grad`` after backward."""
-        if self._node is None or getattr(self, "_retaining", False):
-            return
-        self._retaining = True
-        # a weak reference: the hook lives on this tensor's node, a strong one would be a cycle
-        ref = weakref.ref(self)
-
-        def keep(g):
-            t = ref()
-            if t is not None:
-                from .autograd.engine import new_grad
-                # a leaf tensor reporting stop_gradient=False, as a leaf's .grad (Paddle)
-                d = g._data if t.grad is None else t.grad._data + g._data
-                t.grad = new_grad(d)
-        self.register_hook(keep)
-
-    def _bump_version(self):
-        bump_version(self)
-
 
 class GradientArray(np.ndarray):
     """The array ``Tensor.gradient()`` returns: a NumPy array that also has ``numpy()``.
@@ -363,3 +320,86 @@ def _wrap_req(data, node, idx=0):
 
 def is_tensor(x):
     return isinstance(x, Tensor)
+
+
+# the public name of the ``_data`` slot (see Tensor.__init__); a slot descriptor, not a property
+Tensor.array = Tensor.__dict__["_data"]
+
+
+def as_array(d):
+    """NumPy turns 0-d results into scalars; a Tensor always holds an array."""
+    if type(d) is np.ndarray:
+        return d
+    if isinstance(d, np.generic) or not hasattr(d, "__cuda_array_interface__"):
+        return np.asarray(d)
+    return d
+
+
+def to_array(data, dtype=None, place=None):
+    """Any array-like as a new array of the requested dtype on the requested place.
+
+    Python floats become the default float dtype (float32), as in Paddle.
+    """
+    dt = convert_dtype(dtype)
+    if isinstance(data, Tensor):
+        arr = data._data.copy()
+    elif isinstance(data, np.ndarray):
+        arr = data.copy()
+    elif hasattr(data, "__cuda_array_interface__"):
+        arr = data.copy()
+    else:
+        if isinstance(data, (list, tuple)) and any(isinstance(v, Tensor) for v in _flat(data)):
+            data = _tensors_to_lists(data)
+        try:
+            arr = np.array(data)
+        except (ValueError, TypeError) as e:
+            raise OpArgumentError(f"to_tensor: argument 'data' is not array-like; expected: a "
+                                  f"number, nested list of equal lengths or an array; got: "
+                                  f"{type(data).__name__} ({e})") from None
+        if arr.dtype == np.float64 and dt is None:
+            arr = arr.astype(default_float())
+        elif arr.dtype.kind == "O":
+            raise OpArgumentError("to_tensor: argument 'data' has ragged or non-numeric "
+                                  "elements; expected: a rectangular nested list of numbers")
+        elif arr.dtype == np.complex128 and dt is None:
+            arr = arr.astype(np.complex64)
+    if arr.dtype.kind not in "biufc":  # strings, objects, dates: no tensor of those computes
+        raise OpArgumentError(f"to_tensor: argument 'data' is not numeric; expected: numbers or "
+                              f"booleans (a number, nested lists of them, a numeric array); got: "
+                              f"{type(data).__name__} of dtype {arr.dtype} ({str(data)[:40]!r})")
+    if dt is not None and arr.dtype != dt:
+        arr = arr.astype(dt)
+    if place is not None:
+        arr = _device.move_to(arr, _device.parse_place(place))
+    return arr
+
+
+def _flat(seq):
+    for v in seq:
+        if isinstance(v, (list, tuple)):
+            yield from _flat(v)
+        else:
+            yield v
+
+
+def _tensors_to_lists(seq):
+    return [(_tensors_to_lists(v) if isinstance(v, (list, tuple))
+             else (v.numpy() if isinstance(v, Tensor) else v)) for v in seq]
+
+
+_SCALARS = (int, float, bool)
+
+
+def tensor_arg(x, op, arg="x"):
+    """An op's argument as a Tensor: lists, arrays and numbers are wrapped (never differentiated).
+
+    Anything else is an OpArgumentError naming the op and the argument.
+    """
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, (list, tuple, np.ndarray, np.generic) + _SCALARS):
+        return _wrap(to_array(x, None, None))
+    if hasattr(x, "__cuda_array_interface__"):
+        return _wrap(x)
+    raise OpArgumentError(f"{op}: argument '{arg}' must be a Tensor, an array or a number; "
+                          f"got: {type(x).__name__}")

@@ -1,163 +1,211 @@
-"""Attach operators and math methods to Tensor (kept apart so tensor.py stays readable)."""
+"""The Tensor's methods: every operator and method that is not about the data itself.
+
+tensor.py holds what a Tensor is; this one table gives it its operations. Operators are one
+line each (``grep "__mul__ ="`` finds where ``*`` comes from); a method named as the function
+it calls is listed under that function's module (``x.exp()`` is ``unary.exp``); the rest
+follow. ``install`` copies the table onto Tensor when opsdk loads. A method whose op lives in a
+layer above the core (erf, from the built-in pack) is handed down with ``provide``.
+"""
 import numpy as np
 
-from .autograd.grad_mode import _state
+from .autograd import grad_api, record
+from .device import CPU, Place, move_to
+from .dtypes import convert_dtype
 from .errors import ShapeError
-from .functional import elementwise as E, indexing, linalg, reduction as R, shape as S
-from .functional import inplace as I
-from .functional.record import record
+from .functional import (along_axis, arithmetic, casting, combined, counting, creation,
+                         cumulative, diagonal, indexing, inplace, linalg, logic, more_unary,
+                         nan_reduction, order_stats, products, rearrange, reduction, scatter,
+                         shape, sorting, triangular, unary)
 from .tensor import Tensor, _wrap, bump_version
 
-
-def _rev(fn):
-    return lambda self, other: fn(other, self)
-
-
-def clone(x, name=None):
-    """A differentiable copy of x (new memory)."""
-    out = x._data.copy()
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    return record("clone", out, (x,), lambda g: (g,), lambda g: (g,))
-
-
-def _set_value(self, value):
-    """Overwrite the values (no graph), as Paddle's Tensor.set_value."""
-    arr = value._data if isinstance(value, Tensor) else np.asarray(value)
-    if tuple(arr.shape) != tuple(self._data.shape):
-        raise ShapeError(f"set_value: expected: shape {self.shape}; got: {list(arr.shape)}")
-    self._data[...] = arr
-    bump_version(self)
-    return self
-
-
-def _copy_(self, other, blocking=True):
-    return _set_value(self, other)
-
-
-def _astype(self, dtype):
-    from .dtypes import convert_dtype
-    # Paddle's astype to the tensor's own dtype returns the tensor itself (paddle.cast copies)
-    if convert_dtype(dtype, op="astype") == self._data.dtype:
-        return self
-    return E.cast(self, dtype)
-
-
-def _uniform_(self, min=-1.0, max=1.0, seed=0, name=None):
-    from .functional.creation import get_rng
-    return I.fill_(self, get_rng().uniform(min, max, self._data.shape).astype(self._data.dtype))
-
-
-def _normal_(self, mean=0.0, std=1.0, name=None):
-    from .functional.creation import get_rng
-    return I.fill_(self, get_rng().normal(mean, std, self._data.shape).astype(self._data.dtype))
-
-
-def _erf(self, name=None):
-    from .builtin_ops.erf import erf
-    return erf(self)
-
-
-def _cpu(self):
-    from .device import CPU, move_to
-    t = _wrap(move_to(self._data, CPU))
-    t.stop_gradient = self.stop_gradient
-    return t
-
-
-def _cuda(self, device_id=0, blocking=True):
-    from .device import Place, move_to
-    t = _wrap(move_to(self._data, Place("gpu", device_id)))
-    t.stop_gradient = self.stop_gradient
-    return t
-
-
-_METHODS = {
-    "__add__": E.add, "__radd__": _rev(E.add),
-    "__sub__": E.subtract, "__rsub__": _rev(E.subtract),
-    "__mul__": E.multiply, "__rmul__": _rev(E.multiply),
-    "__truediv__": E.divide, "__rtruediv__": _rev(E.divide),
-    "__pow__": E.pow, "__rpow__": _rev(E.pow),
-    "__matmul__": linalg.matmul, "__rmatmul__": _rev(linalg.matmul),
-    "__neg__": E.neg, "__abs__": E.abs, "__pos__": lambda self: self,
-    "__floordiv__": E.floor_divide, "__rfloordiv__": _rev(E.floor_divide),
-    "__mod__": E.remainder, "__rmod__": _rev(E.remainder),
-    "__eq__": E.equal, "__ne__": E.not_equal, "__lt__": E.less_than, "__le__": E.less_equal,
-    "__gt__": E.greater_than, "__ge__": E.greater_equal,
-    "__and__": E.logical_and, "__or__": E.logical_or, "__xor__": E.logical_xor,
-    "__invert__": E.logical_not,
-    "__getitem__": indexing.getitem, "__setitem__": I.setitem,
-    "__iadd__": I.augmented(E.add, np.add, "+="),
-    "__isub__": I.augmented(E.subtract, np.subtract, "-="),
-    "__imul__": I.augmented(E.multiply, np.multiply, "*="),
-    "__itruediv__": I.augmented(E.divide, np.divide, "/="),
-    "add": E.add, "subtract": E.subtract, "multiply": E.multiply, "divide": E.divide,
-    "pow": E.pow, "matmul": linalg.matmul, "mm": linalg.mm, "dot": linalg.dot,
-    "maximum": E.maximum, "minimum": E.minimum,
-    "neg": E.neg, "abs": E.abs, "exp": E.exp, "log": E.log, "sqrt": E.sqrt, "rsqrt": E.rsqrt,
-    "square": E.square, "reciprocal": E.reciprocal, "sin": E.sin, "cos": E.cos,
-    "tanh": E.tanh, "sigmoid": E.sigmoid, "sign": E.sign, "floor": E.floor, "ceil": E.ceil,
-    "round": E.round, "clip": E.clip, "cast": E.cast, "astype": _astype,
-    "equal": E.equal, "not_equal": E.not_equal, "less_than": E.less_than,
-    "less_equal": E.less_equal, "greater_than": E.greater_than,
-    "greater_equal": E.greater_equal, "logical_not": E.logical_not, "isnan": E.isnan,
-    "isinf": E.isinf, "isfinite": E.isfinite, "allclose": E.allclose,
-    "sum": R.sum, "mean": R.mean, "max": R.max, "min": R.min, "amax": R.max, "amin": R.min,
-    "logsumexp": R.logsumexp, "argmax": R.argmax, "argmin": R.argmin, "all": R.all,
-    "any": R.any, "var": R.var, "std": R.std, "norm": R.norm,
-    "reshape": S.reshape, "view": S.reshape, "flatten": S.flatten, "transpose": S.transpose,
-    "t": S.t, "squeeze": S.squeeze, "unsqueeze": S.unsqueeze, "expand": S.expand,
-    "expand_as": S.expand_as, "broadcast_to": S.broadcast_to, "split": S.split,
-    "chunk": S.chunk, "unbind": S.unbind, "flip": S.flip, "tile": S.tile,
-    "moveaxis": S.moveaxis,
-    "gather": indexing.gather, "index_select": indexing.index_select,
-    "take_along_axis": indexing.take_along_axis, "masked_select": indexing.masked_select,
-    "nonzero": indexing.nonzero,
-    "erf": _erf, "clone": clone, "set_value": _set_value, "fill_": I.fill_, "zero_": I.zero_,
-    "copy_": _copy_, "scale": E.scale, "cpu": _cpu, "cuda": _cuda,
-    "uniform_": _uniform_, "normal_": _normal_, "remainder": E.remainder, "mod": E.remainder,
-    "floor_mod": E.remainder, "floor_divide": E.floor_divide, "contiguous": lambda self: self,
-    "is_contiguous": lambda self: True,
+# methods named as the module function they are, by module
+SAME_NAME = {
+    arithmetic: "add subtract multiply divide pow square reciprocal maximum minimum remainder "
+                "floor_divide scale",
+    unary: "neg abs exp log sqrt rsqrt sin cos tanh sigmoid sign floor ceil round trunc clip",
+    more_unary: "log1p expm1 log2 log10 frac stanh",
+    casting: "cast",
+    combined: "lerp addmm dist diff",
+    logic: "equal not_equal less_than less_equal greater_than greater_equal logical_not isnan "
+           "isinf isfinite allclose isclose equal_all",
+    reduction: "sum mean max min logsumexp argmax argmin all any var std norm",
+    products: "prod kron cross",
+    nan_reduction: "nansum nanmean count_nonzero",
+    cumulative: "cumsum cumprod logcumsumexp cumsum_ cumprod_",
+    linalg: "matmul mm dot",
+    shape: "reshape flatten transpose t squeeze unsqueeze expand expand_as broadcast_to split "
+           "chunk unbind flip tile moveaxis",
+    rearrange: "roll rot90 repeat_interleave",
+    diagonal: "diagonal diag trace",
+    triangular: "tril triu tril_ triu_",
+    indexing: "gather index_select masked_select nonzero",
+    along_axis: "take_along_axis put_along_axis put_along_axis_",
+    scatter: "scatter scatter_ index_add index_add_ masked_fill masked_fill_",
+    sorting: "sort argsort topk",
+    order_stats: "kthvalue mode median",
+    counting: "unique histogram bincount",
+    inplace: "fill_ zero_",
+    record: "clone",
+    grad_api: "backward retain_grads",
 }
 
-# in-place variants of the core ops: (name, op, NumPy ufunc for the plain write, reads x)
-_INPLACE = [
-    ("add_", E.add, np.add, False), ("subtract_", E.subtract, np.subtract, False),
-    ("sub_", E.subtract, np.subtract, False), ("multiply_", E.multiply, np.multiply, True),
-    ("mul_", E.multiply, np.multiply, True), ("divide_", E.divide, np.divide, True),
-    ("div_", E.divide, np.divide, True), ("pow_", E.pow, None, True),
-    ("remainder_", E.remainder, None, True), ("mod_", E.remainder, None, True),
-    ("floor_mod_", E.remainder, None, True), ("floor_divide_", E.floor_divide, None, False),
-    ("scale_", E.scale, None, False), ("clip_", E.clip, None, False),
-    ("clamp_", E.clip, None, False), ("exp_", E.exp, None, False), ("tanh_", E.tanh, None, False),
-    ("sigmoid_", E.sigmoid, None, False), ("sqrt_", E.sqrt, None, False),
-    ("rsqrt_", E.rsqrt, None, True), ("abs_", E.abs, None, True), ("neg_", E.neg, None, False),
-    ("log_", E.log, None, True), ("sin_", E.sin, None, True), ("cos_", E.cos, None, True),
-    ("square_", E.square, None, True), ("reciprocal_", E.reciprocal, None, True),
-    ("floor_", E.floor, None, False), ("ceil_", E.ceil, None, False),
-    ("round_", E.round, None, False),
-]
-_SHAPE_INPLACE = [
-    ("reshape_", S.reshape, lambda b, old, a, k: S.reshape(b, old)),
-    ("squeeze_", S.squeeze, lambda b, old, a, k: S.reshape(b, old)),
-    ("unsqueeze_", S.unsqueeze, lambda b, old, a, k: S.reshape(b, old)),
-    ("flatten_", S.flatten, lambda b, old, a, k: S.reshape(b, old)),
-    ("transpose_", S.transpose,
-     lambda b, old, a, k: S.transpose(b, list(np.argsort(a[0] if a else k["perm"])))),
-    ("t_", S.t, lambda b, old, a, k: S.t(b)),
+# in place, the result written into the tensor: (method, op, NumPy ufunc for a plain write,
+# whether the op's gradient reads x, so the graph needs a copy of the old x)
+IN_PLACE = [
+    ("add_", arithmetic.add, np.add, False), ("subtract_", arithmetic.subtract, np.subtract, False),
+    ("sub_", arithmetic.subtract, np.subtract, False),
+    ("multiply_", arithmetic.multiply, np.multiply, True),
+    ("mul_", arithmetic.multiply, np.multiply, True),
+    ("divide_", arithmetic.divide, np.divide, True), ("div_", arithmetic.divide, np.divide, True),
+    ("pow_", arithmetic.pow, None, True), ("remainder_", arithmetic.remainder, None, True),
+    ("mod_", arithmetic.remainder, None, True), ("floor_mod_", arithmetic.remainder, None, True),
+    ("floor_divide_", arithmetic.floor_divide, None, False),
+    ("scale_", arithmetic.scale, None, False), ("square_", arithmetic.square, None, True),
+    ("reciprocal_", arithmetic.reciprocal, None, True), ("clip_", unary.clip, None, False),
+    ("clamp_", unary.clip, None, False), ("exp_", unary.exp, None, False),
+    ("tanh_", unary.tanh, None, False), ("sigmoid_", unary.sigmoid, None, False),
+    ("sqrt_", unary.sqrt, None, False), ("rsqrt_", unary.rsqrt, None, True),
+    ("abs_", unary.abs, None, True), ("neg_", unary.neg, None, False),
+    ("log_", unary.log, None, True), ("sin_", unary.sin, None, True),
+    ("cos_", unary.cos, None, True), ("floor_", unary.floor, None, False),
+    ("ceil_", unary.ceil, None, False), ("round_", unary.round, None, False),
 ]
 
+# x takes a new shape over the same memory: (method, op, the way back to the old shape)
+_BACK = lambda b, old, args, kwargs: shape.reshape(b, old)  # noqa: E731
+SHAPE_IN_PLACE = [
+    ("reshape_", shape.reshape, _BACK), ("squeeze_", shape.squeeze, _BACK),
+    ("unsqueeze_", shape.unsqueeze, _BACK), ("flatten_", shape.flatten, _BACK),
+    ("transpose_", shape.transpose, lambda b, old, args, kwargs: shape.transpose(
+        b, list(np.argsort(args[0] if args else kwargs["perm"])))),
+    ("t_", shape.t, lambda b, old, args, kwargs: shape.t(b)),
+]
 
-for _name, _op, _ufunc, _reads in _INPLACE:
-    _METHODS[_name] = I.inplace_method(_op, _name, _ufunc, _reads)
-for _name, _op, _inverse in _SHAPE_INPLACE:
-    _METHODS[_name] = I.shape_method(_op, _inverse, _name)
+# methods whose op lives above the core, set by that layer (provide)
+_provided = {}
+
+
+def provide(**methods):
+    """Hand down a method whose op lives in a layer above the core (opsdk/__init__ does)."""
+    _provided.update(methods)
+
+
+def _reflected(fn):
+    """fn with its operands swapped: ``2 - x`` runs ``subtract(2, x)``."""
+    def method(self, other):
+        return fn(other, self)
+    method.__name__ = f"reflected_{fn.__name__}"
+    return method
+
+
+class TensorMethods:
+    """The operators and the methods not named as a function (install adds the rest)."""
+
+    __add__ = arithmetic.add
+    __radd__ = _reflected(arithmetic.add)
+    __sub__ = arithmetic.subtract
+    __rsub__ = _reflected(arithmetic.subtract)
+    __mul__ = arithmetic.multiply
+    __rmul__ = _reflected(arithmetic.multiply)
+    __truediv__ = arithmetic.divide
+    __rtruediv__ = _reflected(arithmetic.divide)
+    __pow__ = arithmetic.pow
+    __rpow__ = _reflected(arithmetic.pow)
+    __matmul__ = linalg.matmul
+    __rmatmul__ = _reflected(linalg.matmul)
+    __floordiv__ = arithmetic.floor_divide
+    __rfloordiv__ = _reflected(arithmetic.floor_divide)
+    __mod__ = arithmetic.remainder
+    __rmod__ = _reflected(arithmetic.remainder)
+    __neg__ = unary.neg
+    __abs__ = unary.abs
+    __pos__ = lambda self: self  # noqa: E731
+    __eq__ = logic.equal
+    __ne__ = logic.not_equal
+    __lt__ = logic.less_than
+    __le__ = logic.less_equal
+    __gt__ = logic.greater_than
+    __ge__ = logic.greater_equal
+    __and__ = logic.logical_and
+    __or__ = logic.logical_or
+    __xor__ = logic.logical_xor
+    __invert__ = logic.logical_not
+    __getitem__ = indexing.getitem
+    __setitem__ = inplace.setitem
+    __iadd__ = inplace.augmented(arithmetic.add, np.add, "+=")
+    __isub__ = inplace.augmented(arithmetic.subtract, np.subtract, "-=")
+    __imul__ = inplace.augmented(arithmetic.multiply, np.multiply, "*=")
+    __itruediv__ = inplace.augmented(arithmetic.divide, np.divide, "/=")
+
+    # other names for the same function
+    mod = floor_mod = arithmetic.remainder
+    amax, amin = reduction.max, reduction.min
+    view = shape.reshape
+    T = property(lambda self: shape.transpose(self, list(range(self.ndim))[::-1]))
+    contiguous = lambda self: self  # noqa: E731  (every tensor is)
+    is_contiguous = lambda self: True  # noqa: E731
+
+    def astype(self, dtype):
+        """x in dtype; the tensor itself when it has that dtype already (paddle.cast copies)."""
+        if convert_dtype(dtype, op="astype") == self._data.dtype:
+            return self
+        return casting.cast(self, dtype)
+
+    def erf(self, name=None):
+        """The error function (the built-in pack's op, ``opsdk.erf``)."""
+        return _provided["erf"](self)
+
+    def set_value(self, value):
+        """Overwrite the values (no graph), as Paddle's Tensor.set_value."""
+        arr = value._data if isinstance(value, Tensor) else np.asarray(value)
+        if tuple(arr.shape) != tuple(self._data.shape):
+            raise ShapeError(f"set_value: expected: shape {self.shape}; got: {list(arr.shape)}")
+        self._data[...] = arr
+        bump_version(self)
+        return self
+
+    def copy_(self, other, blocking=True):
+        return TensorMethods.set_value(self, other)
+
+    def uniform_(self, min=-1.0, max=1.0, seed=0, name=None):
+        data = creation.get_rng().uniform(min, max, self._data.shape)
+        return inplace.fill_(self, data.astype(self._data.dtype))
+
+    def normal_(self, mean=0.0, std=1.0, name=None):
+        data = creation.get_rng().normal(mean, std, self._data.shape)
+        return inplace.fill_(self, data.astype(self._data.dtype))
+
+    def cpu(self):
+        t = _wrap(move_to(self._data, CPU))
+        t.stop_gradient = self.stop_gradient
+        return t
+
+    def cuda(self, device_id=0, blocking=True):
+        t = _wrap(move_to(self._data, Place("gpu", device_id)))
+        t.stop_gradient = self.stop_gradient
+        return t
+
+
+# what Python puts in every class body (__hash__: None, as the table defines __eq__)
+_CLASS_ITEMS = ("__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__hash__")
+
+
+def methods():
+    """{name: method} for every entry of the table."""
+    table = {name: getattr(module, name) for module, names in SAME_NAME.items()
+             for name in names.split()}
+    for name, op, ufunc, reads_input in IN_PLACE:
+        table[name] = inplace.inplace_method(op, name, ufunc, reads_input)
+    for name, op, back in SHAPE_IN_PLACE:
+        table[name] = inplace.shape_method(op, back, name)
+    table.update((k, v) for k, v in vars(TensorMethods).items() if k not in _CLASS_ITEMS)
+    return table
 
 
 def install():
-    from .functional.extra_methods import METHODS
-    for name, fn in {**_METHODS, **METHODS}.items():
-        setattr(Tensor, name, fn)
+    """Copy the table onto Tensor."""
+    for name, method in methods().items():
+        setattr(Tensor, name, method)
 
 
 install()
@@ -172,5 +220,5 @@ MODULE_INPLACE = ("abs_", "cos_", "divide_", "div_", "floor_divide_", "floor_mod
 
 
 def module_inplace_functions():
-    """{name: function(x, *args)} for MODULE_INPLACE, each calling the Tensor method."""
-    return {name: _METHODS[name] for name in MODULE_INPLACE}
+    """{name: function(x, *args)} for MODULE_INPLACE, each the Tensor method."""
+    return {name: getattr(Tensor, name) for name in MODULE_INPLACE}

@@ -73,7 +73,7 @@ class GradScaler:
             g = p.grad
             if g is None:
                 continue
-            data = g._data
+            data = g.array
             arr = data.values if isinstance(data, SparseRowGrad) else data
             arr *= inv
             g._version += 1

@@ -6,29 +6,13 @@ that overflows float16 shows up as inf in the gradients (what GradScaler watches
 """
 import numpy as np
 
+from ..functional import cast_policy
 from ..functional.linalg import plain_matmul as matmul
-from ..functional.record import _state as _grad_state, record
 from ..tensor import Tensor, _wrap
+from .cast import quiet_cast
 from .state import casts_to_low, state
 
 _F32 = np.dtype("float32")
-
-
-def quiet_cast(x, dtype):
-    """x cast to dtype as a graph op; overflow to inf is expected here, so it does not warn."""
-    dtype = np.dtype(dtype)
-    src = x._data.dtype
-    if src == dtype:
-        return x
-    with np.errstate(over="ignore"):
-        out = x._data.astype(dtype)
-    if not (_grad_state.enabled and x._req):
-        return _wrap(out)
-
-    def fast(g):
-        with np.errstate(over="ignore"):
-            return (g.astype(src),)
-    return record("amp_cast", out, (x,), lambda g: (quiet_cast(g, src),), fast)
 
 
 def _rounded(t):
@@ -63,3 +47,8 @@ def autocast_linear(x, weight, bias=None):
     if bias is not None:
         out = out + _rounded(bias)
     return quiet_cast(out, state.dtype)
+
+
+# auto_cast becomes the core's casting policy (the core never imports opsdk.amp); it can only
+# be switched on through this package (amp.auto_cast), which loads this module first
+cast_policy.install(state, autocast_matmul)

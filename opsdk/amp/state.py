@@ -3,6 +3,8 @@ import threading
 
 import numpy as np
 
+from .cast import quiet_cast
+
 # ops that run in float16 under auto_cast (tensor-core friendly) ...
 WHITE_LIST = frozenset({"matmul", "linear", "mm", "bmm", "conv2d", "einsum"})
 # ... and ops kept in float32, where float16 loses accuracy or overflows
@@ -30,17 +32,6 @@ def keep_float32(x, op):
     """x cast to float32 when auto_cast is on, op is black-listed and x is low precision."""
     if not state.enabled or op not in state.black or op in state.white:
         return x
-    if x._data.dtype != state.dtype:
+    if x.array.dtype != state.dtype:
         return x
-    from .matmul import quiet_cast
     return quiet_cast(x, "float32")
-
-
-def _register_with_core():
-    """Install auto_cast as the core's casting policy (the core never imports opsdk.amp)."""
-    from ..functional import cast_policy
-    from .matmul import autocast_matmul
-    cast_policy.install(state, autocast_matmul)
-
-
-_register_with_core()

@@ -1,4 +1,7 @@
 """Autograd: grad modes, the engine, opsdk.grad, the PyLayer protocol and gradient checks."""
+from ..device import array_module as _array_module
+from ..tensor import Tensor as _Tensor
+from .engine import run_backward as _run_backward
 from .function import Function, PyLayer, PyLayerContext, once_differentiable
 from .grad_api import grad
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
@@ -10,24 +13,23 @@ __all__ = ["Function", "PyLayer", "PyLayerContext", "once_differentiable", "grad
 
 def backward(tensors, grad_tensors=None, retain_graph=False):
     """Run backward from several tensors at once (Paddle's paddle.autograd.backward)."""
-    from .engine import run_backward
-    from ..tensor import Tensor
-    ts = [tensors] if isinstance(tensors, Tensor) else list(tensors)
+    ts = [tensors] if isinstance(tensors, _Tensor) else list(tensors)
     if grad_tensors is None:
         gs = [None] * len(ts)
     else:
-        gs = [grad_tensors] if isinstance(grad_tensors, Tensor) else list(grad_tensors)
-    from ..device import array_module
-    seeds = [array_module(t._data).ones_like(t._data) if g is None else g._data
+        gs = [grad_tensors] if isinstance(grad_tensors, _Tensor) else list(grad_tensors)
+    seeds = [_array_module(t._data).ones_like(t._data) if g is None else g._data
              for t, g in zip(ts, gs)]
-    run_backward(ts, seeds, retain_graph, False)
+    _run_backward(ts, seeds, retain_graph, False)
+
+
+# names from a layer above (gradcheck, gradgradcheck from opsdk.gradcheck), handed down by
+# opsdk/__init__ as {name: a function loading it}, so that they load only when asked for
+from_above = {}
 
 
 def __getattr__(name):
-    # gradcheck pulls in more code; load it when asked for
-    if name in ("gradcheck", "gradgradcheck"):
-        import importlib
-        fn = getattr(importlib.import_module("opsdk.gradcheck"), name)
-        globals()[name] = fn
-        return fn
+    if name in from_above:
+        value = globals()[name] = from_above[name]()
+        return value
     raise AttributeError(f"module 'opsdk.autograd' has no attribute {name!r}")

@@ -1,22 +1,18 @@
 """The reverse-mode engine: runs recorded nodes in dependency order.
 
-First-order backward works on raw arrays (nodes with a ``fast`` rule skip Tensor wrapping);
-with ``create_graph=True`` it works on Tensors and records the backward ops themselves, so the
-gradients can be differentiated again, to any order.
+First-order backward runs every rule on raw arrays; with ``create_graph=True`` it runs them on
+Tensors and records the backward ops themselves, so the gradients can be differentiated again,
+to any order (autograd.record says how a rule reads its values in either mode).
 """
 import sys
 
 import numpy as np
 
 from ..errors import GraphFreedError, InplaceModifiedError, UnreachableInputError
+from ..tensor import Tensor, _wrap, _wrap_req, as_array, version_total
 from . import grad_mode
-from .node import Node, OutputWritten, running
-
-
-def version_total(t):
-    b = t._base
-    return t._version if b is None else b._version
-
+from .node import OutputWritten
+from .record import OutputOf, clone, unbroadcast
 
 _state = grad_mode._state
 
@@ -134,7 +130,6 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
     and gradients never flow along the ``blocked`` edges (its no_grad_vars).
     ``grad_outputs`` are arrays (first order) or Tensors (create_graph).
     """
-    from ..tensor import Tensor
     _wrap = _wrap_array
 
     capture = inputs is not None
@@ -187,7 +182,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                         results[pos] = g[idx] if multi else g
                 if node not in needed or not node_needs_run(node, needed, leaf_ids):
                     continue
-            if node.vjp is None:
+            rule = node.rule
+            if rule is None:
                 raise _freed_error(node)
             saved = node.saved
             if saved is not None:
@@ -195,16 +191,29 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                     b = t._base
                     if (t._version if b is None else b._version) != version:
                         _check_versions(node)
-            fast = node.fast
-            if fast is not None and not create_graph:
-                in_grads = fast(*g) if multi else fast(g)
-                if type(in_grads) is not tuple:
-                    in_grads = _as_tuple(in_grads)
+            # what the rule reads: a list holds saved Tensors or the node's own output, read
+            # as arrays (first order) or as Tensors (create_graph); a tuple only constants
+            args = node.args
+            if type(args) is list:
+                if create_graph:
+                    args = [_wrap_req(a.data, node, a.idx) if type(a) is OutputOf else a
+                            for a in args]
+                else:
+                    args = [a._data if isinstance(a, Tensor) else
+                            (a.data if type(a) is OutputOf else a) for a in args]
+            edges = node.edges
+            if type(rule) is not tuple:
+                in_grads = rule(g, *args)
+            elif len(edges) == 1:
+                in_grads = (rule[0](g, *args),)
             else:
-                in_grads = _call_rule(node, g if multi else (g,), create_graph, Tensor, _wrap)
+                in_grads = [None if e is None else r(g, *args) for e, r in zip(edges, rule)]
+            if node.shapes is not None:
+                in_grads = [gi if s is None or gi is None else unbroadcast(gi, s)
+                            for gi, s in zip(in_grads, node.shapes)]
             if not retain_graph:
-                node.vjp = node.fast = node.saved = None
-            for edge, g in zip(node.edges, in_grads):
+                node.rule = node.args = node.saved = None
+            for edge, g in zip(edges, in_grads):
                 if edge is None or g is None:
                     continue
                 target, idx = edge
@@ -281,7 +290,6 @@ def _results(inputs, results, create_graph, allow_unused, seeds):
                 g = g.astype(t._data.dtype)
             if id(g) in taken or not _writeable(g._data):
                 # a gradient that is a grad_outputs tensor, or another input's, gets its own copy
-                from ..tensor_methods import clone
                 g = clone(g)
             taken.add(id(g))
             out.append(g)
@@ -311,40 +319,7 @@ def _add_pending(grads, node, idx, g):
 
 def _wrap_array(g):
     """A Tensor around a gradient array (0-d numpy results come back as scalars: re-wrap)."""
-    from ..functional.record import as_array
-    from ..tensor import _wrap
     return _wrap(g if type(g) is np.ndarray else as_array(g))
-
-
-def _as_tuple(r):
-    return tuple(r) if type(r) is list else (r,)
-
-
-def _match_dtype(arr, dtype):
-    return arr if arr.dtype == dtype else arr.astype(dtype)
-
-
-def _call_rule(node, gs, create_graph, Tensor, _wrap):
-    """Run a node's backward rule; always returns a tuple aligned with node.edges."""
-    if not create_graph and node.fast is not None:
-        r = node.fast(*gs)
-    else:
-        outer = running.node
-        running.node = node
-        try:
-            if create_graph:
-                r = node.vjp(*gs)
-            else:
-                r = node.vjp(*[None if g is None else _wrap(g) for g in gs])
-                if type(r) is tuple or type(r) is list:
-                    r = tuple(None if g is None else g._data for g in r)
-                else:
-                    r = None if r is None else r._data
-        finally:
-            running.node = outer
-    if type(r) is not tuple:
-        r = tuple(r) if type(r) is list else (r,)
-    return r
 
 
 def _apply_pre_hooks(node, g, multi, create_graph, _wrap):
@@ -403,7 +378,6 @@ _SOLE = _calibrate(np.empty(1))
 def new_grad(arr, cut=False):
     """A leaf's .grad: a leaf tensor that reports stop_gradient=False, as in Paddle, or True
     when ``cut`` (a gradient computed in a PyLayer's backward, under no_grad)."""
-    from ..tensor import _wrap
     t = _wrap(arr)
     t._req = not cut and arr.dtype.kind in "fc"
     return t

@@ -1,10 +1,58 @@
-"""opsdk.grad: gradients of outputs with respect to inputs, returned, not accumulated."""
-from ..errors import BackwardError, UnreachableInputError
-from .engine import run_backward
+"""Asking for gradients: Tensor.backward, Tensor.retain_grads and opsdk.grad (returned, not
+accumulated)."""
+import warnings
+import weakref
+
+import numpy as np
+
+from ..device import array_module
+from ..errors import BackwardError, OpsdkWarning, UnreachableInputError
+from ..tensor import Tensor, _wrap
+from .engine import new_grad, run_backward
+from .record import edge_to
+
+
+def backward(self, grad_tensor=None, retain_graph=False):
+    """Accumulate d(self)/d(leaf) into ``.grad`` of every leaf with stop_gradient=False.
+
+    A non-scalar tensor is seeded with ones, as in Paddle. The graph is freed afterwards
+    unless ``retain_graph=True``.
+    """
+    if not self._req:
+        warnings.warn("backward() on a tensor with stop_gradient=True does nothing: no input "
+                      "of it needs a gradient (set stop_gradient=False on the inputs)",
+                      OpsdkWarning, stacklevel=2)
+        return
+    if grad_tensor is None:
+        g = array_module(self._data).ones_like(self._data)
+    else:
+        g = grad_tensor._data if isinstance(grad_tensor, Tensor) else np.asarray(grad_tensor)
+        if tuple(g.shape) != tuple(self._data.shape):
+            raise BackwardError(f"backward: grad_tensor must have the shape of the tensor; "
+                                f"expected: {self.shape}; got: {list(g.shape)}")
+        if g.dtype != self._data.dtype:
+            g = g.astype(self._data.dtype)
+    run_backward([self], [g], retain_graph, False)
+
+
+def retain_grads(self):
+    """Keep the gradient of this non-leaf tensor in ``.grad`` after backward."""
+    if self._node is None or getattr(self, "_retaining", False):
+        return
+    self._retaining = True
+    # a weak reference: the hook lives on this tensor's node, a strong one would be a cycle
+    ref = weakref.ref(self)
+
+    def keep(g):
+        t = ref()
+        if t is not None:
+            # a leaf tensor reporting stop_gradient=False, as a leaf's .grad (Paddle)
+            d = g._data if t.grad is None else t.grad._data + g._data
+            t.grad = new_grad(d)
+    self.register_hook(keep)
 
 
 def _as_list(v, what):
-    from ..tensor import Tensor
     if isinstance(v, Tensor):
         return [v]
     if isinstance(v, (list, tuple)):
@@ -39,8 +87,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         >>> (dx,) = opsdk.grad(x ** 3, x, create_graph=True)   # 3x^2 = 12
         >>> (d2x,) = opsdk.grad(dx, x)                          # 6x = 12
     """
-    from ..device import array_module
-    from ..tensor import _wrap
     outs = _as_list(outputs, "outputs")
     ins = _as_list(inputs, "inputs")
     if not allow_unused:
@@ -78,16 +124,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                                 f"outputs[{i}]; expected: {t.shape}; got: {g.shape}")
         if not create_graph:
             g = g._data
-        elif not isinstance(g, _tensor_type()):
+        elif not isinstance(g, Tensor):
             g = _wrap(g)
         seeds.append(g)
     return run_backward(kept, seeds, True, create_graph, inputs=ins, allow_unused=allow_unused,
                         blocked=_blocked_edges(no_grad_vars))
-
-
-def _tensor_type():
-    from ..tensor import Tensor
-    return Tensor
 
 
 def _blocked_edges(no_grad_vars):
@@ -96,8 +137,5 @@ def _blocked_edges(no_grad_vars):
         return None
     vs = _as_list(no_grad_vars, "no_grad_vars") if not isinstance(no_grad_vars, set) \
         else list(no_grad_vars)
-    blocked = set()
-    for t in vs:
-        if t._req:
-            blocked.add((t, -1) if t._node is None else (t._node, t._out_idx))
+    blocked = {edge_to(t) for t in vs} - {None}
     return blocked or None

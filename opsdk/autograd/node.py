@@ -1,14 +1,4 @@
-"""A node of the backward graph: one recorded op call."""
-import threading
-
-
-class _Running(threading.local):
-    node = None
-
-
-# the node whose Tensor rule (vjp) the engine is running now, in this thread: a rule that needs
-# its own node's output finds the node here instead of keeping a reference to it (a cycle)
-running = _Running()
+"""A node of the backward graph: one recorded op call (made by autograd.record)."""
 
 
 class OutputWritten:
@@ -27,18 +17,23 @@ class OutputWritten:
 class Node:
     """One op call recorded for backward.
 
-    ``vjp(*grads)`` maps output gradients to input gradients with Tensor ops, so it is
-    differentiable itself (create_graph); ``fast(*arrays)``, when an op has one, does the same on
-    raw arrays for the usual first-order backward, skipping Tensor wrapping. ``edges[i]`` says
-    where input i's gradient goes: ``(node, output_index)``, ``(leaf_tensor, -1)`` or None.
+    ``rule`` gives the inputs' gradients from the output's: a tuple with one function per input,
+    ``rule[i](g, *args)``, or one function giving them all, ``rule(g, *args)`` -> a tuple.
+    ``args`` are the values the rules read (see autograd.record): a list when it holds saved
+    Tensors or the node's own output (the engine hands the rule their values), else a tuple of
+    constants. ``edges[i]`` says where input i's gradient goes: ``(node,
+    output_index)``, ``(leaf_tensor, -1)`` or None; ``saved`` holds (tensor, version) pairs
+    checked before the rule runs.
     """
 
     # rarely-set fields live in the class (defaults) and the lazily created __dict__
-    __slots__ = ("name", "vjp", "fast", "edges", "saved", "__dict__", "__weakref__")
+    __slots__ = ("name", "rule", "edges", "args", "saved", "__dict__", "__weakref__")
     n_out = 1
+    # per input, the shape its gradient is summed back to (a broadcasting op), or None
+    shapes = None
     pre_hooks = None
     site = None
-    # the output indices whose values backward reads (set by record.save_output), or None
+    # the output indices whose values backward reads, or None
     reads_output = None
     # a PyLayer's node: Paddle ignores hooks registered on its outputs
     ignores_hooks = False
@@ -48,11 +43,11 @@ class Node:
     # {output index: (zeros, shape, dtype)} for hooked outputs of a multi-output node
     hooked_outputs = None
 
-    def __init__(self, name, vjp, fast, edges, saved, n_out=1, site=None):
+    def __init__(self, name, rule, edges, args=(), saved=None, n_out=1, site=None):
         self.name = name
-        self.vjp = vjp
-        self.fast = fast
+        self.rule = rule
         self.edges = edges
+        self.args = args
         self.saved = saved
         if n_out != 1:
             self.n_out = n_out
@@ -61,28 +56,17 @@ class Node:
 
     def output_written(self, t):
         """Output ``t`` of this node was written in place: its backward must refuse to run."""
-        if t._out_idx in self.reads_output and self.vjp is not None:
+        if t._out_idx in self.reads_output and self.rule is not None:
             entry = ((OutputWritten(t._data), None),)
             self.saved = entry if self.saved is None else self.saved + entry
             self.reads_output = None  # once is enough
-
-    def release(self):
-        """Drop what backward needed; the node stays as a marker that the graph was freed."""
-        self.vjp = None
-        self.fast = None
-        self.saved = None
-
-    def add_pre_hook(self, index, fn):
-        if self.pre_hooks is None:
-            self.pre_hooks = {}
-        self.pre_hooks.setdefault(index, []).append(fn)
 
     def __repr__(self):
         return f"<Node {self.name}>"
 
 
 class OutputReadingNode(Node):
-    """A one-output node whose backward reads its own output (exp, tanh, ...)."""
+    """A one-output node whose rule reads its own output (exp, tanh, ...)."""
 
     __slots__ = ()
     reads_output = frozenset((0,))

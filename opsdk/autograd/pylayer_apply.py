@@ -1,11 +1,11 @@
 """Running a PyLayer: forward without a graph, then one node whose rule calls backward."""
 from ..errors import LeafInplaceError, PyLayerError
-from ..functional.record import OutputOf, record_multi
 from ..functional.views import adopt, check_writable
 from ..tensor import Tensor, bump_version, int_result, version_total
 from . import grad_mode
+from .record import OutputOf, record
 from .call_site import caller_site, definition_site
-from .function import PyLayerContext
+from .pylayer_context import PyLayerContext
 from .pylayer_backward import BackwardRule, InputMeta
 
 _state = grad_mode._state
@@ -115,7 +115,7 @@ def apply(cls, args, kwargs):
     rule = BackwardRule(cls, ctx, name, every, [InputMeta(t) for t in tensors],
                         [(o._data.shape, o._data.dtype, type(o._data)) for o in out_tensors],
                         tuple(kwargs))
-    wrapped = record_multi(name, [o._data for o in out_tensors], tensors, rule)
+    wrapped = record(name, [o._data for o in out_tensors], tensors, rule)
     for i, (w, o) in enumerate(zip(wrapped, out_tensors)):
         if w._node is None and id(o) not in ctx._non_diff:
             # an integer output: no gradient, but stop_gradient=False and not a leaf (Paddle)

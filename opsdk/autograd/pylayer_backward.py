@@ -5,10 +5,10 @@ import numpy as np
 
 from ..device import cupy_module
 from ..errors import DoubleBackwardError, OpBackwardError
-from ..functional.record import _edge
 from ..tensor import Tensor, _wrap, _wrap_req
 from . import grad_mode
 from .node import Node
+from .record import edge_to
 from .pylayer_grads import check_grads
 
 _state = grad_mode._state
@@ -29,7 +29,7 @@ class InputMeta:
         # is the output of a PyLayer whose ctx.set_grad_in_dtype_consistent(False) asked to get
         # gradients uncast (Paddle casts on the receiving side)
         node = t._node
-        rule = node.vjp if node is not None else None
+        rule = getattr(node.rule, "__wrapped__", node.rule) if node is not None else None
         self.cast = not (type(rule) is BackwardRule and not rule.ctx._grad_in_dtype_consistent)
 
 
@@ -52,7 +52,7 @@ def _tracked(g):
 
 
 def _first_order_only(name, site):
-    def rule(*grads):
+    def rule(g):
         raise DoubleBackwardError(
             f"'{name}' is first-order only: a higher-order gradient was asked through its "
             f"backward (forward called at {site}), which left the graph (raw arrays, .numpy(), "
@@ -63,7 +63,9 @@ def _first_order_only(name, site):
 
 
 class BackwardRule:
-    """The node rule of one PyLayer call (``vjp(*grads)`` for the engine)."""
+    """The node rule of one PyLayer call: one function giving every input's gradient, as the
+    user's backward computes them all at once (``rule(gs)``, gs the list of the gradients of
+    the Tensor outputs)."""
 
     __slots__ = ("cls", "ctx", "name", "n_args", "tensor_pos", "inputs", "outputs", "site",
                  "first_order_only", "_node", "keywords", "list_args")
@@ -90,8 +92,18 @@ class BackwardRule:
         # a weak reference: the node owns this rule, a strong one would make a cycle
         self._node = weakref.ref(node)
 
-    def __call__(self, *grads):
+    def __call__(self, g):
+        grads = tuple(g)
         create_graph = _state.enabled
+        if not create_graph:
+            # a first-order backward hands arrays; the user's backward takes Tensors
+            out = self.input_grads(tuple(None if a is None else _wrap(a) for a in grads),
+                              False)
+            return tuple(None if t is None else t._data for t in out)
+        return self.input_grads(grads, True)
+
+    def input_grads(self, grads, create_graph):
+        """One checked gradient (or None) per Tensor input, from the output grads (Tensors)."""
         if self.ctx._materialize:
             grads = self._materialized(grads)
         grads = self._in_output_dtypes(grads)
@@ -162,9 +174,9 @@ class BackwardRule:
     def _cut(self, g, grads):
         node = self._node()
         # differentiating through it reaches the op's inputs and the incoming grads
-        edges = tuple(e for e in node.edges + tuple(_edge(t) for t in grads) if e is not None)
-        guard = Node(f"{self.name}.backward", _first_order_only(self.name, self.site), None,
-                     edges, None, site=self.site)
+        edges = tuple(e for e in node.edges + tuple(edge_to(t) for t in grads) if e is not None)
+        guard = Node(f"{self.name}.backward", _first_order_only(self.name, self.site), edges,
+                     site=self.site)
         return _wrap_req(g._data, guard, 0)
 
     def arg_label(self, pos, item=None):

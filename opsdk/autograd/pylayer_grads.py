@@ -2,8 +2,8 @@
 import numpy as np
 
 from ..errors import BackwardReturnError
-from ..functional.record import as_array, unbroadcast
-from ..tensor import Tensor, _wrap
+from ..tensor import Tensor, _wrap, as_array
+from .record import unbroadcast
 
 
 def _fail(rule, what, expected, got, fix=""):

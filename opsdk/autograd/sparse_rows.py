@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import device as _device
 from ..errors import OpsdkError
-from ..tensor import Tensor
+from ..tensor import Tensor, _wrap
 
 
 def coalesce_rows(rows, values):
@@ -184,7 +184,6 @@ class SparseGradTensor(Tensor):
 
     def to_dense(self):
         """The dense gradient as a Tensor."""
-        from ..tensor import _wrap
         return _wrap(self._data.to_dense())
 
     def is_selected_rows(self):
@@ -221,6 +220,7 @@ def accumulate_rows(weight, rows, values):
         np.add.at(grad._data, rows, values.astype(grad._data.dtype, copy=False))
         grad._version += 1
     else:
-        from ..functional.indexing import index_add_into
-        from ..tensor import _wrap
-        weight.grad = grad + index_add_into(_wrap(values), (rows,), weight._data.shape, False)
+        # weight.grad is in a graph (create_graph): the rows join it as a dense constant
+        dense = np.zeros(weight._data.shape, dtype=values.dtype)
+        np.add.at(dense, rows, values)
+        weight.grad = grad + _wrap(dense)

@@ -12,7 +12,7 @@ from ..autograd import grad_mode as _grad_mode
 from ..autograd.function import PyLayer
 from ..errors import DTypeError
 from ..functional.elementwise import exp
-from ..functional.record import to_tensor_arg
+from ..tensor import tensor_arg as to_tensor_arg
 from ..kernels import CSource, CudaSource, Kernel, c_pointer, launch_1d
 from ..tensor import _wrap
 from .cody_erf import erf as cody_erf

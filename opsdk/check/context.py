@@ -44,7 +44,7 @@ def _laid_out(tensor, layout):
     from ..tensor import _wrap
     from .layouts import applies, arrange
 
-    data = tensor._data
+    data = tensor.array
     if not applies(layout, data.shape):
         return tensor
     xp = np if type(data) is np.ndarray else __import__("cupy")

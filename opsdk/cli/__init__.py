@@ -18,14 +18,41 @@ COMMANDS = {
 }
 
 
+# commands that load packs: run as the `opsdk` command, they run in a worker process its parent
+# watches, so a pack that hangs, exits or crashes is named instead of taking the command down
+SUPERVISED = frozenset({"list", "check", "doctor", "build"})
+
 # exit statuses: 1 a check or step failed, 2 a usage error (click's own), 70 a bug in opsdk (EX_SOFTWARE),
+# 130 interrupted (128 + SIGINT, as a shell reports Ctrl-C),
 # 141 the reader of stdout closed it (128 + SIGPIPE, as a shell reports a tool killed by it)
-FAILED, INTERNAL_ERROR, BROKEN_PIPE = 1, 70, 141
+FAILED, INTERNAL_ERROR, INTERRUPTED, BROKEN_PIPE = 1, 70, 130, 141
 
 
 def _one_line(error):
-    """An error message on one line: its lines joined, the indentation dropped."""
-    return "; ".join(line.strip() for line in str(error).strip().splitlines() if line.strip())
+    """An error message on one line: its lines joined, the indentation dropped, control
+    characters and lone surrogates (a pack's text may hold any) shown as escapes."""
+    from ..printable import printable
+
+    return printable("; ".join(line.strip() for line in str(error).strip().splitlines() if line.strip()))
+
+
+def _exit_status(exit):
+    """The number a SystemExit ends the process with."""
+    code = exit.code
+    if code is None:
+        return 0
+    return code if isinstance(code, int) else 1
+
+
+def _tolerant_streams():
+    """stdout/stderr that print a lone surrogate as an escape rather than failing the command."""
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):
+            pass
 
 
 def _report_internal_error(error):
@@ -51,12 +78,49 @@ class LazyGroup(click.Group):
     """A click group whose subcommands are imported on first use, and which never shows a traceback:
     an OpsdkError is one line and exit 1, anything else an internal-error note and exit 70."""
 
+    supervised = False
+
+    def __call__(self, *args, **kwargs):
+        """The `opsdk` command itself (console script, ``python -m opsdk.cli``); CliRunner calls
+        ``main()`` instead and stays in one process."""
+        import sys
+
+        self.supervised = True
+        _tolerant_streams()
+        code = 1
+        try:
+            return super().__call__(*args, **kwargs)
+        except SystemExit as exit:
+            code = _exit_status(exit)
+            raise
+        finally:
+            # a worker tells its supervisor it leaves through Python (not os._exit, not a crash);
+            # a process that never loaded the channel is no worker
+            channel = sys.modules.get("opsdk.plugins.channel")
+            if channel is not None:
+                channel.exiting(code)
+
+    def resolve_command(self, ctx, args):
+        name, command, rest = super().resolve_command(ctx, args)
+        if self.supervised and name in SUPERVISED:
+            from ..plugins import supervisor
+
+            supervisor.enable("handover")
+        return name, command, rest
+
     def invoke(self, ctx):
         from ..errors import OpsdkError
 
         try:
             return super().invoke(ctx)
-        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit, KeyboardInterrupt):
+        except KeyboardInterrupt:
+            if self.supervised:  # the whole process ends now: a second Ctrl-C must not cut it short
+                import signal
+
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+            click.echo("Interrupted.", err=True)
+            ctx.exit(INTERRUPTED)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise
         except BrokenPipeError:
             # the reader went away (`opsdk list | head`): not a bug; stop quietly, as a shell tool

@@ -62,19 +62,28 @@ def build_cmd(packs):
     Afterwards C kernels load from the cache (in milliseconds, even without a compiler), and
     CUDA syntax errors show up on machines without a GPU. Exits 1 if anything failed.
     """
-    from ..kernels import CACHE_FIX, cache_problem
+    from ..errors import CompilerSettingError
+    from ..kernels import cache_problem
+    from ..kernels.compiler import find_compiler
     from ..plugins import get_registry
+    from .cache_cmd import refuse
 
     problem = cache_problem()
     if problem is not None:
-        click.echo(f"Error: cannot build: {problem}; fix: {CACHE_FIX}", err=True)
-        raise SystemExit(1)
+        refuse(problem, "cannot build: ")
+    try:
+        find_compiler()
+    except CompilerSettingError as error:
+        click.echo(f"Error: {error}", err=True)
+        raise SystemExit(REFUSED) from None
     registry = get_registry()
     failed_packs = {f.pack: f for f in registry.failures()}
     for name in packs:
         if name in failed_packs:
-            click.echo(f"Error: pack '{name}' failed to load, so its kernels cannot be built: "
-                       f"{failed_packs[name]}", err=True)
+            from ..printable import printable
+
+            click.echo(printable(f"Error: pack '{name}' failed to load, so its kernels cannot be "
+                                 f"built: {failed_packs[name]}"), err=True)
             raise SystemExit(1)
         if not registry.has_pack(name):
             known = ", ".join(p.name for p in registry.packs()) or "(none)"

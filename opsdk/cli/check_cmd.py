@@ -6,30 +6,14 @@ import click
 
 from ..check.checks import CHECKS
 from ..registry.tolerances import VERIFIABLE_DTYPES
+from .report_files import report_file, write_report
 
 BACKENDS = ("python", "c", "cuda")
 
 
-def _writable_file(ctx, param, value):
-    """Refuse, before anything runs, a report file whose directory is missing or not writable."""
-    import os
-
-    from .. import writable
-
-    if value is None:
-        return value
-    folder = os.path.dirname(os.path.abspath(value))
-    if not os.path.isdir(folder):
-        raise click.BadParameter(f"directory {folder} does not exist; expected: a file in an "
-                                 f"existing directory; got: {value}")
-    if not writable.can_create_in(folder):
-        raise click.BadParameter(f"directory {folder} is not writable; got: {value}")
-    return value
-
-
 def _html_ready(ctx, param, value):
     """--html needs matplotlib for its plots: say which extra to install before running."""
-    value = _writable_file(ctx, param, value)
+    value = report_file(ctx, param, value)
     if value is not None:
         from ..check.render.plots import missing_dependency
 
@@ -57,7 +41,10 @@ def _select(ops, packs):
     try:
         return select_ops(ops, packs)
     except (OpsdkError, LookupError) as error:
-        raise click.UsageError(str(error)) from None
+        from ..printable import printable
+
+        # the message quotes names and failed packs' errors: a pack's text, shown escaped
+        raise click.UsageError(printable(str(error))) from None
 
 
 def _memory_budget(ctx, param, value):
@@ -88,7 +75,7 @@ def _memory_budget(ctx, param, value):
               help="Seed of the samples and projections (a non-negative integer).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report instead of the table.")
 @click.option("--junit-xml", "junit_xml", type=click.Path(dir_okay=False), metavar="FILE",
-              callback=_writable_file, help="Also write a JUnit XML report to FILE.")
+              callback=report_file, help="Also write a JUnit XML report to FILE.")
 @click.option("--progress/--no-progress", "show_progress", default=None,
               help="Progress on stderr: a bar on a terminal, else a line per op (default); "
                    "--progress forces the bar, --no-progress shows none.")
@@ -123,8 +110,11 @@ def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_x
     """
     from ..check import plan_cases, run_checks
     from ..check.progress import progress
-    from ..check.render import render_report, to_json, to_junit_xml
+    from ..plugins import channel
 
+    # under the `opsdk` command a supervisor watches this process: ending with status 0 without
+    # the summary (a pack's code called os._exit(0), sys.exit(0)) then counts as a failure
+    channel.expect_summary()
     if simulate:
         from ..kernels.cudasim import install
 
@@ -137,9 +127,7 @@ def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_x
     start = time.perf_counter()
     selected, failures = _select(ops, packs)
     if framework:
-        from ..interop.verify.command import run_framework_check
-
-        return run_framework_check(framework, selected, as_json, quiet)
+        return _framework_check(framework, selected, failures, as_json, quiet)
     cases = plan_cases(selected, backends, dtypes, checks)
     if selected and not cases:
         raise _nothing_selected(selected, backends, dtypes, checks)
@@ -147,15 +135,37 @@ def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_x
     if as_json and show_progress is None and not sys.stderr.isatty():
         show_progress = False  # `--json 2>&1` must stay JSON: the per-op lines are for logs of the text report
     with progress(len(cases), show_progress) as advance:
-        results = run_checks(cases, failures, mode=mode, seed=seed, progress=advance)
+        results = run_checks(cases, failures, mode=mode, seed=seed, progress=_telling(advance, cases))
     seconds = time.perf_counter() - start
-    if junit_xml:
-        with open(junit_xml, "w", encoding="utf-8") as f:
-            f.write(to_junit_xml(results))
-    if html:
-        from ..check.render.html import write_html
+    _print_report(results, seconds, as_json, quiet, verbose)
+    channel.summary_printed()
+    unwritten = _write_reports(results, seconds, junit_xml, html, seed, mode)
+    if unwritten or any(r.failed for r in results):
+        sys.exit(1)
 
-        write_html(html, results, seconds, seed=seed, mode=mode)
+
+def _telling(advance, cases):
+    """``advance`` that also tells a supervisor which op runs next, to name it if the process dies."""
+    from ..plugins import channel
+
+    if not channel.is_worker() or not cases:
+        return advance
+    ops = [case.op.qualname for case in cases]
+    done = iter(range(1, len(ops) + 1))
+    channel.activity(f"checking op {ops[0]}")
+
+    def step(result):
+        advance(result)
+        index = next(done)
+        if index < len(ops) and ops[index] != ops[index - 1]:
+            channel.activity(f"checking op {ops[index]}")
+
+    return step
+
+
+def _print_report(results, seconds, as_json, quiet, verbose):
+    from ..check.render import render_report, to_json
+
     if as_json:
         click.echo(to_json(results, seconds))
     elif not results:
@@ -163,5 +173,38 @@ def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_x
     else:
         click.echo(render_report(results, seconds, color=sys.stdout.isatty(), quiet=quiet,
                                  verbose=verbose))
-    if any(r.failed for r in results):
-        sys.exit(1)
+
+
+def _write_reports(results, seconds, junit_xml, html, seed, mode):
+    """Write the report files asked for; True when one could not be written (said on stderr)."""
+    problems = []
+    if junit_xml:
+        from ..check.render import to_junit_xml
+
+        problems.append(write_report(junit_xml, to_junit_xml(results), "JUnit XML"))
+    if html:
+        from ..check.render.html import render_html
+
+        problems.append(write_report(html, render_html(results, seconds, seed=seed, mode=mode), "HTML"))
+    for problem in filter(None, problems):
+        click.echo(f"Error: {problem}", err=True)
+    return any(problems)
+
+
+def _framework_check(framework, selected, failures, as_json, quiet):
+    """--framework: the interop verification of the selected ops; selected packs that failed to
+    load are named (on stderr, so --json stays JSON) and fail the run, as in the plain check."""
+    from ..interop.verify.command import run_framework_check
+    from ..plugins import channel
+    from ..printable import printable
+
+    code = 0
+    try:
+        run_framework_check(framework, selected, as_json, quiet)
+    except SystemExit as exit:
+        code = exit.code if isinstance(exit.code, int) else 1
+    for failure in failures:
+        click.echo(printable(f"FAIL pack {failure.pack} failed to load: {failure}"), err=True)
+    channel.summary_printed()
+    if code or failures:
+        sys.exit(code or 1)

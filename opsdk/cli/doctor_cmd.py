@@ -52,8 +52,15 @@ def _module(name, label, fix):
 def _c_compiler():
     import sysconfig
 
+    from ..errors import CompilerSettingError
     from ..kernels import compiler_info
+    from ..kernels.compiler import find_compiler
 
+    try:
+        find_compiler()
+    except CompilerSettingError as error:
+        text, fix = str(error).split("; fix: ", 1)
+        return Finding(ERROR, "C compiler", text, fix)
     info = compiler_info()
     if not info.available:
         return Finding(WARN, "C compiler", info.reason,
@@ -127,57 +134,76 @@ def _cuda_simulator():
                    "" if "no C++" not in detail else "install g++ or clang++, or set CXX")
 
 
+# less free space than this on the cache's filesystem is worth a warning (a build takes ~100 KiB)
+LOW_SPACE = 100 << 20
+
+
 def _cache():
+    """The kernel cache: usable, opsdk's, yours alone, with room; and every entry trusted."""
     from .cache_cmd import human_size
-    from ..kernels import CACHE_FIX, cache_info, cache_problem
+    from ..kernels import cache_info, cache_problem
+    from ..kernels.cache import untrusted_items
+    from ..writable import free_space, nearest_existing
 
     info = cache_info()
     problem = cache_problem()
-    if problem is None:
-        return Finding(OK, "cache", f"{info.path} ({info.entries} build(s), {human_size(info.total_bytes)})")
-    if info.entries and cache_problem(writing=False) is None:
-        problem += f" ({info.entries} prebuilt build(s) still load; other C kernels fall back to python)"
-    else:
-        problem += " (C kernels fall back to python)"
-    return Finding(ERROR, "cache", problem, CACHE_FIX)
-
-
-def _backend():
-    from ..errors import BackendUnavailableError
-    from ..kernels import BACKENDS
-    from ..kernels.dispatch import forced_backend
-
-    if "OPSDK_BACKEND" not in os.environ:
-        return []
-    try:
-        forced_backend()
-    except BackendUnavailableError:
-        valid = ", ".join([*BACKENDS, "auto"])
-        return [Finding(ERROR, "$OPSDK_BACKEND", f"{os.environ['OPSDK_BACKEND']!r} is not a backend: "
-                                                 f"expected one of {valid}; every kernel call fails",
-                        f"unset OPSDK_BACKEND, or set it to one of {valid}")]
-    return [Finding(OK, "$OPSDK_BACKEND", repr(os.environ["OPSDK_BACKEND"]))]
+    summary = f"{info.path} ({info.entries} build(s), {human_size(info.total_bytes)})"
+    if problem is not None:
+        detail = str(problem)
+        if problem.kind in ("not-writable", "full") and info.entries and cache_problem(writing=False) is None:
+            detail += f" ({info.entries} prebuilt build(s) still load; other C kernels fall back to python)"
+        else:
+            detail += " (C kernels fall back to python)"
+        return Finding(ERROR, "cache", detail, problem.fix)
+    unsafe = untrusted_items()
+    if unsafe:
+        more = f" and {len(unsafe) - 1} more" if len(unsafe) > 1 else ""
+        return Finding(ERROR, "cache", f"{summary}: {len(unsafe)} item(s) are not loaded, since someone "
+                                       f"else could have written them: {unsafe[0]}{more}",
+                       "`opsdk cache clear` removes them (they rebuild on next use)")
+    free, _ = free_space(nearest_existing(info.path))
+    if free is not None and free < LOW_SPACE:
+        return Finding(WARN, "cache", f"{summary}; only {human_size(free)} free on its filesystem",
+                       "free space there, or set OPSDK_CACHE_DIR to a directory on another filesystem")
+    return Finding(OK, "cache", summary)
 
 
 def _packs():
     from .list_cmd import failure_hint
     from ..plugins import get_registry
+    from ..printable import printable
 
     registry = get_registry()
     packs = registry.packs()
     ops = sum(len(p.ops) for p in packs)
     found = [Finding(OK, "packs", f"{len(packs)} loaded ({', '.join(p.name for p in packs)}), {ops} op(s)")]
     for failure in registry.failures():
-        found.append(Finding(ERROR, f"pack {failure.pack}",
-                             f"({failure.source}) failed at {failure.stage}: "
-                             f"{type(failure.error).__name__}: {failure.error}",
-                             failure_hint(failure), failure.traceback))
+        # a pack's name, version, message and traceback may hold ESC, BEL, NUL: shown as escapes
+        found.append(Finding(ERROR, printable(f"pack {failure.pack}"),
+                             printable(f"({failure.source}) failed at {failure.stage}: "
+                                       f"{type(failure.error).__name__}: {failure.error}"),
+                             printable(failure_hint(failure)), printable(failure.traceback)))
     return found
 
 
+_OTHER_VARIABLES = ("CC", "CXX", "CUDA_HOME")
+# what a strict variable's bad value breaks (a lenient one is ignored, with a warning)
+_BROKEN = {"OPSDK_BACKEND": "every kernel call fails", "OPSDK_CUDA_SIM_SCHEDULE": "every simulated launch fails"}
+
+
 def _environment():
-    names = ("OPSDK_LOAD_PLUGINS", "OPSDK_CACHE_DIR", "CC", "CUDA_HOME", "OPSDK_CUDA_SIM", "CXX")
-    return [Finding(OK, f"${name}", repr(os.environ[name])) for name in names if name in os.environ]
+    """A line per variable that changes opsdk's behaviour and is set: its value, or what is wrong."""
+    from ..env import VARIABLES, problems
+
+    found = {}
+    for name, message, strict, fix in problems():
+        if strict:
+            message += f"; {_BROKEN.get(name, 'it cannot be used')}"
+        found[name] = Finding(ERROR if strict else WARN, f"${name}", message, fix)
+    for name in (*VARIABLES, *_OTHER_VARIABLES):
+        if name in os.environ and name not in found:
+            found[name] = Finding(OK, f"${name}", repr(os.environ[name]))
+    return [found[name] for name in sorted(found)]
 
 
 def findings():
@@ -186,8 +212,7 @@ def findings():
         _python(), _opsdk(),
         _module("numpy", "NumPy", "pip install numpy"),
         _module("cffi", "cffi", "pip install cffi (C kernels are compiled through it)"),
-        _c_compiler(), _nvcc(), *_cupy_and_gpu(), _cuda_simulator(), _cache(), *_packs(), *_backend(),
-        *_environment(),
+        _c_compiler(), _nvcc(), *_cupy_and_gpu(), _cuda_simulator(), _cache(), *_packs(), *_environment(),
     ]
 
 

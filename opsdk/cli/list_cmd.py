@@ -3,6 +3,7 @@ import json
 
 import click
 
+_TIMEOUT_VAR = "OPSDK_PLUGIN_TIMEOUT"
 _STAGE_HINTS = {
     "import": "the pack did not import: fix the error, or reinstall it (pip install -e DIR)",
     "hook": "its register_ops hook raised: fix the pack's code where the traceback points",
@@ -12,16 +13,30 @@ _STAGE_HINTS = {
 
 def failure_hint(failure):
     """What to do about a pack that failed to load: by what went wrong, else by the stage."""
-    from ..errors import PackNameClashError, PackNotInstalledError
+    from .. import errors
 
     error = failure.error
-    if isinstance(error, PackNotInstalledError):
+    if isinstance(error, errors.PackNotInstalledError):
         return _not_installed_hint(error)
-    if isinstance(error, PackNameClashError):
+    uninstall = f"pip uninstall {failure.distribution}" if failure.distribution else \
+        "unregister it"
+    if isinstance(error, errors.PackNameClashError):
         dist = failure.distribution or "the pack registered in-process"
         return (f"two packs are named '{failure.pack}'; rename the entry point of one of them "
                 f"([project.entry-points.opsdk] in its pyproject.toml) and reinstall it, or "
                 f"uninstall one: pip uninstall {dist}")
+    if isinstance(error, errors.PluginTimeoutError):
+        return ("the traceback shows where its import waits (the network, a lock, input?); "
+                f"fix the pack, raise {_TIMEOUT_VAR} if it is only slow, or {uninstall}")
+    if isinstance(error, errors.PluginCrashError) and (error.exit_code or 0) < 0:
+        return ("the traceback shows the last Python line before the crash; fix the pack (its "
+                f"native code, or what it passes to it), or {uninstall}")
+    if isinstance(error, errors.PluginCrashError):
+        return ("its import calls os._exit() (or its native code exit()): a pack must never end "
+                f"the process; fix the pack, or {uninstall}")
+    if isinstance(error, errors.PluginTamperError):
+        return (f"the pack must not assign opsdk's names; have it register ops through "
+                f"register(...) (and wrap what it needs in its own functions), or {uninstall}")
     return _STAGE_HINTS.get(failure.stage, "see the traceback: opsdk doctor --verbose")
 
 
@@ -137,5 +152,8 @@ def list_cmd(as_json):
 
     Packs that failed to load are listed with their error and a fix.
     """
+    from ..printable import printable
+
     data = collect()
-    click.echo(json.dumps(data, indent=2) if as_json else _render(data))
+    # a pack's summary, version or error message may hold ESC, BEL, NUL: shown as escapes
+    click.echo(json.dumps(data, indent=2) if as_json else printable(_render(data)))

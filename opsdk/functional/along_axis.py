@@ -8,6 +8,7 @@ from .inplace import inplace_method
 from .op_args import (aliases, axis_arg, check_same_dtype, index_array, tensor_arg,
                       wrap_index)
 from .put_reduce import put_reduce
+from .shape import broadcast_to
 from .sorting import take_along
 
 
@@ -51,7 +52,6 @@ def take_along_axis(arr, indices, axis, broadcast=True):
         >>> opsdk.take_along_axis(x, opsdk.to_tensor([[2, 0]]), 1).numpy()
         array([[3., 1.]], dtype=float32)
     """
-    from .shape import broadcast_to
     arr, ind, axis = _along_axis_args("take_along_axis", arr, indices, axis)
     if broadcast:
         a_s = arr._data.shape
@@ -96,7 +96,6 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
         >>> opsdk.put_along_axis(x, opsdk.to_tensor([[1]]), 5.0, 1).numpy()
         array([[0., 5., 0.]], dtype=float32)
     """
-    from .shape import broadcast_to
     op = "put_along_axis"
     arr, ind, axis = _along_axis_args(op, arr, indices, axis)
     if reduce not in _REDUCES:

@@ -6,7 +6,10 @@ import numpy as np
 
 from ..errors import OpArgumentError
 from ..tensor import Tensor, _wrap
+from .linalg import matmul
 from .op_args import axis_arg, int_arg, tensor_arg
+from .reduction import norm, sum
+from .shape import concat
 
 
 def lerp(x, y, weight, name=None):
@@ -31,7 +34,6 @@ def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):
         >>> opsdk.addmm(opsdk.ones([2, 2]), opsdk.eye(2), opsdk.eye(2), 2.0, 3.0).numpy().tolist()
         [[5.0, 2.0], [2.0, 5.0]]
     """
-    from .linalg import matmul
     input, x, y = (tensor_arg(input, "addmm", "input"), tensor_arg(x, "addmm"),
                    tensor_arg(y, "addmm", "y"))
     for arg, t in (("x", x), ("y", y)):
@@ -51,7 +53,6 @@ def dist(x, y, p=2, name=None):
         >>> float(opsdk.dist(opsdk.to_tensor([3.0, 0.0]), opsdk.to_tensor([0.0, 4.0])))
         5.0
     """
-    from .reduction import norm, sum
     x, y = tensor_arg(x, "dist"), tensor_arg(y, "dist", "y")
     d = x - y
     try:
@@ -73,7 +74,6 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None):
         >>> opsdk.diff(opsdk.to_tensor([1.0, 4.0, 9.0])).numpy().tolist()
         [3.0, 5.0]
     """
-    from .shape import concat
     x = tensor_arg(x, "diff")
     if x._data.ndim == 0:
         raise OpArgumentError("diff: argument 'x' must have at least one dimension; got: a 0-d "

@@ -4,7 +4,7 @@ import numpy as np
 from .. import device as _device
 from ..dtypes import convert_dtype, default_float
 from ..errors import OpArgumentError
-from ..tensor import Tensor, _wrap
+from ..tensor import Tensor, _wrap, to_array
 
 _rng = np.random.default_rng()
 
@@ -21,55 +21,6 @@ def get_rng():
     return _rng
 
 
-def _to_array(data, dtype, place):
-    """Any array-like as an array of the requested dtype on the requested place."""
-    dt = convert_dtype(dtype)
-    if isinstance(data, Tensor):
-        arr = data._data.copy()
-    elif isinstance(data, np.ndarray):
-        arr = data.copy()
-    elif hasattr(data, "__cuda_array_interface__"):
-        arr = data.copy()
-    else:
-        if isinstance(data, (list, tuple)) and any(isinstance(v, Tensor) for v in _flat(data)):
-            data = _tensors_to_lists(data)
-        try:
-            arr = np.array(data)
-        except (ValueError, TypeError) as e:
-            raise OpArgumentError(f"to_tensor: argument 'data' is not array-like; expected: a "
-                                  f"number, nested list of equal lengths or an array; got: "
-                                  f"{type(data).__name__} ({e})") from None
-        if arr.dtype == np.float64 and dt is None:
-            arr = arr.astype(default_float())
-        elif arr.dtype.kind == "O":
-            raise OpArgumentError("to_tensor: argument 'data' has ragged or non-numeric "
-                                  "elements; expected: a rectangular nested list of numbers")
-        elif arr.dtype == np.complex128 and dt is None:
-            arr = arr.astype(np.complex64)
-    if arr.dtype.kind not in "biufc":  # strings, objects, dates: no tensor of those computes
-        raise OpArgumentError(f"to_tensor: argument 'data' is not numeric; expected: numbers or "
-                              f"booleans (a number, nested lists of them, a numeric array); got: "
-                              f"{type(data).__name__} of dtype {arr.dtype} ({str(data)[:40]!r})")
-    if dt is not None and arr.dtype != dt:
-        arr = arr.astype(dt)
-    if place is not None:
-        arr = _device.move_to(arr, _device.parse_place(place))
-    return arr
-
-
-def _flat(seq):
-    for v in seq:
-        if isinstance(v, (list, tuple)):
-            yield from _flat(v)
-        else:
-            yield v
-
-
-def _tensors_to_lists(seq):
-    return [(_tensors_to_lists(v) if isinstance(v, (list, tuple))
-             else (v.numpy() if isinstance(v, Tensor) else v)) for v in seq]
-
-
 def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     """Make a Tensor from a number, nested list, NumPy/CuPy array or Tensor (always a copy).
 
@@ -78,7 +29,7 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     Example:
         >>> x = opsdk.to_tensor([1.0, 2.0], stop_gradient=False)
     """
-    t = _wrap(_to_array(data, dtype, place))
+    t = _wrap(to_array(data, dtype, place))
     t.stop_gradient = stop_gradient
     return t
 

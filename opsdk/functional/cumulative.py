@@ -1,11 +1,18 @@
 """Scans along an axis: cumsum, cumprod, logcumsumexp, and the in-place cumsum_, cumprod_."""
 import numpy as np
 
+from ..autograd.record import needs_grad, record
 from ..errors import DTypeError, OpArgumentError
 from ..tensor import _wrap
+from . import maths
+from .arithmetic import divide, multiply
+from .casting import as_dtype as _cast
 from .inplace import inplace_method
-from .op_args import aliases, axis_arg, int_arg, reshape_exact, tensor_arg
-from .record import _state, record
+from .logic import where
+from .op_args import aliases, axis_arg, int_arg, tensor_arg
+from .reduction import sum as _sum
+from .shape import as_shape, flip, moveaxis, unsqueeze
+from .unary import exp, log
 
 _INT64 = np.dtype("int64")
 
@@ -13,7 +20,7 @@ _INT64 = np.dtype("int64")
 def _along(x, axis, op):
     """(x, axis) with axis=None meaning the flattened tensor, as in Paddle."""
     if axis is None:
-        return reshape_exact(x, [x._data.size]), 0
+        return as_shape(x, [x._data.size]), 0
     return x, axis_arg(axis, x._data.ndim, op)
 
 
@@ -21,22 +28,11 @@ def _scan(name, core, x, axis):
     """core(x1d_or_nd, axis) on x; a 0-d x is scanned as one element and stays 0-d."""
     if x._data.ndim == 0 or x._data.shape[axis] == 1:
         # a scan over one element is the identity: a copy, exact at every order
-        out = x._data.copy()
-        if not (_state.enabled and x._req):
-            return _wrap(out)
-        return record(name, out, (x,), _same, _same)
+        return record(name, x._data.copy(), (x,), _SAME)
     return core(x, axis)
 
 
-def _same(g):
-    return (g,)
-
-
-def _cast(x, dtype, op):
-    from ..dtypes import convert_dtype
-    from .unary import cast
-    dt = convert_dtype(dtype, op=op)
-    return x if x._data.dtype == dt else cast(x, dt)
+_SAME = (lambda g: g,)
 
 
 # -- cumsum -----------------------------------------------------------------------------------
@@ -49,10 +45,15 @@ def _cumsum_array(a, axis, reverse):
 def _cumsum(x, axis, reverse=False):
     """Inclusive running sum; its adjoint is the running sum in the other direction."""
     out = _cumsum_array(x._data, axis, reverse)
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    return record("cumsum", out, (x,), lambda g: (_cumsum(g, axis, not reverse),),
-                  lambda g: (_cumsum_array(g, axis, not reverse),))
+    return record("cumsum", out, (x,), _CUMSUM, (axis, reverse))
+
+
+def _summed(v, axis, reverse):
+    """The running sum of an array or (a graph op) a Tensor."""
+    return _cumsum(v, axis, reverse) if maths.is_tensor(v) else _cumsum_array(v, axis, reverse)
+
+
+_CUMSUM = (lambda g, axis, reverse: _summed(g, axis, not reverse),)
 
 
 @aliases(input="x", dim="axis")
@@ -154,7 +155,6 @@ def _cumprod_grad_array(g, x, y, axis):
 
 def _cumprod_vjp(g, x, axis):
     """The cumprod gradient with Tensor ops (differentiable again)."""
-    from .arithmetic import divide, multiply
     xd = x._data
     with np.errstate(all="ignore"):
         y = _cumprod(x, axis)
@@ -171,9 +171,6 @@ def _cumprod_vjp_pairs(g, x, axis):
     Exact at zeros and differentiable to any order; it costs n times the memory of x, and is
     used only where x has zeros or non-finite values (torch does the same).
     """
-    from .logic import where
-    from .reduction import sum as _sum
-    from .shape import moveaxis, unsqueeze
     n = x._data.shape[axis]
     xl = moveaxis(x, axis, -1)
     gl = moveaxis(g, axis, -1)
@@ -192,15 +189,21 @@ def _cumprod_array(a, axis):
 
 
 def _cumprod(x, axis):
-    xd = x._data
-    out = _cumprod_array(xd, axis)
-    if not (_state.enabled and x._req):
-        return _wrap(out)
+    out = _cumprod_array(x._data, axis)
     # backward recomputes the product from x (saved, version-checked) instead of reading the
     # output: no reference to the output, and writes into it cannot corrupt the gradient
-    return record("cumprod", out, (x,), lambda g: (_cumprod_vjp(g, x, axis),),
-                  lambda g: (_cumprod_grad_array(g, xd, _cumprod_array(xd, axis), axis),),
-                  saved=(x,))
+    return record("cumprod", out, (x,), _CUMPROD, (x, axis))
+
+
+def _cumprod_grad(g, x, axis):
+    """sum_{k>=i} g_k prod_{j<=k, j!=i} x_j: on arrays by division where exact, else the O(n)
+    recurrence; on Tensors with differentiable ops (the same sum, exact at zeros)."""
+    if maths.is_tensor(g):
+        return _cumprod_vjp(g, x, axis)
+    return _cumprod_grad_array(g, x, _cumprod_array(x, axis), axis)
+
+
+_CUMPROD = (_cumprod_grad,)
 
 
 @aliases(input="x")
@@ -260,8 +263,6 @@ def _lcse_vjp(g, x, axis):
     L is the reversed logcumsumexp. c = 2 max|g| per slice makes g + c positive, so the formula
     is an identity in g, x and y (differentiable again), also where g is 0.
     """
-    from .logic import where
-    from .unary import exp, log
     gd = g._data
     if gd.size == 0:
         return _wrap(np.zeros_like(x._data))
@@ -279,16 +280,22 @@ def _lcse_vjp(g, x, axis):
 
 def _lcse(x, axis, reverse=False):
     xd = x._data
-    out = _lcse_array(xd, axis, reverse)
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    if reverse:
-        from .shape import flip
+    if reverse and needs_grad(x):
         return flip(_lcse(flip(x, [axis]), axis), [axis])
+    out = _lcse_array(xd, axis, reverse)
     # as for cumprod, backward recomputes the output from the saved x
-    return record("logcumsumexp", out, (x,), lambda g: (_lcse_vjp(g, x, axis),),
-                  lambda g: (_lcse_grad_array(g, xd, _lcse_array(xd, axis), axis),),
-                  saved=(x,))
+    return record("logcumsumexp", out, (x,), _LCSE, (x, axis))
+
+
+def _lcse_grad(g, x, axis):
+    """sum_{k>=i} g_k exp(x_i - y_k): on arrays in log space (signs of g apart), on Tensors as
+    an identity in g, x and y (differentiable again)."""
+    if maths.is_tensor(g):
+        return _lcse_vjp(g, x, axis)
+    return _lcse_grad_array(g, x, _lcse_array(x, axis), axis)
+
+
+_LCSE = (_lcse_grad,)
 
 
 def logcumsumexp(x, axis=None, dtype=None, name=None):

@@ -1,11 +1,14 @@
 """Diagonals: diagonal (a view, as in Paddle), diag (builds or extracts, a copy), trace."""
 import numpy as np
 
+from ..autograd.record import record
 from ..errors import OpArgumentError, ShapeError
-from ..tensor import Tensor, _wrap
-from .flat_index import positions, put, scatter_add_array, take
-from .op_args import aliases, axis_arg, int_arg, reshape_exact, tensor_arg
-from .record import _state, mark_view, record
+from ..tensor import Tensor
+from .flat_index import positions, put, put_into, take
+from .op_args import aliases, axis_arg, int_arg, tensor_arg
+from .reduction import sum as _sum
+from .shape import as_shape
+from .views import mark_view
 
 
 def _diagonal_view(a, offset, a1, a2):
@@ -63,19 +66,17 @@ def _diagonal(x, offset, axis1, axis2, op):
     out = _diagonal_view(xd, k, a1, a2)
     def again(b):  # the view recomputed from a new value of x (writes through it in grad mode)
         return _diagonal(b, k, a1, a2, op)
-    if not (_state.enabled and x._req):
-        return mark_view(_wrap(out), x, out, again)
-    xs = xd.shape
+    return mark_view(record("diagonal", out, (x,), _DIAGONAL, (xd.shape, k, a1, a2)), x, out,
+                     again)
 
-    def where_from():
-        return np.ascontiguousarray(_diagonal_view(positions(xs), k, a1, a2))
 
-    def fast(g):
-        return (scatter_add_array(g, where_from(), xs, True),)
+def _diagonal_grad(g, shape, k, a1, a2):
+    """g put back on the diagonal of zeros of x's shape."""
+    where_from = np.ascontiguousarray(_diagonal_view(positions(shape), k, a1, a2))
+    return put_into(g, where_from, shape, True, "diagonal")
 
-    def vjp(g):
-        return (put("diagonal", g, where_from(), xs),)
-    return mark_view(record("diagonal", out, (x,), vjp, fast), x, out, again)
+
+_DIAGONAL = (_diagonal_grad,)
 
 
 def diag(x, offset=0, padding_value=0, name=None):
@@ -104,7 +105,7 @@ def diag(x, offset=0, padding_value=0, name=None):
     n = m + abs(k)
     i = np.arange(m, dtype=np.int64)
     rows, cols = (i, i + k) if k >= 0 else (i - k, i)
-    return put("diag", x if nd == 1 else reshape_exact(x, [1]), rows * n + cols, (n, n),
+    return put("diag", x if nd == 1 else as_shape(x, [1]), rows * n + cols, (n, n),
                fill=pad)
 
 
@@ -116,7 +117,6 @@ def trace(x, offset=0, axis1=0, axis2=1, name=None):
         >>> float(opsdk.trace(opsdk.to_tensor([[1.0, 2.0], [3.0, 4.0]])))
         5.0
     """
-    from .reduction import sum as _sum
     d = _diagonal(x, offset, axis1, axis2, "trace")
     dt = d._data.dtype
     return _sum(d, axis=-1, dtype=np.int64 if dt.kind == "b" else dt)

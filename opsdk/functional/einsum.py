@@ -4,15 +4,19 @@ The gradient of operand k is itself an einsum (of the output gradient and the ot
 into operand k's labels. Those labels may repeat ('ii') or appear in no other operand; a core
 that allows both in its output (diagonal embedding, broadcasting) serves forward and backward.
 """
+import functools
 import string
 
 import numpy as np
 
+from ..autograd.record import record
 from ..errors import OpArgumentError, ShapeError
-from ..tensor import Tensor, _wrap
+from ..tensor import Tensor
+from . import maths
 from .flat_index import put, scatter_add_array
-from .op_args import reshape_exact, tensor_list_arg
-from .record import _state, mark_view, record
+from .op_args import tensor_list_arg
+from .shape import as_shape, broadcast_to
+from .views import mark_view
 
 
 def _split_term(term, ndim, k, equation):
@@ -114,10 +118,9 @@ def _finish_array(r, computed, out, sizes):
 
 def _finish(r, computed, out, sizes):
     """_finish_array with Tensor ops."""
-    from .shape import broadcast_to
     uniq = _unique(out)
     if computed != uniq:
-        r = broadcast_to(reshape_exact(r, [sizes[c] if c in computed else 1 for c in uniq]),
+        r = broadcast_to(as_shape(r, [sizes[c] if c in computed else 1 for c in uniq]),
                          [sizes[c] for c in uniq])
     if uniq != out:
         r = put("einsum", r, _embed_positions(out, uniq, sizes), [sizes[c] for c in out])
@@ -145,29 +148,26 @@ def contract(ops, labels, out, sizes, keep=()):
     datas = [t._data for t in ops]
     r = np.einsum(",".join(labels) + "->" + computed, *datas, optimize=len(ops) > 2)
     r = np.array(r)  # einsum can return a view of its operand; the result owns its memory
-    if _state.enabled and any(t._req for t in ops):
-        r = _record(ops, labels, computed, sizes, r, keep)
-    else:
-        r = _wrap(r)
+    # operand k's gradient: the einsum of g and the other operands into k's labels
+    rule = tuple(functools.partial(_einsum_grad, k, labels, computed, sizes)
+                 for k in range(len(ops)))
+    several = len(ops) > 1
+    r = record("einsum", r, tuple(ops), rule, tuple(ops) if several else (),
+               saved=tuple(t for t in keep if isinstance(t, Tensor)) if several else ())
     return _finish(r, computed, out, sizes)
 
 
-def _record(ops, labels, out, sizes, r, keep):
-    def others(k):
-        return [i for i in range(len(ops)) if i != k]
+def _einsum_grad(k, labels, out, sizes, g, *operands):
+    others = [i for i in range(len(labels)) if i != k]
+    return _contracted([g] + [operands[i] for i in others],
+                       [out] + [labels[i] for i in others], labels[k], sizes)
 
-    def fast(g):
-        return tuple(
-            _einsum_arrays([g] + [ops[i]._data for i in others(k)],
-                           [out] + [labels[i] for i in others(k)], labels[k], sizes)
-            if ops[k]._req else None for k in range(len(ops)))
 
-    def vjp(g):
-        return tuple(
-            contract([g] + [ops[i] for i in others(k)], [out] + [labels[i] for i in others(k)],
-                     labels[k], sizes) if ops[k]._req else None for k in range(len(ops)))
-    saved = tuple(t for t in keep if isinstance(t, Tensor)) + tuple(ops)
-    return record("einsum", r, tuple(ops), vjp, fast, saved=saved if len(ops) > 1 else ())
+def _contracted(values, labels, out, sizes):
+    """The einsum of arrays (NumPy's) or of Tensors (contract: a graph op)."""
+    if any(maths.is_tensor(v) for v in values):
+        return contract(values, labels, out, sizes)
+    return _einsum_arrays(values, labels, out, sizes)
 
 
 def einsum(equation, *operands):
@@ -191,7 +191,6 @@ def einsum(equation, *operands):
         array([[ 7., 10.],
                [15., 22.]], dtype=float32)
     """
-    from .shape import broadcast_to
     if not isinstance(equation, str):
         raise OpArgumentError(f"einsum: argument 'equation' must be a str; got: "
                               f"{type(equation).__name__}")
@@ -207,7 +206,7 @@ def einsum(equation, *operands):
 def _identity(x):
     """'ij->ij' returns a view of its operand, as in Paddle."""
     out = x._data.view()
-    if not (_state.enabled and x._req):
-        return mark_view(_wrap(out), x, out, _identity)
-    return mark_view(record("einsum", out, (x,), lambda g: (g,), lambda g: (g,)), x, out,
-                     _identity)
+    return mark_view(record("einsum", out, (x,), _SAME), x, out, _identity)
+
+
+_SAME = (lambda g: g,)

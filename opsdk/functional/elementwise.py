@@ -3,13 +3,14 @@
 The ops live in ``arithmetic``, ``unary`` and ``logic``; this module re-exports them under one
 name, which the rest of opsdk imports.
 """
-from .arithmetic import (add, divide, floor_divide, maximum, minimum, multiply, pow, remainder,
-                         scale, subtract)
+from .arithmetic import (add, divide, floor_divide, maximum, minimum, multiply, pow, reciprocal,
+                         remainder, scale, square, subtract)
+from .casting import cast
 from .logic import (allclose, equal, greater_equal, greater_than, isfinite, isinf, isnan,
                     less_equal, less_than, logical_and, logical_not, logical_or, logical_xor,
                     not_equal, where)
-from .unary import (abs, cast, ceil, clip, cos, exp, floor, log, neg, reciprocal, round, rsqrt,
-                    sigmoid, sign, sin, sqrt, square, tanh)
+from .unary import (abs, ceil, clip, cos, exp, floor, log, neg, round, rsqrt, sigmoid, sign, sin,
+                    sqrt, tanh)
 
 __all__ = ["add", "subtract", "multiply", "divide", "pow", "maximum", "minimum", "neg", "abs",
            "exp", "log", "sqrt", "rsqrt", "square", "reciprocal", "sin", "cos", "tanh",

@@ -7,8 +7,9 @@ put's gradient is take again, so every order of derivative is exact.
 """
 import numpy as np
 
-from ..tensor import _wrap
-from .record import _state, as_array, record
+from ..autograd.record import record
+from ..tensor import as_array
+from . import maths
 
 
 def positions(shape):
@@ -45,28 +46,31 @@ def take(name, x, flat, unique=True):
     ``unique`` says that no position repeats, so the gradient can be assigned, not summed.
     """
     xd = x._data
-    out = as_array(xd.reshape(-1)[flat])
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    xs = xd.shape
-
-    def fast(g):
-        return (scatter_add_array(g, flat, xs, unique),)
-
-    def vjp(g):
-        return (put(name, g, flat, xs, unique),)
-    return record(name, out, (x,), vjp, fast)
+    return record(name, xd.reshape(-1)[flat], (x,), _TAKE, (name, flat, xd.shape, unique))
 
 
 def put(name, v, flat, shape, unique=True, fill=0):
     """An array of ``shape`` filled with ``fill``, v added at ``flat`` (v has flat's shape)."""
     out = scatter_add_array(v._data, flat, tuple(shape), unique, fill)
-    if not (_state.enabled and v._req):
-        return _wrap(out)
+    return record(name, out, (v,), _PUT, (name, flat, unique))
 
-    def fast(g):
-        return (as_array(g.reshape(-1)[flat]),)
 
-    def vjp(g):
-        return (take(name, g, flat, unique),)
-    return record(name, out, (v,), vjp, fast)
+def taken(v, flat, unique=True, name="take"):
+    """take on an array or a Tensor (a rule's maths)."""
+    if maths.is_tensor(v):
+        return take(name, v, flat, unique)
+    return as_array(v.reshape(-1)[flat])
+
+
+def put_into(v, flat, shape, unique=True, name="put"):
+    """put (zeros of ``shape``, v added at ``flat``) on an array or a Tensor (a rule's maths)."""
+    if maths.is_tensor(v):
+        return put(name, v, flat, shape, unique)
+    return scatter_add_array(v, flat, tuple(shape), unique)
+
+
+# take and put are each other's adjoint, so every order of derivative is exact
+_TAKE = (lambda g, name, flat, shape, unique: put_into(g, flat, shape, unique, name),)
+_PUT = (lambda g, name, flat, unique: taken(g, flat, unique, name),)
+
+maths.provide(take=taken, put=put_into)

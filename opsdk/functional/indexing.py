@@ -1,14 +1,12 @@
-"""Indexing with gradients: x[idx], x[idx] = v, gather, index_select, take_along_axis."""
+"""Indexing with gradients: x[idx], x[idx] = v, gather, index_select, masked_select."""
 import numpy as np
 
+from ..autograd.record import needs_grad, record
 from ..errors import OpArgumentError
-from ..tensor import Tensor, _wrap
-from .record import _state, as_array, mark_view, record, to_tensor_arg, unbroadcast
-from .reduction import check_axis
-
-
-def _arg(x, op, name="x"):
-    return x if isinstance(x, Tensor) else to_tensor_arg(x, op, name)
+from ..tensor import Tensor, _wrap, as_array, bump_version
+from . import maths
+from .op_args import check_axis, tensor_arg as _arg
+from .views import adopt, alias, mark_view
 
 
 def _plain_index(idx):
@@ -81,35 +79,25 @@ def getitem(x, idx):
                               f"{list(xd.shape)}; got: {e}") from None
     out = as_array(out)
     fn = (lambda b: getitem(b, idx)) if basic else None
-    if not (_state.enabled and x._req):
-        return mark_view(_wrap(out), x, out, fn)
-    xs = xd.shape
-
-    def fast(g):
-        z = np.zeros_like(g, shape=xs)  # zeros_like keeps NumPy vs CuPy
-        if basic:
-            z[idx] = g
-        else:
-            np.add.at(z, idx, g)
-        return (z,)
-
-    def vjp(g):
-        return (index_add_into(g, idx, xs, basic),)
-    return mark_view(record("getitem", out, (x,), vjp, fast), x, out, fn)
+    return mark_view(record("getitem", out, (x,), _GETITEM, (idx, xd.shape, basic)), x, out, fn)
 
 
 def index_add_into(g, idx, shape, basic):
-    """zeros(shape) with g added at idx; the adjoint of getitem (differentiable)."""
-    gd = g._data
-    z = np.zeros_like(gd, shape=shape)
+    """zeros(shape) with g added at idx: the adjoint of getitem, on an array or a Tensor (a
+    graph op, whose own adjoint is getitem again)."""
+    gd = g._data if maths.is_tensor(g) else g
+    z = np.zeros_like(gd, shape=shape)  # zeros_like keeps NumPy vs CuPy
     if basic:
         z[idx] = gd
     else:
         np.add.at(z, idx, gd)
-    if not (_state.enabled and g._req):
-        return _wrap(z)
-    return record("index_add", z, (g,), lambda gg: (getitem(gg, idx),),
-                  lambda gg: (as_array(gg[idx]),))
+    if not maths.is_tensor(g):
+        return z
+    return record("index_add", z, (g,), _INDEX_ADD, (idx,))
+
+
+_GETITEM = (lambda g, idx, shape, basic: index_add_into(g, idx, shape, basic),)
+_INDEX_ADD = (lambda g, idx: maths.getitem(g, idx),)
 
 
 def setitem(x, idx, value):
@@ -121,9 +109,7 @@ def setitem(x, idx, value):
 
 def setitem_into(x, idx, value):
     """x[idx] = value written into x's memory, x moved onto the setitem node (grad mode)."""
-    from .views import adopt, alias
     old = alias(x)  # x's place in the graph; setitem's rule never reads x's values
-    from ..tensor import bump_version
     bump_version(x)
     adopt(x, _assign(old, idx, value, x._data, "__setitem__"))
 
@@ -139,36 +125,18 @@ def _assign(x, idx, value, out, op):
         raise OpArgumentError(f"{op}: cannot assign a value of shape {list(np.shape(vd))} at "
                               f"index {idx!r} of a tensor of shape {list(out.shape)}; "
                               f"got: {e}") from None
-    if not (_state.enabled and (x._req or (vt is not None and vt._req))):
+    if not needs_grad(x, vt):
         return _wrap(out)
-    vs = vt._data.shape if vt is not None else None
-    rx = x._req
-    rv = vt is not None and vt._req
-    region = np.shape(out[idx])
-
-    def fast(g):
-        gx = None
-        if rx:
-            gx = g.copy()
-            gx[idx] = 0
-        gv = None
-        if rv:
-            from .record import unbroadcast_array
-            gv = unbroadcast_array(np.broadcast_to(as_array(g[idx]), region), vs)
-        return gx, gv
-
-    def vjp(g):
-        gx = getitem_zeroed(g, idx) if rx else None
-        gv = unbroadcast(getitem(g, idx), vs) if rv else None
-        return gx, gv
-    return record("setitem", out, (x, vt), vjp, fast)
+    outside = np.ones_like(out, dtype=bool)
+    outside[idx] = False
+    # the recorder sums value's gradient (the region's shape) back to value's shape
+    return record("setitem", out, (x, vt), _SETITEM, (idx, outside), broadcast=True)
 
 
-def getitem_zeroed(g, idx):
-    """g with the positions at idx set to 0 (differentiable in g)."""
-    mask = np.ones_like(g._data)
-    mask[idx] = 0
-    return g * _wrap(mask)
+# x keeps the gradient outside idx (a select: 0 at idx, whatever g holds there); the value
+# gets g's entries at idx
+_SETITEM = (lambda g, idx, outside: maths.where(outside, g, 0),
+            lambda g, idx, outside: maths.getitem(g, idx))
 
 
 def index_select(x, index, axis=0, name=None):
@@ -190,12 +158,6 @@ def index_select(x, index, axis=0, name=None):
 def gather(x, index, axis=None, name=None):
     """Paddle's gather: index_select along axis (0 by default)."""
     return index_select(x, index, 0 if axis is None else axis)
-
-
-def take_along_axis(arr, indices, axis, broadcast=True):
-    """Pick values along axis at the given indices (same ndim as arr); see along_axis.py."""
-    from .along_axis import take_along_axis as _take_along_axis
-    return _take_along_axis(arr, indices, axis, broadcast)
 
 
 def masked_select(x, mask, name=None):
@@ -223,3 +185,6 @@ def one_hot(x, num_classes, name=None):
         raise OpArgumentError(f"one_hot: labels must lie in [0, {num_classes}); got: "
                               f"min {d.min()}, max {d.max()}")
     return _wrap(as_array(np.eye(num_classes, dtype=np.float32)[d]))
+
+
+maths.provide(getitem=getitem)

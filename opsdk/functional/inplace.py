@@ -12,28 +12,23 @@ bump its version, so a node that saved x refuses to run backward. Inside the gra
 """
 import numpy as np
 
-from ..autograd.grad_mode import _state, no_grad
-from ..errors import ShapeError
-from ..tensor import Tensor, _wrap, bump_version
-from . import views
+from ..autograd.grad_mode import no_grad
+from ..autograd.record import clone, needs_grad, record
+from ..errors import OpArgumentError, ShapeError
+from ..tensor import Tensor, bump_version
+from . import indexing, maths, views
+from .creation import to_tensor
 
 
-def _any_req(args, kwargs):
-    for a in args:
-        if isinstance(a, Tensor) and a._req:
-            return True
-    for a in kwargs.values():
-        if isinstance(a, Tensor) and a._req:
-            return True
-    return False
+def _tensors(args, kwargs):
+    """The Tensors among an op's arguments."""
+    return [a for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
 
 
 def in_graph(t, args=(), kwargs=None):
     """True when an in-place op on t must be a graph op (not a plain write)."""
-    if not _state.enabled:
-        return False
-    others = _any_req(args, kwargs or {})
-    if not (t._req or others):
+    others = needs_grad(*_tensors(args, kwargs or {}))
+    if not (others or needs_grad(t)):
         return False
     # constants written through a view of a leaf are new values of the leaf, as in Paddle
     return others or not views.view_of_leaf(t)
@@ -74,7 +69,7 @@ def plain_result(t, r, op):
 def augmented(fn, ufunc, op):
     """``x op= y``: a new tensor in the graph (Paddle), an in-place update outside it."""
     def method(self, other):
-        if _state.enabled and (self._req or (isinstance(other, Tensor) and other._req)):
+        if needs_grad(self, other if isinstance(other, Tensor) else None):
             return fn(self, other)
         return plain_ufunc(self, ufunc, other, op)
     method.__name__ = op
@@ -104,11 +99,11 @@ def inplace_method(fn, name, ufunc=None, reads_input=True):
 
 def _constant_like(x, value):
     """A tensor of x's shape filled with value whose gradient to x is zero (fill_, zero_)."""
-    from .record import record
     out = np.full_like(x._data, value) if type(x._data) is np.ndarray else x._data * 0 + value
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    return record("fill", out, (x,), lambda g: (g * 0,), lambda g: (np.zeros_like(g),))
+    return record("fill", out, (x,), _ZERO)
+
+
+_ZERO = (lambda g: maths.zeros_like(g),)
 
 
 fill_ = inplace_method(_constant_like, "fill_", reads_input=False)
@@ -122,7 +117,6 @@ def zero_(self):
 
 def setitem(self, idx, value):
     """``x[idx] = value``: a plain write, or a graph op in grad mode (views.write)."""
-    from . import indexing
     if in_graph(self, (value,)):
         views.check_writable(self, "__setitem__")
         if self._base is not None and not self._detached:
@@ -135,7 +129,6 @@ def setitem(self, idx, value):
     try:
         self._data[indexing._plain_index(idx)] = vd
     except (ValueError, IndexError) as e:
-        from ..errors import OpArgumentError
         raise OpArgumentError(f"__setitem__: cannot assign a value of shape "
                               f"{list(np.shape(vd))} at index {idx!r} of a tensor of shape "
                               f"{self.shape}; got: {e}") from None
@@ -149,7 +142,7 @@ def shape_method(fn, inverse, name):
     can still be recomputed from it).
     """
     def method(self, *args, **kwargs):
-        graph = _state.enabled and (self._req or _any_req(args, kwargs))
+        graph = needs_grad(self, *_tensors(args, kwargs))
         if graph:
             views.check_writable(self, name)
         old = list(self._data.shape)
@@ -188,8 +181,6 @@ def assign(x, output=None):
         >>> opsdk.assign([1.0, 2.0]).numpy()
         array([1., 2.])
     """
-    from ..functional.creation import to_tensor
-    from ..tensor_methods import clone
     if isinstance(x, Tensor):
         r = clone(x)
     else:
@@ -199,7 +190,6 @@ def assign(x, output=None):
     if output is None:
         return r
     if not isinstance(output, Tensor):
-        from ..errors import OpArgumentError
         raise OpArgumentError(f"assign: argument 'output' must be a Tensor; got: "
                               f"{type(output).__name__}")
     if in_graph(output, (r,)):

@@ -1,17 +1,17 @@
-"""Matrix products: matmul with batching and broadcasting, dot, outer."""
+"""Linear algebra with gradients to any order: matrix products and square-matrix ops.
 
-from ..errors import ShapeError
-from ..tensor import Tensor, _wrap
-from . import cast_policy
-from .record import _state, as_array, record, to_tensor_arg, unbroadcast, unbroadcast_array
+matmul (batching and broadcasting), mm, bmm, dot, outer; inv, det, solve (Paddle's
+paddle.linalg.inv, det, solve and paddle.inverse), batched over leading axes.
+"""
+import numpy as np
 
-
-def _arg(x, op, name):
-    return x if isinstance(x, Tensor) else to_tensor_arg(x, op, name)
-
-
-def _swap(a):
-    return a.swapaxes(-1, -2)
+from ..autograd.record import OUTPUT, record
+from ..errors import DTypeError, OpArgumentError, ShapeError
+from ..tensor import tensor_arg
+from . import cast_policy, maths
+from .casting import cast
+from .reduction import sum as _sum
+from .shape import reshape, squeeze, transpose, unsqueeze
 
 
 def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
@@ -28,10 +28,9 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
 
 def plain_matmul(x, y, transpose_x=False, transpose_y=False):
     """matmul in the inputs' own dtype, whatever the auto_cast state."""
-    x = _arg(x, "matmul", "x")
-    y = _arg(y, "matmul", "y")
+    x = tensor_arg(x, "matmul", "x")
+    y = tensor_arg(y, "matmul", "y")
     x, y = _same_dtype(x, y)
-    from .shape import squeeze, transpose, unsqueeze
     if transpose_x and x.ndim >= 2:
         x = transpose(x, list(range(x.ndim - 2)) + [x.ndim - 1, x.ndim - 2])
     if transpose_y and y.ndim >= 2:
@@ -56,12 +55,10 @@ def _same_dtype(x, y):
     dx, dy = x._data.dtype, y._data.dtype
     if dx == dy:
         return x, y
-    from .unary import cast
     if dx.kind == "f" and dy.kind in "biu":
         return x, cast(y, dx)
     if dy.kind == "f" and dx.kind in "biu":
         return cast(x, dy), y
-    from ..errors import DTypeError
     raise DTypeError(f"matmul: arguments 'x' and 'y' must share one dtype (as in Paddle); "
                      f"got: {dx} and {dy}. Cast one with .astype() first")
 
@@ -72,23 +69,16 @@ def _matmul2(x, y):
         raise ShapeError(f"matmul: inner dimensions differ; expected: x.shape[-1] == "
                          f"y.shape[-2]; got: x {list(xd.shape)}, y {list(yd.shape)}")
     try:
-        out = as_array(xd @ yd)
+        out = xd @ yd
     except ValueError:
         raise ShapeError(f"matmul: batch dimensions do not broadcast; got: x {list(xd.shape)}, "
                          f"y {list(yd.shape)}") from None
-    if not (_state.enabled and (x._req or y._req)):
-        return _wrap(out)
-    rx, ry = x._req, y._req
-    xs, ys = xd.shape, yd.shape
+    # the recorder sums broadcast batch axes back to each operand's shape
+    return record("matmul", out, (x, y), _MATMUL, (x, y), broadcast=True)
 
-    def fast(g):
-        return (unbroadcast_array(g @ _swap(yd), xs) if rx else None,
-                unbroadcast_array(_swap(xd) @ g, ys) if ry else None)
 
-    def vjp(g):
-        return (unbroadcast(matmul(g, y, transpose_y=True), xs) if rx else None,
-                unbroadcast(matmul(x, g, transpose_x=True), ys) if ry else None)
-    return record("matmul", out, (x, y), vjp, fast, saved=(x, y))
+_MATMUL = (lambda g, x, y: maths.matmul(g, y, transpose_b=True),
+           lambda g, x, y: maths.matmul(x, g, transpose_a=True))
 
 
 def mm(x, y, name=None):
@@ -101,16 +91,147 @@ def bmm(x, y, name=None):
 
 def dot(x, y, name=None):
     """Inner product of two 1-D tensors (row-wise for 2-D)."""
-    from .reduction import sum as _sum
-    x = _arg(x, "dot", "x")
-    y = _arg(y, "dot", "y")
+    x = tensor_arg(x, "dot", "x")
+    y = tensor_arg(y, "dot", "y")
     if x.shape != y.shape:
         raise ShapeError(f"dot: expected: equal shapes; got: {x.shape} and {y.shape}")
     return _sum(x * y, axis=-1)
 
 
 def outer(x, y, name=None):
-    from .shape import reshape
-    x = _arg(x, "outer", "x")
-    y = _arg(y, "outer", "y")
+    x = tensor_arg(x, "outer", "x")
+    y = tensor_arg(y, "outer", "y")
     return matmul(reshape(x, [-1, 1]), reshape(y, [1, -1]))
+
+
+# -- square matrices: inverse, determinant, solve ---------------------------------------------
+def square_matrix_arg(x, op, arg="x"):
+    """x as a float Tensor of shape [..., n, n], or an error naming op and arg."""
+    x = tensor_arg(x, op, arg)
+    shape = x._data.shape
+    if len(shape) < 2 or shape[-1] != shape[-2]:
+        raise ShapeError(f"{op}: argument '{arg}' must be a square matrix or a batch of them "
+                         f"(shape [..., n, n]); got: shape {list(shape)}")
+    if x._data.dtype.kind != "f":
+        raise DTypeError(f"{op}: argument '{arg}' must be float32 or float64; got: {x._data.dtype}")
+    return x
+
+
+def matrix_transposed(t):
+    """t with its last two axes swapped."""
+    n = t.ndim
+    return transpose(t, [*range(n - 2), n - 1, n - 2])
+
+
+def _singular(op, shape):
+    return OpArgumentError(f"{op}: the matrix is singular (shape {list(shape)}); expected: an "
+                           f"invertible matrix")
+
+
+def inv(x, name=None):
+    """The inverse of a square matrix (batched). Gradient: -inv(x)^T g inv(x)^T.
+
+    Example:
+        >>> import opsdk
+        >>> opsdk.linalg.inv(opsdk.to_tensor([[2.0, 0.0], [0.0, 4.0]])).tolist()
+        [[0.5, 0.0], [0.0, 0.25]]
+    """
+    x = square_matrix_arg(x, "inv")
+    try:
+        out = np.linalg.inv(x._data)
+    except np.linalg.LinAlgError:
+        raise _singular("inv", x._data.shape) from None
+    return record("inv", out, (x,), _INV, (x, OUTPUT))
+
+
+_INV = (lambda g, x, y: -maths.matmul(maths.matmul(y, g, transpose_a=True), y,
+                                       transpose_b=True),)
+
+
+def _inverse(x, op):
+    """inv on an array (a singular matrix named as ``op``'s) or a Tensor (the graph op)."""
+    if maths.is_tensor(x):
+        return inv(x)
+    try:
+        return np.linalg.inv(x)
+    except np.linalg.LinAlgError:
+        raise _singular(op, x.shape) from None
+
+
+def det(x, name=None):
+    """The determinant of a square matrix (batched). Gradient: g det(x) inv(x)^T (x invertible).
+
+    Example:
+        >>> import opsdk
+        >>> float(opsdk.linalg.det(opsdk.to_tensor([[2.0, 1.0], [1.0, 3.0]])))
+        5.0
+    """
+    x = square_matrix_arg(x, "det")
+    return record("det", np.linalg.det(x._data), (x,), _DET, (x, OUTPUT))
+
+
+def _det_grad(g, x, d):
+    scale = g * d
+    scale = maths.reshape(scale, maths.shape(scale) + (1, 1))
+    return scale * maths.mT(_inverse(x, "det (its gradient)"))
+
+
+_DET = (_det_grad,)
+
+
+def solve(x, y, name=None):
+    """The solution z of x @ z = y (batched; y a matrix [..., n, k] or, with x 2-D, a vector [n]).
+
+    Gradients: gy = solve(x^T, g), gx = -gy z^T.
+
+    Example:
+        >>> import opsdk
+        >>> opsdk.linalg.solve(opsdk.to_tensor([[2.0, 0.0], [0.0, 4.0]]), opsdk.to_tensor([2.0, 2.0])).tolist()
+        [1.0, 0.5]
+    """
+    x = square_matrix_arg(x, "solve")
+    y = tensor_arg(y, "solve", "y")
+    n = x._data.shape[-1]
+    vector = y._data.ndim == 1
+    if (vector and y._data.shape[0] != n) or (not vector and y._data.shape[-2] != n):
+        raise ShapeError(f"solve: argument 'y' must have {n} rows, as 'x' is {n}x{n}; got: shape "
+                         f"{list(y._data.shape)}")
+    if y._data.dtype != x._data.dtype:
+        raise DTypeError(f"solve: arguments 'x' and 'y' must share one dtype; got: "
+                         f"{x._data.dtype} and {y._data.dtype}")
+    try:
+        out = np.linalg.solve(x._data, y._data[:, None] if vector else y._data)
+    except np.linalg.LinAlgError:
+        raise _singular("solve", x._data.shape) from None
+    except ValueError:
+        raise ShapeError(f"solve: batch dimensions do not broadcast; got: x "
+                         f"{list(x._data.shape)}, y {list(y._data.shape)}") from None
+    if vector:
+        out = out[:, 0]
+    # (y is not read by the rules, but modifying it in place before backward is refused too)
+    return record("solve", out, (x, y), _SOLVE, (x, OUTPUT), broadcast=True, saved=(y,))
+
+
+def _solved(a, b):
+    """solve on arrays or Tensors (a vector b stays a vector)."""
+    if maths.is_tensor(a) or maths.is_tensor(b):
+        return solve(a, b)
+    if b.ndim == 1:
+        return np.linalg.solve(a, b[:, None])[:, 0]
+    return np.linalg.solve(a, b)
+
+
+def _solve_grad_in_y(g, x, z):
+    return _solved(maths.mT(x), g)
+
+
+def _solve_grad_in_x(g, x, z):
+    gy = _solve_grad_in_y(g, x, z)
+    if len(maths.shape(z)) == 1:  # a vector: -(gy z^T) as an outer product
+        return -maths.matmul(maths.reshape(gy, (-1, 1)), maths.reshape(z, (1, -1)))
+    return -maths.matmul(gy, z, transpose_b=True)
+
+
+_SOLVE = (_solve_grad_in_x, _solve_grad_in_y)
+
+maths.provide(matmul=matmul, mT=matrix_transposed)

@@ -1,28 +1,28 @@
 """Selection and comparisons: where (differentiable), comparisons and logic (never)."""
 import numpy as np
 
+from ..autograd.record import record
 from ..dtypes import promote
 from ..errors import ShapeError
-from ..tensor import Tensor, _wrap
-from .arithmetic import _operand, _req, floor_divide, promoted, remainder, sides
-from .unary import _unary_arg
-from .record import _SCALARS, as_array, record, unbroadcast, unbroadcast_array
+from ..tensor import _SCALARS, Tensor, _wrap, as_array, tensor_arg
+from . import maths
+from .indexing import nonzero
+from .operands import operand, promoted
 
 __all__ = ["where", "equal", "not_equal", "less_than", "less_equal", "greater_than",
            "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not",
-           "remainder", "floor_divide", "isnan", "isinf", "isfinite", "allclose"]
+           "isnan", "isinf", "isfinite", "allclose"]
 
 
 def where(condition, x=None, y=None, name=None):
     """Pick x where condition is true, else y (broadcasting); gradients go to the picked side."""
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     if x is None and y is None:
-        from .indexing import nonzero
         return nonzero(condition, as_tuple=True)
     if cond.dtype != np.bool_:
         cond = cond.astype(bool)
-    xd, xt = _operand(x, "where", "x")
-    yd, yt = _operand(y, "where", "y")
+    xd, xt = operand(x, "where", "x")
+    yd, yt = operand(y, "where", "y")
     xd, xt, yd, yt = promoted(xd, xt, yd, yt, "where", scalar_0d=False)
     try:
         out = as_array(np.where(cond, xd, yd))
@@ -30,20 +30,11 @@ def where(condition, x=None, y=None, name=None):
         raise ShapeError(f"where: shapes do not broadcast; expected: condition, x and y "
                          f"broadcastable to one shape; got: condition {list(cond.shape)}, "
                          f"x {list(np.shape(xd))}, y {list(np.shape(yd))}") from None
-    if not _req(xt, yt):
-        return _wrap(out)
-    rx, ry, xs, ys = sides(xd, xt, yd, yt)
+    return record("where", out, (xt, yt), _WHERE, (cond,), broadcast=True)
 
-    def fast(g):
-        return (unbroadcast_array(np.where(cond, g, 0), xs) if rx else None,
-                unbroadcast_array(np.where(cond, 0, g), ys) if ry else None)
 
-    def vjp(g):
-        zero = g * 0
-        c = _wrap(cond)
-        return (unbroadcast(where(c, g, zero), xs) if rx else None,
-                unbroadcast(where(c, zero, g), ys) if ry else None)
-    return record("where", out, (xt, yt), vjp, fast)
+# the gradient goes to the side picked (a select, so NaN and inf on the other side stay there)
+_WHERE = (lambda g, cond: maths.where(cond, g, 0), lambda g, cond: maths.where(cond, 0, g))
 
 
 def _compare(name, fn):
@@ -76,24 +67,24 @@ logical_xor = _compare("logical_xor", np.logical_xor)
 
 
 def logical_not(x, name=None):
-    return _wrap(as_array(np.logical_not(_unary_arg(x, "logical_not")._data)))
+    return _wrap(as_array(np.logical_not(tensor_arg(x, "logical_not")._data)))
 
 
 def isnan(x, name=None):
-    return _wrap(as_array(np.isnan(_unary_arg(x, "isnan")._data)))
+    return _wrap(as_array(np.isnan(tensor_arg(x, "isnan")._data)))
 
 
 def isinf(x, name=None):
-    return _wrap(as_array(np.isinf(_unary_arg(x, "isinf")._data)))
+    return _wrap(as_array(np.isinf(tensor_arg(x, "isinf")._data)))
 
 
 def isfinite(x, name=None):
-    return _wrap(as_array(np.isfinite(_unary_arg(x, "isfinite")._data)))
+    return _wrap(as_array(np.isfinite(tensor_arg(x, "isfinite")._data)))
 
 
 def allclose(x, y, rtol=1e-5, atol=1e-8, equal_nan=False, name=None):
-    return _wrap(np.asarray(np.allclose(_unary_arg(x, "allclose")._host(),
-                                        _unary_arg(y, "allclose")._host(), rtol, atol,
+    return _wrap(np.asarray(np.allclose(tensor_arg(x, "allclose")._host(),
+                                        tensor_arg(y, "allclose")._host(), rtol, atol,
                                         equal_nan)))
 
 
@@ -104,11 +95,10 @@ def isclose(x, y, rtol=1e-5, atol=1e-8, equal_nan=False, name=None):
         >>> opsdk.isclose(opsdk.to_tensor([1.0, 2.0]), opsdk.to_tensor([1.0, 2.1])).numpy().tolist()
         [True, False]
     """
-    xd, yd = _unary_arg(x, "isclose")._host(), _unary_arg(y, "isclose")._host()
+    xd, yd = tensor_arg(x, "isclose")._host(), tensor_arg(y, "isclose")._host()
     try:
         return _wrap(as_array(np.isclose(xd, yd, rtol, atol, equal_nan)))
     except ValueError:
-        from ..errors import ShapeError
         raise ShapeError(f"isclose: shapes {list(xd.shape)} and {list(yd.shape)} do not "
                          "broadcast") from None
 
@@ -120,5 +110,8 @@ def equal_all(x, y, name=None):
         >>> bool(opsdk.equal_all(opsdk.to_tensor([1, 2]), opsdk.to_tensor([1, 2])))
         True
     """
-    xd, yd = _unary_arg(x, "equal_all")._host(), _unary_arg(y, "equal_all")._host()
+    xd, yd = tensor_arg(x, "equal_all")._host(), tensor_arg(y, "equal_all")._host()
     return _wrap(np.asarray(xd.shape == yd.shape and bool(np.array_equal(xd, yd))))
+
+
+maths.provide(where=where)

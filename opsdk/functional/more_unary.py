@@ -4,22 +4,20 @@ Integer inputs give the default float (frac keeps integers), as in Paddle; trunc
 """
 import numpy as np
 
-from ..tensor import _wrap
-from .record import _state, as_array
-from .unary import (_float_arg, _record_from_input, _record_from_output, _unary_arg, tanh,
-                    trunc)
+from ..autograd.record import OUTPUT, record
+from ..tensor import _wrap, as_array, tensor_arg
+from .casting import float_arg
+from .unary import tanh, trunc
 
 _LN2 = float(np.log(2.0))
 _LN10 = float(np.log(10.0))
 
 
-def _from_input(name, x, fn, fast_rule, vjp_rule):
-    x = _float_arg(x, name)
+def _from_input(name, x, fn, rule):
+    x = float_arg(x, name)
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = as_array(fn(x._data))
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    return _record_from_input(name, x, out, fast_rule, vjp_rule)
+        out = fn(x._data)
+    return record(name, out, (x,), (rule,), (x,))
 
 
 def log1p(x, name=None):
@@ -29,7 +27,7 @@ def log1p(x, name=None):
         >>> round(float(opsdk.log1p(opsdk.to_tensor(1e-10, dtype="float64"))) * 1e10, 6)
         1.0
     """
-    return _from_input("log1p", x, np.log1p, lambda g, v: g / (1 + v), lambda g, v: g / (v + 1))
+    return _from_input("log1p", x, np.log1p, _log1p_grad)
 
 
 def log2(x, name=None):
@@ -39,8 +37,7 @@ def log2(x, name=None):
         >>> opsdk.log2(opsdk.to_tensor([1.0, 8.0])).numpy().tolist()
         [0.0, 3.0]
     """
-    return _from_input("log2", x, np.log2, lambda g, v: g / (v * _LN2),
-                       lambda g, v: g / (v * _LN2))
+    return _from_input("log2", x, np.log2, _log2_grad)
 
 
 def log10(x, name=None):
@@ -50,8 +47,7 @@ def log10(x, name=None):
         >>> opsdk.log10(opsdk.to_tensor([1.0, 100.0], dtype="float64")).numpy().tolist()
         [0.0, 2.0]
     """
-    return _from_input("log10", x, np.log10, lambda g, v: g / (v * _LN10),
-                       lambda g, v: g / (v * _LN10))
+    return _from_input("log10", x, np.log10, _log10_grad)
 
 
 def expm1(x, name=None):
@@ -61,12 +57,26 @@ def expm1(x, name=None):
         >>> round(float(opsdk.expm1(opsdk.to_tensor(1e-10, dtype="float64"))) * 1e10, 6)
         1.0
     """
-    x = _float_arg(x, "expm1")
+    x = float_arg(x, "expm1")
     with np.errstate(over="ignore"):
-        out = as_array(np.expm1(x._data))
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    return _record_from_output("expm1", x, out, lambda g, y: g * y + g)
+        out = np.expm1(x._data)
+    return record("expm1", out, (x,), _EXPM1, (OUTPUT,))
+
+
+def _log1p_grad(g, x):
+    return g / (1 + x)
+
+
+def _log2_grad(g, x):
+    return g / (x * _LN2)
+
+
+def _log10_grad(g, x):
+    return g / (x * _LN10)
+
+
+# the derivative e**x is y + 1
+_EXPM1 = (lambda g, y: g * y + g,)
 
 
 __all__ = ["log1p", "log2", "log10", "expm1", "trunc", "frac", "stanh"]
@@ -79,7 +89,7 @@ def frac(x, name=None):
         >>> opsdk.frac(opsdk.to_tensor([1.5, -2.25])).numpy().tolist()
         [0.5, -0.25]
     """
-    x = _unary_arg(x, "frac")
+    x = tensor_arg(x, "frac")
     if x._data.dtype.kind in "iub":
         return _wrap(as_array(np.zeros_like(x._data)))
     return x - trunc(x)
@@ -92,4 +102,4 @@ def stanh(x, scale_a=0.67, scale_b=1.7159, name=None):
         >>> round(float(opsdk.stanh(opsdk.to_tensor(1.0), 1.0, 2.0)), 4)
         1.5232
     """
-    return tanh(_float_arg(x, "stanh") * scale_a) * scale_b
+    return tanh(float_arg(x, "stanh") * scale_a) * scale_b

@@ -2,13 +2,15 @@
 import numpy as np
 
 from ..tensor import _wrap
+from .casting import as_dtype
+from .logic import where
 from .op_args import tensor_arg
 from .products import reduce_axes_arg
+from .reduction import sum as _sum
 
 
 def _without_nan(x):
     """x with NaN replaced by 0 (a differentiable select: NaN positions get gradient 0)."""
-    from .logic import where
     d = x._data
     if d.dtype.kind not in "fc":
         return x, None
@@ -25,7 +27,6 @@ def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
         >>> float(opsdk.nansum(opsdk.to_tensor([1.0, float("nan"), 2.0])))
         3.0
     """
-    from .reduction import sum as _sum
     x = tensor_arg(x, "nansum")
     axes = reduce_axes_arg(axis, x._data.ndim, "nansum")
     return _sum(_without_nan(x)[0], axis=list(axes), dtype=dtype, keepdim=keepdim)
@@ -40,11 +41,9 @@ def nanmean(x, axis=None, keepdim=False, name=None):
         >>> float(opsdk.nanmean(opsdk.to_tensor([1.0, float("nan"), 2.0])))
         1.5
     """
-    from .cumulative import _cast
-    from .reduction import sum as _sum
     x = tensor_arg(x, "nanmean")
     if x._data.dtype.kind not in "fc":
-        x = _cast(x, "float32", "nanmean")
+        x = as_dtype(x, "float32", "nanmean")
     axes = reduce_axes_arg(axis, x._data.ndim, "nanmean")
     kept, nan = _without_nan(x)
     count = (~nan).sum(axis=axes, keepdims=keepdim)

@@ -1,18 +1,35 @@
-"""Argument checks shared by the added core ops: axes, ints, index tensors, Paddle's aliases."""
+"""Argument checks shared by the core ops: axes, ints, index tensors, Paddle's aliases."""
+import builtins
 import functools
-import operator
 
 import numpy as np
 
 from ..errors import DTypeError, IndexOutOfRangeError, OpArgumentError
-from ..tensor import Tensor, _wrap
-from .record import _state, mark_view, record, to_tensor_arg
-from .reduction import check_axis
+from ..tensor import Tensor, tensor_arg  # noqa: F401  (tensor_arg: the ops import it from here)
 
 
-def tensor_arg(x, op, arg="x"):
-    """x as a Tensor (lists, arrays and numbers are wrapped and never differentiated)."""
-    return x if isinstance(x, Tensor) else to_tensor_arg(x, op, arg)
+def check_axis(axis, ndim, op, arg="axis"):
+    """One axis as a non-negative int; out of [-ndim, ndim) is an error naming op and arg."""
+    # a 0-d tensor accepts axis 0 and -1, as in Paddle
+    n = builtins.max(ndim, 1)
+    a = axis.item() if isinstance(axis, Tensor) else axis
+    if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
+        raise OpArgumentError(f"{op}: argument '{arg}' must be an int; got: {axis!r}")
+    a = int(a)
+    if not -n <= a < n:
+        raise OpArgumentError(f"{op}: argument '{arg}' out of range; expected: in "
+                              f"[{-n}, {n - 1}] for a {ndim}-d tensor; got: {a}")
+    return a % n
+
+
+def normalize_axis(axis, ndim, op):
+    """None -> all axes; int/list/tuple -> a sorted tuple of non-negative axes (checked)."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, Tensor):
+        axis = axis.tolist()
+    axes = tuple(axis) if isinstance(axis, (list, tuple)) else (axis,)
+    return tuple(sorted({check_axis(a, ndim, op) for a in axes}))
 
 
 def int_arg(v, op, arg):
@@ -76,27 +93,6 @@ def check_same_dtype(op, a, b, a_name, b_name):
     if a._data.dtype != b._data.dtype:
         raise DTypeError(f"{op}: '{b_name}' must have the dtype of '{a_name}'; expected: "
                          f"{a._data.dtype}; got: {b._data.dtype}")
-
-
-def reshape_exact(x, shape):
-    """reshape where every entry is a size (0 means an empty axis, never 'keep this one')."""
-    xd = x._data
-    shape = tuple(int(s) for s in shape)
-    if tuple(xd.shape) == shape:
-        return x
-    out = xd.reshape(shape)
-    def again(b):
-        return reshape_exact(b, shape)
-    if not (_state.enabled and x._req):
-        return mark_view(_wrap(out), x, out, again)
-    xs = xd.shape
-    res = record("reshape", out, (x,), lambda g: (reshape_exact(g, xs),),
-                 lambda g: (g.reshape(xs),))
-    return mark_view(res, x, out, again)
-
-
-def prod_of(shape):
-    return functools.reduce(operator.mul, shape, 1)
 
 
 def aliases(**alias_of):

@@ -9,10 +9,13 @@ import functools
 
 import numpy as np
 
+from ..autograd.record import record
 from ..errors import OpArgumentError
 from ..tensor import _wrap
-from .op_args import axis_arg, reshape_exact, tensor_arg
-from .record import _state, record
+from . import maths
+from .casting import cast
+from .op_args import axis_arg, tensor_arg
+from .shape import as_shape
 from .sorting import _k_arg, sort_order, take_along
 from .stl_order import kthvalue_row, median_row, mode_row, replay_rows, same
 
@@ -22,7 +25,7 @@ def _keep_or_drop(t, axis, keepdim):
         return t
     shape = list(t._data.shape)
     del shape[axis]
-    return reshape_exact(t, shape)
+    return as_shape(t, shape)
 
 
 def _drop(a, axis, keepdim):
@@ -34,7 +37,7 @@ def _reduced_axis(x, axis, op):
     xd = x._data
     axis = axis_arg(axis, xd.ndim, op)
     if xd.ndim == 0:
-        return reshape_exact(x, [1]), 0, True
+        return as_shape(x, [1]), 0, True
     return x, axis, False
 
 
@@ -47,7 +50,7 @@ def _finish(op, x, idx, axis, keepdim, zero_d):
     """(values, int64 indices) for idx (keepdim shape) picked along axis."""
     values = take_along(op, x, idx, axis)
     if zero_d:
-        return reshape_exact(values, []), _wrap(idx.reshape(()))
+        return as_shape(values, []), _wrap(idx.reshape(()))
     return _keep_or_drop(values, axis, keepdim), _wrap(_drop(idx, axis, keepdim))
 
 
@@ -190,17 +193,11 @@ def _median_values(x, axis, keepdim, lower_only):
         out = np.full(shape, np.nan, dtype=xd.dtype)
         return _wrap(_drop(out, axis, keepdim))
     value, w = _median_weights(xd, axis, lower_only)
-    out = _drop(value, axis, keepdim)
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    ks = value.shape
+    return record("median", _drop(value, axis, keepdim), (x,), _MEDIAN, (value.shape, w))
 
-    def fast(g):
-        return (g.reshape(ks) * w,)
 
-    def vjp(g):
-        return (reshape_exact(g, ks) * _wrap(w),)
-    return record("median", out, (x,), vjp, fast)
+# g shared out with weights fixed at forward
+_MEDIAN = (lambda g, kept, w: maths.reshape(g, kept) * w,)
 
 
 def _median(x, axis=None, keepdim=False, mode="avg", name=None):
@@ -210,17 +207,16 @@ def _median(x, axis=None, keepdim=False, mode="avg", name=None):
     if isinstance(axis, (list, tuple)):
         raise OpArgumentError(f"median: argument 'axis' must be None or an int; got: {axis!r}")
     if mode == "avg" and x._data.dtype != np.float64:
-        from .unary import cast
         x = cast(x, "float32")
     xd = x._data
     if axis is None:
-        flat = reshape_exact(x, [xd.size])
+        flat = as_shape(x, [xd.size])
         out = _median_values(flat, 0, True, mode == "min")
-        return reshape_exact(out, [1] * xd.ndim if keepdim else [])
+        return as_shape(out, [1] * xd.ndim if keepdim else [])
     x, ax, zero_d = _reduced_axis(x, axis, "median")
     if mode == "avg":
         out = _median_values(x, ax, keepdim, False)
-        return reshape_exact(out, []) if zero_d else out
+        return as_shape(out, []) if zero_d else out
     n = x._data.shape[ax]
     if n == 0:
         raise _empty_axis_error("median", ax)

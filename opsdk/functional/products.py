@@ -1,10 +1,15 @@
 """Products: prod (a reduction), kron, cross."""
 import numpy as np
 
+from ..autograd.record import record
 from ..errors import DTypeError, OpArgumentError, ShapeError
 from ..tensor import Tensor, _wrap
-from .op_args import aliases, axis_arg, check_same_dtype, reshape_exact, tensor_arg
-from .record import _state, record
+from . import maths
+from .arithmetic import multiply
+from .casting import as_dtype as _cast
+from .cumulative import cumprod
+from .op_args import aliases, axis_arg, check_same_dtype, tensor_arg
+from .shape import as_shape, concat, flip, transpose
 
 
 def reduce_axes_arg(axis, ndim, op):
@@ -34,8 +39,6 @@ def _others_array(a):
 
 def _others(t):
     """_others_array with Tensor ops (differentiable through cumprod's exact gradient)."""
-    from .cumulative import cumprod
-    from .shape import concat, flip
     n = t._data.shape[-1]
     ones = np.ones(t._data.shape[:-1] + (1,), dtype=t._data.dtype)
     if n <= 1:
@@ -74,36 +77,41 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
         >>> float(opsdk.prod(opsdk.to_tensor([2.0, 3.0, 4.0])))
         24.0
     """
-    from .shape import transpose
     x = tensor_arg(x, "prod")
     if dtype is not None:
-        from .cumulative import _cast
         x = _cast(x, dtype, "prod")
     xd = x._data
     axes = reduce_axes_arg(axis, xd.ndim, "prod")
     out = np.asarray(np.prod(xd, axis=axes, keepdims=keepdim, dtype=xd.dtype))
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    xs = xd.shape
-    kept = tuple(1 if i in axes else s for i, s in enumerate(xs))
-    perm, inv, grouped = _grouped(xs, axes)
+    return record("prod", out, (x,), _PROD, (x, axes))
 
-    def fast(g):
-        with np.errstate(all="ignore"):
-            # recomputed from x (saved, version-checked): the output may have been written to
-            o = np.prod(xd, axis=axes, keepdims=True, dtype=xd.dtype)
-            if (np.isfinite(o) & (o != 0)).all() and np.isfinite(xd).all():
-                # no zero and no overflow anywhere: out / x is the product of the others
-                return (g.reshape(kept) * (o / xd),)
-        others = _others_array(xd.transpose(perm).reshape(grouped))
-        others = others.reshape([xs[p] for p in perm]).transpose(inv)
-        return (g.reshape(kept) * others,)
 
-    def vjp(g):
-        t = reshape_exact(transpose(x, perm), grouped)
-        others = transpose(reshape_exact(_others(t), [xs[p] for p in perm]), inv)
-        return (reshape_exact(g, kept) * others,)
-    return record("prod", out, (x,), vjp, fast, saved=(x,))
+def _prod_grad(g, x, axes):
+    """g times each element's product of the others (no division by the element)."""
+    shape = maths.shape(x)
+    kept = tuple(1 if i in axes else s for i, s in enumerate(shape))
+    return maths.reshape(g, kept) * _others_product(x, axes)
+
+
+def _others_product(x, axes):
+    """For each element of x, the product of the others along axes: on arrays out / x where that
+    is exact (no zero, no overflow), else prefix and suffix products; on Tensors the latter,
+    as graph ops (exact at zeros, differentiable again)."""
+    shape = maths.shape(x)
+    perm, inv, grouped = _grouped(shape, axes)
+    if maths.is_tensor(x):
+        t = as_shape(transpose(x, perm), grouped)
+        return transpose(as_shape(_others(t), [shape[p] for p in perm]), inv)
+    with np.errstate(all="ignore"):
+        # recomputed from x (saved, version-checked): the output may have been written to
+        o = np.prod(x, axis=axes, keepdims=True, dtype=x.dtype)
+        if (np.isfinite(o) & (o != 0)).all() and np.isfinite(x).all():
+            return o / x
+    others = _others_array(x.transpose(perm).reshape(grouped))
+    return others.reshape([shape[p] for p in perm]).transpose(inv)
+
+
+_PROD = (_prod_grad,)
 
 
 def kron(x, y, name=None):
@@ -119,7 +127,6 @@ def kron(x, y, name=None):
         >>> opsdk.kron(opsdk.to_tensor([1.0, 2.0]), opsdk.to_tensor([1.0, 10.0])).numpy()
         array([ 1., 10.,  2., 20.], dtype=float32)
     """
-    from .arithmetic import multiply
     x = tensor_arg(x, "kron", "x")
     y = tensor_arg(y, "kron", "y")
     check_same_dtype("kron", x, y, "x", "y")
@@ -127,9 +134,9 @@ def kron(x, y, name=None):
     xs = [1] * (nd - x._data.ndim) + list(x._data.shape)
     ys = [1] * (nd - y._data.ndim) + list(y._data.shape)
     # x[i] * y[j] laid out as (i0, j0, i1, j1, ...) is the Kronecker product once flattened
-    xr = reshape_exact(x, [v for s in xs for v in (s, 1)])
-    yr = reshape_exact(y, [v for s in ys for v in (1, s)])
-    return reshape_exact(multiply(xr, yr), [a * b for a, b in zip(xs, ys)])
+    xr = as_shape(x, [v for s in xs for v in (s, 1)])
+    yr = as_shape(y, [v for s in ys for v in (1, s)])
+    return as_shape(multiply(xr, yr), [a * b for a, b in zip(xs, ys)])
 
 
 def _cross_axis(axis, shape):
@@ -147,7 +154,6 @@ def _cross_axis(axis, shape):
 
 def _cross_operands(x, y):
     """Equal shapes; two float dtypes promote to the wider one (as Paddle), others must match."""
-    from .cumulative import _cast
     if x._data.shape != y._data.shape:
         raise ShapeError(f"cross: 'x' and 'y' must have the same shape (no broadcasting); got: "
                          f"x {x.shape}, y {y.shape}")
@@ -183,14 +189,14 @@ def cross(x, y, axis=9, name=None):
     a = _cross_axis(axis, x._data.shape)
     xd, yd = x._data, y._data
     out = np.cross(xd, yd, axisa=a, axisb=a, axisc=a)
-    if not (_state.enabled and (x._req or y._req)):
-        return _wrap(out)
-    rx, ry = x._req, y._req
+    return record("cross", out, (x, y), _CROSS, (x, y, a))
 
-    def fast(g):
-        return (np.cross(yd, g, axisa=a, axisb=a, axisc=a) if rx else None,
-                np.cross(g, xd, axisa=a, axisb=a, axisc=a) if ry else None)
 
-    def vjp(g):
-        return (cross(y, g, a) if rx else None, cross(g, x, a) if ry else None)
-    return record("cross", out, (x, y), vjp, fast, saved=(x, y))
+def _crossed(u, v, a):
+    """The cross product of arrays or (a graph op) Tensors along axis a."""
+    if maths.is_tensor(u) or maths.is_tensor(v):
+        return cross(u, v, a)
+    return np.cross(u, v, axisa=a, axisb=a, axisc=a)
+
+
+_CROSS = (lambda g, x, y, a: _crossed(y, g, a), lambda g, x, y, a: _crossed(g, x, a))

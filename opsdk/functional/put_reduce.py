@@ -6,10 +6,13 @@ only that value gets a gradient; the others never reach the output, so theirs is
 """
 import numpy as np
 
+from ..autograd.record import needs_grad, record
 from ..tensor import _wrap
+from . import maths
 from .flat_index import put, take
-from .op_args import reshape_exact
-from .record import _state, record
+from .logic import where
+from .products import _others
+from .shape import as_shape
 
 
 def last_writers(p):
@@ -115,7 +118,7 @@ def put_reduce(op, x, p, v, reduce, include):
     vals = v._data.reshape(-1)
     out, win = _reduce_forward(xd, g, vals, reduce, include)
     out = out.reshape(xd.shape)
-    if not (_state.enabled and (x._req or v._req)) or xd.dtype.kind not in "fc":
+    if not needs_grad(x, v) or xd.dtype.kind not in "fc":
         return _wrap(out)
     if reduce in ("amin", "amax"):
         wv, wb = _minmax_weights(xd, out.reshape(-1), g, vals, include)
@@ -131,56 +134,57 @@ def put_reduce(op, x, p, v, reduce, include):
         wb = np.ones(len(g.uniq), xd.dtype) if reduce == "add" and include else \
             np.zeros(len(g.uniq), xd.dtype)
     wv, wb = wv.astype(xd.dtype), wb.astype(xd.dtype)
-    rx, rv = x._req, v._req
-    xs, vs = xd.shape, v._data.shape
     # the gradient reaching x: g off the written positions, g * wb on them
     wx = np.ones(xd.size, xd.dtype)
     wx[g.uniq] = wb
-    wx = wx.reshape(xs)
+    wx = wx.reshape(xd.shape)
+    # only 'mul' reads x and v in backward; amin and amax refuse them modified in place too
+    read = (x, v) if reduce == "mul" else (None, None)
+    saved = (x, v) if reduce in ("amin", "amax") else ()
+    return record(op, out, (x, v), _PUT_REDUCE, read + (v._data.shape, g, wx, wv, include),
+                  saved=saved)
 
-    def fast(gr):
-        gx = _scaled_array(gr, wx) if rx else None
-        gv = _scaled_array(gr.reshape(-1)[g.p], wv).reshape(vs) if rv else None
-        return gx, gv
 
-    def vjp(gr):
-        if reduce == "mul":
-            return _mul_vjp(gr, x, v, g, include, rx, rv)
-        gx = _scaled(gr, wx) if rx else None
-        gv = reshape_exact(_scaled(take(op, gr, g.p, unique=False), wv), vs) if rv else None
-        return gx, gv
-    saved = (x, v) if reduce in ("mul", "amin", "amax") else ()
-    return record(op, out, (x, v), vjp, fast, saved=saved)
+def _put_reduce_grad_in_x(gr, x, v, vs, g, wx, wv, include):
+    if x is not None and maths.is_tensor(gr):
+        return _mul_grads(gr, x, v, g, include, True, False)[0]
+    return _scaled(gr, wx)
+
+
+def _put_reduce_grad_in_v(gr, x, v, vs, g, wx, wv, include):
+    if x is not None and maths.is_tensor(gr):
+        return _mul_grads(gr, x, v, g, include, False, True)[1]
+    return maths.reshape(_scaled(maths.take(gr, g.p, unique=False), wv), vs)
+
+
+# the weights are constants fixed at forward, except for 'mul' on Tensors: there each member's
+# share is the product of the others, a function of x and v (differentiable again)
+_PUT_REDUCE = (_put_reduce_grad_in_x, _put_reduce_grad_in_v)
 
 
 def _nothing_written(op, x, v):
     """put_reduce with no indices: a copy of x; v (empty) gets an empty gradient."""
     out = x._data.copy()
-    if not (_state.enabled and (x._req or v._req)) or out.dtype.kind not in "fc":
+    if out.dtype.kind not in "fc":
         return _wrap(out)
-    zeros = np.zeros(v._data.shape, dtype=out.dtype)
-    return record(op, out, (x, v), lambda g: (g, _wrap(zeros)), lambda g: (g, zeros))
+    return record(op, out, (x, v), _NOTHING_WRITTEN, (v._data.shape,))
 
 
-def _scaled_array(a, w):
-    """a * w, exactly 0 where w is 0 (NaN or inf in a do not leak through a zero weight)."""
-    return np.where(w == 0, np.zeros((), a.dtype), a * w)
+_NOTHING_WRITTEN = (lambda g, vs: g, lambda g, vs: maths.zeros(vs, g))
 
 
 def _scaled(t, w):
-    """_scaled_array with Tensor ops."""
-    from .logic import where
+    """t * w, exactly 0 where w is 0 (NaN or inf in t do not leak through a zero weight)."""
     if np.all(w == 1):
         return t
     zero = w == 0
-    r = t * _wrap(w) if np.any(w[~zero] != 1) else t
-    return where(_wrap(zero), 0, r) if zero.any() else r
+    r = t * w if np.any(w[~zero] != 1) else t
+    return maths.where(zero, 0, r) if zero.any() else r
 
 
-def _mul_vjp(gr, x, v, g, include, rx, rv):
+def _mul_grads(gr, x, v, g, include, rx, rv):
     """The 'mul' gradient with Tensor ops: each group laid out as a row (padded with 1s), the
     product of the other members from products._others (exact and differentiable)."""
-    from .products import _others
     n_u = len(g.uniq)
     order = np.argsort(g.inv, kind="stable")
     starts = np.cumsum(g.counts) - g.counts
@@ -191,21 +195,20 @@ def _mul_vjp(gr, x, v, g, include, rx, rv):
     pos_v = g.inv * width + rank + lead
     filled = np.zeros(n_u * width, dtype=bool)
     filled[pos_v] = True
-    vflat = reshape_exact(v, [g.p.size])
+    vflat = as_shape(v, [g.p.size])
     rows = put("put_along_axis", vflat, pos_v, (n_u * width,))
     if include:
         filled[np.arange(n_u) * width] = True
         rows = rows + put("put_along_axis", take("put_along_axis", x, g.uniq),
                           np.arange(n_u) * width, (n_u * width,))
     rows = rows + _wrap((~filled).astype(x._data.dtype))
-    others = reshape_exact(_others(reshape_exact(rows, [n_u, width])), [n_u * width])
+    others = as_shape(_others(as_shape(rows, [n_u, width])), [n_u * width])
     gv = None
     if rv:
-        gv = reshape_exact(take("put_along_axis", gr, g.p, unique=False) *
+        gv = as_shape(take("put_along_axis", gr, g.p, unique=False) *
                            take("put_along_axis", others, pos_v), v._data.shape)
     gx = None
     if rx:
-        from .logic import where
         hit = _wrap(g.hit.reshape(x._data.shape))
         if include:
             on = take("put_along_axis", gr, g.uniq) * take("put_along_axis", others,

@@ -1,19 +1,20 @@
 """Ops that move elements around: roll, rot90, repeat_interleave, meshgrid (all copies)."""
 import numpy as np
 
+from ..autograd.record import needs_grad, record
 from ..errors import OpArgumentError, ShapeError
 from ..tensor import Tensor, _wrap
+from . import maths
 from .flat_index import positions, take
-from .op_args import (aliases, axis_arg, index_array, int_arg, reshape_exact, tensor_arg,
-                      tensor_list_arg)
-from .record import _state, record
+from .op_args import aliases, axis_arg, index_array, int_arg, tensor_arg, tensor_list_arg
+from .shape import as_shape
 
 
 def _rearranged(name, x, fn, unique=True):
     """fn (a NumPy rearrangement) applied to x, as a copy; the gradient follows each element
     back to where fn took it from."""
     xd = x._data
-    if not (_state.enabled and x._req):
+    if not needs_grad(x):
         return _wrap(_copy(fn(xd), xd))
     return take(name, x, fn(positions(xd.shape)), unique)
 
@@ -26,11 +27,17 @@ def _permuted(name, x, fn, inverse):
     """A permutation of x's elements with a known inverse (roll, rot90): both directions are
     single NumPy calls, and the gradient rule is the same op run backwards."""
     xd = x._data
-    out = _copy(fn(xd), xd)
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    return record(name, out, (x,), lambda g: (_permuted(name, g, inverse, fn),),
-                  lambda g: (_copy(inverse(g), g),))
+    return record(name, _copy(fn(xd), xd), (x,), _PERMUTED, (name, fn, inverse))
+
+
+def _permuted_back(g, name, fn, inverse):
+    """The permutation undone, on an array or (the same op run backwards) a Tensor."""
+    if maths.is_tensor(g):
+        return _permuted(name, g, inverse, fn)
+    return _copy(inverse(g), g)
+
+
+_PERMUTED = (_permuted_back,)
 
 
 def _int_list(v, op, arg):
@@ -130,7 +137,7 @@ def repeat_interleave(x, repeats, axis=None, name=None, output_size=None):
     """
     x = tensor_arg(x, "repeat_interleave")
     if axis is None:
-        x, ax = reshape_exact(x, [x._data.size]), 0
+        x, ax = as_shape(x, [x._data.size]), 0
     else:
         if x._data.ndim == 0:
             raise OpArgumentError(f"repeat_interleave: a 0-d tensor has no axis {axis}; "
@@ -184,5 +191,5 @@ def meshgrid(*args, **kwargs):
         src = np.broadcast_to(np.arange(s, dtype=np.int64).reshape(lay), shape)
         # an input repeats in its grid unless every other input has one element
         unique = int(np.prod(shape, dtype=np.int64)) == s
-        outs.append(take("meshgrid", reshape_exact(t, [s]), src, unique))
+        outs.append(take("meshgrid", as_shape(t, [s]), src, unique))
     return outs

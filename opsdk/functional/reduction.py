@@ -3,50 +3,21 @@ import builtins
 
 import numpy as np
 
+from ..autograd.record import needs_grad, record
 from ..device import array_module
+from ..dtypes import convert_dtype
 from ..errors import OpArgumentError
-from ..tensor import Tensor, _wrap
-from .record import _state, as_array, record, to_tensor_arg
-
-
-def check_axis(axis, ndim, op, arg="axis"):
-    """One axis as a non-negative int; out of [-ndim, ndim) is an error naming op and arg."""
-    # a 0-d tensor accepts axis 0 and -1, as in Paddle
-    n = builtins.max(ndim, 1)
-    a = axis.item() if isinstance(axis, Tensor) else axis
-    if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
-        raise OpArgumentError(f"{op}: argument '{arg}' must be an int; got: {axis!r}")
-    a = int(a)
-    if not -n <= a < n:
-        raise OpArgumentError(f"{op}: argument '{arg}' out of range; expected: in "
-                              f"[{-n}, {n - 1}] for a {ndim}-d tensor; got: {a}")
-    return a % n
-
-
-def normalize_axis(axis, ndim, op):
-    """None -> all axes; int/list/tuple -> a sorted tuple of non-negative axes (checked)."""
-    if axis is None:
-        return tuple(range(ndim))
-    if isinstance(axis, Tensor):
-        axis = axis.tolist()
-    axes = tuple(axis) if isinstance(axis, (list, tuple)) else (axis,)
-    return tuple(sorted({check_axis(a, ndim, op) for a in axes}))
+from ..tensor import _wrap, as_array
+from . import maths
+from .casting import cast, float_arg
+from .logic import where
+from .op_args import check_axis, normalize_axis, tensor_arg as _arg
+from .shape import squeeze
+from .unary import abs as _abs, exp, log, sqrt
 
 
 def _kept_shape(shape, axes):
     return tuple(1 if i in axes else s for i, s in enumerate(shape))
-
-
-def _arg(x, op):
-    return x if isinstance(x, Tensor) else to_tensor_arg(x, op, "x")
-
-
-def _expand_back(g, xshape, axes, keepdim):
-    """Broadcast a reduced gradient back to the input's shape (Tensor ops)."""
-    from .shape import broadcast_to, reshape_exact
-    if not keepdim:
-        g = reshape_exact(g, list(_kept_shape(xshape, axes)))
-    return broadcast_to(g, list(xshape))
 
 
 def sum(x, axis=None, dtype=None, keepdim=False, name=None):
@@ -58,23 +29,20 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
     else:
         axes = normalize_axis(axis, xd.ndim, "sum")
     if dtype is not None:
-        from ..dtypes import convert_dtype
         dtype = convert_dtype(dtype, op="sum")
     elif xd.dtype.kind == "b":
         dtype = np.dtype("int64")
-    out = as_array(xd.sum(axis=axes, dtype=dtype, keepdims=keepdim))
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    xs = xd.shape
-    ks = _kept_shape(xs, axes)
-    src = xd.dtype
+    out = xd.sum(axis=axes, dtype=dtype, keepdims=keepdim)
+    return record("sum", out, (x,), _SUM, (_kept_shape(xd.shape, axes), xd.shape, xd.dtype))
 
-    def fast(g):
-        return (np.broadcast_to(g.reshape(ks), xs).astype(src, copy=False),)
 
-    def vjp(g):
-        return (_expand_back(g, xs, axes, keepdim),)
-    return record("sum", out, (x,), vjp, fast)
+def _sum_grad(g, kept, shape, dtype):
+    """g broadcast back over the summed axes (in the input's dtype: sum may take another)."""
+    g = maths.expand(maths.reshape(g, kept), shape)
+    return g if g.dtype == dtype else maths.cast(g, dtype)
+
+
+_SUM = (_sum_grad,)
 
 
 def mean(x, axis=None, keepdim=False, name=None):
@@ -88,21 +56,14 @@ def mean(x, axis=None, keepdim=False, name=None):
         out = as_array(xd.mean(axis=axes, keepdims=keepdim))
     # the input's dtype, integers (truncated) and bools too, as Paddle's mean
     out = out.astype(xd.dtype, copy=False)
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    xs = xd.shape
-    ks = _kept_shape(xs, axes)
     n = 1
     for a in axes:
-        n *= xs[a]
-    inv = 1.0 / builtins.max(n, 1)
+        n *= xd.shape[a]
+    return record("mean", out, (x,), _MEAN,
+                  (_kept_shape(xd.shape, axes), xd.shape, 1.0 / builtins.max(n, 1)))
 
-    def fast(g):
-        return (np.broadcast_to(g.reshape(ks) * inv, xs),)
 
-    def vjp(g):
-        return (_expand_back(g * inv, xs, axes, keepdim),)
-    return record("mean", out, (x,), vjp, fast)
+_MEAN = (lambda g, kept, shape, inv: maths.expand(maths.reshape(g, kept) * inv, shape),)
 
 
 def _extreme(name, np_fn):
@@ -116,27 +77,22 @@ def _extreme(name, np_fn):
                                   f"(shape {list(xd.shape)}); expected: at least one element "
                                   "along every reduced axis")
         out = as_array(np_fn(xd, axis=axes, keepdims=keepdim))
-        if not (_state.enabled and x._req):
+        if not needs_grad(x):
             return _wrap(out)
-        xs = xd.shape
-        ks = _kept_shape(xs, axes)
+        ks = _kept_shape(xd.shape, axes)
         # ties share the gradient equally, so the sum of the gradient stays g
         mask = xd == out.reshape(ks)
         weight = mask / mask.sum(axis=axes, keepdims=True)
         weight = weight.astype(xd.dtype, copy=False)
-
-        def fast(g):
-            return (g.reshape(ks) * weight,)
-
-        def vjp(g):
-            from .shape import reshape_exact
-            return (reshape_exact(g, list(ks)) * _wrap(weight),)
-        return record(name_, out, (x,), vjp, fast)
+        return record(name_, out, (x,), _WEIGHTED, (ks, weight))
     name_ = name
     op.__name__ = name
     op.__doc__ = f"{name.capitalize()} over axis; tied elements share the gradient equally."
     return op
 
+
+# g spread over the reduced axes with weights fixed at forward
+_WEIGHTED = (lambda g, kept, weight: maths.reshape(g, kept) * weight,)
 
 max = _extreme("max", np.max)
 min = _extreme("min", np.min)
@@ -146,11 +102,9 @@ amin = min
 
 def logsumexp(x, axis=None, keepdim=False, name=None):
     """log(sum(exp(x))) over axis, computed without overflow."""
-    from .elementwise import exp, log
     x = _arg(x, "logsumexp")
     if x._data.dtype.kind not in "fc":
-        from .unary import _float_arg
-        x = _float_arg(x, "logsumexp")
+        x = float_arg(x, "logsumexp")
     axes = normalize_axis(axis, x.ndim, "logsumexp") if x.ndim else ()
     # initial=-inf: over a size-0 axis the sum of nothing is 0, its log -inf
     m = x._data.max(axis=axes, keepdims=True, initial=-np.inf)
@@ -160,7 +114,6 @@ def logsumexp(x, axis=None, keepdim=False, name=None):
         s = log(sum(exp(shifted), axis=list(axes), keepdim=True))
     out = s + _wrap(as_array(m))
     if not keepdim:
-        from .shape import squeeze
         out = squeeze(out, axis=list(axes)) if axes else out
     return out
 
@@ -209,7 +162,6 @@ def var(x, axis=None, unbiased=True, keepdim=False, name=None):
     x = _arg(x, "var")
     if x._data.dtype.kind not in "fc":
         # Paddle computes an integer variance in floats and truncates it to the input's dtype
-        from .unary import cast
         return cast(var(cast(x, "float64"), axis, unbiased, keepdim), x._data.dtype)
     return _var(x, axis, unbiased, keepdim)
 
@@ -219,7 +171,7 @@ def _var(x, axis, unbiased, keepdim):
         # Paddle: the spread of one number is a constant, nan unbiased and 0 biased (also for
         # a nan input), reported stop_gradient=False but with no gradient path
         t = _wrap(np.asarray(np.nan if unbiased else 0.0, dtype=x._data.dtype))
-        t._sg_off = _state.enabled and x._req
+        t._sg_off = needs_grad(x)
         return t
     axes = normalize_axis(axis, x.ndim, "var")
     n = 1
@@ -234,46 +186,30 @@ def _var(x, axis, unbiased, keepdim):
 
 def std(x, axis=None, unbiased=True, keepdim=False, name=None):
     """Standard deviation over axis (integers give the default float, as in Paddle)."""
-    from .elementwise import sqrt
-    from .unary import _float_arg
     x = _arg(x, "std")
     if x._data.dtype.kind not in "fc":
-        x = _float_arg(x, "std")
+        x = float_arg(x, "std")
     v = _var(x, axis, unbiased, keepdim)
     r = sqrt(v)
     r._sg_off = v._sg_off  # a 0-d tensor's constant (see _var)
     return r
 
 
-def _flat_with_nan_slope(x, where_):
-    """0 (x's shape) whose derivative is nan where ``where_`` (broadcast) holds, else 0."""
+def _flat_with_nan_slope(x, at):
+    """0 of x's shape whose derivative is nan where ``at`` (broadcast) holds, else 0: on a
+    Tensor a graph op, on an array plain zeros."""
+    if not maths.is_tensor(x):
+        return np.zeros_like(x)
     out = np.zeros_like(x._data)
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    slope = np.where(np.broadcast_to(where_, out.shape), np.nan, 0).astype(out.dtype)
-    return record("norm_grad_at_0", out, (x,), lambda g: (g * _wrap(slope),),
-                  lambda g: (g * slope,))
+    slope = np.where(np.broadcast_to(at, out.shape), np.nan, 0).astype(out.dtype)
+    return record("norm_grad_at_0", out, (x,), _TIMES_CONSTANT, (slope,))
 
 
-def norm(x, p=2, axis=None, keepdim=False, name=None):
-    """p-norm over axis (the flattened tensor when axis is None).
+_TIMES_CONSTANT = (lambda g, w: g * w,)
 
-    The gradient is sign(x) |x|^(p-1) / norm^(p-1), and 0 where the norm is 0, as in Paddle;
-    for p = +-inf it goes to every element whose |x| is the norm.
-    """
-    x = _arg(x, "norm")
-    if x._data.dtype.kind not in "fc":
-        from .unary import _float_arg
-        x = _float_arg(x, "norm")
-    if p == "fro":
-        p = 2
-    try:
-        p = float(p)
-    except (TypeError, ValueError):
-        raise OpArgumentError(f"norm: argument 'p' must be a number, 'fro', 'inf' or '-inf'; "
-                              f"got: {p!r}") from None
-    xd = x._data
-    axes = normalize_axis(axis, xd.ndim, "norm") if xd.ndim else ()
+
+def _norm_kept(xd, p, axes):
+    """The p-norm of the array xd over axes, keeping them (size 1), in xd's dtype."""
     a = np.abs(xd)
     with np.errstate(all="ignore"):
         if p == np.inf:
@@ -284,38 +220,64 @@ def norm(x, p=2, axis=None, keepdim=False, name=None):
             kept = (a != 0).sum(axis=axes, keepdims=True).astype(xd.dtype)
         else:
             kept = (a ** p).sum(axis=axes, keepdims=True) ** (1.0 / p)
-    kept = as_array(kept).astype(xd.dtype, copy=False)
+    return as_array(kept).astype(xd.dtype, copy=False)
+
+
+def norm(x, p=2, axis=None, keepdim=False, name=None):
+    """p-norm over axis (the flattened tensor when axis is None).
+
+    The gradient is sign(x) |x|^(p-1) / norm^(p-1), and 0 where the norm is 0, as in Paddle;
+    for p = +-inf it goes to every element whose |x| is the norm.
+    """
+    x = _arg(x, "norm")
+    if x._data.dtype.kind not in "fc":
+        x = float_arg(x, "norm")
+    if p == "fro":
+        p = 2
+    try:
+        p = float(p)
+    except (TypeError, ValueError):
+        raise OpArgumentError(f"norm: argument 'p' must be a number, 'fro', 'inf' or '-inf'; "
+                              f"got: {p!r}") from None
+    xd = x._data
+    axes = normalize_axis(axis, xd.ndim, "norm") if xd.ndim else ()
+    kept = _norm_kept(xd, p, axes)
     out = kept if keepdim else kept.reshape([s for i, s in enumerate(xd.shape) if i not in axes])
-    if not (_state.enabled and x._req):
-        return _wrap(as_array(out))
+    return record("norm", out, (x,), _NORM, (x, p, axes))
+
+
+def _norm_grad(g, x, p, axes):
+    """g times d norm / dx: sign(x) |x|^(p-1) / norm^(p-1), 0 where the norm is 0 (p >= 1)."""
+    xd = x._data if maths.is_tensor(x) else x
+    kept = _norm_kept(xd, p, axes)
+    g = maths.reshape(g, kept.shape)
     with np.errstate(all="ignore"):
         if p in (np.inf, -np.inf):
-            w = np.sign(xd) * (a == kept)
+            w = np.sign(xd) * (np.abs(xd) == kept)
         elif p == 0:
             w = np.zeros_like(xd)
-        else:
-            w = np.sign(xd) * a ** (p - 1) / kept ** (p - 1)
+        elif p == 1 or not maths.is_tensor(x):
+            w = np.sign(xd) * np.abs(xd) ** (p - 1) / kept ** (p - 1)
             if p >= 1:
                 # where the norm is 0 the gradient is 0 (for p < 1 Paddle's is nan there)
                 w = np.where(kept == 0, 0, w)
-    w = as_array(w).astype(xd.dtype, copy=False)
-    ks = kept.shape
+        else:
+            return g * _norm_slope(x, xd, kept, p, axes)
+        # piecewise constant in x (or a first-order backward): the weight is a constant
+        return g * as_array(w).astype(xd.dtype, copy=False)
 
-    def fast(g):
-        return (g.reshape(ks) * w,)
 
-    def vjp(g):
-        from .shape import reshape_exact
-        g = reshape_exact(g, list(ks))
-        if p in (np.inf, -np.inf) or p == 0 or p == 1:
-            return (g * _wrap(w),)  # piecewise constant in x: its own derivative is 0
-        from .elementwise import abs as _abs, where
-        zero = _wrap(as_array((kept == 0) & (p >= 1)))
-        with np.errstate(all="ignore"):
-            # the other branch of where must stay finite, or its zero gradient becomes nan
-            k = where(zero, 1.0, norm(x, p, list(axes), keepdim=True))
-            # p = 2: x / k itself (sign(x) |x| has the wrong derivative, 0, at x = 0)
-            wt = x / k if p == 2 else _wrap(np.sign(xd)) * _abs(x) ** (p - 1) / k ** (p - 1)
-            # where the norm is 0 the gradient is 0 (Paddle), its own derivative undefined: nan
-            return (g * where(zero, _flat_with_nan_slope(x, zero._data), wt),)
-    return record("norm", as_array(out), (x,), vjp, fast, saved=(x,))
+def _norm_slope(x, xd, kept, p, axes):
+    """The weight of _norm_grad as a function of the Tensor x, differentiable again."""
+    zero = _wrap(as_array((kept == 0) & (p >= 1)))
+    # the other branch of where must stay finite, or its zero gradient becomes nan
+    k = where(zero, 1.0, norm(x, p, list(axes), keepdim=True))
+    # p = 2: x / k itself (sign(x) |x| has the wrong derivative, 0, at x = 0)
+    wt = x / k if p == 2 else _wrap(np.sign(xd)) * _abs(x) ** (p - 1) / k ** (p - 1)
+    # where the norm is 0 the gradient is 0 (Paddle), its own derivative undefined: nan
+    return where(zero, _flat_with_nan_slope(x, zero._data), wt)
+
+
+_NORM = (_norm_grad,)
+
+maths.provide(sum=sum)

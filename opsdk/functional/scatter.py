@@ -7,21 +7,18 @@ import inspect
 
 import numpy as np
 
+from ..autograd.record import record
 from ..errors import DTypeError, OpArgumentError, ShapeError
 from ..tensor import _wrap
+from . import maths
 from .along_axis import _values_arg, put_along_axis
+from .arithmetic import add, multiply
 from .flat_index import positions, put
 from .inplace import inplace_method
-from .op_args import (axis_arg, check_same_dtype, index_array, reshape_exact, tensor_arg,
-                      wrap_index)
+from .logic import where
+from .op_args import axis_arg, check_same_dtype, index_array, tensor_arg, wrap_index
 from .put_reduce import last_writers
-from .record import _state, record
-
-
-def _zero_where(g, mask):
-    """g with 0 where mask (a select, not a product: NaN and inf there become 0 too)."""
-    from .logic import where
-    return where(_wrap(mask), 0, g)
+from .shape import as_shape
 
 
 # -- scatter ----------------------------------------------------------------------------------
@@ -31,7 +28,7 @@ def _rows_index(index, x, updates):
         ind = ind[:, 0]
     elif ind.ndim == 0:
         ind = ind.reshape(1)
-        updates = reshape_exact(updates, [1] + list(updates._data.shape))
+        updates = as_shape(updates, [1] + list(updates._data.shape))
     elif ind.ndim != 1:
         raise ShapeError(f"scatter: argument 'index' must be 1-D (or [N, 1]); got: shape "
                          f"{list(ind.shape)}")
@@ -63,28 +60,19 @@ def _scatter_rows(x, index, updates, overwrite=True, name=None):
         win = None
         out[hit] = 0
         np.add.at(out, rows, ud)
-    if not (_state.enabled and (x._req or u._req)):
-        return _wrap(out)
-    rx, ru = x._req, u._req
     lay = (-1,) + (1,) * len(rest)
+    # an update that a later one overwrote never reaches the output: its gradient is 0
+    lost = None if win is None else ~win.reshape(lay)
+    return record("scatter", out, (x, u), _SCATTER, (hit.reshape(lay), rows, lost))
 
-    def fast(g):
-        gx = np.where(hit.reshape(lay), 0, g) if rx else None
-        gu = g[rows] if ru else None
-        if gu is not None and win is not None:
-            gu[~win] = 0
-        return gx, gu
 
-    def vjp(g):
-        from .indexing import getitem
-        gx = _zero_where(g, hit.reshape(lay)) if rx else None
-        gu = None
-        if ru:
-            gu = getitem(g, rows)
-            if win is not None:
-                gu = _zero_where(gu, ~win.reshape(lay))
-        return gx, gu
-    return record("scatter", out, (x, u), vjp, fast)
+def _scatter_grad_in_updates(g, hit, rows, lost):
+    gu = maths.getitem(g, rows)
+    return gu if lost is None else maths.where(lost, 0, gu)
+
+
+# a select, not a product: NaN and inf in g at the replaced rows become 0 too
+_SCATTER = (lambda g, hit, rows, lost: maths.where(hit, 0, g), _scatter_grad_in_updates)
 
 
 def _scatter_by_dim(input, dim, index, src=None, reduce=None, value=None, name=None):
@@ -129,7 +117,6 @@ scatter_ = inplace_method(scatter, "scatter_")
 
 # -- index_add ---------------------------------------------------------------------------------
 def _index_add(x, index, axis, value, alpha=1, name=None):
-    from .arithmetic import add, multiply
     op = "index_add"
     x = tensor_arg(x, op)
     v = tensor_arg(value, op, "value")
@@ -197,7 +184,6 @@ def masked_fill(x, mask, value, name=None):
         >>> opsdk.masked_fill(x, opsdk.to_tensor([True, False]), 0.0).numpy()
         array([0., 2.], dtype=float32)
     """
-    from .logic import where
     x = tensor_arg(x, "masked_fill")
     m = tensor_arg(mask, "masked_fill", "mask")._data
     if m.dtype != np.bool_:

@@ -1,15 +1,15 @@
 """Shape ops: reshape, transpose, squeeze/unsqueeze, concat/stack/split, expand, flatten, flip."""
+import functools
+
 import numpy as np
 
+from ..autograd.record import record
 from ..errors import OpArgumentError, ShapeError
-from ..tensor import Tensor, _wrap
-from .record import (_state, as_array, mark_view, record, record_multi, to_tensor_arg,
-                     unbroadcast)
-from .reduction import check_axis
-
-
-def _arg(x, op):
-    return x if isinstance(x, Tensor) else to_tensor_arg(x, op, "x")
+from ..tensor import Tensor
+from . import maths
+from .indexing import getitem
+from .op_args import check_axis, tensor_arg as _arg
+from .views import mark_view
 
 
 def _ints(shape, op="shape op", arg="shape"):
@@ -53,14 +53,18 @@ def reshape_exact(x, shape, op="reshape"):
                          f"got: {shape}") from None
     new = list(out.shape)
     fn = lambda b: reshape_exact(b, new, op)
-    if not (_state.enabled and x._req):
-        return mark_view(_wrap(out), x, out, fn)
-    xs = list(xd.shape)
-    return mark_view(record("reshape", out, (x,), lambda g: (reshape_exact(g, xs),),
-                            lambda g: (g.reshape(xs),)), x, out, fn)
+    return mark_view(record("reshape", out, (x,), _RESHAPE, (xd.shape,)), x, out, fn)
 
+
+_RESHAPE = (lambda g, shape: maths.reshape(g, shape),)
 
 view = reshape
+
+
+def as_shape(x, shape):
+    """x itself when it has this shape already, else reshape_exact(x, shape)."""
+    shape = [int(s) for s in shape]
+    return x if list(x._data.shape) == shape else reshape_exact(x, shape)
 
 
 def flatten(x, start_axis=0, stop_axis=-1, name=None):
@@ -84,11 +88,11 @@ def transpose(x, perm, name=None):
                          f"{list(range(x.ndim))}; got: {perm}")
     out = x._data.transpose(perm)
     fn = lambda b: transpose(b, perm)
-    if not (_state.enabled and x._req):
-        return mark_view(_wrap(out), x, out, fn)
     inv = [int(i) for i in np.argsort(perm)]
-    return mark_view(record("transpose", out, (x,), lambda g: (transpose(g, inv),),
-                            lambda g: (g.transpose(inv),)), x, out, fn)
+    return mark_view(record("transpose", out, (x,), _TRANSPOSE, (inv,)), x, out, fn)
+
+
+_TRANSPOSE = (lambda g, inverse: maths.transpose(g, inverse),)
 
 
 def t(x, name=None):
@@ -153,12 +157,11 @@ def broadcast_to(x, shape, name=None):
     except ValueError:
         raise ShapeError(f"broadcast_to: shape {list(xd.shape)} cannot broadcast; expected: "
                          f"a shape compatible with {list(xd.shape)}; got: {shape}") from None
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    xs = xd.shape
-    from .record import unbroadcast_array
-    return record("broadcast_to", out, (x,), lambda g: (unbroadcast(g, xs),),
-                  lambda g: (unbroadcast_array(g, xs),))
+    # the gradient, summed back to x's shape by the recorder
+    return record("broadcast_to", out, (x,), _SAME, broadcast=True)
+
+
+_SAME = (lambda g: g,)
 
 
 def expand(x, shape, name=None):
@@ -181,17 +184,15 @@ def concat(x, axis=0, name=None):
     except ValueError as e:
         raise ShapeError(f"concat: shapes {[t.shape for t in ts]} do not fit along axis {axis}; "
                          f"expected: equal sizes on every other axis; got: {e}") from None
-    if not (_state.enabled and any(t._req for t in ts)):
-        return _wrap(out)
-    sizes = [t._data.shape[axis] for t in ts]
-    bounds = np.cumsum(sizes)[:-1].tolist()
+    bounds = np.cumsum([0] + [t._data.shape[axis] for t in ts]).tolist()
+    # each input's gradient is its slice of g along axis
+    rule = tuple(functools.partial(_concat_part, axis, lo, hi)
+                 for lo, hi in zip(bounds[:-1], bounds[1:]))
+    return record("concat", out, tuple(ts), rule)
 
-    def fast(g):
-        return tuple(np.split(g, bounds, axis=axis))
 
-    def vjp(g):
-        return tuple(split(g, sizes, axis=axis))
-    return record("concat", out, tuple(ts), vjp, fast)
+def _concat_part(axis, lo, hi, g):
+    return maths.getitem(g, (slice(None),) * axis + (slice(lo, hi),))
 
 
 def stack(x, axis=0, name=None):
@@ -229,19 +230,17 @@ def split(x, num_or_sections, axis=0, name=None):
     bounds = np.cumsum(sizes)[:-1].tolist()
     # copies, as Paddle's split makes (a write into a part never reaches x)
     outs = [o.copy() for o in np.split(xd, bounds, axis=axis)]
-    if not (_state.enabled and x._req):
-        return [_wrap(o) for o in outs]
-    dtype = xd.dtype
+    return record("split", outs, (x,), _SPLIT, (axis, [o.shape for o in outs]))
 
-    def fast(*gs):
-        parts = [np.zeros_like(o, dtype=dtype) if g is None else g for g, o in zip(gs, outs)]
-        return (np.concatenate(parts, axis=axis),)
 
-    def vjp(*gs):
-        from .creation import zeros
-        parts = [zeros(list(o.shape), dtype) if g is None else g for g, o in zip(gs, outs)]
-        return (concat(parts, axis=axis),)
-    return record_multi("split", outs, (x,), vjp, fast)
+def _split_grad(gs, axis, shapes):
+    like = next(g for g in gs if g is not None)
+    # an output that got no gradient contributes zeros
+    return maths.concat([maths.zeros(shape, like) if g is None else g
+                         for g, shape in zip(gs, shapes)], axis)
+
+
+_SPLIT = (_split_grad,)
 
 
 def chunk(x, chunks, axis=0, name=None):
@@ -250,7 +249,6 @@ def chunk(x, chunks, axis=0, name=None):
 
 def unbind(x, axis=0):
     """The slices along axis, that axis dropped; views of x, as in Paddle."""
-    from .indexing import getitem
     x = _arg(x, "unbind")
     axis = check_axis(axis, x.ndim, "unbind")
     lead = (slice(None),) * axis
@@ -265,10 +263,10 @@ def flip(x, axis, name=None):
         raise OpArgumentError(f"flip: argument 'axis' repeats an axis; got: {list(axes)}")
     # a copy, as Paddle's flip makes: a write into the result never reaches x
     out = np.flip(x._data, axis=axes).copy()
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    return record("flip", out, (x,), lambda g: (flip(g, list(axes)),),
-                  lambda g: (np.flip(g, axis=axes),))
+    return record("flip", out, (x,), _FLIP, (axes,))
+
+
+_FLIP = (lambda g, axes: maths.flip(g, axes),)
 
 
 def tile(x, repeat_times, name=None):
@@ -283,5 +281,4 @@ def tile(x, repeat_times, name=None):
     return reshape_exact(big, [r * s for r, s in zip(reps, xs)], "tile")
 
 
-def as_contiguous(x):
-    return _wrap(as_array(np.ascontiguousarray(x._data)))
+maths.provide(reshape_exact=reshape_exact, transpose=transpose, concat=concat, flip=flip)

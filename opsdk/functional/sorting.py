@@ -6,11 +6,11 @@ input order with stable=True.
 """
 import numpy as np
 
+from ..autograd.record import needs_grad
 from ..errors import OpArgumentError
 from ..tensor import _wrap
 from .flat_index import positions, take
 from .op_args import aliases, axis_arg, int_arg, tensor_arg
-from .record import _state
 from .stl_order import replay_rows, same, sort_row, topk_row
 
 # std::sort insertion-sorts ranges of up to 16: shorter rows come out stable anyway
@@ -47,7 +47,7 @@ def take_along(name, x, idx, axis, unique=True):
     """
     xd = x._data
     region = tuple(slice(0, s) if d != axis else slice(None) for d, s in enumerate(idx.shape))
-    if not (_state.enabled and x._req):
+    if not needs_grad(x):
         return _wrap(np.take_along_axis(xd[region], idx, axis))
     return take(name, x, np.take_along_axis(positions(xd.shape)[region], idx, axis), unique)
 

@@ -1,21 +1,28 @@
 """Triangular parts of the last two axes: tril, triu, and the in-place tril_, triu_."""
 import numpy as np
 
+from ..autograd.record import record
 from ..errors import ShapeError
-from ..tensor import _wrap
+from . import maths
 from .inplace import inplace_method
 from .op_args import int_arg, tensor_arg
-from .record import _state, record
 
 
 def _keep(name, x, mask):
     """x where mask is true, 0 elsewhere (a select, so NaN and inf outside become 0)."""
     xd = x._data
     out = np.where(mask, xd, np.zeros((), dtype=xd.dtype))
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    return record(name, out, (x,), lambda g: (_keep(name, g, mask),),
-                  lambda g: (np.where(mask, g, np.zeros((), dtype=g.dtype)),))
+    return record(name, out, (x,), _KEEP, (name, mask))
+
+
+def _kept(g, name, mask):
+    """_keep on an array or (a graph op, its own adjoint) a Tensor."""
+    if maths.is_tensor(g):
+        return _keep(name, g, mask)
+    return np.where(mask, g, np.zeros((), dtype=g.dtype))
+
+
+_KEEP = (_kept,)
 
 
 def _triangle(name, x, diagonal, lower):

@@ -1,218 +1,167 @@
-"""Elementwise functions of one tensor: neg, abs, exp, log, sqrt, trig, tanh, sigmoid, clip, cast.
+"""Elementwise functions of one tensor: exp and log, roots, trig, tanh, sigmoid, rounding, clip.
 
-Each op: forward, then its gradient rule (``vjp`` with Tensor ops, ``fast`` on raw arrays).
+neg, abs, exp, log, sqrt, rsqrt, sin, cos, tanh, sigmoid, sign, floor, ceil, round, trunc, clip.
+Each op: forward, then its gradient rule, one function of the output's gradient g and the input
+x or the output y, written with operators and ``maths`` so that it runs on arrays (first order)
+and on Tensors (create_graph) alike.
 """
 import numpy as np
 
-from ..dtypes import default_float
-from ..tensor import Tensor, _wrap, int_result
-from .arithmetic import _nd, divide, pow
-from .record import _state, as_array, record, record1, record_from_output, to_tensor_arg
-
-
-def _negate_fast(g):
-    return (-g,)
-
-
-def _negate_vjp(g):
-    return (neg(g),)
-
-
-def _record_from_input(name, x, out, fast_rule, vjp_rule):
-    """Record an op whose gradient is a rule of its input v: ``fast_rule(g, v)`` on arrays,
-    ``vjp_rule(g, v)`` with Tensor ops (differentiable). The input is saved with its version.
-    """
-    xd = x._data
-    return record1(name, out, x, lambda g: (vjp_rule(g, x),), lambda g: (fast_rule(g, xd),),
-                   save_input=True)
-
-
-_record_from_output = record_from_output
-
-
-def _record_constant_weight(name, x, out, weight):
-    """Record an op whose gradient is g * weight, weight an array fixed at forward (abs, sign):
-    the gradient does not depend on x differentiably, so a second derivative through it gets
-    no path to x (as Paddle's)."""
-    return record1(name, out, x, lambda g: (g * _wrap(weight),), lambda g: (g * weight,))
-
-
-def _unary_arg(x, op):
-    return x if isinstance(x, Tensor) else to_tensor_arg(x, op, "x")
-
-
-def _float_arg(x, op):
-    """x as a float tensor: integer and bool tensors become the default float, as in Paddle."""
-    x = x if isinstance(x, Tensor) else to_tensor_arg(x, op, "x")
-    if x._data.dtype.kind not in "fc":
-        return _wrap(x._data.astype(default_float()))
-    return x
+from ..autograd.record import OUTPUT, needs_grad, record
+from ..errors import DTypeError
+from ..tensor import Tensor, _wrap, as_array, tensor_arg
+from . import maths
+from .casting import float_arg
 
 
 def neg(x, name=None):
     """-x (of a bool tensor: itself, as in Paddle)."""
-    x = _unary_arg(x, "neg")
-    out = as_array(-x._data if x._data.dtype.kind != "b" else x._data.copy())
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    return record1("neg", out, x, _negate_vjp, _negate_fast)
+    x = tensor_arg(x, "neg")
+    out = -x._data if x._data.dtype.kind != "b" else x._data.copy()
+    return record("neg", out, (x,), _NEG)
+
+
+_NEG = (lambda g: -g,)
 
 
 def abs(x, name=None):
     """|x|; the gradient is x / |x|: 0 at 0, and nan at +-inf, as in Paddle."""
-    x = _unary_arg(x, "abs")
+    x = tensor_arg(x, "abs")
     xd = x._data
     out = as_array(np.abs(xd))
-    if not (_state.enabled and x._req):
+    if not needs_grad(x):
         return _wrap(out)
     with np.errstate(all="ignore"):
         weight = as_array(np.where(xd == 0, 0, xd / out)).astype(xd.dtype, copy=False)
-    return _record_constant_weight("abs", x, out, weight)
+    # a constant weight: a second derivative finds no path to x through it (as Paddle's)
+    return record("abs", out, (x,), _TIMES_CONSTANT, (weight,))
+
+
+# g times a constant fixed at forward (abs, clip, ...)
+_TIMES_CONSTANT = (lambda g, w: g * w,)
 
 
 def exp(x, name=None):
     """e ** x."""
-    x = _float_arg(x, "exp")
-    out = as_array(np.exp(x._data))
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    return _record_from_output("exp", x, out, lambda g, y: g * y)
+    x = float_arg(x, "exp")
+    return record("exp", np.exp(x._data), (x,), _EXP, (OUTPUT,))
+
+
+_EXP = (lambda g, y: g * y,)
 
 
 def log(x, name=None):
     """Natural logarithm."""
-    x = _float_arg(x, "log")
-    xd = x._data
-    out = as_array(np.log(xd))
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    return _record_from_input("log", x, out, lambda g, v: g / v, lambda g, v: g / v)
+    x = float_arg(x, "log")
+    return record("log", np.log(x._data), (x,), _LOG, (x,))
+
+
+_LOG = (lambda g, x: g / x,)
 
 
 def sqrt(x, name=None):
     """Square root."""
-    x = _float_arg(x, "sqrt")
-    out = as_array(np.sqrt(x._data))
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    return _record_from_output("sqrt", x, out, lambda g, y: g / (y + y))
+    x = float_arg(x, "sqrt")
+    return record("sqrt", np.sqrt(x._data), (x,), _SQRT, (OUTPUT,))
+
+
+_SQRT = (lambda g, y: g / (y + y),)
 
 
 def rsqrt(x, name=None):
     """1 / sqrt(x) (so rsqrt(-0.0) is -inf, as in Paddle); the gradient is -y**3 / 2."""
-    x = _float_arg(x, "rsqrt")
+    x = float_arg(x, "rsqrt")
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = as_array(1 / np.sqrt(x._data))
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    return _record_from_output("rsqrt", x, out, _rsqrt_rule)
+        out = 1 / np.sqrt(x._data)
+    return record("rsqrt", out, (x,), _RSQRT, (OUTPUT,))
 
 
-def _rsqrt_rule(g, y):
-    """-g y**3 / 2: on arrays directly; on Tensors as one op whose own derivative in y is written
-    (3 / y) * its value, as Paddle's double grad is (nan at x = 0 and inf, where y is inf or 0)."""
-    if not isinstance(g, Tensor):
+def _rsqrt_grad(g, y):
+    """-g y**3 / 2. On Tensors one op whose own derivative in y is written (3 / y) times its
+    value, as Paddle's double grad is (nan at x = 0 and inf, where y is inf or 0)."""
+    if not maths.is_tensor(g):
         return g * (y * y * y) * -0.5
-    yd, gd = y._data, g._data
-    out = as_array(gd * (yd * yd * yd) * -0.5)
-    if not (_state.enabled and (g._req or y._req)):
-        return _wrap(out)
-
-    def fast(gg):
-        with np.errstate(all="ignore"):
-            return gg * (3 / yd) * out, gg * (yd * yd * yd) * -0.5
-
-    def vjp(gg):
-        with np.errstate(all="ignore"):
-            return gg * (3 / y) * _rsqrt_rule(g, y), gg * (y * y * y) * -0.5
-    return record("rsqrt_grad", out, (y, g), vjp, fast, saved=(y, g))
+    out = g._data * (y._data * y._data * y._data) * -0.5
+    return record("rsqrt_grad", out, (y, g), _RSQRT_GRAD, (y, g))
 
 
-def square(x, name=None):
-    """x ** 2."""
-    return pow(_unary_arg(x, "square"), 2)
+def _rsqrt_grad_in_y(gg, y, g):
+    with np.errstate(all="ignore"):
+        return gg * (3 / y) * _rsqrt_grad(g, y)
 
 
-def reciprocal(x, name=None):
-    """1 / x."""
-    return divide(1.0, _float_arg(x, "reciprocal"))
+def _rsqrt_grad_in_g(gg, y, g):
+    with np.errstate(all="ignore"):
+        return gg * (y * y * y) * -0.5
+
+
+_RSQRT = (_rsqrt_grad,)
+_RSQRT_GRAD = (_rsqrt_grad_in_y, _rsqrt_grad_in_g)
 
 
 def sin(x, name=None):
     """Sine."""
-    x = _float_arg(x, "sin")
-    xd = x._data
-    out = as_array(np.sin(xd))
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    return _record_from_input("sin", x, out, lambda g, v: g * np.cos(v),
-                              lambda g, v: g * cos(v))
+    x = float_arg(x, "sin")
+    return record("sin", np.sin(x._data), (x,), _SIN, (x,))
+
+
+_SIN = (lambda g, x: g * maths.cos(x),)
 
 
 def cos(x, name=None):
     """Cosine."""
-    x = _float_arg(x, "cos")
-    xd = x._data
-    out = as_array(np.cos(xd))
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    return _record_from_input("cos", x, out, lambda g, v: -(g * np.sin(v)),
-                              lambda g, v: -(g * sin(v)))
+    x = float_arg(x, "cos")
+    return record("cos", np.cos(x._data), (x,), _COS, (x,))
+
+
+_COS = (lambda g, x: -(g * maths.sin(x)),)
 
 
 def tanh(x, name=None):
     """Hyperbolic tangent."""
-    if not isinstance(x, Tensor):
-        x = _float_arg(x, "tanh")
-    out = np.tanh(x._data)
-    if type(out) is not _nd:
-        out = as_array(out)
-    if not (x._req and _state.enabled):
-        if x._data.dtype.kind not in "fc":
-            out = as_array(np.tanh(_float_arg(x, "tanh")._data))
-        return _wrap(out)
-    # 1 - y^2 written as g - g*y*y: no slow Python-scalar ufunc on the hot path
-    return _record_from_output("tanh", x, out, lambda g, y: g - g * y * y)
+    if not isinstance(x, Tensor) or x._data.dtype.kind not in "fc":  # (the hot path: no call)
+        x = float_arg(x, "tanh")
+    return record("tanh", np.tanh(x._data), (x,), _TANH, (OUTPUT,))
+
+
+# 1 - y^2 written as g - g*y*y: no slow Python-scalar ufunc on the hot path
+_TANH = (lambda g, y: g - g * y * y,)
 
 
 def sigmoid(x, name=None):
     """1 / (1 + e ** -x), computed from e ** -|x| so it never overflows and keeps its relative
     precision far out on the negative side (log(sigmoid(-20)) is -20 in float32)."""
-    x = _float_arg(x, "sigmoid")
+    x = float_arg(x, "sigmoid")
     xd = x._data
     e = np.exp(-np.abs(xd))
     out = as_array(np.where(xd >= 0, 1 / (1 + e), e / (1 + e)))
     if out.dtype != xd.dtype:
         out = out.astype(xd.dtype)
-    if not (_state.enabled and x._req):
-        return _wrap(out)
-    return _record_from_output("sigmoid", x, out, lambda g, y: g * (y - y * y))
+    return record("sigmoid", out, (x,), _SIGMOID, (OUTPUT,))
 
 
-def _zeros_of(g):
-    return (_wrap(np.zeros_like(g._data)),)
+_SIGMOID = (lambda g, y: g * (y - y * y),)
 
 
 def _no_grad_unary(name, fn, doc):
     def op(x, name=None):
-        x = _unary_arg(x, name_)
+        x = tensor_arg(x, name_)
         xd = x._data
         # integers are their own floor, ceil and round (NumPy would make floats of them)
         try:
-            out = as_array(fn(xd) if xd.dtype.kind in "fc" or name_ == "sign" else xd.copy())
+            out = fn(xd) if xd.dtype.kind in "fc" or name_ == "sign" else xd.copy()
         except TypeError:
-            from ..errors import DTypeError
             raise DTypeError(f"{name_}: not defined for {xd.dtype} tensors") from None
-        if not (_state.enabled and x._req) or out.dtype.kind not in "fc":
-            return _wrap(out)
-        # piecewise-constant: zero gradient almost everywhere (not connected to x: a second
-        # derivative finds no path, as in Paddle)
-        return record(name_, out, (x,), _zeros_of, lambda g: (np.zeros_like(g),))
+        return record(name_, out, (x,), _ZERO)
     name_ = name
     op.__name__ = name
     op.__doc__ = doc
     return op
 
+
+# piecewise-constant: zero gradient almost everywhere, not connected to x (a second derivative
+# finds no path, as in Paddle)
+_ZERO = (lambda g: maths.zeros_like(g),)
 
 sign = _no_grad_unary("sign", np.sign, "Sign of x (-1, 0, 1); gradient 0.")
 floor = _no_grad_unary("floor", np.floor, "Round down; gradient 0.")
@@ -224,44 +173,23 @@ trunc = _no_grad_unary("trunc", np.trunc, "Round toward zero (integers stay); gr
 
 def clip(x, min=None, max=None, name=None):
     """Clamp x into [min, max]; the gradient is 1 inside (bounds included), 0 outside."""
-    x = _unary_arg(x, "clip")
+    x = tensor_arg(x, "clip")
     lo = None if min is None else (min.item() if isinstance(min, Tensor) else min)
     hi = None if max is None else (max.item() if isinstance(max, Tensor) else max)
     if x._data.dtype.kind not in "fc" and (type(lo) is float or type(hi) is float):
-        x = _float_arg(x, "clip")  # float bounds make an integer tensor float, as in Paddle
+        x = float_arg(x, "clip")  # float bounds make an integer tensor float, as in Paddle
     xd = x._data
     # a missing bound is the dtype's finite extreme, as in Paddle (so clip(-inf) is finite)
     if xd.dtype.kind not in "fiu":
-        from ..errors import DTypeError
         raise DTypeError(f"clip: argument 'x' must be a float or integer tensor; got: {xd.dtype}")
     info = np.finfo(xd.dtype) if xd.dtype.kind == "f" else np.iinfo(xd.dtype)
     lo = info.min if lo is None else lo
     hi = info.max if hi is None else hi
     out = as_array(np.clip(xd, lo, hi).astype(xd.dtype, copy=False))
-    if not (_state.enabled and x._req):
+    if not needs_grad(x):
         return _wrap(out)
-    mask = as_array((xd >= lo) & (xd <= hi))
-
-    def fast(g):
-        return (g * mask,)
-
-    def vjp(g):
-        return (g * _wrap(mask.astype(g._data.dtype)),)
-    return record("clip", out, (x,), vjp, fast)
+    inside = as_array((xd >= lo) & (xd <= hi)).astype(xd.dtype)
+    return record("clip", out, (x,), _TIMES_CONSTANT, (inside,))
 
 
-def cast(x, dtype):
-    """x converted to dtype; the gradient is cast back to x's dtype."""
-    from ..dtypes import convert_dtype
-    x = _unary_arg(x, "cast")
-    dt = convert_dtype(dtype, op="cast")
-    src = x._data.dtype
-    out = x._data.astype(dt)
-    if not (_state.enabled and x._req):
-        return _wrap(as_array(out))
-    if dt.kind not in "fc":
-        return int_result(as_array(out))  # no gradient through it; the flag still says False
-    return record("cast", out, (x,), lambda g: (cast(g, src),), lambda g: (g.astype(src),))
-
-
-# -- comparisons and logic (never differentiable) ---------------------------------------------
+maths.provide(exp=exp, log=log, sin=sin, cos=cos, tanh=tanh, abs=abs)

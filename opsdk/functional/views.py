@@ -18,8 +18,12 @@ import weakref
 import numpy as np
 
 from ..autograd import grad_mode
-from ..errors import LeafInplaceError, ViewInplaceError
+from ..autograd.record import needs_grad, record
+from ..device import array_module
+from ..errors import LeafInplaceError, ShapeError, ViewInplaceError
 from ..tensor import _wrap, _wrap_req, bump_version
+from . import maths
+from .casting import cast
 
 _state = grad_mode._state
 
@@ -120,9 +124,7 @@ def view_of_leaf(t):
 def write(t, r, op):
     """An in-place op in grad mode: t takes the values of r (its new value, computed out of place
     from ``alias(t)``) in its own memory, and r's place in the graph. Returns t."""
-    from .unary import cast
     if tuple(r._data.shape) != tuple(t._data.shape):
-        from ..errors import ShapeError
         raise ShapeError(f"{op}: the result's shape {r.shape} differs from the tensor's "
                          f"{t.shape}; an in-place op cannot change a tensor's shape")
     if r._data.dtype != t._data.dtype:
@@ -182,31 +184,19 @@ def regenerate(root):
 def write_view(base, fn, value, data):
     """The base after ``fn(base)`` was overwritten by ``value``: its old graph outside the view,
     value's inside. ``data`` is the base's memory, already holding the written values."""
-    from .record import record
-    rb, rv = base._req, value._req
-    if not (rb or rv):
+    if not needs_grad(base, value):
         return _wrap(data)
-    xp = np if type(data) is np.ndarray else __import__("cupy")
+    xp = array_module(data)
     # where the view's elements sit in the base, as flat positions (works for any view op)
     with grad_mode.no_grad():
         pos = fn(_wrap(xp.arange(data.size).reshape(data.shape)))._data
-    flat = pos.reshape(-1)
-    shape = data.shape
+    outside = xp.ones(data.size, dtype=bool)
+    outside[pos.reshape(-1)] = False
+    return record("write_view", data, (base, value), _WRITE_VIEW,
+                  (outside.reshape(data.shape), pos))
 
-    def fast(g):
-        gb = None
-        if rb:
-            gb = xp.array(g, copy=True).reshape(-1)
-            gb[flat] = 0
-            gb = gb.reshape(shape)
-        gv = xp.ravel(g)[pos] if rv else None
-        return gb, gv
 
-    def vjp(g):
-        gb = None
-        if rb:
-            mask = xp.ones(data.size, dtype=g._data.dtype)
-            mask[flat] = 0
-            gb = g * _wrap(mask.reshape(shape))
-        return gb, (fn(g) if rv else None)
-    return record("write_view", data, (base, value), vjp, fast)
+# the base keeps the gradient outside the view (a select: 0 inside, whatever g holds there);
+# the written value gets the view's elements of it
+_WRITE_VIEW = (lambda g, outside, pos: maths.where(outside, g, 0),
+               lambda g, outside, pos: maths.take(g, pos))

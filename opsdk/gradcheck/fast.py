@@ -42,14 +42,14 @@ def _random_units(rng, sizes, count):
 def _numeric_projections(problem, evaluator, directions, central, inputs=None):
     """[{j: J·u_j as a flat output vector}] for each direction (all inputs, or ``inputs``)."""
     picked = range(len(problem.diff)) if inputs is None else inputs
-    return [{j: evaluator.directional({j: us[j].reshape(problem.diff[j]._data.shape)}, central)
+    return [{j: evaluator.directional({j: us[j].reshape(problem.diff[j].array.shape)}, central)
              for j in picked} for us in directions]
 
 
 def _analytic_projections(problem, analytic, rng):
     """[(seed, v_k flat as rounded to the output dtype, vᵀJ row) per output k] per weight."""
     runs = []
-    for vs in _random_units(rng, [o._data.size for o in problem.outputs], N_WEIGHTS):
+    for vs in _random_units(rng, [o.array.size for o in problem.outputs], N_WEIGHTS):
         per_output = []
         for k, out in enumerate(problem.outputs):
             seed = analytic.seed(k, vs[k])
@@ -120,7 +120,7 @@ def run_fast(problem, evaluator, analytic, tolerances, rng):
     directional derivative per direction instead of one per input); only an output whose joint
     projections disagree is looked at input by input, to name the pair.
     """
-    directions = _random_units(rng, [t._data.size for t in problem.diff], N_DIRECTIONS)
+    directions = _random_units(rng, [t.array.size for t in problem.diff], N_DIRECTIONS)
     # derived tolerances are tighter than a forward difference's O(eps) error
     central = evaluator.precision != np.float64 or tolerances.derived
     weights = _analytic_projections(problem, analytic, rng)
@@ -128,7 +128,7 @@ def run_fast(problem, evaluator, analytic, tolerances, rng):
              if problem.outputs[k]._req}
     outputs = range(len(problem.rows))
     if central and len(problem.cols) > 1:
-        joint = [evaluator.directional({j: us[j].reshape(problem.diff[j]._data.shape)
+        joint = [evaluator.directional({j: us[j].reshape(problem.diff[j].array.shape)
                                         for j in range(len(problem.diff))}, central)
                  for us in directions]
         outputs = [k for k in outputs

@@ -40,7 +40,7 @@ def _numeric_probe(problem, evaluator, tables, row_output, col_input):
             u = np.zeros(problem.cols[j].stop - problem.cols[j].start)
             mine = col_input[units] == j
             u[units[mine] - problem.cols[j].start] = r[mine]
-            directions[int(j)] = u.reshape(problem.diff[j]._data.shape)
+            directions[int(j)] = u.reshape(problem.diff[j].array.shape)
         return evaluator.directional(directions), r
 
     def one(c):
@@ -107,7 +107,7 @@ def _analytic_is_cheaper(problem, evaluator, analytic):
     fastest call of each seen (two more calls of func, to have a warm one)."""
     evaluator.evaluate()
     evaluator.evaluate()
-    n_backward = sum(o._data.size for o in problem.outputs if o._req)
+    n_backward = sum(o.array.size for o in problem.outputs if o._req)
     return n_backward * analytic.seconds <= 2 * problem.n_cols * evaluator.seconds
 
 
@@ -125,7 +125,7 @@ def run_full(problem, evaluator, analytic, tolerances, rng, order=1, max_calls=N
     row_output, col_input = _index_maps(problem)
     columns = Columns(evaluator)
     analytic_first = _analytic_is_cheaper(problem, evaluator, analytic)
-    first_side = sum(o._data.size for o in problem.outputs if o._req) if analytic_first \
+    first_side = sum(o.array.size for o in problem.outputs if o._req) if analytic_first \
         else 2 * problem.n_cols
     if max_calls is not None and first_side > max_calls:
         raise TooCostly(first_side)

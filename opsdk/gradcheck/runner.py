@@ -48,7 +48,7 @@ def check_gradients(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, nondet_tol=0.0
     if max_jacobian is not None and problem.n_rows * problem.n_cols > max_jacobian:
         report.mode = "projected"
     if problem.written:
-        report.failures = [_written(problem, j, n, problem.diff[j]._data.size, "when called")
+        report.failures = [_written(problem, j, n, problem.diff[j].array.size, "when called")
                            for j, n in problem.written]
         return report
     try:

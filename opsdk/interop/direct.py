@@ -88,7 +88,7 @@ def forward(function, qualname, args, kwargs):
 def _rule(state):
     return _Rule(state.function, state.ctx, op_name(state.function), state.args,
                  [InputMeta(t) for t in state.inputs],
-                 [(o._data.shape, o._data.dtype, type(o._data)) for o in state.outputs])
+                 [(o.array.shape, o.array.dtype, type(o.array)) for o in state.outputs])
 
 
 def _plain_grads(state, grads):
@@ -99,7 +99,7 @@ def _plain_grads(state, grads):
         if g is None:
             if materialize:
                 return False
-        elif g._data.dtype != o._data.dtype:
+        elif g.array.dtype != o.array.dtype:
             return False
     return True
 
@@ -119,7 +119,7 @@ def _accepted(inputs, result):
             continue
         if type(g) is not Tensor:
             return None
-        data, ref = g._data, t._data
+        data, ref = g.array, t.array
         if type(data) is not type(ref) or data.dtype != ref.dtype or data.shape != ref.shape:
             return None
         out.append(g)
@@ -138,7 +138,7 @@ def backward(state, grads):
     _state.enabled = False
     try:
         if not _plain_grads(state, grads):
-            return _rule(state)(*grads)
+            return _rule(state).input_grads(tuple(grads), False)
         try:
             result = state.function.backward(state.ctx, *grads)
         except DoubleBackwardError:

@@ -55,7 +55,7 @@ class Exported:
         tensors = direct.wrap_inputs(arrays, [False] * len(arrays))
         args, kwargs = self.signature.call(tensors, attrs)
         state = direct.forward(self.info.function, self.qualname, args, kwargs)
-        return [(tuple(o._data.shape), o._data.dtype) for o in state.outputs], state.single
+        return [(tuple(o.array.shape), o.array.dtype) for o in state.outputs], state.single
 
     def float_outputs(self, metas, attrs):
         """Indices of the float outputs for these inputs (the ones that get gradients)."""

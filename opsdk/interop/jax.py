@@ -103,7 +103,7 @@ class _Call:
                 self.exported.check_outputs(len(outs))
             else:
                 outs = self.levels.level(k, tensors, cotangents)
-            return tuple(np.asarray(o._data, dtype=s.dtype).reshape(s.shape)
+            return tuple(np.asarray(o.array, dtype=s.dtype).reshape(s.shape)
                          for o, s in zip(outs, shapes))
         return callback
 

@@ -30,7 +30,7 @@ def float_outputs(outputs):
 
 
 def _zeros_like(t):
-    return _wrap(array_module(t._data).zeros_like(t._data))
+    return _wrap(array_module(t.array).zeros_like(t.array))
 
 
 def _vjp(outputs, cotangents, wrt, create_graph):

@@ -94,7 +94,7 @@ def _apply(layer, plan, *head, tensors):
 
 def _grads_for(tensors, grads):
     """One paddle gradient (or None) per tensor, from opsdk gradients of the float ones."""
-    return [None if g is None or not _is_float_tensor(t) else _to_paddle([g._data], [])[0]
+    return [None if g is None or not _is_float_tensor(t) else _to_paddle([g.array], [])[0]
             for t, g in zip(tensors, grads)]
 
 
@@ -110,12 +110,12 @@ class _Op(paddle.autograd.PyLayer):
         args, kwargs = exported.signature.call(plan.tensors(inputs), plan.attrs)
         state = direct.forward(exported.info.function, exported.qualname, args, kwargs)
         exported.check_outputs(len(state.outputs))
-        outs = _to_paddle([o._data for o in state.outputs], arrays)
+        outs = _to_paddle([o.array for o in state.outputs], arrays)
         ctx.save_for_backward(*present)
         ctx.stops = [t.stop_gradient for t in present]
         ctx.plan, ctx.state, ctx.lead = plan, state, lead
-        ctx.float_outputs = [i for i, o in enumerate(state.outputs) if is_float(o._data)]
-        non_float = [p for p, o in zip(outs, state.outputs) if not is_float(o._data)]
+        ctx.float_outputs = [i for i, o in enumerate(state.outputs) if is_float(o.array)]
+        non_float = [p for p, o in zip(outs, state.outputs) if not is_float(o.array)]
         if non_float:
             ctx.mark_non_differentiable(*non_float)
         return outs[0] if exported.single else tuple(outs)
@@ -172,7 +172,7 @@ class _Level(paddle.autograd.PyLayer):
         ctx.save_for_backward(*args)
         ctx.stops = [a.stop_gradient for a in args]
         ctx.plan, ctx.k, ctx.n_cotangents, ctx.lead = plan, k, n_cotangents, lead
-        result = _to_paddle([o._data for o in outs], arrays)
+        result = _to_paddle([o.array for o in outs], arrays)
         return tuple(result) if len(result) != 1 else result[0]
 
     @staticmethod

@@ -80,7 +80,7 @@ class TorchExport:
         outputs = state.outputs
         if len(outputs) != self.exported.n_outputs:
             self.exported.check_outputs(len(outputs))
-        return tuple([to_torch(a) for a in fresh([o._data for o in outputs], arrays)]), state
+        return tuple([to_torch(a) for a in fresh([o.array for o in outputs], arrays)]), state
 
     def _define_op(self):
         sig, exported = self.signature, self.exported
@@ -130,19 +130,19 @@ class TorchExport:
             return self._level_backward(ctx, state, grads, tensors, needs)
         # first order of an eager call: the op's own backward on the Forward's ctx (kernels only)
         qualname = self.qualname
-        seeds = [None if g is None or o._data.dtype.kind != "f" else _wrap(to_array(g, qualname, "grad"))
+        seeds = [None if g is None or o.array.dtype.kind != "f" else _wrap(to_array(g, qualname, "grad"))
                  for g, o in zip(grads, state.outputs)]
         got = direct.backward(state, seeds)  # one per present tensor; None where not needed
         if len(got) != len(tensors):
             got = iter(got)
             got = [None if t is None else next(got) for t in tensors]
-        return tuple([None if g is None or not need else to_torch(g._data)
+        return tuple([None if g is None or not need else to_torch(g.array)
                       for g, need in zip(got, needs)])
 
     def _level_backward(self, ctx, state, grads, tensors, needs):
         """Backward through gradient level 1: differentiable (create_graph) and traceable."""
         floats = ctx.opsdk_float_outputs if state is None else float_outputs(
-            [o._data for o in state.outputs])
+            [o.array for o in state.outputs])
         result = iter(self.level(1)([grads[i] for i in floats], *tensors, **ctx.opsdk_attrs))
         result = [next(result) if is_float_tensor(t) else None for t in tensors]
         return tuple(g if need else None for g, need in zip(result, needs))
@@ -164,7 +164,7 @@ class TorchExport:
             cots = [to_array(c, self.qualname, "cotangent") for c in cotangents]
             ins = direct.wrap_inputs(arrays, [False] * len(arrays))
             outs = exported.levels(attrs).level(k, ins, direct.wrap_inputs(cots, [False] * len(cots)))
-            return [to_torch(a) for a in fresh([o._data for o in outs], [*arrays, *cots])]
+            return [to_torch(a) for a in fresh([o.array for o in outs], [*arrays, *cots])]
 
         op = torch.library.custom_op(f"{self.namespace}::{self.name}_grad{k}", kernel,
                                      mutates_args=(), schema=level_schema(sig))

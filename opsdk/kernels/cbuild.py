@@ -1,19 +1,24 @@
 """build_c: compile a CSource once per machine (cached, locked, atomic) and load it."""
 
 import os
-import shutil
+import re
 import sys
 import threading
 import time
+import warnings
 from importlib.machinery import EXTENSION_SUFFIXES
 
-from opsdk.errors import BackendUnavailableError, CacheUnusableError, KernelBuildError
-from opsdk.kernels.cache import (CACHE_FIX, append_build_log, build_lock, cache_dir, cache_problem,
-                                 subdir, verified_extension, write_manifest)
+from opsdk.env import setting
+from opsdk.errors import (BackendUnavailableError, CacheUnusableError, CacheUntrustedError,
+                          CompilerSettingError, KernelBuildError, OpsdkWarning)
+from opsdk.kernels.cache import (KEY_NAME, append_build_log, build_lock, cache_dir, cache_problem, subdir,
+                                 unusable_error)
 from opsdk.kernels.cgen import generate_c
 from opsdk.kernels.compiler import compiler_identity, find_compiler, first_error, run_logged
+from opsdk.kernels.entries import discard_entry, new_build_dir, read_entry, write_manifest
 from opsdk.kernels.keys import build_key, source_key
-from opsdk.kernels.loader import load_extension
+from opsdk.kernels.loader import load_verified
+from opsdk.kernels.trust import open_dir, read_trusted, write_private
 
 _loaded = {}  # entry directory -> (lib, ffi), per process
 _process_lock = threading.Lock()  # threads of one process: the file lock is per process
@@ -24,7 +29,9 @@ def build_c(source, *, kernel=None):
 
     The cache key covers the source, its local headers, cdef, flags, compiler, Python ABI and
     cffi version. Concurrent processes compile once (an OS file lock that dies with its holder);
-    entries appear atomically and are verified on load (a corrupt one is rebuilt).
+    entries appear atomically and are verified on load (a corrupt one is rebuilt). Nothing is
+    loaded from a cache or entry another user could write (see ``opsdk.kernels.trust``), and
+    what is loaded is the very bytes that were checked (see ``opsdk.kernels.loader``).
 
     Args:
         source: the CSource.
@@ -35,7 +42,8 @@ def build_c(source, *, kernel=None):
 
     Raises:
         KernelBuildError: the source does not compile (first error with file:line, the command, the log).
-        BackendUnavailableError: there is no C compiler and no cached build of this source.
+        BackendUnavailableError: there is no C compiler and no cached build of this source
+            (``CacheUnusableError``: the cache cannot be used, and why).
 
     Example:
         >>> lib, ffi = build_c(CSource(code="int add(int a, int b) { return a + b; }",
@@ -46,6 +54,7 @@ def build_c(source, *, kernel=None):
     code = source.read(kernel)
     skey = source_key(source, code)
     command = find_compiler()
+    name = kernel or source.display_name
     with _process_lock:
         if command is None or cache_problem(writing=False) is not None:
             return _load_prebuilt(source, skey, kernel)
@@ -54,45 +63,68 @@ def build_c(source, *, kernel=None):
         hit = _loaded.get(entry)
         if hit is not None:
             return hit
-        so_path = verified_extension(entry)
-        if so_path is not None:
+        distrusted = None
+        try:
+            found = read_entry(entry)
+        except CacheUntrustedError as exc:
+            found, distrusted = None, exc
+        if found is not None:
             try:
-                return _remember(entry, load_extension(_module_name(key), so_path))
-            except ImportError:
+                return _remember(entry, load_verified(_module_name(key), found))
+            except (ImportError, OSError):
                 pass  # matches its manifest yet does not load: rebuild it below
-        if cache_problem() is not None:
+        problem = cache_problem()
+        if problem is not None:
             # a read-only cache of prebuilt kernels: serve this source's build by another compiler
             return _load_prebuilt(source, skey, kernel)
         try:
-            so_path = _build_locked(source, code, command, key, entry, kernel, force=so_path is not None)
+            found = _build_locked(source, code, command, key, entry, kernel,
+                                  force=found is not None or distrusted is not None)
             _write_index(skey, key)
-        except OSError as exc:  # the cache went away or became read-only under us
+        except OSError as exc:  # the cache went away, filled up or became read-only under us
+            problem = cache_problem()
             raise CacheUnusableError(
-                f"kernel {kernel or source.display_name!r}: backend 'c' cannot run\n"
+                f"kernel {name!r}: backend 'c' cannot run\n"
                 f"  expected: a kernel cache to compile into\n"
-                f"  got: {cache_problem() or exc}; fix: {CACHE_FIX}"
+                f"  got: {problem or exc}; fix: {problem.fix if problem else _os_error_fix(exc)}"
             ) from None
+        if distrusted is not None:
+            warnings.warn(f"kernel {name!r}: the cached build was not used and was rebuilt: {distrusted}",
+                          OpsdkWarning, stacklevel=3)
         try:
-            return _remember(entry, load_extension(_module_name(key), so_path))
-        except ImportError as exc:
-            _discard(entry)
+            return _remember(entry, load_verified(_module_name(key), found))
+        except (ImportError, OSError) as exc:
+            discard_entry(entry)
             raise KernelBuildError(
-                f"kernel {kernel or source.display_name!r}: the compiled C extension does not load\n"
+                f"kernel {name!r}: the compiled C extension does not load\n"
                 f"  expected: every symbol it uses defined in {source.display_name} or a linked library\n"
                 f"  got: {exc}"
             ) from None
 
 
+def _os_error_fix(exc):
+    """What to do about an OSError met while writing into the cache."""
+    import errno
+
+    from opsdk.kernels.cache import CACHE_FIX, FULL_FIX
+
+    return FULL_FIX if exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)) else CACHE_FIX
+
+
 def c_buildable(source):
     """(True, '') if build_c can run here (a compiler and a usable cache, or a cached build of
     source), else (False, why)."""
-    if find_compiler() is not None and cache_problem() is None:
+    try:
+        command = find_compiler()
+    except CompilerSettingError as exc:
+        return False, str(exc)
+    if command is not None and cache_problem() is None:
         return True, ""
     try:
         skey = source_key(source, source.read())
         if _prebuilt_extension(skey) is not None:
             return True, ""
-    except (OSError, KernelBuildError):
+    except (OSError, KernelBuildError, CacheUnusableError):
         pass
     return False, _no_build_reason()
 
@@ -110,64 +142,104 @@ def _remember(entry, lib_ffi):
 
 def _no_build_reason():
     """Why the C backend cannot build a source here: no compiler, or an unusable cache."""
+    problem = cache_problem()
     if find_compiler() is not None:
-        problem = cache_problem()
-        return f"{problem}; fix: {CACHE_FIX}" if problem else "the kernel cache holds no build of it"
-    return f"no C compiler ($CC, or cc/gcc/clang on PATH) and no cached build in {cache_dir()}"
+        return f"{problem}; fix: {problem.fix}" if problem else "the kernel cache holds no build of it"
+    where = f"; and {problem}" if problem is not None and problem.kind != "full" else f" in {cache_dir()}"
+    return f"no C compiler ($CC, or cc/gcc/clang on PATH) and no cached build{where}"
 
 
 def _prebuilt_extension(skey):
-    """(key, path) of the last verified build of a source key, or None."""
+    """(key, Build) of the last verified build of a source key, or None.
+
+    Raises:
+        CacheUntrustedError: the index or the build it names could have been written by another user.
+    """
+    root = cache_dir()
+    problem = cache_problem(writing=False)
+    if problem is not None:
+        if problem.kind in ("untrusted", "not-ours"):
+            raise unusable_error(problem)
+        return None
+    index = os.path.join(root, "index")
     try:
-        with open(os.path.join(cache_dir(), "index", skey), encoding="utf-8") as f:
-            key = f.read().strip()
+        fd = open_dir(index)
     except OSError:
         return None
-    so_path = verified_extension(os.path.join(cache_dir(), "c", key))
-    return None if so_path is None else (key, so_path)
+    try:
+        key = read_trusted(skey, fd, label=os.path.join(index, skey)).decode("ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    finally:
+        os.close(fd)
+    if not _is_key(key):
+        return None
+    found = read_entry(os.path.join(root, "c", key))
+    return None if found is None else (key, found)
+
+
+def _is_key(text):
+    return re.fullmatch(KEY_NAME, text) is not None
 
 
 def _load_prebuilt(source, skey, kernel):
     """Load the cached build of a source when it cannot be compiled (no compiler, unusable cache)."""
-    found = _prebuilt_extension(skey)
+    name = kernel or source.display_name
+    try:
+        found = _prebuilt_extension(skey)
+    except CacheUnusableError as exc:
+        raise type(exc)(
+            f"kernel {name!r}: backend 'c' cannot run\n"
+            f"  expected: a kernel cache that is opsdk's and only you can write\n"
+            f"  got: {exc}"
+        ) from None
     if found is None:
         problem = cache_problem()
         if find_compiler() is not None and problem is not None:
-            raise CacheUnusableError(
-                f"kernel {kernel or source.display_name!r}: backend 'c' cannot run\n"
-                f"  expected: a writable kernel cache to compile into, or a build of it there\n"
-                f"  got: {problem}; fix: {CACHE_FIX}"
-            )
+            raise unusable_error(problem, f"kernel {name!r}: backend 'c' cannot run\n"
+                                          f"  expected: a writable kernel cache to compile into, or a build "
+                                          f"of it there\n  got: ")
         raise BackendUnavailableError(
-            f"kernel {kernel or source.display_name!r}: backend 'c' cannot run\n"
+            f"kernel {name!r}: backend 'c' cannot run\n"
             f"  expected: a C compiler (install gcc or clang, or set CC) or a build cached by `opsdk build`\n"
             f"  got: {_no_build_reason()}"
         )
-    key, so_path = found
-    entry = os.path.dirname(so_path)
-    return _loaded.get(entry) or _remember(entry, load_extension(_module_name(key), so_path))
+    key, found = found
+    entry = os.path.join(cache_dir(), "c", key)
+    hit = _loaded.get(entry)
+    if hit is not None:
+        return hit
+    try:
+        return _remember(entry, load_verified(_module_name(key), found))
+    except (ImportError, OSError) as exc:
+        raise BackendUnavailableError(
+            f"kernel {name!r}: backend 'c' cannot run\n"
+            f"  expected: the build cached in {entry} to load\n"
+            f"  got: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}; fix: rebuild it "
+            f"where a compiler exists (`opsdk build`)"
+        ) from None
 
 
 def _write_index(skey, key):
     """Remember which build serves a source, for machines that later lose their compiler."""
-    path = os.path.join(subdir("index"), skey)
-    tmp = f"{path}.{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(key)
-    os.replace(tmp, path)
+    write_private(os.path.join(subdir("index"), skey), key)
 
 
 def _build_locked(source, code, command, key, entry, kernel, force):
-    """Compile under the entry's lock unless another process installed it meanwhile."""
-    os.makedirs(os.path.dirname(entry), exist_ok=True)
-    lock, timeout_error = build_lock(entry + ".lock", float(os.environ.get("OPSDK_BUILD_TIMEOUT", "600")))
+    """Compile under the entry's lock unless another process installed it meanwhile; returns
+    the installed ``Build``."""
+    subdir("c")
+    lock, timeout_error = build_lock(entry + ".lock", setting("OPSDK_BUILD_TIMEOUT"))
     try:
         with lock:
             if not force:
-                so_path = verified_extension(entry)
-                if so_path is not None:
-                    return so_path
-            _discard(entry)
+                try:
+                    found = read_entry(entry)
+                except CacheUntrustedError:
+                    found = None
+                if found is not None:
+                    return found
+            discard_entry(entry)
             _remove_leftovers(entry)
             return _compile_and_install(source, code, command, key, entry, kernel)
     except timeout_error:
@@ -179,17 +251,12 @@ def _build_locked(source, code, command, key, entry, kernel, force):
         ) from None
 
 
-def _discard(entry):
-    """Remove a (corrupt or unloadable) entry."""
-    shutil.rmtree(entry, ignore_errors=True)
-
-
 def _remove_leftovers(entry):
     """Remove temp dirs of killed builds (safe: we hold the entry's lock)."""
     folder, name = os.path.split(entry)
     for item in os.scandir(folder):
         if item.name.startswith(name + ".tmp-"):
-            shutil.rmtree(item.path, ignore_errors=True)
+            discard_entry(item.path)
 
 
 def compile_command(source, command, so_name, c_name):
@@ -211,12 +278,12 @@ def compile_command(source, command, so_name, c_name):
 
 
 def _compile_and_install(source, code, command, key, entry, kernel):
-    """Generate, compile into a temp dir, verify, then rename into place (atomic)."""
+    """Generate, compile into a private temp dir, seal, then rename into place (atomic);
+    returns the installed ``Build``."""
     module_name = _module_name(key)
     so_name, c_name = module_name + EXTENSION_SUFFIXES[0], module_name + ".c"
     text = generate_c(source, code, module_name, c_name, kernel)
-    tmp = f"{entry}.tmp-{os.getpid()}-{time.monotonic_ns()}"
-    os.mkdir(tmp)
+    tmp = new_build_dir(entry)
     with open(os.path.join(tmp, c_name), "w", encoding="utf-8") as f:
         f.write(text)
     args = compile_command(source, command, so_name, c_name)
@@ -229,11 +296,16 @@ def _compile_and_install(source, code, command, key, entry, kernel):
         os.rename(tmp, entry)
     except OSError:
         # someone installed the entry without our lock (clear_cache removed the lock file): keep theirs
-        _discard(tmp)
-        if verified_extension(entry) is None:
+        discard_entry(tmp)
+        if read_entry(entry) is None:
             raise
     append_build_log(f"compiled {key} {kernel or source.display_name} {time.perf_counter() - started:.3f}s")
-    return os.path.join(entry, so_name)
+    found = read_entry(entry)
+    if found is None:
+        raise KernelBuildError(f"kernel {kernel or source.display_name!r}: the build at {entry} was removed "
+                               f"or altered as soon as it was installed (another process clearing the "
+                               f"cache?); run it again")
+    return found
 
 
 def _raise_build_failure(source, kernel, key, tmp, args):
@@ -241,7 +313,7 @@ def _raise_build_failure(source, kernel, key, tmp, args):
     import shlex
 
     kept = os.path.join(subdir("logs"), key)
-    shutil.rmtree(kept, ignore_errors=True)
+    discard_entry(kept)
     os.rename(tmp, kept)
     log_path = os.path.join(kept, "build.log")
     with open(log_path, encoding="utf-8", errors="replace") as f:

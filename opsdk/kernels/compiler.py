@@ -5,8 +5,10 @@ import re
 import shutil
 from typing import NamedTuple
 
+from opsdk.errors import CacheUnusableError, CompilerSettingError
 from opsdk.kernels.cache import cache_dir, cache_problem, subdir
 from opsdk.kernels.digest import digest_parts
+from opsdk.kernels.trust import read_trusted, write_private
 
 _CANDIDATES = ("cc", "gcc", "clang")
 _identities = {}  # (real path, size, mtime, extra words) -> identity, per process
@@ -26,16 +28,25 @@ class CompilerInfo(NamedTuple):
 
 
 def find_compiler():
-    """The compiler command as a list (``$CC`` or the first of cc, gcc, clang on PATH), or None."""
+    """The compiler command as a list (``$CC`` or the first of cc, gcc, clang on PATH), or None.
+
+    Raises:
+        CompilerSettingError: ``$CC`` cannot be split into words (an unterminated quote).
+    """
     cc = os.environ.get("CC", "").strip()
     if cc:
         if any(q in cc for q in "'\"\\"):
             import shlex  # only for the rare quoted CC
 
-            words = shlex.split(cc)
+            try:
+                words = shlex.split(cc)
+            except ValueError as exc:
+                raise CompilerSettingError(
+                    f"$CC is not a command line: {cc!r} ({str(exc).lower()}); fix: quote it as a "
+                    "shell would (CC='gcc -m64'), or unset CC") from None
         else:
             words = cc.split()
-        path = shutil.which(words[0])
+        path = shutil.which(words[0]) if words else None
         return None if path is None else [path, *words[1:]]
     for name in _CANDIDATES:
         path = shutil.which(name)
@@ -54,18 +65,15 @@ def compiler_identity(command):
         return known
     memo = os.path.join(cache_dir(), "compilers", digest_parts(*map(str, stamp))[:32])
     try:
-        with open(memo, encoding="utf-8") as f:
-            identity = f.read()
-    except OSError:
+        identity = read_trusted(memo).decode("utf-8")
+    except (OSError, UnicodeDecodeError, CacheUnusableError):
         # the key holds what the compiler is, not when it was installed: path, flags, version
         identity = " ".join([real, *command[1:]]) + "\n" + _version_text(command)
         if cache_problem() is None:  # a read-only cache goes without: the memo only saves a --version run
             try:
-                tmp = os.path.join(subdir("compilers"), f"{os.path.basename(memo)}.{os.getpid()}")
-                with open(tmp, "w", encoding="utf-8") as f:
-                    f.write(identity)
-                os.replace(tmp, memo)
-            except OSError:
+                subdir("compilers")
+                write_private(memo, identity)
+            except (OSError, CacheUnusableError):
                 pass
     _identities[stamp] = identity
     return identity
@@ -92,19 +100,27 @@ _WATCHED = (
 )
 
 
+def compiler_env(build_dir):
+    """The environment for a compiler building in build_dir: its temporary files (gcc's cc*.s,
+    cc*.o) go there too, so a killed compile leaves them where the next build removes them."""
+    build_dir = os.path.abspath(build_dir)
+    return {**os.environ, "TMPDIR": build_dir, "TMP": build_dir, "TEMP": build_dir}
+
+
 def run_compiler(args, cwd, log):
     """Run the compiler with its output into log; returns its exit status.
 
     On POSIX the compiler runs in its own process group under a watcher, so a killed Python
-    leaves no gcc/cc1 behind; elsewhere it runs as a plain child.
+    leaves no gcc/cc1 behind; elsewhere it runs as a plain child. Its temporary files go to cwd.
     """
     import signal
     import subprocess
 
+    env = compiler_env(cwd)
     if os.name != "posix" or shutil.which("sh") is None:
-        return subprocess.run(args, cwd=cwd, stdout=log, stderr=subprocess.STDOUT).returncode
+        return subprocess.run(args, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT).returncode
     # stdin is a pipe nobody writes to: only this process holds its write end
-    with subprocess.Popen(["sh", "-c", _WATCHED, "sh", *args], cwd=cwd, stdin=subprocess.PIPE,
+    with subprocess.Popen(["sh", "-c", _WATCHED, "sh", *args], cwd=cwd, env=env, stdin=subprocess.PIPE,
                           stdout=log, stderr=subprocess.STDOUT, start_new_session=True) as process:
         try:
             return process.wait()
@@ -139,7 +155,10 @@ def compiler_info():
         >>> info.available or bool(info.reason)
         True
     """
-    command = find_compiler()
+    try:
+        command = find_compiler()
+    except CompilerSettingError as exc:
+        return CompilerInfo(False, (), "", "", str(exc))
     if command is None:
         wanted = os.environ.get("CC") or " / ".join(_CANDIDATES)
         return CompilerInfo(False, (), "", "", f"no C compiler found: looked for {wanted} on PATH; "

@@ -4,9 +4,9 @@ import os
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from opsdk.env import BACKENDS
 from opsdk.errors import BackendUnavailableError
 
-BACKENDS = ("python", "c", "cuda")
 # what runs first for arrays on each device, when nothing is forced
 PREFERENCE = {"cpu": ("c", "python"), "gpu": ("cuda", "python")}
 _NOT_FORCED = ("", "auto")

@@ -12,13 +12,13 @@ only owner is the pool cannot be reached by anyone else, views and DLPack export
 ``OPSDK_POOL_MB`` caps the memory the pool keeps (default 256; 0 turns it off; the older
 ``OPSDK_NN_POOL_MB`` is read when it is not set).
 """
-import os
 import sys
 import threading
 from collections import OrderedDict
 
 import numpy
 
+from opsdk.env import setting
 from opsdk.kernels import check_mode
 from opsdk.kernels.arrays import is_gpu_array
 
@@ -46,11 +46,8 @@ def _limit_bytes():
     """The pool's cap in bytes; 0 when disabled (or off CPython, where refcounts are not exact)."""
     if sys.implementation.name != "cpython":
         return 0
-    try:
-        raw = os.environ.get("OPSDK_POOL_MB", os.environ.get("OPSDK_NN_POOL_MB", "256"))
-        return max(int(raw), 0) << 20
-    except ValueError:
-        return 256 << 20
+    megabytes = setting("OPSDK_POOL_MB")
+    return (setting("OPSDK_NN_POOL_MB") if megabytes is None else megabytes) << 20
 
 
 def empty(shape, dtype=float, like=None):

@@ -50,10 +50,10 @@ class ClipGradBase(abc.ABC):
     """Base class: ``clip(params_grads)`` maps a list of (param, grad Tensor) to clipped pairs."""
 
     def __call__(self, params_grads):
-        pairs = [(p, None if g is None else g._data) for p, g in params_grads]
+        pairs = [(p, None if g is None else g.array) for p, g in params_grads]
         out = []
         for (p, g), (_, orig) in zip(self._clip_arrays(pairs), params_grads):
-            if g is None or (isinstance(orig, Tensor) and g is orig._data):
+            if g is None or (isinstance(orig, Tensor) and g is orig.array):
                 out.append((p, orig))
             elif isinstance(g, SparseRowGrad):
                 from .sparse_grad import _sparse_grad_tensor
@@ -100,7 +100,7 @@ class ClipGradByGlobalNorm(ClipGradBase):
         for p, g in pairs:
             if _clippable(p, g):
                 _scale_in_place(g, scale)
-                if p.grad is not None and p.grad._data is g:
+                if p.grad is not None and p.grad.array is g:
                     bump_version(p.grad)
         return pairs
 

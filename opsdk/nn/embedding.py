@@ -36,7 +36,7 @@ class Embedding(Layer):
                                             attr=weight_attr, is_bias=False)
         if self._padding_idx is not None:
             # as Paddle: the padding vector starts at zero (and never gets a gradient)
-            self.weight._data[self._padding_idx] = 0
+            self.weight.array[self._padding_idx] = 0
 
     def forward(self, x):
         return embedding(x, self.weight, padding_idx=self._padding_idx, sparse=self._sparse)

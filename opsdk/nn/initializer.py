@@ -56,7 +56,7 @@ class Initializer(abc.ABC):
     """Base class: ``init(param)`` fills the parameter's values in place and returns it."""
 
     def __call__(self, param, block=None):
-        data = param._data
+        data = param.array
         values = self._values(tuple(data.shape), data.dtype)
         if type(data) is np.ndarray:
             data[...] = values

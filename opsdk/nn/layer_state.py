@@ -46,14 +46,14 @@ def set_state_dict(layer, state, use_structured_name):
             continue
         used.add(key)
         v = _values(state[key])
-        if tuple(v.shape) != tuple(t._data.shape):
+        if tuple(v.shape) != tuple(t.array.shape):
             raise ShapeError(f"set_state_dict: '{key}' has the wrong shape; expected: "
-                             f"{list(t._data.shape)}; got: {list(v.shape)}")
-        if type(t._data) is np.ndarray:
-            t._data[...] = v.astype(t._data.dtype, copy=False)
+                             f"{list(t.array.shape)}; got: {list(v.shape)}")
+        if type(t.array) is np.ndarray:
+            t.array[...] = v.astype(t.array.dtype, copy=False)
         else:
             from ..device import array_module
-            t._data[...] = array_module(t._data).asarray(v.astype(t._data.dtype, copy=False))
+            t.array[...] = array_module(t.array).asarray(v.astype(t.array.dtype, copy=False))
         t._version += 1
     unexpected = [k for k in state if k not in used]
     return missing, unexpected
@@ -65,12 +65,12 @@ def move_to(layer, device, dtype):
     dt = None if dtype is None else convert_dtype(dtype, op="Layer.to")
     tensors = list(layer.parameters()) + list(layer.buffers())
     for t in tensors:
-        data = t._data
+        data = t.array
         if place is not None:
             data = _device.move_to(data, place)
         if dt is not None and data.dtype.kind == "f":
             data = data.astype(dt)
-        if data is not t._data:
-            t._data = data
+        if data is not t.array:
+            t.array = data
             t._version += 1
             t.grad = None

@@ -20,7 +20,7 @@ class Parameter(Tensor):
 
     def __init__(self, data, name=None, trainable=True, optimize_attr=None, regularizer=None,
                  need_clip=True):
-        self._data = data
+        self.array = data
         self._node = None
         self.name = name
         self.stop_gradient = not trainable

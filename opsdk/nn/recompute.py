@@ -14,9 +14,9 @@ import warnings
 
 from ..autograd import grad_mode
 from ..autograd.engine import run_backward
+from ..autograd.record import record
 from ..errors import BackwardError, OpArgumentError, OpsdkWarning
 from ..functional import creation
-from ..functional.record import record, record_multi
 from ..tensor import Tensor, _wrap
 
 _state = grad_mode._state
@@ -85,11 +85,17 @@ def recompute(function, *args, preserve_rng_state=True, use_reentrant=True, **kw
     inputs = tuple(t for _, t in tensors)
     name = f"recompute({getattr(function, '__name__', type(function).__name__)})"
 
-    def fast(*grads):
+    def rule(grads):
+        # one function for every input: the block runs once, and its nested backward gives
+        # them all (a recompute node is first-order only: no graph of the block is kept)
+        if any(isinstance(g, Tensor) for g in grads):
+            raise BackwardError(f"{name}: double backward (create_graph=True) through a "
+                                f"recomputed block is not supported; expected: "
+                                f"create_graph=False, or call the block without recompute")
         fresh = list(args)
         leaves = []
         for i, t in tensors:
-            leaf = _wrap(t._data)
+            leaf = _wrap(t.array)
             leaf._req = t._req
             fresh[i] = leaf
             leaves.append(leaf)
@@ -102,17 +108,11 @@ def recompute(function, *args, preserve_rng_state=True, use_reentrant=True, **kw
         roots = [(o, g) for o, g in zip(again, grads) if g is not None and o._req]
         if roots:
             run_backward([o for o, _ in roots], [g for _, g in roots], False, False)
-        return tuple(None if leaf.grad is None else leaf.grad._data for leaf in leaves)
-
-    def vjp(*grads):
-        raise BackwardError(f"{name}: double backward (create_graph=True) through a recomputed "
-                            f"block is not supported; expected: create_graph=False, or call "
-                            f"the block without recompute")
+        return tuple(None if leaf.grad is None else leaf.grad.array for leaf in leaves)
 
     if single:
-        return record(name, outs[0]._data, inputs, vjp, fast, saved=inputs)
-    wrapped = record_multi(name, [o._data for o in outs], inputs, vjp, fast, saved=inputs)
-    return tuple(wrapped)
+        return record(name, outs[0].array, inputs, lambda g: rule([g]), saved=inputs)
+    return tuple(record(name, [o.array for o in outs], inputs, rule, saved=inputs))
 
 
 def recompute_sequential(ctx, functions, *args, **kwargs):

@@ -34,17 +34,17 @@ class Adagrad(Optimizer):
         self._initial = float(initial_accumulator_value)
 
     def _init_state(self, p):
-        return {"moment": np.full_like(p._data, self._initial)}
+        return {"moment": np.full_like(p.array, self._initial)}
 
     def _update(self, p, g, lr, state, group):
-        d = p._data
+        d = p.array
         t = d.dtype.type
         m = state["moment"]
         m += g * g
         d -= g * t(lr) / (np.sqrt(m) + t(self._hyper(group, "epsilon")))
 
     def _update_sparse(self, p, rows, values, lr, state, group):
-        d = p._data
+        d = p.array
         t = d.dtype.type
         m = state["moment"]
         mr = m[rows] + values * values

@@ -63,10 +63,10 @@ class Adam(Optimizer):
     def _init_state(self, p):
         # the powers start at beta (set at the first step, from the parameter's group) and
         # advance after each step: what Paddle's beta*_pow_acc accumulators hold
-        state = {"moment1": np.zeros_like(p._data), "moment2": np.zeros_like(p._data),
+        state = {"moment1": np.zeros_like(p.array), "moment2": np.zeros_like(p.array),
                  "beta1_pow_acc": None, "beta2_pow_acc": None}
         if self._amsgrad:
-            state["moment2_max"] = np.zeros_like(p._data)
+            state["moment2_max"] = np.zeros_like(p.array)
         return state
 
     def _advance(self, state, group, ahead=False):
@@ -95,7 +95,7 @@ class Adam(Optimizer):
 
     def _update(self, p, g, lr, state, group):
         b1, b2, eps, scale, c2 = self._advance(state, group)
-        d = p._data
+        d = p.array
         t = d.dtype.type
         m, v = state["moment1"], state["moment2"]
         m *= t(b1)
@@ -115,7 +115,7 @@ class Adam(Optimizer):
 
     def _update_sparse(self, p, rows, values, lr, state, group):
         b1, b2, eps, scale, c2 = self._advance(state, group, ahead=True)
-        d = p._data
+        d = p.array
         t = d.dtype.type
         m, v = state["moment1"], state["moment2"]
         if self._lazy_mode:

@@ -35,7 +35,7 @@ class Adamax(Optimizer):
         self._epsilon = _scalar(epsilon, "epsilon")
 
     def _init_state(self, p):
-        return {"moment": np.zeros_like(p._data), "inf_norm": np.zeros_like(p._data),
+        return {"moment": np.zeros_like(p.array), "inf_norm": np.zeros_like(p.array),
                 "beta1_pow_acc": None}
 
     def _update(self, p, g, lr, state, group):
@@ -43,7 +43,7 @@ class Adamax(Optimizer):
         b2 = self._hyper(group, "beta2")
         if state["beta1_pow_acc"] is None:
             state["beta1_pow_acc"] = b1
-        d = p._data
+        d = p.array
         t = d.dtype.type
         m, u = state["moment"], state["inf_norm"]
         m *= t(b1)

@@ -55,7 +55,7 @@ class AdamW(Adam):
         lr = lr * self._ratio(p)
         coeff = self._coefficient(p, group)
         if coeff:
-            d = p._data
+            d = p.array
             d *= d.dtype.type(1.0 - lr * coeff)
         super()._update(p, g, lr, state, group)
 
@@ -63,7 +63,7 @@ class AdamW(Adam):
         lr = lr * self._ratio(p)
         coeff = self._coefficient(p, group)
         if coeff:
-            d = p._data
+            d = p.array
             factor = d.dtype.type(1.0 - lr * coeff)
             if self._lazy_mode:
                 d[rows] *= factor

@@ -46,7 +46,7 @@ class Lamb(Optimizer):
         self._always_adapt = bool(always_adapt)
 
     def _init_state(self, p):
-        return {"moment1": np.zeros_like(p._data), "moment2": np.zeros_like(p._data),
+        return {"moment1": np.zeros_like(p.array), "moment2": np.zeros_like(p.array),
                 "beta1_pow_acc": None, "beta2_pow_acc": None}
 
     def _decay(self, p, group):
@@ -59,7 +59,7 @@ class Lamb(Optimizer):
         b2 = self._hyper(group, "beta2")
         if state["beta1_pow_acc"] is None:
             state["beta1_pow_acc"], state["beta2_pow_acc"] = b1, b2
-        d = p._data
+        d = p.array
         t = d.dtype.type
         m, v = state["moment1"], state["moment2"]
         m *= t(b1)

@@ -37,11 +37,11 @@ class Momentum(Optimizer):
         self._rescale_grad = float(rescale_grad)
 
     def _init_state(self, p):
-        return {"velocity": np.zeros_like(p._data)}
+        return {"velocity": np.zeros_like(p.array)}
 
     def _update(self, p, g, lr, state, group):
         mu = self._hyper(group, "momentum")
-        d = p._data
+        d = p.array
         t = d.dtype.type
         if self._rescale_grad != 1.0:
             g = g * t(self._rescale_grad)
@@ -55,7 +55,7 @@ class Momentum(Optimizer):
 
     def _update_sparse(self, p, rows, values, lr, state, group):
         mu = self._hyper(group, "momentum")
-        d = p._data
+        d = p.array
         t = d.dtype.type
         if self._rescale_grad != 1.0:
             values = values * t(self._rescale_grad)

@@ -15,7 +15,7 @@ class Optimizer(abc.ABC):
 
     A step reads each trainable parameter's ``.grad``, clips the gradients (``grad_clip``),
     adds coupled weight decay (``weight_decay``, or the parameter's own regularizer), then
-    updates ``param._data`` in place, so parameters stay leaves. Row-sparse gradients (from
+    updates ``param.array`` in place, so parameters stay leaves. Row-sparse gradients (from
     ``Embedding(sparse=True)``) are applied row by row, never densified; coupled weight decay
     then touches only the rows present, as Paddle regularizes a sparse gradient.
 
@@ -105,7 +105,7 @@ class Optimizer(abc.ABC):
             for p in group["params"]:
                 g = p.grad
                 if g is not None and p._req:
-                    pairs.append((p, g._data))
+                    pairs.append((p, g.array))
             if not pairs:
                 continue
             clip = group.get("grad_clip", self._grad_clip)
@@ -139,8 +139,8 @@ class Optimizer(abc.ABC):
             return g
         if type(g) is SparseRowGrad:
             # Paddle adds the dense decay term to a sparse gradient: every row decays
-            return reg.apply(p._data, g.to_dense())
-        return reg.apply(p._data, g)
+            return reg.apply(p.array, g.to_dense())
+        return reg.apply(p.array, g)
 
     def _hyper(self, group, key):
         return group.get(key, getattr(self, "_" + key))
@@ -150,7 +150,7 @@ class Optimizer(abc.ABC):
 
     @abc.abstractmethod
     def _update(self, p, g, lr, state, group):
-        """Each subclass defines this: the in-place update of p._data from gradient g."""
+        """Each subclass defines this: the in-place update of p.array from gradient g."""
 
     @abc.abstractmethod
     def _update_sparse(self, p, rows, values, lr, state, group):
@@ -159,7 +159,7 @@ class Optimizer(abc.ABC):
     def _update_sparse_densely(self, p, rows, values, lr, state, group):
         """A sparse update as the dense one with zeros outside the rows (for rules whose state
         changes in every row anyway: RMSProp, Adamax, Lamb)."""
-        dense = np.zeros_like(p._data)
+        dense = np.zeros_like(p.array)
         np.add.at(dense, rows, values)
         self._update(p, dense, lr, state, group)
 
@@ -174,8 +174,8 @@ class Optimizer(abc.ABC):
             g = p.grad
             if g is None:
                 continue
-            if set_to_zero and g._node is None and type(g._data) is not SparseRowGrad:
-                g._data.fill(0)
+            if set_to_zero and g._node is None and type(g.array) is not SparseRowGrad:
+                g.array.fill(0)
                 g._version += 1
             else:
                 p.grad = None

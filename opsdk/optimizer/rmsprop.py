@@ -36,12 +36,12 @@ class RMSProp(Optimizer):
         self._centered = bool(centered)
 
     def _init_state(self, p):
-        return {"momentum": np.zeros_like(p._data), "mean_square": np.zeros_like(p._data),
-                "mean_grad": np.zeros_like(p._data)}
+        return {"momentum": np.zeros_like(p.array), "mean_square": np.zeros_like(p.array),
+                "mean_grad": np.zeros_like(p.array)}
 
     def _update(self, p, g, lr, state, group):
         rho = self._hyper(group, "rho")
-        d = p._data
+        d = p.array
         t = d.dtype.type
         ms, mg, mom = state["mean_square"], state["mean_grad"], state["momentum"]
         ms *= t(rho)

@@ -25,9 +25,9 @@ class SGD(Optimizer):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
 
     def _update(self, p, g, lr, state, group):
-        d = p._data
+        d = p.array
         d -= g * d.dtype.type(lr)
 
     def _update_sparse(self, p, rows, values, lr, state, group):
-        d = p._data
+        d = p.array
         d[rows] -= values * d.dtype.type(lr)

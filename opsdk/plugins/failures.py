@@ -12,8 +12,10 @@ class PluginFailure(NamedTuple):
         version: that distribution's version.
         stage: "import" (the module did not import or is not installed), "hook" (its
             ``register_ops`` raised), or "register" (it registered something invalid or clashing).
-        error: the exception.
-        traceback: the formatted traceback, for ``opsdk doctor``.
+        error: the exception (PluginTimeoutError, PluginCrashError for a pack that hung or ended
+            a watched process, PluginTamperError for one that changed opsdk's names).
+        traceback: the formatted traceback, for ``opsdk doctor``; for a pack that hung or
+            crashed, the stack faulthandler wrote where it waited or crashed.
     """
 
     pack: str

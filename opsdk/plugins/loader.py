@@ -1,10 +1,12 @@
 """Loading one pack under its own guard: whatever goes wrong is recorded, never raised."""
 import pluggy
 
-from ..errors import RegistrationError
+from ..errors import PluginTamperError, RegistrationError
 from ..registry.registry import PackInfo, source_label
 from ..registry.validation import check_name
+from . import channel
 from .failures import PluginFailure
+from .namespace import Snapshot
 from .registrar import Registrar
 
 _HOOKS = ("register_ops",)
@@ -38,35 +40,56 @@ def _pack_hooks(pm, plugin, name):
     return impls
 
 
-def load_pack(source, pm, registry):
+def _left_alone(snapshot, source, stage):
+    """Put back the opsdk names the pack changed so far; raise PluginTamperError naming them."""
+    changed = snapshot.restore()
+    if changed:
+        raise PluginTamperError(
+            f"pack '{source.name}' replaced opsdk's own names at {stage}: {', '.join(changed)}; "
+            "they were put back and the pack was left out; expected: a pack adds ops through "
+            "register(...) and leaves opsdk's names alone (wrap an op in your own function instead)",
+            changed)
+
+
+def load_pack(source, pm, registry, snapshot=None):
     """Import ``source``, run its hooks and add its ops to ``registry``, all under one guard.
+
+    Args:
+        snapshot: opsdk's names as they were before this pack (a namespace.Snapshot, shared by
+            the packs of one load); None takes one now.
 
     Returns:
         the pack's PackInfo, or the PluginFailure recorded in ``registry`` when it failed (the
         pack then leaves no op behind and stays out of ``pm``).
     """
     stage, plugin = "register", None
+    snapshot = Snapshot() if snapshot is None else snapshot
     try:
         check_name(source.name, f"pack name '{source.name}' (its entry-point name)")
         registry.check_pack_name_free(source.name, source_label(source.distribution, source.version))
         stage = "import"
-        plugin = source.load()
-        stage = "register"
-        impls = _pack_hooks(pm, plugin, source.name)
-        stage = "hook"
-        registrar = Registrar(source.name, source.version, source.distribution)
-        arguments = {"register": registrar}
-        try:
-            for impl in impls:
-                impl.function(*[arguments[name] for name in impl.argnames])
-        finally:
-            registrar.closed = True
+        with channel.loading(source):
+            plugin = source.load()
+            _left_alone(snapshot, source, stage)
+            stage = "register"
+            impls = _pack_hooks(pm, plugin, source.name)
+            stage = "hook"
+            channel.stage(stage)
+            registrar = Registrar(source.name, source.version, source.distribution)
+            arguments = {"register": registrar}
+            try:
+                for impl in impls:
+                    impl.function(*[arguments[name] for name in impl.argnames])
+            finally:
+                registrar.closed = True
+            _left_alone(snapshot, source, stage)
         stage = "register"
         info = PackInfo(source.name, source.distribution, source.version, tuple(registrar.ops.values()))
         registry.add_pack(info)
         return info
     # a pack that calls sys.exit() while importing is broken, not a request to stop the SDK
     except (Exception, SystemExit) as error:
+        snapshot.restore()  # a pack that failed otherwise is named already; its changes still go
         if plugin is not None and pm.get_plugin(source.name) is plugin:
             pm.unregister(name=source.name)
         if isinstance(error, RegistrationError):

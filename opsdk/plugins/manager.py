@@ -8,7 +8,9 @@ from ..errors import PackNotFoundError, PluginLoadError
 from ..hookspecs import PROJECT, OpsdkSpec
 from ..registry.registry import Registry
 from .failures import PluginFailure
+from . import supervisor
 from .loader import load_pack
+from .namespace import Snapshot
 from .sources import builtin_source, entry_point_sources, object_source, wanted_packs
 
 
@@ -27,7 +29,11 @@ _state = _State()
 
 
 def _load_all():
-    """Fill a fresh registry: built-in pack, installed packs OPSDK_LOAD_PLUGINS allows, in-process packs."""
+    """Fill a fresh registry: built-in pack, installed packs OPSDK_LOAD_PLUGINS allows, in-process packs.
+
+    Installed packs that hung or ended a supervised process are recorded, not loaded again; the
+    names of opsdk each pack changed are put back (supervisor.py, namespace.py).
+    """
     pm = pluggy.PluginManager(PROJECT)
     pm.add_hookspecs(OpsdkSpec)
     registry = Registry()
@@ -35,12 +41,21 @@ def _load_all():
     _state.ready = False
     _state.registry, _state.pm = registry, pm
     try:
-        load_pack(builtin_source(), pm, registry)
+        snapshot = Snapshot()
+        load = lambda source: load_pack(source, pm, registry, snapshot)  # noqa: E731
+        load(builtin_source())
         sources, failures = entry_point_sources(wanted_packs())
         for failure in failures:
             registry.record_failure(failure)
-        for source in [*sources, *_state.in_process.values()]:
-            load_pack(source, pm, registry)
+        stopped = supervisor.isolate(sources, load)
+        for source in sources:
+            failure = stopped.get(supervisor.key(source))
+            if failure is not None:
+                registry.record_failure(failure)
+            else:
+                load(source)
+        for source in _state.in_process.values():
+            load(source)
     finally:
         _state.ready = True
 
@@ -116,7 +131,7 @@ def register_pack(plugin, name, *, version=None, distribution=None):
                                   f"name, or unregister_pack('{name}') first; got: '{name}'")
         source = object_source(plugin, name, distribution, version)
         _state.in_process[name] = source
-        result = load_pack(source, _state.pm, registry)
+        result = load_pack(source, _state.pm, registry, Snapshot())
         if isinstance(result, PluginFailure):
             raise PluginLoadError(str(result)) from result.error
         return result

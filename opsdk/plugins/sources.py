@@ -16,12 +16,14 @@ BUILTIN_MODULE = "opsdk.builtin_pack"
 
 
 class PackSource(NamedTuple):
-    """A pack not loaded yet: its name, how to get its plugin object, and its distribution."""
+    """A pack not loaded yet: its name, how to get its plugin object, its distribution, and the
+    module that loading imports (None when the plugin object is given)."""
 
     name: str
     load: Callable[[], Any]
     distribution: str = None
     version: str = None
+    module: str = None
 
 
 def _normalize(name):
@@ -41,16 +43,16 @@ def _sdk_version():
 def builtin_source():
     """The SDK's own pack (name 'opsdk'), loaded through the same hook as every other pack."""
     return PackSource(BUILTIN_PACK, lambda: importlib.import_module(BUILTIN_MODULE), "opsdk",
-                      _sdk_version())
+                      _sdk_version(), BUILTIN_MODULE)
 
 
 def object_source(plugin, name, distribution=None, version=None):
     """A pack given by code: a plugin object (module, class, instance) or a module's dotted name."""
     if isinstance(plugin, str):
         load = lambda: importlib.import_module(plugin)  # noqa: E731
-    else:
-        load = lambda: plugin  # noqa: E731
-        version = version if version is not None else getattr(plugin, "__version__", None)
+        return PackSource(name, load, distribution, version, plugin)
+    load = lambda: plugin  # noqa: E731
+    version = version if version is not None else getattr(plugin, "__version__", None)
     return PackSource(name, load, distribution, version)
 
 
@@ -90,7 +92,7 @@ def entry_point_sources(wanted):
             if not hits:
                 continue
             matched |= hits
-        sources.append(PackSource(ep.name, ep.load, dist_name, dist_version))
+        sources.append(PackSource(ep.name, ep.load, dist_name, dist_version, ep.module))
     for key, name in (wanted_keys or {}).items():
         if key not in matched and key != _normalize(BUILTIN_PACK):
             error = PackNotInstalledError(

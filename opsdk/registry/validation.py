@@ -25,6 +25,24 @@ def _got(value):
     return f"{type(value).__name__} {text}"
 
 
+def _finite(value):
+    """False when ``value`` is, or holds (a list, tuple or array of numbers), a NaN or an infinity."""
+    if isinstance(value, bool):
+        return True
+    if isinstance(value, Real):
+        return math.isfinite(value)
+    if isinstance(value, complex):
+        return math.isfinite(value.real) and math.isfinite(value.imag)
+    if isinstance(value, (list, tuple)):
+        return all(_finite(v) for v in value)
+    kind = getattr(getattr(value, "dtype", None), "kind", None)
+    if kind in ("f", "c"):  # a NumPy (or CuPy) array or scalar of floats
+        import numpy
+
+        return bool(numpy.isfinite(numpy.asarray(value)).all())
+    return True
+
+
 def check_name(value, what):
     """Raise unless ``value`` works as a pack or op name: an identifier, not a keyword, not private."""
     if not isinstance(value, str) or not value.isidentifier() or keyword.iskeyword(value) \
@@ -77,6 +95,12 @@ class _Checker:
             return {}
         if not isinstance(attrs, Mapping) or not all(isinstance(k, str) for k in attrs):
             self.fail(f"attrs must be a dict of keyword arguments by name; got: {_got(attrs)}")
+        for name, value in attrs.items():
+            if not _finite(value):
+                # the op is verified at this value: NaN or inf there makes every check meaningless
+                # (finite differences of NaN are NaN, and the report blames the gradient)
+                self.fail(f"attrs[{name!r}] is not finite; expected: a finite value, at which opsdk "
+                          f"check verifies the op; got: {_got(value)}")
         return dict(attrs)
 
     def dtypes(self, dtypes):

@@ -5,21 +5,12 @@ from pathlib import Path
 import click
 
 from ..errors import ScaffoldError
-from .plan import UPDATE
+from .plan import UPDATE, display
 from .writer import check_plan, write_plan
 
 # a refusal (bad name, existing files, not a pack) is a usage error, as click's own are
 REFUSED = 2
 FAILED = 1
-
-
-def display(path):
-    """``path`` relative to the working directory when it is below it, else absolute."""
-    path = Path(path)
-    try:
-        return path.relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return str(path)
 
 
 def _actions(plan):

@@ -4,10 +4,11 @@ from pathlib import Path
 from ..errors import NotAPackError, ScaffoldError
 from .answers import ANSWERS_FILE, dump_answers, find_pack_root, read_answers
 from .context import op_context, sdk_version
+from .formula.worker import bounded_formula_context
 from .locate import template_version, templates_dir
 from .names import BACKENDS, check_backends, check_op_name
 from .ops_list import add_op, listed_ops
-from .plan import UPDATE, Plan, PlannedFile
+from .plan import UPDATE, Plan, PlannedFile, cd_step
 from .render import render_tree
 
 
@@ -25,10 +26,9 @@ def _template_and_context(kind, formula, op, backends):
     if kind != "elementwise":
         raise ScaffoldError(f"--formula writes an elementwise op; expected: --kind elementwise (or no "
                             f"--kind) with --formula; got: --kind {kind}")
-    from .formula import formula_context
-
-    context = formula_context(op, formula["text"], formula.get("inputs") or ("x",), formula.get("attrs"),
-                              backends, formula.get("domain"))
+    context = bounded_formula_context(op, formula["text"], formula.get("inputs") or ("x",),
+                                      formula.get("attrs"), backends, formula.get("domain"),
+                                      formula.get("timeout"))
     return FORMULA_TEMPLATE, {"kind": kind, **context}, context["notes"]
 
 
@@ -44,7 +44,8 @@ def plan_op(op, pack_dir=".", backends=("python",), force=False, kind="elementwi
             ``"multi"`` (several inputs and outputs) or ``"rows"`` (a reduction over the last
             axis with a per-feature weight).
         formula: ``{"text": EXPR, "inputs": [...], "attrs": {name: value}, "domain": (lo, hi)}``
-            to write an elementwise op computing EXPR, its derivatives derived by SymPy.
+            to write an elementwise op computing EXPR, its derivatives derived by SymPy (in a
+            child process given ``"timeout"`` seconds, default ``$OPSDK_FORMULA_TIMEOUT``).
 
     Returns:
         Plan rooted at the pack: the op's module, kernel sources and tests, the pack's
@@ -53,7 +54,8 @@ def plan_op(op, pack_dir=".", backends=("python",), force=False, kind="elementwi
     Raises:
         NotAPackError: ``pack_dir`` is not inside a pack made by ``opsdk new-pack``.
         InvalidNameError: a bad op name, an op the pack already has, an unknown backend.
-        FormulaError: the formula cannot be used (the message names the token).
+        FormulaError: the formula cannot be used (the message names the token), or deriving it
+            ran out of time or memory.
         ScaffoldError: the OPS tuple cannot be found or edited, or an unknown kind.
 
     Example::
@@ -93,7 +95,7 @@ def plan_op(op, pack_dir=".", backends=("python",), force=False, kind="elementwi
     what = "formula" if formula is not None else kind
     steps = (
         *(f"note: {note}" for note in notes),
-        f"cd {root}",
+        *cd_step(root),
         "pip install -e .            # once, if the pack is not installed yet",
         f"pytest                      # tests/ops/test_{op}.py and the checks of every op",
         f"opsdk check {pack['name']}.{op}",

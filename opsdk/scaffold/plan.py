@@ -8,6 +8,21 @@ CREATE = "create"        # a new file; an existing one is a conflict unless --fo
 UPDATE = "update"        # a file the pack already has and the command edits (OPS, answers)
 
 
+def display(path):
+    """``path`` relative to the working directory when it is below it, else absolute."""
+    path = Path(path)
+    try:
+        return path.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def cd_step(root):
+    """The ``cd`` a user needs to be in ``root`` (none when they are there already)."""
+    shown = display(root)
+    return () if shown == "." else (f"cd {shown}",)
+
+
 @dataclass(frozen=True)
 class PlannedFile:
     """One file to write: its path relative to the plan's root, its bytes, and whether it is new.

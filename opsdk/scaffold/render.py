@@ -3,18 +3,22 @@ import os
 from pathlib import Path
 
 from ..errors import TemplateError
+from .escape import FILTERS
 
 SUFFIX = ".jinja"
 _SKIPPED_DIRS = {"__pycache__"}
 
 
-def _environment(root):
+def _environment(root, lenient=False):
     import jinja2  # only the scaffolding commands pay for importing Jinja
 
     # trim/lstrip: a line holding only a {% ... %} tag leaves nothing behind in the output
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(root)), undefined=jinja2.StrictUndefined,
-                              keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-                              autoescape=False)
+    undefined = jinja2.ChainableUndefined if lenient else jinja2.StrictUndefined
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(root)), undefined=undefined,
+                             keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+                             autoescape=False)
+    env.filters.update(FILTERS)
+    return env
 
 
 def _render(env, render, where):
@@ -31,6 +35,8 @@ def _render(env, render, where):
 
 
 def _render_name(env, part, context, where):
+    if "{" not in part:  # a plain name: compiling it as a template costs milliseconds each
+        return part
     name = _render(env, lambda: env.from_string(part).render(context), f"name of {where}")
     if "/" in name or "\\" in name or name in (".", ".."):
         raise TemplateError(f"template {where}: its name renders to {name!r}; expected: one file "
@@ -38,7 +44,7 @@ def _render_name(env, part, context, where):
     return name
 
 
-def render_tree(root, context):
+def render_tree(root, context, lenient=False, only=None):
     """Render every file under ``root`` with ``context``.
 
     File and directory names are rendered; a name that renders empty drops that file (or the
@@ -48,6 +54,9 @@ def render_tree(root, context):
     Args:
         root: a template directory (``templates/pack`` or ``templates/op``).
         context: the template variables.
+        lenient: render variables ``context`` lacks as nothing, instead of refusing them (to read
+            what a template binds without every variable, see ``reserved``).
+        only: the output paths wanted (the others are not rendered); default: all.
 
     Returns:
         list of ``(relative POSIX path, bytes)``, sorted by path.
@@ -63,7 +72,7 @@ def render_tree(root, context):
     if not root.is_dir():
         raise TemplateError(f"template directory {root} does not exist; expected: a directory of "
                             "templates; got: nothing there (reinstall opsdk)")
-    env = _environment(root)
+    env = _environment(root, lenient)
     rendered = []
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS)
@@ -77,6 +86,8 @@ def render_tree(root, context):
                 continue
             source = "/".join((*relative, filename))
             name = _render_name(env, filename, context, source)
+            if only is not None and "/".join((*out_dir, name.removesuffix(SUFFIX))) not in only:
+                continue
             if name.endswith(SUFFIX):
                 name = name[: -len(SUFFIX)]
                 if not name:

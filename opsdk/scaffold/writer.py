@@ -4,6 +4,7 @@ import shutil
 from pathlib import Path
 
 from ..errors import ExistingFilesError, ScaffoldError
+from .paths import check_lengths
 
 _TAG = f".opsdk-{os.getpid()}"
 
@@ -67,8 +68,20 @@ def _roll_back(entries, created_dirs):
             pass
 
 
+def _paths_written(plan):
+    """Every path writing ``plan`` creates on the way: targets, staged copies and backups."""
+    root = Path(plan.root)
+    if not os.path.lexists(root):
+        staging = root.parent / f".{root.name}{_TAG}.tmp"
+        return [root, *(Path(staging, *f.path.split("/")) for f in plan.files)]
+    targets = [plan.target(f) for f in plan.files]
+    return [path.with_name(f".{path.name}{_TAG}.{end}") for path in targets for end in ("new", "old")]
+
+
 def check_plan(plan, force=False):
-    """Raise ExistingFilesError when the plan would overwrite generated files and ``force`` is off."""
+    """Raise InvalidPathError when a path of the plan is too long for the file system, and
+    ExistingFilesError when the plan would overwrite generated files and ``force`` is off."""
+    check_lengths(_paths_written(plan), plan.summary or str(plan.root))
     existing = plan.existing()
     if existing and not force:
         listed = "\n".join(f"  {path}" for path in existing)

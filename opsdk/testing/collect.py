@@ -63,9 +63,12 @@ def _verdict(result):
 
 
 def _failure_text(result):
+    from ..printable import printable
+
     title = f"{result.status.upper()} {result.case_id}" if result.check != "load" \
         else f"FAIL pack {result.op} failed to load"
-    return f"{title}\n{result.detail}"
+    # an op's message may hold ESC, BEL, NUL or a lone surrogate: shown as escapes
+    return printable(f"{title}\n{result.detail}")
 
 
 def settings(getoption, declaration):
@@ -86,8 +89,12 @@ def settings(getoption, declaration):
 def collect_declaration(collector, declaration):
     """The items of one declaration, in op, backend, dtype, check order (failed packs first)."""
     from ..check import plan_cases, select_ops
+    from ..plugins import supervisor
 
     mode, seed = settings(collector.config.getoption, declaration)
+    # packs not imported yet load in a child first: one that hangs or ends the process becomes a
+    # failing `pack[load]` test instead of a stuck or silently ended (green) pytest run
+    supervisor.enable("probe")
     ops, failures = select_ops(declaration.ops, declaration.packs)
     items = [PackLoadItem.from_parent(collector, name=f"{f.pack}[load]", failure=f) for f in failures]
     for case in plan_cases(ops, declaration.backends, declaration.dtypes, declaration.checks):

@@ -4,8 +4,11 @@ Each test runs one row's input and hands the result to ``expect(row, ...)``, whi
 expected exit status and message from the table itself; the last test checks that every row of
 the table has its test here and every test its row.
 """
+import json
 import os
+import subprocess
 import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -87,6 +90,130 @@ def test_new_op_force_after_dropping_a_backend(invoke, tmp_path, monkeypatch):
     assert "src/forcepk/ops/smooth.c" in result.output
 
 
+def test_new_op_named_as_the_templates_own_names(invoke, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert invoke("new-pack", "oppk").exit_code == 0
+    monkeypatch.chdir(tmp_path / "oppk")
+    _run(invoke, "`opsdk new-op OP`: a name the templates use", "new-op", "OP")
+    assert not (tmp_path / "oppk/src/oppk/ops/OP.py").exists()
+
+
+def test_new_pack_named_as_an_installed_pack(invoke, installed, tmp_path, monkeypatch):
+    installed("opsdk-example-fake", "example")
+    monkeypatch.chdir(tmp_path)
+    _run(invoke, "`opsdk new-pack example` while a pack named `example` is installed", "new-pack", "example")
+    assert not (tmp_path / "example").exists()
+
+
+def test_new_pack_with_an_empty_dir(invoke, tmp_path, monkeypatch):
+    (tmp_path / "mine.txt").write_text("the user's")
+    monkeypatch.chdir(tmp_path)
+    _run(invoke, "`opsdk new-pack p --dir ''`", "new-pack", "p", "--dir", "")
+    assert os.listdir(tmp_path) == ["mine.txt"]
+
+
+def test_new_op_with_an_empty_pack(invoke, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert invoke("new-pack", "emptypk").exit_code == 0
+    monkeypatch.chdir(tmp_path / "emptypk")
+    before = sorted(p.name for p in (tmp_path / "emptypk/src/emptypk/ops").iterdir())
+    _run(invoke, "`opsdk new-op smooth --pack ''`", "new-op", "smooth", "--pack", "")
+    assert sorted(p.name for p in (tmp_path / "emptypk/src/emptypk/ops").iterdir()) == before
+
+
+def test_new_pack_in_a_directory_with_a_300_character_name(invoke, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _run(invoke, "`opsdk new-pack p --dir DIR`, DIR a 300-character name", "new-pack", "p", "--dir", "d" * 300)
+    assert os.listdir(tmp_path) == []
+
+
+def test_new_pack_underscore_suggests_a_name_it_then_accepts(invoke, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = _run(invoke, "`opsdk new-pack _`", "new-pack", "_")
+    suggestion = result.output.split("e.g. '", 1)[1].split("'", 1)[0]
+    assert invoke("new-pack", suggestion).exit_code == 0
+
+
+@pytest.fixture
+def formula_pack(invoke, tmp_path, monkeypatch):
+    """A new pack as the working directory, for `new-op --formula`; its ops/ listing before."""
+    monkeypatch.chdir(tmp_path)
+    assert invoke("new-pack", "formpk").exit_code == 0
+    monkeypatch.chdir(tmp_path / "formpk")
+    ops = tmp_path / "formpk/src/formpk/ops"
+    before = sorted(p.name for p in ops.iterdir())
+    yield
+    assert sorted(p.name for p in ops.iterdir()) == before  # a refusal writes nothing
+
+
+def _formula_row(invoke, row, formula, *args, within=None):
+    started = time.perf_counter()
+    _run(invoke, row, "new-op", "f", "--formula", formula, *args)
+    if within is not None:  # a refusal that comes at once, not after SymPy computed for minutes
+        assert time.perf_counter() - started < within
+
+
+def test_new_op_formula_dividing_by_an_attribute_that_is_zero(invoke, formula_pack):
+    pytest.importorskip("sympy")
+    _formula_row(invoke, "`opsdk new-op f --formula 'x/beta' --attr beta=0`", "x/beta", "--attr", "beta=0")
+
+
+def test_new_op_formula_with_a_number_beyond_float64(invoke, formula_pack):
+    _formula_row(invoke, "`opsdk new-op f --formula 'x*1e400'`", "x*1e400", within=3)
+
+
+def test_new_op_formula_whose_constants_multiply_beyond_float64(invoke, formula_pack):
+    pytest.importorskip("sympy")
+    _formula_row(invoke, "`opsdk new-op f --formula 'x*1e300*1e300'`", "x*1e300*1e300")
+
+
+def test_new_op_formula_of_5000_terms(invoke, formula_pack):
+    _formula_row(invoke, "`opsdk new-op f --formula` with a sum of 5000 terms", "+".join(["x"] * 5000), within=3)
+
+
+def test_new_op_formula_with_a_power_tower(invoke, formula_pack):
+    _formula_row(invoke, "`opsdk new-op f --formula 'x*9**9**9'`", "x*9**9**9", within=3)
+
+
+def test_new_op_formula_nested_deeply(invoke, formula_pack):
+    _formula_row(invoke, "`opsdk new-op f --formula` with `exp` nested 100 deep",
+                 "exp(" * 100 + "x" + ")" * 100, within=3)
+
+
+def test_new_op_formula_that_runs_past_its_time_budget(invoke, formula_pack, monkeypatch):
+    pytest.importorskip("sympy")
+    # any formula outlasts a budget shorter than starting Python: the child is stopped, not awaited
+    monkeypatch.setenv("OPSDK_FORMULA_TIMEOUT", "0.01")
+    row = "`opsdk new-op f --formula EXPR` that SymPy derives for longer than `OPSDK_FORMULA_TIMEOUT`"
+    _formula_row(invoke, row, "x * tanh(log(1 + exp(x)))", within=10)
+
+
+def test_new_op_in_a_pack_whose_answers_file_was_edited_to_inject_code(invoke, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert invoke("new-pack", "craftpk").exit_code == 0
+    answers_file = tmp_path / "craftpk/.opsdk-answers.json"
+    answers = json.loads(answers_file.read_text())
+    answers["pack"]["name"] = 'craftpk"; import os; os.system("touch pwned") #'
+    answers_file.write_text(json.dumps(answers))
+    monkeypatch.chdir(tmp_path / "craftpk")
+    _run(invoke, "`opsdk new-op` in a pack whose `.opsdk-answers.json` has a quote in `pack.name`",
+         "new-op", "smooth")
+    assert not (tmp_path / "craftpk/src/craftpk/ops/smooth.py").exists()
+
+
+def test_registering_an_attr_that_is_nan():
+    from opsdk.errors import RegistrationError
+    from opsdk.registry import TensorSpec, build_opinfo
+
+    from .conftest import Twice
+
+    with pytest.raises(RegistrationError) as caught:
+        build_opinfo("nanpk", "1.0", None, Twice, {"name": "twice", "inputs": [TensorSpec(shape=(3,))],
+                                                      "attrs": {"alpha": float("nan")}})
+    expect("`register(..., attrs={'alpha': nan})`", None, str(caught.value))
+    assert "op 'twice'" in str(caught.value)
+
+
 def test_check_junit_xml_into_a_missing_directory_is_refused_before_running(invoke, monkeypatch):
     ran = []
     monkeypatch.setattr("opsdk.check.run_checks", lambda *a, **k: ran.append(1) or [])
@@ -119,6 +246,41 @@ def test_check_of_an_op_whose_c_kernel_does_not_compile(invoke, in_test_pack):
 def test_doctor_under_an_unknown_opsdk_backend(invoke, monkeypatch):
     monkeypatch.setenv("OPSDK_BACKEND", "bogus")
     _run(invoke, "`OPSDK_BACKEND=bogus opsdk doctor`", "doctor")
+
+
+@pytest.mark.filterwarnings("ignore::opsdk.errors.OpsdkWarning")  # doctor reads it too: one warning
+def test_doctor_under_an_unknown_cuda_simulator_setting(invoke, monkeypatch):
+    monkeypatch.setenv("OPSDK_CUDA_SIM", "bogus")
+    _run(invoke, "`OPSDK_CUDA_SIM=bogus opsdk doctor`", "doctor")
+
+
+def test_import_under_an_unknown_cuda_simulator_setting():
+    done = subprocess.run([sys.executable, "-c", "import opsdk"], capture_output=True, text=True,
+                          env={**os.environ, "OPSDK_CUDA_SIM": "bogus"}, timeout=120)
+    expect("`import opsdk` under `OPSDK_CUDA_SIM=bogus`", done.returncode, done.stderr)
+
+
+def test_doctor_under_a_pool_size_that_is_not_a_number(invoke, monkeypatch):
+    monkeypatch.setenv("OPSDK_POOL_MB", "abc")
+    _run(invoke, "`OPSDK_POOL_MB=abc opsdk doctor`", "doctor")
+
+
+def test_large_output_under_a_pool_size_that_is_not_a_number(monkeypatch):
+    from opsdk import env
+    from opsdk.kernels import outputs
+
+    monkeypatch.setenv("OPSDK_POOL_MB", "abc")
+    monkeypatch.setattr(env, "_warned", set())
+    monkeypatch.setattr(env, "_parsed", {})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert outputs.empty((1 << 20,), numpy.float64).shape == (1 << 20,)
+    expect("a large kernel output under `OPSDK_POOL_MB=abc`", 0, "\n".join(str(w.message) for w in caught))
+
+
+def test_doctor_with_a_misspelt_variable(invoke, monkeypatch):
+    monkeypatch.setenv("OPSDK_POOLMB", "64")
+    _run(invoke, "`OPSDK_POOLMB=64 opsdk doctor` (a typo)", "doctor")
 
 
 def test_op_call_under_an_unknown_opsdk_backend(monkeypatch):

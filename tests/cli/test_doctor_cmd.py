@@ -89,5 +89,21 @@ def test_an_unknown_opsdk_backend_is_an_error_naming_the_valid_values(invoke, mo
     result, found = findings(invoke)
     assert result.exit_code == 1
     finding = found["$OPSDK_BACKEND"]
-    assert finding["status"] == "error" and "'bogus' is not a backend" in finding["detail"]
+    assert finding["status"] == "error" and "OPSDK_BACKEND='bogus' is not valid" in finding["detail"]
     assert "python, c, cuda, auto" in finding["detail"] and "unset OPSDK_BACKEND" in finding["fix"]
+
+
+def test_a_variable_whose_value_is_ignored_is_a_warning_saying_what_it_expects(invoke, monkeypatch):
+    monkeypatch.setenv("OPSDK_BUILD_TIMEOUT", "soon")
+    result, found = findings(invoke)
+    assert result.exit_code == 0
+    finding = found["$OPSDK_BUILD_TIMEOUT"]
+    assert finding["status"] == "warn" and "expected: a number of seconds > 0" in finding["detail"]
+    assert "it is ignored (OPSDK_BUILD_TIMEOUT unset means 600 s)" in finding["detail"]
+
+
+def test_a_misspelt_variable_is_a_warning_naming_the_real_one(invoke, monkeypatch):
+    monkeypatch.setenv("OPSDK_CUDASIM", "1")
+    _, found = findings(invoke)
+    assert found["$OPSDK_CUDASIM"]["status"] == "warn"
+    assert found["$OPSDK_CUDASIM"]["fix"] == "rename it OPSDK_CUDA_SIM"

@@ -6,9 +6,10 @@ import os
 import subprocess
 from pathlib import Path
 
+import opsdk
 from helpers.venvs import venv_seeing_this_interpreter
 
-from .markdown_blocks import console_commands
+from .markdown_blocks import console_commands, output_matches
 
 HERE = Path(__file__).resolve().parent
 TIMEOUT = 600
@@ -34,6 +35,9 @@ class DocSession:
     """Runs the blocks of one file, in order, sharing a working directory, environment and
     Python namespace between them."""
 
+    # the scratch directory the blocks run in, as console outputs show it
+    SHOWN_WORK = "~/work"
+
     def __init__(self, doc, scratch):
         self.doc = Path(doc)
         self.scratch = Path(scratch)
@@ -42,11 +46,24 @@ class DocSession:
         self.work.mkdir(parents=True)
         self.state.mkdir()
         self.python = venv_seeing_this_interpreter(self.scratch / "venv")
+        self._see_the_opsdk_under_test()
         self._shims(Path(self.python).parent)
         self.env = self._environment(Path(self.python).parent)
         (self.state / "cwd").write_text(str(self.work))
         self._driver = None
         self._count = 0
+
+    def _see_the_opsdk_under_test(self):
+        """The docs run the opsdk these tests import (a checkout under test), before any other
+        one this interpreter's site directories hold (an install elsewhere): a .pth first in line."""
+        purelib = subprocess.run([self.python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                                 check=True, capture_output=True, text=True).stdout.strip()
+        # a folder holding only the package: the checkout's other folders (tests/) stay out of sight
+        under_test = self.scratch / "opsdk-under-test"
+        under_test.mkdir()
+        (under_test / "opsdk").symlink_to(Path(opsdk.__file__).resolve().parent, target_is_directory=True)
+        with open(os.path.join(purelib, "_opsdk_under_test.pth"), "w", encoding="utf-8") as f:
+            f.write(f"import sys; sys.path.insert(0, {str(under_test)!r})\n")
 
     def _shims(self, bin_dir):
         shims = {"pip": _PIP.format(python=self.python),
@@ -84,19 +101,25 @@ class DocSession:
             self._shell(block, "set -e\n" + block.code)
         elif kind == "console":
             for command, documented in console_commands(block.code):
-                output = self._shell(block, command)
+                output = self._shell(block, command).replace(str(self.work), self.SHOWN_WORK)
                 for line in documented:
                     if line.startswith("exit code:") and line not in output.splitlines():
                         raise BlockFailed(f"{block.where}: `{command}` printed no '{line}'; output:\n{output}")
+                if not output_matches(documented, output):
+                    shown = "\n".join(documented)
+                    raise BlockFailed(f"{block.where}: `{command}` printed other than the doc shows.\n"
+                                      f"shown:\n{shown}\nprinted:\n{output}")
 
     def _shell(self, block, script):
         """Run script with bash in the session's cwd and environment; its output, or BlockFailed."""
         env_file, cwd_file = self.state / "env", self.state / "cwd"
         prologue = f'[ -f "{env_file}" ] && . "{env_file}"; cd "$(cat "{cwd_file}")" || exit 97\n'
         epilogue = f'\n__s=$?; export -p > "{env_file}"; pwd > "{cwd_file}"; exit $__s\n'
+        # one stream, as a terminal shows it: an error line stands where it was printed
         done = subprocess.run(["bash", "-o", "pipefail", "-c", prologue + script + epilogue],
-                              env=self.env, capture_output=True, text=True, timeout=TIMEOUT)
-        output = done.stdout + done.stderr
+                              env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              timeout=TIMEOUT)
+        output = done.stdout
         if done.returncode != 0:
             raise BlockFailed(f"{block.where}: exit status {done.returncode} from:\n{script}\n"
                               f"output:\n{output}")

@@ -9,9 +9,14 @@ Markers (an HTML comment on the line before the fence, blank lines allowed betwe
   optional framework, e.g. ``torch``); elsewhere it is skipped and the test says why.
 
 Blocks in ``python`` run; ``bash``/``sh``/``shell`` run as scripts; ``console`` runs each
-``$ `` line as a command (the other lines are its output, shown not compared, except an
-``exit code: N`` line, which must match). Untyped fences and listing languages (text, toml, c,
-...) are never run. Any other language is an error, so a typo cannot hide a block.
+``$ `` line as a command, and the lines after it are what it prints (stdout and stderr as a
+terminal interleaves them), compared line by line (``output_matches``): a number matches any
+number (counts and timings differ between machines and runs), a run of spaces any run of spaces,
+``...`` inside a line any text, a line of just ``...`` any lines, and pytest's progress lines
+(``..ss.. [ 50%]``) any progress lines (pytest's `` (0:01:27)`` after a long duration is
+dropped); everything else must be as shown. An ``exit code: N``
+line must match exactly. Untyped fences and listing languages (text, toml, c, ...) are never
+run. Any other language is an error, so a typo cannot hide a block.
 """
 import re
 from dataclasses import dataclass
@@ -124,6 +129,58 @@ def console_commands(code):
         elif commands:
             commands[-1][1].append(line)
     return commands
+
+
+_NUMBER = re.compile(r"(?<![A-Za-z_\d.])\d+(?:\.\d+)*")
+_PROGRESS = re.compile(r"^[.sFExX]+ *\[ *\d+%\]$")
+_PROGRESS_LINES = r"(?:[.sFExX]+ *\[ *\d+%\]\n)+"
+_LONG_DURATION = re.compile(r"(\d+(?:\.\d+)?s) \(\d+:\d\d:\d\d\)")
+
+
+def _line_pattern(line):
+    """The regex of one documented output line (see the module's docstring)."""
+    pieces = []
+    for part in re.split(r"(\.\.\.| +)", line):
+        if part == "...":
+            pieces.append(r"[^\n]*")
+        elif part.startswith(" "):
+            pieces.append(" +")
+        else:
+            at = 0
+            for number in _NUMBER.finditer(part):
+                pieces += [re.escape(part[at:number.start()]), r"\d+(?:\.\d+)*"]
+                at = number.end()
+            pieces.append(re.escape(part[at:]))
+    return "".join(pieces)
+
+
+def output_pattern(documented):
+    """The regex an output matches when it is what the documented lines show."""
+    lines = [line.rstrip() for line in documented]
+    parts, i = [], 0
+    while i < len(lines):
+        if lines[i] == "...":
+            parts.append(r"(?:[^\n]*\n)*?")
+        elif _PROGRESS.match(lines[i]):
+            while i + 1 < len(lines) and _PROGRESS.match(lines[i + 1]):
+                i += 1
+            parts.append(_PROGRESS_LINES)
+        else:
+            parts.append(_line_pattern(lines[i]) + r"\n")
+        i += 1
+    return "".join(parts)
+
+
+def output_matches(documented, output):
+    """Whether ``output`` (what a command printed) is what the ``documented`` lines show."""
+    lines = [line.rstrip() for line in output.splitlines()]
+    while lines and not lines[-1]:
+        lines.pop()
+    documented = [_LONG_DURATION.sub(r"\1", line) for line in documented]
+    while documented and not documented[-1].strip():
+        documented = documented[:-1]
+    text = _LONG_DURATION.sub(r"\1", "".join(line + "\n" for line in lines))
+    return re.fullmatch(output_pattern(documented), text) is not None
 
 
 def doc_files(root):

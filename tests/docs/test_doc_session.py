@@ -48,5 +48,11 @@ def test_console_exit_code_lines_must_match(tmp_path):
 
 
 def test_opsdk_and_pip_are_the_docs_venv_s(tmp_path):
-    _run(tmp_path, "```console\n$ opsdk --version\n$ pip --version\n```\n"
+    _run(tmp_path, "```console\n$ opsdk --version\nopsdk, version 0.1.0\n$ pip --version\npip ...\n```\n"
                    "```python\nimport sys, os\nassert sys.prefix == os.environ['VIRTUAL_ENV']\n```\n")
+
+
+def test_console_output_must_be_what_the_doc_shows(tmp_path):
+    _run(tmp_path, "```console\n$ echo one; echo two >&2; echo 3\none\ntwo\n3\n```\n")
+    with pytest.raises(BlockFailed, match="printed other than the doc shows"):
+        _run(tmp_path / "again", "```console\n$ echo one; echo two\none\n```\n")

@@ -1,5 +1,5 @@
 """Reading a Markdown file's blocks and markers: what runs, what is written out, what is refused."""
-from .markdown_blocks import console_commands, doc_files, parse, problems
+from .markdown_blocks import console_commands, doc_files, output_matches, parse, problems
 
 
 def _doc(tmp_path, text):
@@ -48,3 +48,26 @@ def test_doc_files_are_found_by_where_they_live(tmp_path):
         (tmp_path / name).write_text("")
     found = [p.relative_to(tmp_path).as_posix() for p in doc_files(tmp_path)]
     assert found == ["README.md", "docs/a.md", "docs/sub/b.md", "plugins/p/README.md"]
+
+
+def test_shown_output_must_be_what_was_printed_line_for_line():
+    shown = ["Wrote pack 'p':", "  create  p/a.py"]
+    assert output_matches(shown, "Wrote pack 'p':\n  create  p/a.py\n")
+    assert not output_matches(shown, "Wrote pack 'p':\n  create  p/a.py\n  create  p/b.py\n")  # a line missing
+    assert not output_matches(shown, "Wrote pack 'p':\n  create  p/b.py\n")                    # a line changed
+
+
+def test_numbers_spaces_and_ellipses_match_what_varies_between_runs():
+    assert output_matches(["45 passed, 34 skipped in 1.16s"], "111 passed, 2 skipped in 14.2s\n")
+    assert output_matches(["45 passed in 1.16s"], "45 passed in 87.21s (0:01:27)\n")
+    assert output_matches(["45 passed in 87.21s (0:01:27)"], "45 passed in 1.16s\n")
+    assert output_matches(["ok    x  (0.1 s)"], "ok      x  (12 s)\n")
+    assert output_matches(["Error: formula 'x': one of acos, ..."], "Error: formula 'x': one of acos, asin\n")
+    assert output_matches(["first", "...", "last"], "first\na\nb\nlast\n")
+    assert not output_matches(["softplus_grad2"], "softplus_grad3\n")  # digits inside a name are the name's
+    assert not output_matches(["45 passed"], "45 failed\n")
+
+
+def test_progress_lines_match_any_progress_lines():
+    shown = ["..ss.. [ 91%]", ".       [100%]", "3 passed"]
+    assert output_matches(shown, "....ss....sss [ 40%]\n.s..ssss... [ 80%]\n... [100%]\n3 passed\n")

@@ -12,7 +12,7 @@ import pytest
 
 from opsdk.errors import CacheUnusableError, OpsdkWarning
 from opsdk.kernels import cache_problem, clear_cache, kernel as kernel_module, use_backend
-from opsdk.kernels import cbuild
+from opsdk.kernels import cbuild, loader
 
 from helpers.readonly import tree_snapshot
 
@@ -23,6 +23,7 @@ from .sample import child_env, finish, make_scale, scale_source, spawn_build
 def _fresh_process_state(monkeypatch):
     """Nothing loaded in-process and no cache warning given yet: as a new process would start."""
     monkeypatch.setattr(cbuild, "_loaded", {})
+    monkeypatch.setattr(loader, "_dirs", {})
     monkeypatch.setattr(kernel_module, "_cache_warnings", set())
 
 
@@ -88,7 +89,9 @@ def test_read_only_prebuilt_cache_serves_its_builds_and_refuses_new_ones(cache, 
     cbuild.build_c(scale_source())
     read_only(cache)
     before = tree_snapshot(cache)
-    cbuild._loaded.clear()  # as a fresh process: the prebuilt kernel loads from the disk
+    # as a fresh process: the prebuilt kernel loads from the disk, copied where it may write
+    cbuild._loaded.clear()
+    loader._dirs.clear()
     prebuilt = make_scale("tests.prebuilt")
     new = make_scale("tests.new", source=scale_source(define_macros=[("UNUSED_FLAG", "1")]))
     (message,) = _calls_fall_back(prebuilt, new)
@@ -137,3 +140,15 @@ def test_a_cache_removed_mid_build_falls_back_instead_of_crashing(cache, monkeyp
     (message,) = _calls_fall_back(make_scale("tests.vanished"))
     assert "No such file or directory" in message
     monkeypatch.setattr(cbuild, "_compile_and_install", real)
+
+
+def test_a_disk_filling_up_mid_build_says_so_and_falls_back(cache, monkeypatch):
+    import errno
+
+    def no_space(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", os.path.join(cache, "c"))
+
+    monkeypatch.setattr(cbuild, "_compile_and_install", no_space)
+    (message,) = _calls_fall_back(make_scale("tests.nospace"))
+    assert "No space left on device" in message and "fix: free space on that filesystem" in message
+    assert "writable directory" not in message

@@ -59,3 +59,25 @@ def test_first_error_is_the_first_file_line_error():
 
 def test_first_error_falls_back_to_a_line_that_mentions_error():
     assert first_error("ld: something\ncollect2: error: ld returned 1\n") == "collect2: error: ld returned 1"
+
+
+def test_cc_with_an_unterminated_quote_is_a_setting_error_naming_cc(monkeypatch):
+    from opsdk.errors import CompilerSettingError
+
+    monkeypatch.setenv("CC", "'unterminated")
+    with pytest.raises(CompilerSettingError) as caught:
+        find_compiler()
+    message = str(caught.value)
+    assert "\n" not in message and message.startswith("$CC is not a command line: \"'unterminated\"")
+    assert not compiler_info().available and "$CC" in compiler_info().reason
+
+
+def test_the_compiler_keeps_its_temporary_files_in_the_build_directory(tmp_path):
+    # gcc puts cc*.s and cc*.o in $TMPDIR: a killed compile would leave them in /tmp
+    script = tmp_path / "print-tmpdir"
+    script.write_text('#!/bin/sh\necho "TMPDIR=$TMPDIR"\n')
+    script.chmod(0o755)
+    build = tmp_path / "build"
+    build.mkdir()
+    assert compiler.run_logged([str(script)], str(build), str(tmp_path / "log")) == 0
+    assert f"TMPDIR={build}\n" in (tmp_path / "log").read_text()

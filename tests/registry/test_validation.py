@@ -156,3 +156,23 @@ def test_doc_must_be_a_string():
 
 def test_unknown_option_suggests_the_close_one():
     _fails("unknown argument 'dtype' \\(did you mean 'dtypes'\\?\\)", dtype="float32")
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf"), [1.0, float("nan")],
+                                   (0.5, (float("inf"),)), complex(1, float("nan"))])
+def test_an_attr_that_is_not_finite_is_refused_naming_the_op_and_the_attr(value):
+    _fails(r"pack 'mypack', op 'swish': attrs\['beta'\] is not finite; expected: a finite value", attrs={"beta": value})
+
+
+def test_a_numpy_attr_that_is_not_finite_is_refused():
+    import numpy
+
+    _fails(r"attrs\['beta'\] is not finite", attrs={"beta": numpy.float32("nan")})
+    _fails(r"attrs\['beta'\] is not finite", attrs={"beta": numpy.array([1.0, numpy.inf])})
+
+
+def test_finite_and_non_numeric_attrs_are_kept():
+    import numpy
+
+    for value in (1.5, 0, True, "mean", None, (1.0, 2.0), numpy.float64(2.0), numpy.arange(3)):
+        assert _register(attrs={"beta": value}).attrs == {"beta": value}

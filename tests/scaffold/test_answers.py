@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from opsdk.errors import NotAPackError
+from opsdk.errors import AnswersFileError, InvalidPathError, NotAPackError
 from opsdk.scaffold.answers import ANSWERS_FILE, find_pack_root, read_answers
 
 
@@ -37,3 +37,30 @@ def test_answers_that_are_not_json_are_refused(pack_dir):
     (pack_dir / ANSWERS_FILE).write_text("{")
     with pytest.raises(NotAPackError, match="cannot be read"):
         read_answers(pack_dir)
+
+
+@pytest.mark.parametrize("field, value", [
+    ("name", 'packdemo"; import os #'), ("name", "class"), ("package", "pack.demo"),
+    ("distribution", 'opsdk-x"\nname = "evil'), ("opsdk_version", '0.1"; evil = "'),
+    ("template_version", "1\n[tool.evil]"), ("ops", {"bad name": {}}), ("ops", {"swish": "not a table"}),
+])
+def test_every_value_new_op_takes_from_the_file_is_checked_like_command_line_input(pack_dir, field, value):
+    answers = json.loads((pack_dir / ANSWERS_FILE).read_text())
+    if field in ("name", "package", "distribution"):
+        answers["pack"][field] = value
+    else:
+        answers[field] = value
+    (pack_dir / ANSWERS_FILE).write_text(json.dumps(answers))
+    with pytest.raises(AnswersFileError, match="cannot be used") as caught:
+        read_answers(pack_dir)
+    assert ANSWERS_FILE in str(caught.value)
+
+
+def test_an_empty_pack_directory_is_refused_not_taken_for_the_current_one():
+    with pytest.raises(InvalidPathError, match="--pack is empty"):
+        find_pack_root("")
+
+
+def test_a_pack_directory_too_long_for_the_file_system_is_refused(tmp_path):
+    with pytest.raises(NotAPackError, match="cannot be used"):
+        find_pack_root(tmp_path / ("d" * 300))

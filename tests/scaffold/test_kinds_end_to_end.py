@@ -18,7 +18,7 @@ GAUSS = ["--input", "x", "--input", "y", "--attr", "alpha=0.5", "--formula", "x 
 CASES = {
     "multi": ["--kind", "multi", "--backend", "c", "--backend", "cuda"],
     "rows": ["--kind", "rows", "--backend", "c", "--backend", "cuda"],
-    "elementwise": ["--kind", "elementwise", "--backend", "c", "--backend", "cuda"],
+    "softplus": ["--kind", "elementwise", "--backend", "c", "--backend", "cuda"],
     "mish": MISH,
     "gauss": GAUSS,
 }

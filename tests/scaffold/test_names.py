@@ -1,5 +1,8 @@
 """Pack and op names: what is refused, with which message, and the names derived from them."""
+import re
+
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from opsdk.errors import InvalidNameError
 from opsdk.scaffold.names import check_backends, check_op_name, check_pack_name, class_name
@@ -85,11 +88,66 @@ def test_unknown_backend_is_refused_listing_the_known_ones():
 
 
 @pytest.mark.parametrize("op, expected", [
-    ("softplus", "Softplus"), ("fused_swi_glu", "FusedSwiGlu"), ("myOp", "MyOp"),
-    ("kernel", "KernelOp"), ("tensor_spec", "TensorSpecOp"),
+    ("softplus", "Softplus"), ("fused_swi_glu", "FusedSwiGlu"), ("myOp", "MyOp"), ("kernel", "Kernel"),
 ])
-def test_class_name_is_camel_case_and_never_hides_an_import(op, expected):
+def test_class_name_is_camel_case(op, expected):
     assert class_name(op) == expected
+
+
+@pytest.mark.parametrize("op, says", [
+    ("OP", "its Function class would be named 'OP'"),              # OP = Elementwise(...)
+    ("kernel", "its Function class would be named 'Kernel'"),      # from opsdk.kernels import Kernel
+    ("tensor_spec", "its Function class would be named 'TensorSpec'"),
+    ("elementwise", "its Function class would be named 'Elementwise'"),
+    ("importlib", "ops/__init__.py binds it"),
+])
+def test_an_op_whose_names_would_replace_the_templates_own_is_refused(op, says):
+    with pytest.raises(InvalidNameError, match="is reserved") as caught:
+        check_op_name(op, "mypack")
+    assert says.replace("its", "the op's") in str(caught.value)
+
+
+@pytest.mark.parametrize("op", ["value", "sigmoid", "register_op", "op", "numpy"])
+def test_names_that_land_nowhere_the_templates_bind_are_accepted(op):
+    check_op_name(op, "mypack")  # a module of the op's own and a class 'Value' clash with nothing
+
+
+def test_an_installed_pack_s_name_is_refused_naming_its_entry_point(tmp_path, monkeypatch):
+    from helpers.fake_dist import install_pack
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    install_pack(tmp_path, "opsdk-taken-zq", "taken_zq", "taken_zq_module", "")
+    with pytest.raises(InvalidNameError, match="is taken by the installed pack 'taken_zq' .*e.g. 'taken_zq_ops'"):
+        check_pack_name("taken_zq")
+
+
+def test_an_installed_distribution_of_the_same_name_is_refused(tmp_path, monkeypatch):
+    info = tmp_path / "opsdk_dist_zq-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: opsdk-dist-zq\nVersion: 1.0\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(InvalidNameError, match="taken by the installed distribution opsdk-dist-zq 1.0"):
+        check_pack_name("dist_zq")
+
+
+_BAD = st.one_of(
+    st.text(max_size=80),
+    st.text(alphabet="_-0123456789aé. Ω", max_size=12),
+    st.sampled_from(["_", "__", "_1", "class", "match", "CON", "lpt9", "opsdk", "tests", "json", "numpy",
+                     "OPS", "OP", "o_p", "importlib", "register_all", "kernel", "2ops", "a" * 300, "ß"]),
+)
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_BAD)
+def test_every_refusal_suggests_a_name_the_same_check_accepts(name):
+    for check in (check_pack_name, lambda n: check_op_name(n, "mypack", existing={"my_op"})):
+        try:
+            check(name)
+        except InvalidNameError as refusal:
+            suggestion = re.search(r"e\.g\. '([^']*)'", str(refusal))
+            assert suggestion, str(refusal)
+            check(suggestion[1])  # raises if the suggestion is refused in turn
 
 
 def test_a_directory_of_the_same_name_is_not_a_module_clash(tmp_path, monkeypatch):

@@ -69,12 +69,12 @@ def _single_call(ctx, seq):
     after_forward_args = [(n, v, copy.deepcopy(v)) for n, v, _ in call.mutables]
     for k, out in enumerate(call.outputs):
         for name, tensor in tensors:
-            if shares_memory(out._data, tensor._data):
+            if shares_memory(out.array, tensor.array):
                 problems.append(f"output {k} shares memory with input '{name}' (forward returns a "
                                 "view of its input, or writes its result into it); return a new "
                                 "tensor")
         for j in range(k):
-            if shares_memory(out._data, call.outputs[j]._data):
+            if shares_memory(out.array, call.outputs[j].array):
                 problems.append(f"output {k} shares memory with output {j} (one buffer returned "
                                 "twice); return separate tensors")
     if not call.seeds:
@@ -103,7 +103,7 @@ def _second_call(ctx, seq, first, other):
     problems = []
     for k, (out, old) in enumerate(zip(first.outputs, saved_out)):
         for j, new in enumerate(second.outputs):
-            if shares_memory(new._data, out._data):
+            if shares_memory(new.array, out.array):
                 problems.append(f"output {j} of a second call shares memory with output {k} of "
                                 "the first (a buffer kept between calls, e.g. at module level, "
                                 "is handed out again); allocate each output afresh")
@@ -120,7 +120,7 @@ def _second_call(ctx, seq, first, other):
         for p, g1, g2, old in zip(first.positions, first.grads, second.grads, saved_grads):
             if g1 is None or g2 is None:
                 continue
-            if not bitwise(host(g1), old).ok or shares_memory(g1._data, g2._data):
+            if not bitwise(host(g1), old).ok or shares_memory(g1.array, g2.array):
                 problems.append(f"the gradient of '{names[p]}' an earlier call returned changed "
                                 "when backward ran again, or is the very memory the second call "
                                 "returned: backward returns memory a later call overwrites (a "

@@ -135,7 +135,7 @@ def update_in_place(call, sample):
 
     for key, slot in sample.slots():
         tensor = call.args[key] if isinstance(key, int) else call.kwargs[key]
-        data = tensor._data
+        data = tensor.array
         values = slot.values.astype(data.dtype)
         data[...] = array_module(data).asarray(values)  # a CuPy array takes no NumPy operand
         bump_version(tensor)

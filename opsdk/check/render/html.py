@@ -7,6 +7,7 @@ import datetime
 import html
 import platform
 
+from ...printable import printable
 from ..result import FAIL, FAILING, summarize
 from .plots import EXTRA, missing_dependency
 from .table import summary_line
@@ -47,7 +48,8 @@ _SCRIPT = """
 
 
 def _e(text):
-    return html.escape(str(text), quote=True)
+    # an op's message may hold control characters or lone surrogates: shown as escapes
+    return html.escape(printable(text), quote=True)
 
 
 def _loosened(result):
@@ -175,5 +177,5 @@ def render_html(results, seconds=None, seed=0, mode="fast"):
 
 def write_html(path, results, seconds=None, seed=0, mode="fast"):
     """Write ``render_html(...)`` to ``path`` (UTF-8)."""
-    with open(path, "w", encoding="utf-8") as f:
+    with open(path, "w", encoding="utf-8", errors="backslashreplace") as f:
         f.write(render_html(results, seconds, seed, mode))

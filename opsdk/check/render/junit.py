@@ -3,12 +3,13 @@ import xml.etree.ElementTree as ET
 
 from ..result import BLOCKED, ERROR, FAIL, NA, SKIP
 
-# XML 1.0 cannot hold most control characters; compiler output and tracebacks may
-_BAD_XML = {c: None for c in range(32) if c not in (9, 10, 13)}
+from ...printable import printable
 
 
 def _clean(text):
-    return (text or "").translate(_BAD_XML)
+    # XML 1.0 cannot hold most control characters, nor can UTF-8 a lone surrogate; compiler
+    # output, tracebacks and an op's own messages may have them: they become visible escapes
+    return printable(text or "")
 
 
 def _first_line(text):
@@ -18,7 +19,7 @@ def _first_line(text):
 
 def _testcase(result):
     if result.check == "load":
-        case = ET.Element("testcase", classname=result.op, name="load")
+        case = ET.Element("testcase", classname=_clean(result.op), name="load")
     else:
         case = ET.Element("testcase", classname=result.op,
                           name=f"{result.backend}-{result.dtype}-{result.check}")
@@ -45,7 +46,7 @@ def to_junit_xml(results):
     root = ET.Element("testsuites", name="opsdk check")
     suites = {}
     for result in results:
-        pack = result.op.split(".", 1)[0]
+        pack = _clean(result.op.split(".", 1)[0])
         if pack not in suites:
             suites[pack] = ET.SubElement(root, "testsuite", name=pack)
         suites[pack].append(_testcase(result))

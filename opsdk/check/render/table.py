@@ -1,7 +1,10 @@
 """The table of results (op, backend, dtype, check, result, worst error, time), the time each
 check kind took, and the summary line."""
+import dataclasses
+
 import click
 
+from ...printable import printable
 from ..result import BLOCKED, ERROR, FAIL, NA, PASS, SKIP, summarize
 
 COLUMNS = ("op", "backend", "dtype", "check", "result", "worst error", "time")
@@ -40,6 +43,17 @@ def _rows(results):
     return rows
 
 
+def printable_results(results):
+    """``results`` with their op names and details safe to print (an op's message may hold ESC,
+    BEL, NUL or a lone surrogate); the results that need no change are the same objects."""
+    out = []
+    for r in results:
+        detail, op = printable(r.detail or ""), printable(r.op)
+        out.append(r if (detail, op) == (r.detail or "", r.op) else
+                   dataclasses.replace(r, detail=detail, op=op))
+    return out
+
+
 def render_table(results, color=False, quiet=False):
     """The results as an aligned text table (one line per op x backend x dtype x check).
 
@@ -51,7 +65,7 @@ def render_table(results, color=False, quiet=False):
     Returns:
         str, without a trailing newline.
     """
-    rows = [row for row in _rows(results) if not quiet or row[1] != PASS]
+    rows = [row for row in _rows(printable_results(results)) if not quiet or row[1] != PASS]
     widths = [max([len(COLUMNS[i])] + [len(cells[i]) for cells, _ in rows]) for i in range(len(COLUMNS))]
 
     def line(cells, status=None):

@@ -3,7 +3,7 @@ summary line last; ``verbose`` shows the whole table instead of the folded lines
 import click
 
 from ..result import BLOCKED, ERROR, FAIL, NA, PASS, SKIP, summarize
-from .table import render_table, summary_line, times_line
+from .table import printable_results, render_table, summary_line, times_line
 
 _FAILED = (FAIL, ERROR, BLOCKED)
 
@@ -91,6 +91,7 @@ def render_report(results, seconds=None, color=False, quiet=False, verbose=False
         click.echo(render_report(run_checks(plan_cases(ops)), seconds=3.2))
     """
     parts = []
+    results = printable_results(results)
     if verbose:
         parts.append(render_table(results, color, quiet))
         parts.append(times_line(results))

@@ -3,6 +3,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ...autograd.grad_api import grad
+from ...functional.creation import to_tensor
+
 
 class Outcome(NamedTuple):
     """The result of one framework check on one sample of one op."""
@@ -45,9 +48,7 @@ def float64_cases(exported):
 def opsdk_reference(exported, arrays, attrs, weights=None, order=1):
     """opsdk's own outputs, and its gradients of sum(weights * output 0) w.r.t. the float
     inputs (then of the sum of their squares, for order 2)."""
-    import opsdk
-
-    tensors = [None if a is None else opsdk.to_tensor(a, stop_gradient=a.dtype.kind != "f")
+    tensors = [None if a is None else to_tensor(a, stop_gradient=a.dtype.kind != "f")
                for a in arrays]
     args, kwargs = exported.signature.call(tensors, attrs)
     out = exported.info(*args, **kwargs)
@@ -56,11 +57,11 @@ def opsdk_reference(exported, arrays, attrs, weights=None, order=1):
     floats = [t for t in tensors if t is not None and t.dtype.kind == "f"]
     if weights is None or not floats:
         return values, []
-    loss = (outs[0] * opsdk.to_tensor(weights)).sum()
-    grads = opsdk.grad(loss, floats, create_graph=order > 1, allow_unused=True)
+    loss = (outs[0] * to_tensor(weights)).sum()
+    grads = grad(loss, floats, create_graph=order > 1, allow_unused=True)
     if order > 1:
         total = sum((g * g).sum() for g in grads if g is not None)
-        grads = opsdk.grad(total, floats, allow_unused=True)
+        grads = grad(total, floats, allow_unused=True)
     return values, [None if g is None else g.numpy() for g in grads]
 
 

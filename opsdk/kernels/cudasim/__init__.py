@@ -10,9 +10,10 @@ what it checks, what it cannot see, and why it is not a benchmark.
 
 Importing this package compiles nothing: the runtime is built on the first launch.
 """
-import os
 import sys
 from contextlib import contextmanager
+
+from opsdk.env import setting
 
 ENV = "OPSDK_CUDA_SIM"
 
@@ -20,10 +21,7 @@ ENV = "OPSDK_CUDA_SIM"
 def requested():
     """What the environment asks for: ``"on"`` (``OPSDK_CUDA_SIM=1``), ``"auto"`` (the simulator
     unless CuPy finds a GPU) or None."""
-    value = os.environ.get(ENV, "").strip().lower()
-    if value in ("1", "true", "yes", "on"):
-        return "on"
-    return "auto" if value == "auto" else None
+    return setting(ENV)
 
 
 def install_unless_a_gpu():
@@ -70,8 +68,8 @@ def install(devices=None, multiprocessors=None):
     """
     from .cupy_api import cuda as cuda_api
 
-    cuda_api.configure(devices or int(os.environ.get("OPSDK_CUDA_SIM_DEVICES", "1")),
-                       multiprocessors or int(os.environ.get("OPSDK_CUDA_SIM_SMS", "2")))
+    cuda_api.configure(devices or setting("OPSDK_CUDA_SIM_DEVICES"),
+                       multiprocessors or setting("OPSDK_CUDA_SIM_SMS"))
     if active():
         return
     existing = sys.modules.get("cupy")

@@ -12,8 +12,11 @@ import threading
 import time
 from typing import NamedTuple
 
+from opsdk.env import setting
 from opsdk.errors import BackendUnavailableError, KernelBuildError
-from opsdk.kernels.cache import append_build_log, build_lock, subdir, verified_extension, write_manifest
+from opsdk.kernels.cache import append_build_log, build_lock, subdir
+from opsdk.kernels.entries import (discard_entry, installed_extension, new_build_dir, verified_extension,
+                                   write_manifest)
 from opsdk.kernels.compiler import first_error, run_logged
 from opsdk.kernels.digest import digest_parts
 from opsdk.kernels.keys import local_headers
@@ -164,7 +167,7 @@ def _run(command, cwd, what):
         with open(log_path, encoding="utf-8", errors="replace") as f:
             text = "\n".join(line for line in f.read().splitlines() if not line.startswith("$ "))
         kept = os.path.join(subdir("logs"), "cudasim-" + os.path.basename(cwd))
-        shutil.rmtree(kept, ignore_errors=True)
+        discard_entry(kept)
         shutil.copytree(cwd, kept)
         raise KernelBuildError(
             f"CUDA simulator: the host C++ compiler rejected {what}\n"
@@ -177,20 +180,20 @@ def _run(command, cwd, what):
 
 
 def _cached(entry, so_name, compile_into, label):
-    """Path of ``so_name`` in the cache entry, built by ``compile_into(tmp_dir)`` when missing."""
+    """Path of a private, checked copy of ``so_name`` in the cache entry (to load), built by
+    ``compile_into(tmp_dir)`` when missing."""
     so_path = verified_extension(entry)
     if so_path is not None:
         return so_path
     with _lock:
-        lock, timeout_error = build_lock(entry + ".lock", float(os.environ.get("OPSDK_BUILD_TIMEOUT", "600")))
+        lock, timeout_error = build_lock(entry + ".lock", setting("OPSDK_BUILD_TIMEOUT"))
         try:
             with lock:
                 so_path = verified_extension(entry)
                 if so_path is not None:
                     return so_path
-                shutil.rmtree(entry, ignore_errors=True)
-                tmp = f"{entry}.tmp-{os.getpid()}-{time.monotonic_ns()}"
-                os.mkdir(tmp)
+                discard_entry(entry)
+                tmp = new_build_dir(entry)
                 started = time.perf_counter()
                 try:
                     meta = compile_into(tmp)
@@ -205,4 +208,4 @@ def _cached(entry, so_name, compile_into, label):
         except timeout_error:
             raise KernelBuildError(f"{label}: timed out waiting for another process building it "
                                    f"(lock {entry}.lock; raise OPSDK_BUILD_TIMEOUT)") from None
-    return os.path.join(entry, so_name)
+    return installed_extension(entry, label)

@@ -3,6 +3,7 @@ import ctypes
 import os
 from typing import NamedTuple
 
+from opsdk.env import setting
 from opsdk.errors import CudaSimulatorError
 
 from . import abi, faults, loader
@@ -37,9 +38,6 @@ def _invalid(label, why):
     return CUDADriverError(f"CUDA_ERROR_INVALID_VALUE: invalid argument (simulated launch of {label}: {why})")
 
 
-_SCHEDULES = {"": 0, "in-order": 0, "reverse": 1, "shuffle": 2}
-
-
 def schedule():
     """(code, seed) of ``OPSDK_CUDA_SIM_SCHEDULE``: ``in-order`` (default), ``reverse`` or ``shuffle[:SEED]``.
 
@@ -47,21 +45,21 @@ def schedule():
     kernel whose result changes with it depends on an order CUDA does not promise (a race in
     global memory, one block waiting for another).
     """
-    text = os.environ.get("OPSDK_CUDA_SIM_SCHEDULE", "").strip().lower()
-    name, _, seed = text.partition(":")
-    if name not in _SCHEDULES or (seed and (name != "shuffle" or not seed.isdigit())):
+    try:
+        return setting("OPSDK_CUDA_SIM_SCHEDULE")
+    except ValueError:
         from opsdk.errors import OpsdkError
 
+        text = os.environ["OPSDK_CUDA_SIM_SCHEDULE"].strip().lower()
         raise OpsdkError(f"OPSDK_CUDA_SIM_SCHEDULE={text!r}: not a schedule of the CUDA simulator\n"
                          f"  expected: in-order, reverse, shuffle or shuffle:SEED (a non-negative integer)\n"
-                         f"  got: {text!r}")
-    return _SCHEDULES[name], int(seed or 0)
+                         f"  got: {text!r}") from None
 
 
 def _settings():
-    timeout = float(os.environ.get("OPSDK_CUDA_SIM_TIMEOUT", "120"))
-    races = os.environ.get("OPSDK_CUDA_SIM_RACECHECK", "1") != "0"
-    stack = int(os.environ.get("OPSDK_CUDA_SIM_STACK_KB", "128")) * 1024
+    timeout = setting("OPSDK_CUDA_SIM_TIMEOUT")
+    races = setting("OPSDK_CUDA_SIM_RACECHECK")
+    stack = setting("OPSDK_CUDA_SIM_STACK_KB") * 1024
     return timeout, races, stack
 
 

@@ -5,9 +5,12 @@ import subprocess
 import tempfile
 from typing import NamedTuple
 
+from opsdk.env import setting
+from opsdk.errors import CacheUnusableError
 from opsdk.kernels.cache import subdir
-from opsdk.kernels.compiler import compiler_identity
+from opsdk.kernels.compiler import compiler_env, compiler_identity
 from opsdk.kernels.digest import digest_parts
+from opsdk.kernels.trust import read_trusted, write_private
 
 _CANDIDATES = ("g++", "clang++", "c++")
 RUNTIME_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "runtime")
@@ -95,7 +98,7 @@ def _probe_hooks(command, identity):
 
     The answer is kept in the cache, keyed by the compiler's identity: probing costs a compile.
     """
-    if os.environ.get("OPSDK_CUDA_SIM_INSTRUMENT", "1") == "0":
+    if not setting("OPSDK_CUDA_SIM_INSTRUMENT"):
         return ()
     candidates = (_CLANG_HOOKS, _GCC_HOOKS) if "clang" in identity else (_GCC_HOOKS, _CLANG_HOOKS)
     return _probe(command, identity, "hooks", candidates)
@@ -106,15 +109,12 @@ def _probe(command, identity, what, candidates):
     compiler's identity (probing costs a compile)."""
     memo = os.path.join(subdir("cudasim"), f"{what}-" + digest_parts(identity)[:24])
     try:
-        with open(memo, encoding="utf-8") as f:
-            return tuple(f.read().split("\n")) if os.path.getsize(memo) else ()
-    except OSError:
-        pass
+        text = read_trusted(memo).decode("utf-8")
+        return tuple(text.split("\n")) if text else ()
+    except (OSError, UnicodeDecodeError, CacheUnusableError):
+        pass  # none yet, or not one only you could have written: probe again
     flags = _compile_probe(command, candidates)
-    tmp = f"{memo}.{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write("\n".join(flags))
-    os.replace(tmp, memo)
+    write_private(memo, "\n".join(flags))
     return flags
 
 
@@ -126,7 +126,7 @@ def _compile_probe(command, candidates):
             f.write("extern \"C\" int probe(int *p) { return p[1]; }\n")
         for flags in candidates:
             done = subprocess.run([*command, "-c", *flags, src, "-o", os.path.join(tmp, "probe.o")],
-                                  capture_output=True, text=True)
+                                  capture_output=True, text=True, env=compiler_env(tmp))
             if done.returncode == 0:
                 return flags
     return ()

@@ -1,18 +1,21 @@
-"""Activation functions, each one graph op with an array rule (fast) and a Tensor rule (vjp).
+"""Activation functions, each one graph op with its gradient rule.
 
-The Tensor rules are built from differentiable ops, so higher-order gradients work.
+A rule is written once, with operators and ``opsdk.functional.maths``: it runs on arrays for a
+first-order backward and on Tensors (differentiable again) for higher orders.
 """
 import math
 
 import numpy as np
 
 from ...amp.state import keep_float32
-from ...functional.elementwise import exp, sigmoid, tanh
-from ...functional.record import OutputOf, record, save_output
-from ...functional.reduction import normalize_axis, sum as _sum
-from ...tensor import _wrap
-from ._graph import float_arg, wants_grad
+from ...autograd.record import OUTPUT, needs_grad, record
 from ...builtin_ops.erf import erf_array as erf
+from ...functional import maths
+from ...functional.casting import cast
+from ...functional.elementwise import sigmoid, tanh
+from ...functional.op_args import normalize_axis
+from ...tensor import _wrap
+from ._graph import float_arg
 
 _INV_SQRT2 = 1.0 / math.sqrt(2.0)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -34,52 +37,41 @@ def relu(x, name=None):
         array([0., 2.], dtype=float32)
     """
     x = float_arg(x, "relu")
-    xd = x._data
+    xd = x.array
     mask = xd > 0
     # where, not maximum: relu(nan) is 0 in Paddle (maximum would keep the nan)
     out = np.where(mask, xd, 0).astype(xd.dtype, copy=False)
-    if not wants_grad(x):
+    if not needs_grad(x):
         return _wrap(out)
+    return record("relu", out, (x,), _TIMES_CONSTANT, (mask.astype(xd.dtype),))
 
-    def fast(g):
-        return (g * mask,)
 
-    def vjp(g):
-        return (g * _wrap(mask.astype(g._data.dtype)),)
-    return record("relu", out, (x,), vjp, fast)
+# g times a constant fixed at forward: a second derivative finds no path to x through it
+_TIMES_CONSTANT = (lambda g, w: g * w,)
 
 
 def leaky_relu(x, negative_slope=0.01, name=None):
     """x where x >= 0, negative_slope * x elsewhere (the gradient at 0 is 1, as Paddle)."""
     x = float_arg(x, "leaky_relu")
-    xd = x._data
-    mask = xd >= 0
-    slope = np.where(mask, 1, negative_slope).astype(xd.dtype)
-    out = xd * slope
-    if not wants_grad(x):
-        return _wrap(out)
-    return record("leaky_relu", out, (x,), lambda g: (g * _wrap(slope),),
-                  lambda g: (g * slope,))
+    xd = x.array
+    slope = np.where(xd >= 0, 1, negative_slope).astype(xd.dtype)
+    return record("leaky_relu", xd * slope, (x,), _TIMES_CONSTANT, (slope,))
 
 
-def _normal_pdf(xd):
-    return np.exp(-0.5 * xd * xd) * _INV_SQRT_2PI
+def _normal_pdf(x):
+    return maths.exp(x * x * -0.5) * _INV_SQRT_2PI
 
 
-def _gelu_grad_op(x, cdf):
-    """d gelu / dx = Phi(x) + x phi(x), as a graph op (its own derivative is phi(x)(2 - x^2))."""
-    xd = x._data
-    out = (cdf + xd * _normal_pdf(xd)).astype(xd.dtype, copy=False)
-    if not wants_grad(x):
-        return _wrap(out)
+def _gelu_slope(x, cdf):
+    """d gelu / dx = Phi(x) + x phi(x) (cdf = Phi(x), fixed at forward). On a Tensor one op
+    whose own derivative is phi(x)(2 - x^2)."""
+    if not maths.is_tensor(x):
+        return (cdf + x * _normal_pdf(x)).astype(x.dtype, copy=False)
+    out = _gelu_slope(x.array, cdf)
+    return record("gelu_grad", out, (x,), _GELU_SLOPE, (x,))
 
-    def vjp(g):
-        pdf = exp(x * x * -0.5) * _INV_SQRT_2PI
-        return (g * pdf * (2.0 - x * x),)
 
-    def fast(g):
-        return (g * (_normal_pdf(xd) * (2.0 - xd * xd)).astype(xd.dtype, copy=False),)
-    return record("gelu_grad", out, (x,), vjp, fast, saved=(x,))
+_GELU_SLOPE = (lambda g, x: g * (_normal_pdf(x) * (2.0 - x * x)),)
 
 
 def gelu(x, approximate=False, name=None):
@@ -98,36 +90,28 @@ def gelu(x, approximate=False, name=None):
     x = float_arg(x, "gelu")
     if approximate:
         return _gelu_tanh(x)
-    xd = x._data
+    xd = x.array
     cdf = (0.5 * (1.0 + erf(xd * _INV_SQRT2))).astype(xd.dtype, copy=False)
-    out = xd * cdf
-    if not wants_grad(x):
-        return _wrap(out)
+    return record("gelu", xd * cdf, (x,), _GELU, (x, cdf))
 
-    def fast(g):
-        return (g * (cdf + xd * _normal_pdf(xd)).astype(xd.dtype, copy=False),)
 
-    def vjp(g):
-        return (g * _gelu_grad_op(x, cdf),)
-    return record("gelu", out, (x,), vjp, fast, saved=(x,))
+_GELU = (lambda g, x, cdf: g * _gelu_slope(x, cdf),)
 
 
 def _gelu_tanh(x):
-    xd = x._data
+    xd = x.array
     t = np.tanh(_TANH_K * (xd + _TANH_C * xd ** 3))
     out = (0.5 * xd * (1.0 + t)).astype(xd.dtype, copy=False)
-    if not wants_grad(x):
-        return _wrap(out)
+    return record("gelu", out, (x,), _GELU_TANH, (x,))
 
-    def fast(g):
-        d = 0.5 * (1.0 + t) + 0.5 * xd * (1.0 - t * t) * _TANH_K * (1.0 + 3 * _TANH_C * xd * xd)
-        return (g * d.astype(xd.dtype, copy=False),)
 
-    def vjp(g):
-        tt = tanh((x + x * x * x * _TANH_C) * _TANH_K)
-        d = (1.0 + tt) * 0.5 + x * (1.0 - tt * tt) * (0.5 * _TANH_K) * (1.0 + x * x * (3 * _TANH_C))
-        return (g * d,)
-    return record("gelu", out, (x,), vjp, fast, saved=(x,))
+def _gelu_tanh_grad(g, x):
+    t = maths.tanh(_TANH_K * (x + _TANH_C * x ** 3))  # as in forward
+    d = 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * _TANH_K * (1.0 + 3 * _TANH_C * x * x)
+    return g * d
+
+
+_GELU_TANH = (_gelu_tanh_grad,)
 
 
 def silu(x, name=None):
@@ -138,32 +122,30 @@ def silu(x, name=None):
         0.0
     """
     x = float_arg(x, "silu")
-    xd = x._data
+    xd = x.array
     s = 0.5 * (1.0 + np.tanh(0.5 * xd))   # sigmoid without overflow
-    out = xd * s
-    if not wants_grad(x):
-        return _wrap(out)
+    return record("silu", xd * s, (x,), _SILU, (x,))
 
-    def fast(g):
-        return (g * (s * (1.0 + xd * (1.0 - s))),)
 
-    def vjp(g):
-        st = sigmoid(x)
-        return (g * (st * (x * (1.0 - st) + 1.0)),)
-    return record("silu", out, (x,), vjp, fast, saved=(x,))
+def _silu_grad(g, x):
+    # sigmoid(x) as forward computed it (no overflow); on a Tensor the graph op
+    s = sigmoid(x) if maths.is_tensor(x) else 0.5 * (1.0 + np.tanh(0.5 * x))
+    return g * (s * (1.0 + x * (1.0 - s)))
+
+
+_SILU = (_silu_grad,)
 
 
 swish = silu
 
 
 def _axis(x, axis, op):
-    return normalize_axis(axis, x._data.ndim, op)[0] if x._data.ndim else None
+    return normalize_axis(axis, x.array.ndim, op)[0] if x.array.ndim else None
 
 
 def _prepare(x, dtype, op):
     x = keep_float32(float_arg(x, op), op)
     if dtype is not None:
-        from ...functional.elementwise import cast
         x = cast(x, dtype)
     return x
 
@@ -184,26 +166,21 @@ def softmax(x, axis=-1, dtype=None, name=None):
         array([0.5, 0.5], dtype=float32)
     """
     x = _prepare(x, dtype, "softmax")
-    xd = x._data
+    xd = x.array
     ax = _axis(x, axis, "softmax")
     # initial=-inf: a size-0 axis has no max (the result is empty, as in Paddle)
     e = np.exp(xd - xd.max(axis=ax, keepdims=True, initial=-np.inf))
     e /= e.sum(axis=ax, keepdims=True)
-    out = e
-    if not wants_grad(x):
-        return _wrap(out)
+    # the rule reads the output: writing it in place before backward is an error
+    return record("softmax", e, (x,), _SOFTMAX, (OUTPUT, ax))
 
-    def fast(g):
-        gy = g * out
-        gy -= out * gy.sum(axis=ax, keepdims=True)
-        return (gy,)
-    res = record("softmax", out, (x,), None, fast)
 
-    def vjp(g, r=OutputOf(res)):
-        y = r.get()
-        return (y * (g - _sum(g * y, axis=ax, keepdim=True)),)
-    res._node.vjp = vjp
-    return save_output(res)  # both rules read the output: writing it in place is an error
+def _softmax_grad(g, y, ax):
+    gy = g * y
+    return gy - y * maths.sum(gy, axis=ax, keepdims=True)
+
+
+_SOFTMAX = (_softmax_grad,)
 
 
 def log_softmax(x, axis=-1, dtype=None, name=None):
@@ -222,19 +199,13 @@ def log_softmax(x, axis=-1, dtype=None, name=None):
         array([-0.6931472, -0.6931472], dtype=float32)
     """
     x = _prepare(x, dtype, "log_softmax")
-    out = log_softmax_array(x._data, _axis(x, axis, "log_softmax"))
-    if not wants_grad(x):
-        return _wrap(out)
     ax = _axis(x, axis, "log_softmax")
+    out = log_softmax_array(x.array, ax)
+    # the rule reads the output: writing it in place before backward is an error
+    return record("log_softmax", out, (x,), _LOG_SOFTMAX, (OUTPUT, ax))
 
-    def fast(g):
-        return (g - np.exp(out) * g.sum(axis=ax, keepdims=True),)
-    res = record("log_softmax", out, (x,), None, fast)
 
-    def vjp(g, r=OutputOf(res)):
-        return (g - exp(r.get()) * _sum(g, axis=ax, keepdim=True),)
-    res._node.vjp = vjp
-    return save_output(res)  # both rules read the output: writing it in place is an error
+_LOG_SOFTMAX = (lambda g, y, ax: g - maths.exp(y) * maths.sum(g, axis=ax, keepdims=True),)
 
 
 def log_softmax_array(xd, axis):

@@ -4,12 +4,9 @@ import numpy as np
 from ...amp.state import casts_to_low
 from ...errors import OpArgumentError, ShapeError
 from ...functional.creation import get_rng
-from ...functional.linalg import matmul
-from ...functional.record import record
-from ...functional.reduction import sum as _sum
-from ...functional.shape import reshape_exact
-from ...tensor import _wrap
-from ._graph import float_arg, same_dtype, wants_grad
+from ...autograd.record import record
+from ...functional import maths
+from ._graph import float_arg, same_dtype
 
 
 def linear(x, weight, bias=None, name=None):
@@ -36,33 +33,27 @@ def linear(x, weight, bias=None, name=None):
         from ...amp.matmul import autocast_linear
         return autocast_linear(x, w, b)
     same_dtype("linear", x=x, weight=w, bias=b)
-    xd, wd = x._data, w._data
+    xd, wd = x.array, w.array
     if wd.ndim != 2 or xd.ndim == 0 or xd.shape[-1] != wd.shape[0]:
         raise ShapeError(f"linear: expected: x [..., {wd.shape[0] if wd.ndim == 2 else 'in'}] "
                          f"and weight [in, out]; got: x {list(xd.shape)}, weight "
                          f"{list(wd.shape)}")
     out = xd @ wd
     if b is not None:
-        out += b._data
-    if not wants_grad(x, w, b):
-        return _wrap(out)
-    rx, rw, rb = x._req, w._req, b is not None and b._req
-    n_in, n_out = wd.shape
+        out += b.array
     # the row count spelled out: -1 cannot be inferred when a size is 0 (Linear(3, 0))
     rows = int(np.prod(xd.shape[:-1], dtype=np.int64))
+    return record("linear", out, (x, w, b), _LINEAR, (x, w, rows))
 
-    def fast(g):
-        g2 = g.reshape(rows, n_out)
-        return (g @ wd.T if rx else None,
-                xd.reshape(rows, n_in).T @ g2 if rw else None,
-                g2.sum(axis=0) if rb else None)
 
-    def vjp(g):
-        g2 = reshape_exact(g, [rows, n_out])
-        return (matmul(g, w, transpose_y=True) if rx else None,
-                matmul(reshape_exact(x, [rows, n_in]), g2, transpose_x=True) if rw else None,
-                _sum(g2, axis=0) if rb else None)
-    return record("linear", out, (x, w, b), vjp, fast, saved=(x, w))
+def _rows_of(g, rows):
+    return maths.reshape(g, (rows, maths.shape(g)[-1]))
+
+
+_LINEAR = (lambda g, x, w, rows: maths.matmul(g, w, transpose_b=True),
+           lambda g, x, w, rows: maths.matmul(_rows_of(x, rows), _rows_of(g, rows),
+                                              transpose_a=True),
+           lambda g, x, w, rows: maths.sum(_rows_of(g, rows), axis=0))
 
 
 def _mask_shape(shape, axis):
@@ -101,20 +92,15 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
         return x if mode == "upscale_in_train" else x * (1.0 - p)
     if p == 0:
         return x
-    xd = x._data
+    xd = x.array
     keep = get_rng().random(_mask_shape(xd.shape, axis)) >= p
     scale = 1.0 / (1.0 - p) if (mode == "upscale_in_train" and p < 1) else 1.0
     mask = (keep * scale).astype(xd.dtype)
-    out = xd * mask
-    if not wants_grad(x):
-        return _wrap(out)
+    return record("dropout", xd * mask, (x,), _DROPOUT, (mask,))
 
-    def fast(g):
-        return (g * mask,)
 
-    def vjp(g):
-        return (g * _wrap(mask),)
-    return record("dropout", out, (x,), vjp, fast)
+# g through the kept elements, scaled as forward scaled them (a constant mask)
+_DROPOUT = (lambda g, mask: g * mask,)
 
 
 __all__ = ["linear", "dropout"]

@@ -1,13 +1,13 @@
 """embedding: look up rows of a weight matrix by integer ids."""
 import numpy as np
 
+from ...autograd.record import record
 from ...errors import DTypeError, OpArgumentError
+from ...functional import maths
 from ...functional.indexing import getitem, index_add_into, one_hot
-from ...functional.record import record
 from ...functional.shape import reshape
-from ...tensor import _wrap
 from ..sparse_grad import SparseRowGrad, coalesce_rows
-from ._graph import float_arg, tensor_arg, wants_grad
+from ._graph import float_arg, tensor_arg
 
 
 def _padding(padding_idx, n):
@@ -43,11 +43,11 @@ def embedding(x, weight, padding_idx=None, sparse=False, name=None):
     """
     ids_t = tensor_arg(x, "embedding", "x")
     w = float_arg(weight, "embedding", "weight")
-    ids = ids_t._data
+    ids = ids_t.array
     if ids.dtype.kind not in "iu":
         raise DTypeError(f"embedding: argument 'x' must hold integer ids; expected: int32 or "
                          f"int64; got: {ids.dtype}")
-    wd = w._data
+    wd = w.array
     if wd.ndim < 2:
         raise OpArgumentError(f"embedding: argument 'weight' must be [num_embeddings, dim]; "
                               f"got: shape {list(wd.shape)}")
@@ -64,39 +64,34 @@ def embedding(x, weight, padding_idx=None, sparse=False, name=None):
         keep = flat != pad
         out[~keep] = 0
     out = out.reshape(ids.shape + row_shape)
-    if not wants_grad(w):
-        return _wrap(out)
-    k = flat.size
+    # a row-sparse gradient only for a leaf weight (what an optimizer applies row by row)
+    sparse = bool(sparse) and w._node is None
+    return record("embedding", out, (w,), _EMBEDDING, (flat, keep, wd.shape, sparse))
+
+
+def _embedding_grad(g, flat, keep, shape, sparse):
+    """The looked-up rows of g added into zeros of the weight's shape (padding rows left out).
+
+    On arrays by sorting the ids (faster than adding one row at a time), or, with sparse, as a
+    SparseRowGrad (one row per looked-up id, padding ids with zeros, as Paddle's SelectedRows)
+    that the engine adds into weight.grad without densifying; on Tensors with graph ops."""
+    k, row_shape = flat.size, shape[1:]
     rows = flat if keep is None else flat[keep]
-
-    def values(g):
-        g2 = g.reshape((k,) + row_shape)
-        return g2 if keep is None else g2[keep]
-
-    def values_t(g):
+    if maths.is_tensor(g):
         g2 = reshape(g, [k] + list(row_shape))
-        return g2 if keep is None else getitem(g2, keep)
+        return index_add_into(g2 if keep is None else getitem(g2, keep), (rows,), shape, False)
+    values = g.reshape((k,) + row_shape)
+    if sparse:
+        if keep is not None:
+            values = values * keep.reshape((k,) + (1,) * len(row_shape)).astype(values.dtype)
+        return SparseRowGrad(flat, values, shape)
+    dense = np.zeros(shape, dtype=g.dtype)
+    r, v = coalesce_rows(rows, values if keep is None else values[keep])
+    dense[r] = v
+    return dense
 
-    def vjp(g):
-        return (index_add_into(values_t(g), (rows,), wd.shape, False),)
 
-    if sparse and w._node is None:
-        # first-order backward hands the engine the looked-up rows only; it adds them into
-        # weight.grad without densifying (create_graph gets the dense, differentiable vjp).
-        # One row per looked-up id, as Paddle's SelectedRows: padding ids stay, with zeros.
-        def sparse_rows(g):
-            vals = g.reshape((k,) + row_shape)
-            if keep is not None:
-                vals = vals * keep.reshape((k,) + (1,) * len(row_shape)).astype(vals.dtype)
-            return (SparseRowGrad(flat, vals, wd.shape),)
-        return record("embedding", out, (w,), vjp, sparse_rows)
-
-    def fast(g):
-        dense = np.zeros(wd.shape, dtype=g.dtype)
-        r, v = coalesce_rows(rows, values(g))
-        dense[r] = v
-        return (dense,)
-    return record("embedding", out, (w,), vjp, fast)
+_EMBEDDING = (_embedding_grad,)
 
 
 __all__ = ["embedding", "one_hot"]

@@ -5,12 +5,16 @@ so large logits never overflow; its gradient is softmax - target, scaled per sam
 """
 import numpy as np
 
+from types import SimpleNamespace
+
 from ...amp.state import keep_float32
+from ...autograd.record import record
 from ...errors import DTypeError, OpArgumentError, ShapeError
-from ...functional.record import record, unbroadcast, unbroadcast_array
+from ...functional import maths
+from ...functional.reduction import sum as _sum
 from ...functional.shape import moveaxis, reshape
 from ...tensor import _wrap
-from ._graph import float_arg, tensor_arg, wants_grad
+from ._graph import float_arg, tensor_arg
 from .activation import log_softmax_array, softmax
 
 _REDUCTIONS = ("none", "mean", "sum")
@@ -30,7 +34,7 @@ class _Targets:
         c = xshape[ax]
         lead = xshape[:ax] + xshape[ax + 1:]
         m = int(np.prod(lead, dtype=np.int64))
-        ld = lab._data
+        ld = lab.array
         self.valid = None      # per-row mask of rows that count (hard labels only)
         self.index = None      # per-row class index (hard labels without smoothing)
         self.matrix = None     # (M, C) target probabilities (soft labels or smoothing)
@@ -126,7 +130,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     _check_reduction(reduction, "cross_entropy")
     x = keep_float32(float_arg(input, "cross_entropy", "input"), "cross_entropy")
     lab = tensor_arg(label, "cross_entropy", "label")
-    xd = x._data
+    xd = x.array
     if xd.ndim == 0:
         raise ShapeError("cross_entropy: input must have a class axis; got: a 0-d tensor")
     ax = axis % xd.ndim
@@ -134,7 +138,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     tg = _Targets(lab, xd.shape, ax, soft_label, ignore_index, label_smoothing, dtype)
     wd = None
     if weight is not None:
-        wd = tensor_arg(weight, "cross_entropy", "weight")._data
+        wd = tensor_arg(weight, "cross_entropy", "weight").array
         if wd.shape != (tg.c,):
             raise ShapeError(f"cross_entropy: weight must have one entry per class; expected: "
                              f"[{tg.c}]; got: {list(wd.shape)}")
@@ -163,44 +167,46 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
             denom = float(w.sum()) if (wd is not None or tg.valid is not None) else float(tg.m)
             scale = 1.0 / denom if denom != 0 else 0.0
         out = np.asarray(per.sum() * scale, dtype=dtype)
-    if not wants_grad(x):
-        return _wrap(out)
+    plan = SimpleNamespace(tg=tg, w=w, scale=scale, logp=logp, xm=xm, rows=rows, ax=ax,
+                           moved=moved.shape, dtype=dtype, use_softmax=use_softmax)
+    return record("cross_entropy", out, (x,), _CROSS_ENTROPY, (x, plan))
 
-    def coef(g):
-        c = g.reshape(tg.m) * w if scale is None else w * (g * scale)
-        return c.astype(dtype, copy=False)
 
-    def fast(g):
-        c = coef(g)
-        if use_softmax:
-            gx = np.exp(logp)
-            if tg.index is not None:
-                gx *= c[:, None]
-                gx[rows, tg.index] -= c
-            else:
-                t = tg.dense()
-                gx *= (c * t.sum(axis=-1))[:, None]
-                gx -= t * c[:, None]
-        else:
-            if tg.index is not None:
-                gx = np.zeros_like(xm)
-                gx[rows, tg.index] = -c / xm[rows, tg.index]
-            else:
-                gx = -(tg.dense() * c[:, None]) / xm
-        return (np.moveaxis(gx.astype(dtype, copy=False).reshape(moved.shape), -1, ax),)
-
-    def vjp(g):
-        from ...functional.reduction import sum as _sum
-        c = reshape(g, [tg.m]) * _wrap(w) if scale is None else g * _wrap(w * scale)
+def _cross_entropy_grad(g, x, p):
+    """Per sample, c (g times the sample's weight) times softmax(x) * sum(t) - t (use_softmax)
+    or -t / x. On arrays from the forward's log-probabilities, hard labels as indices; on
+    Tensors from x with graph ops (differentiable again)."""
+    tg, dtype = p.tg, p.dtype
+    if maths.is_tensor(g):
+        c = reshape(g, [tg.m]) * _wrap(p.w) if p.scale is None else g * _wrap(p.w * p.scale)
         c = reshape(c, [tg.m, 1])
         t = _wrap(tg.dense().astype(dtype, copy=False))
-        x2 = reshape(moveaxis(x, ax, -1), [tg.m, tg.c])
-        if use_softmax:
+        x2 = reshape(moveaxis(x, p.ax, -1), [tg.m, tg.c])
+        if p.use_softmax:
             gx2 = softmax(x2, axis=-1) * (c * _sum(t, axis=-1, keepdim=True)) - t * c
         else:
             gx2 = -(t * c) / x2
-        return (moveaxis(reshape(gx2, list(moved.shape)), -1, ax),)
-    return record("cross_entropy", out, (x,), vjp, fast, saved=(x,))
+        return moveaxis(reshape(gx2, list(p.moved)), -1, p.ax)
+    c = g.reshape(tg.m) * p.w if p.scale is None else p.w * (g * p.scale)
+    c = c.astype(dtype, copy=False)
+    if p.use_softmax:
+        gx = np.exp(p.logp)
+        if tg.index is not None:
+            gx *= c[:, None]
+            gx[p.rows, tg.index] -= c
+        else:
+            t = tg.dense()
+            gx *= (c * t.sum(axis=-1))[:, None]
+            gx -= t * c[:, None]
+    elif tg.index is not None:
+        gx = np.zeros_like(p.xm)
+        gx[p.rows, tg.index] = -c / p.xm[p.rows, tg.index]
+    else:
+        gx = -(tg.dense() * c[:, None]) / p.xm
+    return np.moveaxis(gx.astype(dtype, copy=False).reshape(p.moved), -1, p.ax)
+
+
+_CROSS_ENTROPY = (_cross_entropy_grad,)
 
 
 def mse_loss(input, label, reduction="mean", name=None):
@@ -221,7 +227,7 @@ def mse_loss(input, label, reduction="mean", name=None):
     _check_reduction(reduction, "mse_loss")
     x = keep_float32(float_arg(input, "mse_loss", "input"), "mse_loss")
     y = keep_float32(float_arg(label, "mse_loss", "label"), "mse_loss")
-    xd, yd = x._data, y._data
+    xd, yd = x.array, y.array
     diff = xd - yd
     sq = diff * diff
     if reduction == "none":
@@ -230,21 +236,13 @@ def mse_loss(input, label, reduction="mean", name=None):
         out, scale = np.asarray(sq.sum()), 1.0
     else:
         out, scale = np.asarray(sq.mean(), dtype=sq.dtype), 1.0 / max(sq.size, 1)
-    if not wants_grad(x, y):
-        return _wrap(out)
-    xs, ys = xd.shape, yd.shape
-    rx, ry = x._req, y._req
+    # gradients of the broadcast shape: the recorder sums them back to each operand's
+    factor = 2.0 if scale is None else 2.0 * scale
+    return record("mse_loss", out, (x, y), _MSE, (x, y, factor), broadcast=True)
 
-    def fast(g):
-        gd = diff * (2 * g if scale is None else 2 * scale * g)
-        return (unbroadcast_array(gd, xs) if rx else None,
-                unbroadcast_array(-gd, ys) if ry else None)
 
-    def vjp(g):
-        d = x - y
-        gd = d * (g * 2.0) if scale is None else d * (g * (2.0 * scale))
-        return (unbroadcast(gd, xs) if rx else None, unbroadcast(-gd, ys) if ry else None)
-    return record("mse_loss", out, (x, y), vjp, fast, saved=(x, y))
+_MSE = (lambda g, x, y, factor: (x - y) * (g * factor),
+        lambda g, x, y, factor: -((x - y) * (g * factor)))
 
 
 __all__ = ["cross_entropy", "mse_loss"]

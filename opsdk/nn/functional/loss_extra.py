@@ -4,7 +4,7 @@ import numpy as np
 
 from ...errors import OpArgumentError, ShapeError
 from ...functional.elementwise import abs as _abs, clip, exp, log, maximum, where
-from ...functional.indexing import take_along_axis
+from ...functional.along_axis import take_along_axis
 from ...functional.reduction import mean, sum as _sum
 from ...functional.shape import reshape, unsqueeze
 from ._graph import float_arg, tensor_arg
@@ -96,13 +96,13 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
     """
     x = float_arg(input, "nll_loss", "input")
     lab = tensor_arg(label, "nll_loss", "label")
-    if lab._data.dtype.kind not in "iu":
+    if lab.array.dtype.kind not in "iu":
         raise OpArgumentError(f"nll_loss: label must hold integer class ids; got: "
-                              f"{lab._data.dtype}")
+                              f"{lab.array.dtype}")
     if x.ndim < 2 or list(lab.shape) != [x.shape[0]] + list(x.shape[2:]):
         raise ShapeError(f"nll_loss: expected input [N, C, ...] and label [N, ...]; got: "
                          f"input {x.shape}, label {lab.shape}")
-    ids = lab._data
+    ids = lab.array
     valid = ids != ignore_index
     c = x.shape[1]
     if np.any(valid & ((ids < 0) | (ids >= c))):
@@ -111,9 +111,9 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
     safe = np.where(valid, ids, 0)
     picked = reshape(take_along_axis(x, unsqueeze(tensor_arg(safe, "nll_loss"), 1), 1),
                      list(lab.shape))
-    w = np.ones(c, dtype=x._data.dtype) if weight is None else float_arg(
-        weight, "nll_loss", "weight")._data
-    row_w = (w[safe] * valid).astype(x._data.dtype)
+    w = np.ones(c, dtype=x.array.dtype) if weight is None else float_arg(
+        weight, "nll_loss", "weight").array
+    row_w = (w[safe] * valid).astype(x.array.dtype)
     loss = -picked * tensor_arg(row_w, "nll_loss")
     if reduction == "mean":
         total = float(row_w.sum())

@@ -18,7 +18,7 @@ def grad_arrays(parameters):
     out = []
     for p in parameters:
         if p.grad is not None:
-            d = p.grad._data
+            d = p.grad.array
             out.append((p, d.values if isinstance(d, SparseRowGrad) else d, d))
     return out
 

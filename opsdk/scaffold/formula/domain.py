@@ -41,9 +41,14 @@ def finite_on(functions, n_inputs, attrs, low, high):
             pieces.append([line if j == i else numpy.full(_LINE, held[j]) for j in range(n_inputs)])
     arrays = [numpy.concatenate(column) for column in zip(*pieces)]
     m = maths_of(arrays[0])
+    # NumPy scalars: x / beta at beta = 0 is inf (judged below), not Python's ZeroDivisionError
+    attrs = {name: numpy.float64(v) for name, v in attrs.items()}
     with numpy.errstate(all="ignore"):
-        results = [value(m, *arrays, **attrs), *grad(m, *arrays, **attrs)]
-        slopes, curvatures = grad2(m, *arrays, **attrs)
+        try:
+            results = [value(m, *arrays, **attrs), *grad(m, *arrays, **attrs)]
+            slopes, curvatures = grad2(m, *arrays, **attrs)
+        except ArithmeticError:  # a constant part overflows, or divides by zero, in Python arithmetic
+            return False
         results += [*slopes, *(h for row in curvatures for h in row)]
     for result in results:
         values = numpy.broadcast_to(numpy.asarray(result, dtype=numpy.float64), arrays[0].shape)

@@ -12,6 +12,7 @@ import tokenize
 from dataclasses import dataclass, field
 
 from ...errors import FormulaError
+from .bounds import beyond_float64, check_attr, check_length, check_tree, shown, too_deep
 
 # name in formulas -> name in the maths namespaces and the C/CUDA helpers
 FUNCTIONS = {name: name for name in (
@@ -237,7 +238,7 @@ def _syntax_error(text, error):
     match = re.match(r"\s*([A-Za-z_]\w*|\d[\d.eE+-]*|\*\*|\S)", text[offset:]) if offset >= 0 else None
     token = match[1] if match else "the end of the formula"
     where = f" at column {offset + 1}" if match else ""
-    return FormulaError(f"cannot parse formula {text!r}: {error.msg}{where}; expected: a Python-style "
+    return FormulaError(f"cannot parse formula {shown(text)}: {error.msg}{where}; expected: a Python-style "
                         f"expression, e.g. {_EXAMPLE}; got: {token!r}")
 
 
@@ -287,6 +288,27 @@ def parse_formula(text, inputs=("x",), attrs=None):
         parse_formula("x * exp(-alpha * y * y)", inputs=("x", "y"), attrs={"alpha": 0.5})
     """
     sp = require_sympy()
+    text, source, tree, inputs, values, notes = read_formula(text, inputs, attrs)
+    symbols = {name: sp.Symbol(name, real=True) for name in (*inputs, *values)}
+    expr = _Converter(sp, source, symbols).convert(tree)
+    bad = unusable_part(expr)
+    if bad is not None:
+        part, why = bad
+        raise FormulaError(f"formula {text!r}: SymPy makes part of it {part}, which {why}; expected: a "
+                           f"formula of real numbers and functions smooth where it is used; got: {part}")
+    return Formula(text=text, expr=expr, inputs=inputs, attrs=values, symbols=symbols, notes=notes)
+
+
+def read_formula(text, inputs=("x",), attrs=None):
+    """Every check of ``parse_formula`` that needs no SymPy, including the bounds on its size
+    (``bounds``), so a refusal costs no SymPy import and no formula reaches SymPy unbounded.
+
+    Returns:
+        ``(text on one line, source the parser saw, its ast, inputs, {attribute: value}, notes)``.
+
+    Raises:
+        FormulaError: as ``parse_formula``, for everything but what SymPy makes of the formula.
+    """
     attrs = dict(attrs or {})
     if not isinstance(text, str) or not text.strip():
         raise FormulaError(f"the formula is empty; expected: an expression, e.g. {_EXAMPLE}; got: {text!r}")
@@ -296,12 +318,16 @@ def parse_formula(text, inputs=("x",), attrs=None):
             raise FormulaError(f"formula {text!r}: {char!r} at column {at + 1} has no place in a formula "
                                f"(no comments, no line continuations); expected: an expression, e.g. "
                                f"{_EXAMPLE}; got: {char!r}")
+    check_length(text)
     source = _carets_as_powers(text)  # what the parser sees: messages quote it
     try:
         tree = ast.parse(source, mode="eval")
     except SyntaxError as error:
         _refuse_keywords(source)  # lambda * x: the parser would point past 'lambda'
         raise _syntax_error(source, error) from None
+    except (RecursionError, MemoryError):  # Python's own parser gives up: far past MAX_DEPTH
+        raise too_deep(text) from None
+    check_tree(source, tree)
     inputs = tuple(inputs)
     if len(set(inputs)) != len(inputs):
         raise FormulaError(f"inputs {list(inputs)} name one input twice; expected: distinct names; "
@@ -331,19 +357,12 @@ def parse_formula(text, inputs=("x",), attrs=None):
         if name in inputs:
             continue
         if name in attrs:
-            values[name] = float(attrs[name])
+            values[name] = check_attr(name, attrs[name])
         else:
             values[name] = 1.0
             euler = " (Euler's number is E)" if name == "e" else ""
             notes.append(f"'{name}' is an attribute with default 1.0{euler} (set another with --attr {name}=VALUE)")
-    symbols = {name: sp.Symbol(name, real=True) for name in (*inputs, *values)}
-    expr = _Converter(sp, source, symbols).convert(tree)
-    bad = unusable_part(expr)
-    if bad is not None:
-        part, why = bad
-        raise FormulaError(f"formula {text!r}: SymPy makes part of it {part}, which {why}; expected: a "
-                           f"formula of real numbers and functions smooth where it is used; got: {part}")
-    return Formula(text=text, expr=expr, inputs=inputs, attrs=values, symbols=symbols, notes=notes)
+    return text, source, tree, inputs, values, notes
 
 
 def unusable_part(expr):
@@ -368,6 +387,8 @@ def unusable_part(expr):
                 return constant, "is infinite or undefined (a division by zero?)"
             if constant.is_number and complex(constant.evalf(30)).imag != 0:
                 return constant, "is not a real number"
+            if constant.is_number and beyond_float64(constant):
+                return constant.evalf(5), "is beyond float64 (a kernel would compute inf)"
             if node.is_number:
                 walk.skip()  # a real constant: printed as one float
         elif isinstance(node, sympy.Function):
@@ -391,4 +412,4 @@ def parse_attr(text):
         number = None
     if not sep or not name or number is None:
         raise FormulaError(f"--attr {text!r} is not NAME=VALUE; expected: e.g. --attr beta=1.5; got: {text!r}")
-    return name, number
+    return name, check_attr(name, number, f"--attr {text!r}")

@@ -25,7 +25,9 @@ def test_each_status_maps_to_its_junit_element():
     assert (root.get("tests"), root.get("failures"), root.get("errors"), root.get("skipped")) == ("5", "1", "1", "2")
 
 
-def test_load_failure_is_a_failed_testcase_of_its_pack_and_control_characters_are_dropped():
-    root, cases = _cases([CheckResult("broken", "-", "-", "load", "fail", detail="ImportError\x1b[31m")])
+def test_load_failure_is_a_failed_testcase_of_its_pack_and_control_characters_are_escaped():
+    root, cases = _cases([CheckResult("broken", "-", "-", "load", "fail",
+                                      detail="ImportError\x1b[31m caf\udce9")])
     assert root.find("testsuite").get("name") == "broken"
-    assert cases["load"].find("failure").text == "ImportError[31m"
+    # XML 1.0 cannot hold ESC, nor UTF-8 a lone surrogate: both shown as escapes, not dropped
+    assert cases["load"].find("failure").text == "ImportError\\x1b[31m caf\\udce9"

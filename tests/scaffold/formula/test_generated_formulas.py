@@ -13,8 +13,8 @@ import pytest
 sympy = pytest.importorskip("sympy")
 
 from opsdk.kernels import compiler_info, find_nvcc  # noqa: E402
-from opsdk.scaffold import plan_op, plan_pack, write_plan  # noqa: E402
-from opsdk.scaffold.formula import parse_formula  # noqa: E402
+from opsdk.scaffold import op as scaffold_op, plan_op, plan_pack, write_plan  # noqa: E402
+from opsdk.scaffold.formula import formula_context, parse_formula  # noqa: E402
 
 # (formula, inputs, attributes): every supported function, one and two inputs, attributes
 FORMULAS = [
@@ -42,6 +42,10 @@ DEFAULT = 5
 CASES = [pytest.param(i, marks=() if i < DEFAULT else pytest.mark.slow, id=f"f{i}") for i in range(len(FORMULAS))]
 
 
+def _in_this_process(op, text, inputs, attrs, backends, domain, timeout):
+    return formula_context(op, text, inputs, attrs, backends, domain)
+
+
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory):
     """``generated[index]``: the op module of FORMULAS[index], written into one pack on first use."""
@@ -53,7 +57,11 @@ def generated(tmp_path_factory):
         def __missing__(self, index):
             text, inputs, attrs = FORMULAS[index]
             formula = {"text": text, "inputs": list(inputs), "attrs": attrs}
-            write_plan(plan_op(f"f{index}", root, ("python", "c", "cuda"), formula=formula))
+            # derived here, not in new-op's child process: what is tested is the generated code,
+            # and a child per formula would start Python and SymPy again each time
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(scaffold_op, "bounded_formula_context", _in_this_process)
+                write_plan(plan_op(f"f{index}", root, ("python", "c", "cuda"), formula=formula))
             self[index] = importlib.import_module(f"fsweep.ops.f{index}")
             return self[index]
 

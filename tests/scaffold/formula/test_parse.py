@@ -126,6 +126,7 @@ def test_e_is_eulers_number_and_a_lowercase_e_an_attribute_with_a_note():
     ("x * log(0)", "zoo, which is infinite or undefined"),
     ("sqrt(-2) * x", "sqrt(2)*I, which is not a real number"),
     ("x * (-1)**(1/3)", "(-1)**(1/3), which is not a real number"),
+    ("x * 1e300 * 1e300", "1.0000E+600, which is beyond float64"),
 ])
 def test_what_sympy_makes_of_a_formula_is_refused_where_no_kernel_can_compute_it(text, part):
     with pytest.raises(FormulaError, match="SymPy makes part of it") as caught:

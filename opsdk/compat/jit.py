@@ -4,7 +4,7 @@ Paddle code decorated with ``@paddle.jit.to_static`` keeps working: the same Pyt
 dynamic-graph mode, with the same values and gradients and no compilation. ``jit.save`` /
 ``jit.load`` (inference-model export) are not supported.
 """
-from .errors import UnsupportedError
+from ..errors import UnsupportedError
 
 
 def to_static(function=None, input_spec=None, build_strategy=None, backend=None, **kwargs):

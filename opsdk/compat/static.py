@@ -1,6 +1,6 @@
 """paddle.static: only ``InputSpec`` (used by ``jit.to_static(input_spec=...)``); opsdk has no
 static-graph mode, so programs, executors and ``static.data`` are not provided."""
-from .dtypes import convert_dtype
+from ..dtypes import convert_dtype
 
 
 class InputSpec:

@@ -1,4 +1,4 @@
 """paddle.distributed.fleet.utils: recompute, as Paddle code imports it."""
-from ...nn.recompute import recompute
+from ....nn.recompute import recompute
 
 __all__ = ["recompute"]

@@ -1,5 +1,5 @@
 """Collective communication: not provided by opsdk; each name raises UnsupportedError."""
-from ..errors import UnsupportedError
+from ...errors import UnsupportedError
 
 _WHY = ("opsdk has no distributed runtime of its own; run opsdk ops inside Paddle fleet, "
         "torch DDP or jax sharding through opsdk.interop (see docs/paddle.md)")

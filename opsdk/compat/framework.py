@@ -6,15 +6,15 @@ recorded; opsdk's behaviour does not depend on them. Paddle's internals reached 
 """
 import numpy as np
 
-from . import disable_static, enable_static, in_dynamic_mode
-from .autograd import grad, no_grad
-from .device import CPUPlace, CUDAPlace
-from .dtypes import get_default_dtype, set_default_dtype
-from .errors import ArgumentTypeError, OpArgumentError
-from .functional.creation import seed
-from .nn.param_attr import ParamAttr
-from .nn.parameter import Parameter
-from .serialization import load, save
+from ..autograd import grad, no_grad
+from ..device import CPUPlace, CUDAPlace
+from ..dtypes import get_default_dtype, set_default_dtype
+from ..errors import ArgumentTypeError, OpArgumentError
+from ..functional.creation import seed
+from ..nn.param_attr import ParamAttr
+from ..nn.parameter import Parameter
+from ..serialization import load, save
+from .modes import disable_static, enable_static, in_dynamic_mode
 
 dtype = np.dtype
 

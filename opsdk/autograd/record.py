@@ -1,0 +1,245 @@
+"""Recording the graph: the one way an op adds its backward node, and unbroadcasting.
+
+An op computes its output array, then calls ``record(name, out, inputs, rule, args)``:
+
+- ``inputs``: the op's Tensor operands, in order (None for an operand that is a number);
+- ``rule``: one gradient rule per input, ``rule[i](g, *args)`` -> input i's gradient, given the
+  output's gradient ``g`` (the list of them, for an op with several outputs), as HIPS
+  autograd's ``defvjp``. An op whose backward computes every input's gradient at once (a
+  PyLayer's backward, recompute) gives one function returning a tuple of them instead;
+- ``args``: the values the rules read: input Tensors (saved: writing one in place before
+  backward makes backward refuse), ``OUTPUT`` (the op's own output, likewise guarded) and
+  constants.
+
+The engine runs a rule on arrays for a first-order backward, and on Tensors when the gradient
+must itself be differentiated (create_graph): saved inputs as the Tensors they are, ``OUTPUT``
+as a Tensor of this very node. So each rule is written once, with operators and
+``opsdk.functional.maths``, which act on arrays and Tensors alike. With ``broadcast=True`` the
+rules return gradients of the output's shape and the engine sums each back to its input's
+shape (``unbroadcast``).
+
+Nothing is recorded when grad mode is off or no input needs a gradient (``needs_grad``):
+``record`` then only wraps ``out`` in a Tensor.
+"""
+import weakref
+
+import numpy as np
+
+from ..tensor import Tensor, _wrap, _wrap_req, as_array, int_result, version_total
+from . import grad_mode
+from .node import Node, OutputReadingNode
+
+_new = object.__new__
+_state = grad_mode._state
+
+
+def needs_grad(*tensors):
+    """True when grad mode is on and a Tensor among ``tensors`` needs a gradient (None skipped).
+
+    Ops call it before work only backward needs; ``record`` asks it again itself.
+    """
+    if _state.enabled:
+        for t in tensors:
+            if t is not None and t._req:
+                return True
+    return False
+
+
+class _Output:
+    __slots__ = ()
+
+    def __repr__(self):
+        return "OUTPUT"
+
+
+# in ``args``: the op's own output (read by a rule, e.g. exp's ``g * y``)
+OUTPUT = _Output()
+
+
+class OutputOf:
+    """A node's own output as its rule reads it: the array, and the way back to a Tensor of it.
+
+    Holding the output Tensor itself would be a cycle (node -> args -> output -> node), so a
+    graph never backpropagated would wait for the garbage collector. The engine rebuilds the
+    Tensor for create_graph; a PyLayer's saved output rebuilds itself with ``get()``.
+    """
+
+    __slots__ = ("data", "node", "idx")
+
+    def __init__(self, t):
+        self.data = t._data
+        self.node = weakref.ref(t._node)
+        self.idx = t._out_idx
+
+    def get(self):
+        return _wrap_req(self.data, self.node(), self.idx)
+
+
+def _own_output(out):
+    o = _new(OutputOf)
+    o.data = out
+    o.node = None  # the engine knows the node whose rule reads it
+    o.idx = 0
+    return o
+
+
+def edge_to(t):
+    """Where a gradient for t goes: (t, -1) for a leaf, (node, output index), None for none."""
+    if t is None or not t._req:
+        return None
+    node = t._node
+    return (t, -1) if node is None else (node, t._out_idx)
+
+
+def record(name, out, inputs, rule, args=(), broadcast=False, saved=()):
+    """``out`` (an array, or a list of arrays for several outputs) as Tensors whose node routes
+    gradients to ``inputs`` through ``rule`` (see the module docstring).
+
+    Args:
+        name: the op's name, as errors show it.
+        out: the output array, or the list of output arrays.
+        inputs: the op's Tensor operands (None where an operand is not a Tensor).
+        rule: a tuple of one gradient rule per input, or one function giving all gradients.
+        args: what the rules read: input Tensors, OUTPUT, constants.
+        broadcast: sum each gradient back to its input's shape.
+        saved: more Tensors to version-check before backward (read indirectly).
+
+    Returns:
+        The output Tensor (a list for a list of outputs); a non-float output gets no node.
+    """
+    if type(out) is not np.ndarray:
+        if type(out) is list:
+            return _record_outputs(name, out, inputs, rule, args, saved)
+        out = as_array(out)
+    if not _state.enabled:
+        return _wrap(out)
+    if len(inputs) == 1:
+        x = inputs[0]
+        if x is None or not x._req:
+            return _wrap(out)
+        node = x._node
+        edges = ((x, -1) if node is None else (node, x._out_idx),)
+    else:
+        edges = tuple([edge_to(t) for t in inputs])
+        if edges.count(None) == len(edges):
+            return _wrap(out)
+    if out.dtype.kind not in "fc":
+        return int_result(out)
+    kind = Node
+    keep = None
+    for a in args:
+        # by identity: ``in`` or == would compare Tensors elementwise
+        if a is OUTPUT:
+            kind = OutputReadingNode
+        elif isinstance(a, Tensor):
+            keep = [a] if keep is None else keep + [a]
+    node = _new(kind)
+    node.name = name
+    node.rule = rule
+    node.edges = edges
+    if kind is OutputReadingNode:
+        args = [_own_output(out) if a is OUTPUT else a for a in args]
+    elif keep is not None:
+        args = list(args)
+    node.args = args
+    node.saved = None if keep is None and not saved else _versions(keep, saved)
+    if broadcast:
+        shape = out.shape
+        shapes = tuple([None if e is None or t._data.shape == shape else t._data.shape
+                        for t, e in zip(inputs, edges)])
+        if shapes.count(None) != len(shapes):
+            node.shapes = shapes
+    t = _new(Tensor)
+    t._data = out
+    t._node = node
+    t._req = True
+    return t
+
+
+def _versions(keep, saved):
+    """(tensor, version) for each Tensor the rules read, and each one in saved."""
+    keep = list(saved) if keep is None else keep + list(saved)
+    return tuple([(t, t._version if t._base is None else version_total(t)) for t in keep]) or None
+
+
+def _record_outputs(name, outs, inputs, rule, args, saved):
+    """record for an op with several outputs: the rules receive the list of their gradients."""
+    outs = [as_array(o) for o in outs]
+    edges = tuple([edge_to(t) for t in inputs])
+    if not _state.enabled or edges.count(None) == len(edges):
+        return [_wrap(o) for o in outs]
+    if len(outs) == 1:
+        # the engine hands a one-output node its gradient bare: the rules still get a list
+        rule = tuple(_listed(r) for r in rule) if type(rule) is tuple else _listed(rule)
+    node = Node(name, rule, edges, list(args), _versions(
+        [a for a in args if isinstance(a, Tensor)], saved), n_out=len(outs))
+    return [_wrap_req(o, node, i) if o.dtype.kind in "fc" else _wrap(o)
+            for i, o in enumerate(outs)]
+
+
+def _listed(rule):
+    def listed(g, *args):
+        return rule([g], *args)
+    listed.__wrapped__ = rule
+    return listed
+
+
+def _same(g):
+    return g
+
+
+def clone(x, name=None):
+    """A differentiable copy of x (new memory; the gradient passes through unchanged)."""
+    return record("clone", x._data.copy(), (x,), (_same,))
+
+
+# -- unbroadcasting: the recorder's half of every broadcasting op ---------------------------
+def reduce_axes(gshape, shape):
+    """The axes of a broadcast result that must be summed to get back to ``shape``."""
+    lead = len(gshape) - len(shape)
+    return tuple(range(lead)) + tuple(
+        i + lead for i, s in enumerate(shape) if s == 1 and gshape[i + lead] != 1)
+
+
+def _summed_to(g, shape):
+    axes = reduce_axes(g.shape, shape)
+    if axes:
+        g = g.sum(axis=axes)
+    return g.reshape(shape)
+
+
+def unbroadcast(g, shape):
+    """A gradient of a broadcast result summed back to an input's ``shape``.
+
+    On a Tensor it is a graph op (its gradient broadcasts back: ``expand``), so it
+    differentiates again; on an array (NumPy or CuPy) a plain sum.
+    """
+    shape = tuple(shape)
+    if not isinstance(g, Tensor):
+        return g if g.shape == shape else _summed_to(g, shape)
+    gshape = g._data.shape
+    if gshape == shape:
+        return g
+    return record("unbroadcast", _summed_to(g._data, shape), (g,), (_expanded,), (gshape,))
+
+
+def expand(g, shape):
+    """g broadcast to ``shape`` (the adjoint of unbroadcast): a read-only view of an array; a
+    new Tensor, graph-connected, of a Tensor."""
+    shape = tuple(shape)
+    if not isinstance(g, Tensor):
+        return g if g.shape == shape else np.broadcast_to(g, shape)
+    gd = g._data
+    if gd.shape == shape:
+        return g
+    # a copy: a Tensor's memory is writable (np.broadcast_to dispatches to CuPy too)
+    out = np.broadcast_to(gd, shape).copy()
+    return record("expand", out, (g,), (_unbroadcast_to,), (gd.shape,))
+
+
+def _expanded(gg, gshape):
+    return expand(gg, gshape)
+
+
+def _unbroadcast_to(gg, shape):
+    return unbroadcast(gg, shape)
