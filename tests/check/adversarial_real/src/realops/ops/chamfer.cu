@@ -1,69 +1,82 @@
-/* chamfer: the CUDA kernels of the LLTM cell update (see chamfer.py and chamfer.c): the same names
- * and parameters as the C kernels, each a grid-stride loop over n elements (64-bit indices).
+/* realops.chamfer: the CUDA kernels (see chamfer.c for the maths).
+ *
+ * Ported from ThibaultGROUEIX/ChamferDistancePytorch, chamfer3D/chamfer3D.cu: a thread per point
+ * of the first set, in a grid-stride loop; the backward adds into both gradients with atomicAdd,
+ * since many points may share a nearest neighbour (NmDistanceGradKernel).
+ *
+ * Bug switches (the pack's bug variants compile this file with one defined):
+ *   REALOPS_BUG_TIE_LAST   `d <= best`: ties go to the last index
+ *   REALOPS_BUG_NO_ATOMIC  the scatter into the neighbour's gradient is a plain `+=`
  */
-
-__device__ __forceinline__ float sigmoid(float z)
-{
-    float e = expf(-fabsf(z)), inv = 1.0f / (1.0f + e);
-    return z >= 0.0f ? inv : e * inv;
-}
-
-__device__ __forceinline__ double sigmoid(double z)
-{
-    double e = exp(-fabs(z)), inv = 1.0 / (1.0 + e);
-    return z >= 0.0 ? inv : e * inv;
-}
+#ifdef REALOPS_BUG_TIE_LAST
+#define BETTER(d, best) ((d) <= (best))
+#else
+#define BETTER(d, best) ((d) < (best))
+#endif
 
 template <typename T>
-__device__ void forward_loop(const T *gate_i, const T *gate_o, const T *gate_c, const T *old_cell, T *new_h,
-                             T *new_cell, long long n)
+__device__ void nn_loop(const T *x, const T *y, T *dist, long long *idx, long long batch, long long n, long long m,
+                        long long dim)
 {
-    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += (long long)blockDim.x * gridDim.x) {
-        T cell = old_cell[k] + sigmoid(gate_i[k]) * tanh(gate_c[k]);
-        new_cell[k] = cell;
-        new_h[k] = tanh(cell) * sigmoid(gate_o[k]);
+    for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < batch * n;
+         t += (long long)blockDim.x * gridDim.x) {
+        long long b = t / n;
+        const T *p = x + t * dim, *q = y + b * m * dim;
+        long long best_i = 0;
+        T best = 0;
+        for (long long k = 0; k < m; k++) {
+            T d = 0;
+            for (long long c = 0; c < dim; c++) { T u = q[k * dim + c] - p[c]; d += u * u; }
+            if (k == 0 || BETTER(d, best)) { best = d; best_i = k; }
+        }
+        dist[t] = best;
+        idx[t] = best_i;
     }
 }
 
 template <typename T>
-__device__ void backward_loop(const T *gate_i, const T *gate_o, const T *gate_c, const T *old_cell, const T *d_h,
-                              const T *d_cell, T *d_gate_i, T *d_gate_o, T *d_gate_c, T *d_old_cell, long long n)
+__device__ void grad_loop(const T *x, const T *y, const T *gdist, const long long *idx, T *gx, T *gy,
+                          long long batch, long long n, long long m, long long dim)
 {
-    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += (long long)blockDim.x * gridDim.x) {
-        T i = sigmoid(gate_i[k]), o = sigmoid(gate_o[k]), c = tanh(gate_c[k]);
-        T t = tanh(old_cell[k] + i * c);
-        T d_total = d_cell[k] + d_h[k] * o * (T(1) - t * t);
-        d_gate_i[k] = d_total * c * i * (T(1) - i);
-        d_gate_o[k] = d_h[k] * t * o * (T(1) - o);
-        d_gate_c[k] = d_total * i * (T(1) - c * c);
-        d_old_cell[k] = d_total;
+    for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < batch * n;
+         t += (long long)blockDim.x * gridDim.x) {
+        long long b = t / n, j = idx[t];
+        const T *p = x + t * dim, *q = y + (b * m + j) * dim;
+        T g = 2 * gdist[t];
+        for (long long c = 0; c < dim; c++) {
+            T u = g * (p[c] - q[c]);
+            atomicAdd(&gx[t * dim + c], u);
+#ifdef REALOPS_BUG_NO_ATOMIC
+            gy[(b * m + j) * dim + c] -= u;
+#else
+            atomicAdd(&gy[(b * m + j) * dim + c], -u);
+#endif
+        }
     }
 }
 
-extern "C" __global__ void chamfer_forward_f32(const float *gate_i, const float *gate_o, const float *gate_c,
-                                             const float *old_cell, float *new_h, float *new_cell, long long n)
+extern "C" __global__ void chamfer_nn_f32(const float *x, const float *y, float *dist, long long *idx,
+                                          long long batch, long long n, long long m, long long dim)
 {
-    forward_loop(gate_i, gate_o, gate_c, old_cell, new_h, new_cell, n);
+    nn_loop(x, y, dist, idx, batch, n, m, dim);
 }
 
-extern "C" __global__ void chamfer_forward_f64(const double *gate_i, const double *gate_o, const double *gate_c,
-                                             const double *old_cell, double *new_h, double *new_cell, long long n)
+extern "C" __global__ void chamfer_nn_f64(const double *x, const double *y, double *dist, long long *idx,
+                                          long long batch, long long n, long long m, long long dim)
 {
-    forward_loop(gate_i, gate_o, gate_c, old_cell, new_h, new_cell, n);
+    nn_loop(x, y, dist, idx, batch, n, m, dim);
 }
 
-extern "C" __global__ void chamfer_backward_f32(const float *gate_i, const float *gate_o, const float *gate_c,
-                                              const float *old_cell, const float *d_h, const float *d_cell,
-                                              float *d_gate_i, float *d_gate_o, float *d_gate_c,
-                                              float *d_old_cell, long long n)
+extern "C" __global__ void chamfer_grad_f32(const float *x, const float *y, const float *gdist, const long long *idx,
+                                            float *gx, float *gy, long long batch, long long n, long long m,
+                                            long long dim)
 {
-    backward_loop(gate_i, gate_o, gate_c, old_cell, d_h, d_cell, d_gate_i, d_gate_o, d_gate_c, d_old_cell, n);
+    grad_loop(x, y, gdist, idx, gx, gy, batch, n, m, dim);
 }
 
-extern "C" __global__ void chamfer_backward_f64(const double *gate_i, const double *gate_o, const double *gate_c,
-                                              const double *old_cell, const double *d_h, const double *d_cell,
-                                              double *d_gate_i, double *d_gate_o, double *d_gate_c,
-                                              double *d_old_cell, long long n)
+extern "C" __global__ void chamfer_grad_f64(const double *x, const double *y, const double *gdist,
+                                            const long long *idx, double *gx, double *gy, long long batch,
+                                            long long n, long long m, long long dim)
 {
-    backward_loop(gate_i, gate_o, gate_c, old_cell, d_h, d_cell, d_gate_i, d_gate_o, d_gate_c, d_old_cell, n);
+    grad_loop(x, y, gdist, idx, gx, gy, batch, n, m, dim);
 }

@@ -1,100 +1,204 @@
-"""chamfer: an op with several inputs and outputs, the cell update of LLTM (an LSTM-like layer).
+"""realops.chamfer: nearest-neighbour (Chamfer) distances between point sets, with indices.
 
-    i = sigmoid(gate_i), o = sigmoid(gate_o), c = tanh(gate_c)      (the gates)
-    new_cell = old_cell + i * c,   new_h = tanh(new_cell) * o
+Ported from ThibaultGROUEIX/ChamferDistancePytorch, chamfer3D/dist_chamfer_3D.py
+(``chamfer_3DFunction``) and chamfer3D/chamfer3D.cu, with chamfer_python.py as the NumPy
+form: the maths and the structure, written anew with python, C (chamfer.c) and CUDA
+(chamfer.cu) kernels::
 
-A kernel takes several arrays and returns a tuple: ``forward(gate_i, gate_o, gate_c, old_cell)
--> (new_h, new_cell)`` and ``backward(gate_i, gate_o, gate_c, old_cell, d_h, d_cell) -> (d_gate_i,
-d_gate_o, d_gate_c, d_old_cell)``, each in python, C (chamfer.c), CUDA (chamfer.cu). Array work that is not
-elementwise (LLTM's ``gates = concat(old_h, x) @ W + b``) belongs outside the kernels, in opsdk ops
-around the Function, where the engine differentiates it: see ``lltm_step`` below. ``ctx`` keeps
-only what backward needs (the inputs; anything else is recomputed from them).
+    x [B, N, D], y [B, M, D] (y may be one template [1, M, D] for the whole batch)
+    dist1[b, i] = min_j |x[b, i] - y[b, j]|^2,  idx1 = its argmin (first on ties), int64
+    dist2[b, j] = min_i |y[b, j] - x[b, i]|^2,  idx2 likewise
+    backward: gx[b, i] += 2 g1 (x_i - y_idx1[i]), gy[b, idx1[i]] -= the same; and for direction 2
+
+Returns ``(dist1, dist2, idx1, idx2)`` as the source does (its indices are int32 there; int64
+here, as numpy.argmin and torch.min give).
+
+Bug variants:
+
+- ``chamfer_bug_nn_shared``: the python backward scatters with ``gy[b, idx] -= t``, NumPy's
+  buffered fancy-index update, which keeps one contribution when several points share a nearest
+  neighbour (``numpy.subtract.at`` accumulates): wrong only in that regime.
+- ``chamfer_bug_c_tie_last``: the C search keeps ``d <= best``: ties go to the last index.
+- ``chamfer_bug_cuda_tie_last``: the same in the CUDA kernel.
+- ``chamfer_bug_c_tail``: the C tail loop after the part unrolled by four stops one short.
+- ``chamfer_bug_c_idx_int32``: the C adapter returns the indices as int32, as the source's
+  IntTensor does, while python returns int64.
+- ``chamfer_bug_idx_buffer``: the python forward writes the indices into module-level buffers
+  (one per shape) and returns them: every call hands out the same memory.
+- ``chamfer_bug_template_slice``: with a template y [1, M, D], backward returns ``gy[:1]`` (the
+  first cloud's gradient) instead of the sum over the batch.
+- ``chamfer_bug_cuda_no_atomic``: the CUDA backward adds into the neighbour's gradient with a plain
+  ``+=``: a race when several points share a neighbour.
 """
+import numpy
+
 import opsdk
 from opsdk import TensorSpec
 from opsdk.autograd import once_differentiable
 from opsdk.errors import OpArgumentError
-from opsdk.kernels import CSource, CudaSource, Kernel, array_of, tensor_of
-from opsdk.kernels.elementwise import maths_of
+from opsdk.kernels import (CSource, CudaSource, Kernel, array_module, array_of, c_function, c_pointer,
+                           cuda_function, launch_1d, outputs, tensor_of)
 
-NAMES = ("gate_i", "gate_o", "gate_c", "old_cell")
-forward = Kernel("realops.chamfer_forward")
-backward = Kernel("realops.chamfer_backward")
+_CDEF = "\n".join(f"""
+void chamfer_nn_{s}(const {t} *x, const {t} *y, {t} *dist, int64_t *idx, int64_t batch, int64_t n, int64_t m,
+                    int64_t dim);
+void chamfer_grad_{s}(const {t} *x, const {t} *y, const {t} *gdist, const int64_t *idx, {t} *gx, {t} *gy,
+                      int64_t batch, int64_t n, int64_t m, int64_t dim);
+""" for s, t in (("f32", "float"), ("f64", "double")))
 
-
-@forward.python
-def _(gate_i, gate_o, gate_c, old_cell):
-    m = maths_of(gate_i)
-    new_cell = old_cell + m.sigmoid(gate_i) * m.tanh(gate_c)
-    return m.tanh(new_cell) * m.sigmoid(gate_o), new_cell
-
-
-@backward.python
-def _(gate_i, gate_o, gate_c, old_cell, d_h, d_cell):
-    m = maths_of(gate_i)
-    i, o, c = m.sigmoid(gate_i), m.sigmoid(gate_o), m.tanh(gate_c)
-    t = m.tanh(old_cell + i * c)
-    d_total = d_cell + d_h * o * (1 - t * t)  # new_cell reaches the loss directly and through new_h
-    return d_total * c * i * (1 - i), d_h * t * o * (1 - o), d_total * i * (1 - c * c), d_total
-
-
-# C: chamfer_forward_f32 / _f64 and chamfer_backward_f32 / _f64 in chamfer.c, called as declared there
-_C = CSource("chamfer.c", openmp=True, extra_compile_args=("-O3", "-fno-math-errno", "-fno-trapping-math"))
-forward.c(_C, "chamfer_forward")
-backward.c(_C, "chamfer_backward")
-_CUDA = CudaSource("chamfer.cu")
-forward.cuda(_CUDA, "chamfer_forward")
-backward.cuda(_CUDA, "chamfer_backward")
+VARIANTS = {
+    "chamfer": (),
+    "chamfer_bug_nn_shared": ("nn_shared",),
+    "chamfer_bug_c_tie_last": ("c_tie_last",),
+    "chamfer_bug_cuda_tie_last": ("cuda_tie_last",),
+    "chamfer_bug_c_tail": ("c_tail",),
+    "chamfer_bug_c_idx_int32": ("c_idx_int32",),
+    "chamfer_bug_idx_buffer": ("idx_buffer",),
+    "chamfer_bug_template_slice": ("template_slice",),
+    "chamfer_bug_cuda_no_atomic": ("cuda_no_atomic",),
+}
+_C_MACROS = {"c_tie_last": "REALOPS_BUG_TIE_LAST", "c_tail": "REALOPS_BUG_TAIL"}
+_CUDA_MACROS = {"cuda_tie_last": "REALOPS_BUG_TIE_LAST", "cuda_no_atomic": "REALOPS_BUG_NO_ATOMIC"}
+_IDX_BUFFERS = {}   # chamfer_bug_idx_buffer: (name, shape) -> the index array it hands out
 
 
-class Chamfer(opsdk.Function):
-    """The LLTM cell update: (new_h, new_cell) from the gates' pre-activations and the old cell.
+def _kernels(name, bugs):
+    """nn (one direction: x -> y) and grad (both directions), python, C and CUDA."""
+    nn = Kernel(f"realops.{name}_nn")
+    grad = Kernel(f"realops.{name}_grad", arg_dtypes={"idx1": ("int64",), "idx2": ("int64",)})
 
-    Example:
-        >>> gates = [opsdk.randn([2, 8], dtype="float64") for _ in range(4)]
-        >>> new_h, new_cell = Chamfer.apply(*gates)
-    """
+    @nn.python
+    def _(x, y):
+        xp = array_module(x)
+        d = ((x[:, :, None, :] - y[:, None, :, :]) ** 2).sum(axis=-1)      # [B, N, M]
+        idx = d.argmin(axis=2)
+        if "idx_buffer" in bugs:       # BUG: the index output lives in a module-level buffer
+            idx = _IDX_BUFFERS.setdefault((name, idx.shape), numpy.empty(idx.shape, numpy.int64))
+            idx[...] = d.argmin(axis=2)
+        return xp.take_along_axis(d, idx[:, :, None], axis=2)[:, :, 0], idx.astype(xp.int64, copy=False)
 
-    _opsdk_qualname = "realops.chamfer"
+    @grad.python
+    def _(x, y, g1, idx1, g2, idx2):
+        xp = array_module(x)
+        gx, gy = xp.zeros_like(x), xp.zeros_like(y)
+        for (p, q, g, idx, gp, gq) in ((x, y, g1, idx1, gx, gy), (y, x, g2, idx2, gy, gx)):
+            b = xp.arange(p.shape[0])[:, None]
+            t = 2 * g[:, :, None] * (p - q[b, idx])                       # [B, N, D]
+            gp += t
+            if "nn_shared" in bugs:
+                gq[b, idx] -= t         # BUG: buffered: one contribution per shared neighbour
+            else:
+                numpy.subtract.at(gq, (b, idx), t) if xp is numpy else xp.subtract.at(gq, (b, idx), t)
+        return gx, gy
 
-    @staticmethod
-    def forward(ctx, gate_i, gate_o, gate_c, old_cell):
-        tensors = (gate_i, gate_o, gate_c, old_cell)
-        for name, t in zip(NAMES[1:], tensors[1:]):  # elementwise kernels: one shape, one dtype
-            if t.shape != gate_i.shape or t.dtype != gate_i.dtype:
-                raise OpArgumentError(f"realops.chamfer: argument '{name}' must match 'gate_i'; expected: "
-                                      f"{gate_i.shape} {gate_i.dtype}; got: {t.shape} {t.dtype}")
-        ctx.save_for_backward(*tensors)
-        new_h, new_cell = forward(*(array_of(t) for t in tensors))
-        return tensor_of(new_h), tensor_of(new_cell)
+    c_macros = tuple((_C_MACROS[bug], "1") for bug in bugs if bug in _C_MACROS)
+    source = CSource("chamfer.c", cdef=_CDEF, define_macros=c_macros, extra_compile_args=("-O2",))
 
-    @staticmethod
-    @once_differentiable  # a raw kernel: a second order through it is refused, naming the op
-    def backward(ctx, d_h, d_cell):
-        saved = [array_of(t) for t in ctx.saved_tensor()]
-        like = saved[0]
-        grads = [array_of(g).astype(like.dtype, copy=False) for g in (d_h, d_cell)]
-        return tuple(tensor_of(g) for g in backward(*saved, *grads))
+    @nn.c(source)
+    def _(lib, ffi, x, y):
+        batch, n, dim = x.shape
+        dist, idx = outputs.empty((batch, n), x.dtype), outputs.empty((batch, n), numpy.int64)
+        c_function(lib, "chamfer_nn", x.dtype)(c_pointer(ffi, x), c_pointer(ffi, y), c_pointer(ffi, dist, writable=True),
+                                               c_pointer(ffi, idx, writable=True), batch, n, y.shape[1], dim)
+        if "c_idx_int32" in bugs:
+            idx = idx.astype(numpy.int32)      # BUG: the source's IntTensor indices
+        return dist, idx
+
+    @grad.c(source)
+    def _(lib, ffi, x, y, g1, idx1, g2, idx2):
+        batch, n, dim = x.shape
+        m = y.shape[1]
+        gx, gy = numpy.zeros_like(x), numpy.zeros_like(y)
+        fn = c_function(lib, "chamfer_grad", x.dtype)
+        fn(c_pointer(ffi, x), c_pointer(ffi, y), c_pointer(ffi, g1), c_pointer(ffi, idx1),
+           c_pointer(ffi, gx, writable=True), c_pointer(ffi, gy, writable=True), batch, n, m, dim)
+        fn(c_pointer(ffi, y), c_pointer(ffi, x), c_pointer(ffi, g2), c_pointer(ffi, idx2),
+           c_pointer(ffi, gy, writable=True), c_pointer(ffi, gx, writable=True), batch, m, n, dim)
+        return gx, gy
+
+    cuda_macros = tuple(f"-D{_CUDA_MACROS[bug]}=1" for bug in bugs if bug in _CUDA_MACROS)
+    cuda = CudaSource("chamfer.cu", options=cuda_macros)
+
+    @nn.cuda(cuda)
+    def _(module, x, y):
+        batch, n, dim = x.shape
+        dist, idx = outputs.empty((batch, n), x.dtype, like=x), outputs.empty((batch, n), numpy.int64, like=x)
+        launch_1d(cuda_function(module, "chamfer_nn", x.dtype), batch * n,
+                  (x, y, dist, idx, numpy.int64(batch), numpy.int64(n), numpy.int64(y.shape[1]), numpy.int64(dim)))
+        return dist, idx
+
+    @grad.cuda(cuda)
+    def _(module, x, y, g1, idx1, g2, idx2):
+        cupy = array_module(x)
+        batch, n, dim = x.shape
+        m = y.shape[1]
+        gx, gy = cupy.zeros_like(x), cupy.zeros_like(y)
+        fn = cuda_function(module, "chamfer_grad", x.dtype)
+        i64 = numpy.int64
+        launch_1d(fn, batch * n, (x, y, g1, idx1, gx, gy, i64(batch), i64(n), i64(m), i64(dim)))
+        launch_1d(fn, batch * m, (y, x, g2, idx2, gy, gx, i64(batch), i64(m), i64(n), i64(dim)))
+        return gx, gy
+
+    return nn, grad
 
 
-def lltm_step(x, old_h, old_cell, weight, bias):
-    """One LLTM step: the gates' matmul in opsdk ops (differentiated by the engine), then the cell.
+def _function(name, bugs):
+    nn, grad = _kernels(name, bugs)
+    qualname = f"realops.{name}"
 
-    weight is [features + state, 3 * state], bias [3 * state]; returns (new_h, new_cell).
-    """
-    gates = opsdk.matmul(opsdk.concat([old_h, x], axis=1), weight) + bias
-    gate_i, gate_o, gate_c = opsdk.split(gates, 3, axis=1)
-    return Chamfer.apply(gate_i, gate_o, gate_c, old_cell)
+    class Chamfer(opsdk.Function):
+        """(dist1, dist2, idx1, idx2): squared distances to the nearest neighbour each way, and its index."""
+
+        _opsdk_qualname = qualname
+
+        @staticmethod
+        def forward(ctx, x, y):
+            if x.ndim != 3 or y.ndim != 3 or x.shape[2] != y.shape[2] or y.shape[0] not in (1, x.shape[0]) \
+                    or x.dtype != y.dtype or x.dtype not in (opsdk.float32, opsdk.float64) \
+                    or min(x.shape[1], y.shape[1], x.shape[2]) < 1:
+                raise OpArgumentError(f"{qualname}: arguments 'x' and 'y' must be float32/float64 point sets "
+                                      f"[B, N, D] and [B or 1, M, D] of one dtype, N, M, D >= 1; "
+                                      f"got: x {x.dtype} {x.shape}, y {y.dtype} {y.shape}")
+            a, b = array_of(x), array_of(y)
+            if b.shape[0] != a.shape[0]:                     # one template for the whole batch
+                b = array_module(b).ascontiguousarray(array_module(b).broadcast_to(b, (a.shape[0],) + b.shape[1:]))
+            dist1, idx1 = nn(a, b)
+            dist2, idx2 = nn(b, a)
+            ctx.save_for_backward(x, y)
+            ctx.idx = (idx1, idx2)
+            i1, i2 = tensor_of(idx1), tensor_of(idx2)
+            ctx.mark_non_differentiable(i1, i2)
+            return tensor_of(dist1), tensor_of(dist2), i1, i2
+
+        @staticmethod
+        @once_differentiable
+        def backward(ctx, g1, g2, gi1, gi2):
+            x, y = ctx.saved_tensor()
+            a, b = array_of(x), array_of(y)
+            xp = array_module(a)
+            template = b.shape[0] != a.shape[0]
+            if template:
+                b = xp.ascontiguousarray(xp.broadcast_to(b, (a.shape[0],) + b.shape[1:]))
+            g1 = array_of(g1).astype(a.dtype, copy=False)
+            g2 = array_of(g2).astype(a.dtype, copy=False)
+            gx, gy = grad(a, b, g1, ctx.idx[0].astype(numpy.int64), g2, ctx.idx[1].astype(numpy.int64))
+            if template:
+                gy = gy[:1] if "template_slice" in bugs else gy.sum(axis=0, keepdims=True)
+            return tensor_of(gx), tensor_of(gy)
+
+    return Chamfer, (nn, grad)
 
 
-def reference(gate_i, gate_o, gate_c, old_cell):
-    """The cell in core opsdk ops: `opsdk check` compares the kernels' outputs and gradients with its autograd."""
-    new_cell = old_cell + opsdk.sigmoid(gate_i) * opsdk.tanh(gate_c)
-    return opsdk.tanh(new_cell) * opsdk.sigmoid(gate_o), new_cell
+def reference(x, y):
+    """The distances in core opsdk ops: all pairs, min and argmin each way (chamfer_python.py)."""
+    d = opsdk.sum((opsdk.unsqueeze(x, 2) - opsdk.unsqueeze(y, 1)) ** 2, axis=-1)      # [B, N, M]
+    return opsdk.min(d, axis=2), opsdk.min(d, axis=1), opsdk.argmin(d, axis=2), opsdk.argmin(d, axis=1)
 
 
 def register_op(register):
-    """Register chamfer: its name, and the inputs `opsdk check` and the pack's tests verify it on."""
-    register(Chamfer, name="chamfer",
-             inputs=[TensorSpec(shape=(3, 8), domain=(-2.0, 2.0)) for _ in NAMES],
-             dtypes=("float32", "float64"), kernels=(forward, backward), reference=reference)
+    """chamfer and its bug variants on two small clouds of 3-D points (5 and 6 points, batch 2)."""
+    for name, bugs in VARIANTS.items():
+        function, kernels = _function(name, bugs)
+        register(function, name=name,
+                 inputs=[TensorSpec(shape=(2, 5, 3), domain=(-1.0, 1.0)), TensorSpec(shape=(2, 6, 3), domain=(-1.0, 1.0))],
+                 dtypes=("float32", "float64"), kernels=kernels, reference=reference)

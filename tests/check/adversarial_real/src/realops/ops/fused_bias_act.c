@@ -1,96 +1,111 @@
-/* fused_bias_act: the C kernels of the LLTM cell update (see fused_bias_act.py), one pass over the elements each.
+/* realops.fused_bias_act: the C kernels of bias + activation + gain (see fused_bias_act.py).
  *
- *   fused_bias_act_forward_T(gate_i, gate_o, gate_c, old_cell, new_h, new_cell, n)
- *   fused_bias_act_backward_T(gate_i, gate_o, gate_c, old_cell, d_h, d_cell, d_gate_i, d_gate_o, d_gate_c, d_old_cell, n)
+ * Ported from NVlabs/stylegan2-ada-pytorch, torch_utils/ops/bias_act.cu (bias_act_kernel): one
+ * pass over x [N, C, S] with the bias of channel c = (i / S) % C, in three modes, as the
+ * source's `grad` parameter (0: y, 1: dx, 2: the second-order term), and the bias gradient,
+ * which the source leaves to torch (`dx.sum([i for i in range(dx.ndim) if i != dim])`).
  *
- * for T = f32 (float) and f64 (double). opsdk calls them as declared: const pointers are the
- * kernel's array arguments in order, the other pointers its outputs (allocated by opsdk like the
- * first input, returned as a tuple), n the element count.
+ *   bias_act_forward_T(x, b, y, n, step, channels, act, alpha, gain)     y  = act(x + b) gain
+ *   bias_act_grad_T(dy, x, b, dx, n, step, channels, act, alpha, gain)   dx = dy act'(x + b) gain
+ *   bias_act_grad2_T(ddx, dy, x, b, out, n, ...)                         out = ddx dy act''(x + b) gain
+ *   bias_act_bias_grad_T(dx, db, batch, channels, step)                  db[c] = sum of dx[:, c, :]
+ *
+ * act: 1 linear, 3 lrelu (slope alpha below 0), 9 swish (x sigmoid(x)), the source's codes.
+ * The bias gradient sums in double, so float32 batches of any size keep their precision.
+ *
+ * Bug switches (the pack's bug variants compile this file with one defined):
+ *   REALOPS_BUG_GRAD2_NO_GAIN   the second-order term forgets the gain
+ *   REALOPS_BUG_DB_FLOAT        the bias gradient of float32 sums in a float accumulator
+ *   REALOPS_BUG_SWISH_UNGUARDED swish' as c (z + d) / d^2 with c = exp(z), d = c + 1, without the
+ *                               source's `z > 40` guard: inf / inf = NaN for large z
  */
-#include "opsdk/elementwise.h"
+#include <math.h>
+#include <stdint.h>
 
-OPSDK_CLONES static void forward_f32(const float *restrict gate_i, const float *restrict gate_o,
-                                     const float *restrict gate_c, const float *restrict old_cell,
-                                     float *restrict new_h, float *restrict new_cell, int64_t lo, int64_t hi)
+#ifdef REALOPS_BUG_DB_FLOAT
+#define DB_ACC_f32 float
+#else
+#define DB_ACC_f32 double
+#endif
+#define DB_ACC_f64 double
+
+#ifdef REALOPS_BUG_GRAD2_NO_GAIN
+#define GAIN2 1.0
+#else
+#define GAIN2 gain
+#endif
+
+static double sigmoid(double z)
 {
-    OPSDK_SIMD for (int64_t k = lo; k < hi; k++) {
-        float cell = old_cell[k] + opsdk_sigmoid_f32(gate_i[k]) * opsdk_tanh_f32(gate_c[k]);
-        new_cell[k] = cell;
-        new_h[k] = opsdk_tanh_f32(cell) * opsdk_sigmoid_f32(gate_o[k]);
+    double e = exp(-fabs(z));
+    return z >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
+}
+
+static double act_value(double z, int act, double alpha)
+{
+    if (act == 3) return z > 0 ? z : alpha * z;
+    if (act == 9) return z * sigmoid(z);
+    return z;
+}
+
+static double act_grad(double z, int act, double alpha)
+{
+    if (act == 3) return z > 0 ? 1.0 : alpha;
+    if (act == 9) {
+#ifdef REALOPS_BUG_SWISH_UNGUARDED
+        double c = exp(z), d = c + 1.0;
+        return c * (z + d) / (d * d);
+#else
+        double s = sigmoid(z);
+        return s * (1.0 + z * (1.0 - s));
+#endif
     }
+    return 1.0;
 }
 
-OPSDK_CLONES static void backward_f32(const float *restrict gate_i, const float *restrict gate_o,
-                                      const float *restrict gate_c, const float *restrict old_cell,
-                                      const float *restrict d_h, const float *restrict d_cell,
-                                      float *restrict d_gate_i, float *restrict d_gate_o, float *restrict d_gate_c,
-                                      float *restrict d_old_cell, int64_t lo, int64_t hi)
+static double act_grad2(double z, int act)
 {
-    OPSDK_SIMD for (int64_t k = lo; k < hi; k++) {
-        float i = opsdk_sigmoid_f32(gate_i[k]), o = opsdk_sigmoid_f32(gate_o[k]), c = opsdk_tanh_f32(gate_c[k]);
-        float t = opsdk_tanh_f32(old_cell[k] + i * c);
-        float d_total = d_cell[k] + d_h[k] * o * (1.0f - t * t);
-        d_gate_i[k] = d_total * c * i * (1.0f - i);
-        d_gate_o[k] = d_h[k] * t * o * (1.0f - o);
-        d_gate_c[k] = d_total * i * (1.0f - c * c);
-        d_old_cell[k] = d_total;
+    if (act == 9) {
+        double s = sigmoid(z);
+        return s * (1.0 - s) * (2.0 + z * (1.0 - 2.0 * s));
     }
+    return 0.0;   /* linear and lrelu: piecewise linear */
 }
 
-void fused_bias_act_forward_f32(const float *gate_i, const float *gate_o, const float *gate_c, const float *old_cell,
-                       float *new_h, float *new_cell, int64_t n)
-{
-    OPSDK_PARALLEL(n, lo, hi, forward_f32(gate_i, gate_o, gate_c, old_cell, new_h, new_cell, lo, hi));
-}
-
-void fused_bias_act_backward_f32(const float *gate_i, const float *gate_o, const float *gate_c, const float *old_cell,
-                        const float *d_h, const float *d_cell, float *d_gate_i, float *d_gate_o, float *d_gate_c,
-                        float *d_old_cell, int64_t n)
-{
-    OPSDK_PARALLEL(n, lo, hi, backward_f32(gate_i, gate_o, gate_c, old_cell, d_h, d_cell, d_gate_i, d_gate_o,
-                                           d_gate_c, d_old_cell, lo, hi));
-}
-
-/* float64: the same loops in double */
-
-OPSDK_CLONES static void forward_f64(const double *restrict gate_i, const double *restrict gate_o,
-                                     const double *restrict gate_c, const double *restrict old_cell,
-                                     double *restrict new_h, double *restrict new_cell, int64_t lo, int64_t hi)
-{
-    OPSDK_SIMD for (int64_t k = lo; k < hi; k++) {
-        double cell = old_cell[k] + opsdk_sigmoid_f64(gate_i[k]) * opsdk_tanh_f64(gate_c[k]);
-        new_cell[k] = cell;
-        new_h[k] = opsdk_tanh_f64(cell) * opsdk_sigmoid_f64(gate_o[k]);
+#define BIAS_ACT(T, SUFFIX)                                                                         \
+    void bias_act_forward_##SUFFIX(const T *x, const T *b, T *y, int64_t n, int64_t step,           \
+                                   int64_t channels, int act, double alpha, double gain)            \
+    {                                                                                               \
+        for (int64_t i = 0; i < n; i++)                                                             \
+            y[i] = (T)(act_value((double)x[i] + b[(i / step) % channels], act, alpha) * gain);      \
+    }                                                                                               \
+    void bias_act_grad_##SUFFIX(const T *dy, const T *x, const T *b, T *dx, int64_t n,              \
+                                int64_t step, int64_t channels, int act, double alpha, double gain) \
+    {                                                                                               \
+        for (int64_t i = 0; i < n; i++)                                                             \
+            dx[i] = (T)(dy[i] * act_grad((double)x[i] + b[(i / step) % channels], act, alpha) * gain); \
+    }                                                                                               \
+    void bias_act_grad2_##SUFFIX(const T *ddx, const T *dy, const T *x, const T *b, T *out,         \
+                                 int64_t n, int64_t step, int64_t channels, int act, double alpha,  \
+                                 double gain)                                                       \
+    {                                                                                               \
+        (void)alpha;                                                                                \
+        for (int64_t i = 0; i < n; i++)                                                             \
+            out[i] = (T)((double)ddx[i] * dy[i] *                                                   \
+                         act_grad2((double)x[i] + b[(i / step) % channels], act) * GAIN2);          \
+    }                                                                                               \
+    void bias_act_bias_grad_##SUFFIX(const T *dx, T *db, int64_t batch, int64_t channels,           \
+                                     int64_t step)                                                  \
+    {                                                                                               \
+        for (int64_t c = 0; c < channels; c++) {                                                    \
+            DB_ACC_##SUFFIX acc = 0;                                                                \
+            for (int64_t k = 0; k < batch; k++) {                                                   \
+                const T *row = dx + (k * channels + c) * step;                                      \
+                for (int64_t s = 0; s < step; s++) acc += row[s];                                   \
+            }                                                                                       \
+            db[c] = (T)acc;                                                                         \
+        }                                                                                           \
     }
-}
 
-OPSDK_CLONES static void backward_f64(const double *restrict gate_i, const double *restrict gate_o,
-                                      const double *restrict gate_c, const double *restrict old_cell,
-                                      const double *restrict d_h, const double *restrict d_cell,
-                                      double *restrict d_gate_i, double *restrict d_gate_o,
-                                      double *restrict d_gate_c, double *restrict d_old_cell, int64_t lo, int64_t hi)
-{
-    OPSDK_SIMD for (int64_t k = lo; k < hi; k++) {
-        double i = opsdk_sigmoid_f64(gate_i[k]), o = opsdk_sigmoid_f64(gate_o[k]), c = opsdk_tanh_f64(gate_c[k]);
-        double t = opsdk_tanh_f64(old_cell[k] + i * c);
-        double d_total = d_cell[k] + d_h[k] * o * (1.0 - t * t);
-        d_gate_i[k] = d_total * c * i * (1.0 - i);
-        d_gate_o[k] = d_h[k] * t * o * (1.0 - o);
-        d_gate_c[k] = d_total * i * (1.0 - c * c);
-        d_old_cell[k] = d_total;
-    }
-}
-
-void fused_bias_act_forward_f64(const double *gate_i, const double *gate_o, const double *gate_c, const double *old_cell,
-                       double *new_h, double *new_cell, int64_t n)
-{
-    OPSDK_PARALLEL(n, lo, hi, forward_f64(gate_i, gate_o, gate_c, old_cell, new_h, new_cell, lo, hi));
-}
-
-void fused_bias_act_backward_f64(const double *gate_i, const double *gate_o, const double *gate_c, const double *old_cell,
-                        const double *d_h, const double *d_cell, double *d_gate_i, double *d_gate_o,
-                        double *d_gate_c, double *d_old_cell, int64_t n)
-{
-    OPSDK_PARALLEL(n, lo, hi, backward_f64(gate_i, gate_o, gate_c, old_cell, d_h, d_cell, d_gate_i, d_gate_o,
-                                           d_gate_c, d_old_cell, lo, hi));
-}
+BIAS_ACT(float, f32)
+BIAS_ACT(double, f64)

@@ -1,69 +1,125 @@
-/* fused_bias_act: the CUDA kernels of the LLTM cell update (see fused_bias_act.py and fused_bias_act.c): the same names
- * and parameters as the C kernels, each a grid-stride loop over n elements (64-bit indices).
+/* realops.fused_bias_act: the CUDA kernels (see fused_bias_act.c for the maths and parameters).
+ *
+ * Ported from NVlabs/stylegan2-ada-pytorch, torch_utils/ops/bias_act.cu: elementwise modes as
+ * grid-stride loops with 64-bit indices; the bias gradient one thread per channel, in double.
  */
 
-__device__ __forceinline__ float sigmoid(float z)
+__device__ double sigmoid_d(double z)
 {
-    float e = expf(-fabsf(z)), inv = 1.0f / (1.0f + e);
-    return z >= 0.0f ? inv : e * inv;
+    double e = exp(-fabs(z));
+    return z >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
 }
 
-__device__ __forceinline__ double sigmoid(double z)
+__device__ double act_value(double z, int act, double alpha)
 {
-    double e = exp(-fabs(z)), inv = 1.0 / (1.0 + e);
-    return z >= 0.0 ? inv : e * inv;
+    if (act == 3) return z > 0 ? z : alpha * z;
+    if (act == 9) return z * sigmoid_d(z);
+    return z;
+}
+
+__device__ double act_grad(double z, int act, double alpha)
+{
+    if (act == 3) return z > 0 ? 1.0 : alpha;
+    if (act == 9) {
+        double s = sigmoid_d(z);
+        return s * (1.0 + z * (1.0 - s));
+    }
+    return 1.0;
+}
+
+__device__ double act_grad2(double z, int act)
+{
+    if (act == 9) {
+        double s = sigmoid_d(z);
+        return s * (1.0 - s) * (2.0 + z * (1.0 - 2.0 * s));
+    }
+    return 0.0;
+}
+
+#define GRID_STRIDE(i, n) \
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (long long)blockDim.x * gridDim.x)
+
+template <typename T>
+__device__ void forward_loop(const T *x, const T *b, T *y, long long n, long long step, long long channels,
+                             int act, double alpha, double gain)
+{
+    GRID_STRIDE(i, n) y[i] = (T)(act_value((double)x[i] + b[(i / step) % channels], act, alpha) * gain);
 }
 
 template <typename T>
-__device__ void forward_loop(const T *gate_i, const T *gate_o, const T *gate_c, const T *old_cell, T *new_h,
-                             T *new_cell, long long n)
+__device__ void grad_loop(const T *dy, const T *x, const T *b, T *dx, long long n, long long step,
+                          long long channels, int act, double alpha, double gain)
 {
-    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += (long long)blockDim.x * gridDim.x) {
-        T cell = old_cell[k] + sigmoid(gate_i[k]) * tanh(gate_c[k]);
-        new_cell[k] = cell;
-        new_h[k] = tanh(cell) * sigmoid(gate_o[k]);
-    }
+    GRID_STRIDE(i, n) dx[i] = (T)(dy[i] * act_grad((double)x[i] + b[(i / step) % channels], act, alpha) * gain);
 }
 
 template <typename T>
-__device__ void backward_loop(const T *gate_i, const T *gate_o, const T *gate_c, const T *old_cell, const T *d_h,
-                              const T *d_cell, T *d_gate_i, T *d_gate_o, T *d_gate_c, T *d_old_cell, long long n)
+__device__ void grad2_loop(const T *ddx, const T *dy, const T *x, const T *b, T *out, long long n,
+                           long long step, long long channels, int act, double gain)
 {
-    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += (long long)blockDim.x * gridDim.x) {
-        T i = sigmoid(gate_i[k]), o = sigmoid(gate_o[k]), c = tanh(gate_c[k]);
-        T t = tanh(old_cell[k] + i * c);
-        T d_total = d_cell[k] + d_h[k] * o * (T(1) - t * t);
-        d_gate_i[k] = d_total * c * i * (T(1) - i);
-        d_gate_o[k] = d_h[k] * t * o * (T(1) - o);
-        d_gate_c[k] = d_total * i * (T(1) - c * c);
-        d_old_cell[k] = d_total;
+    GRID_STRIDE(i, n)
+        out[i] = (T)((double)ddx[i] * dy[i] * act_grad2((double)x[i] + b[(i / step) % channels], act) * gain);
+}
+
+template <typename T>
+__device__ void bias_grad_loop(const T *dx, T *db, long long batch, long long channels, long long step)
+{
+    GRID_STRIDE(c, channels) {
+        double acc = 0.0;
+        for (long long k = 0; k < batch; k++)
+            for (long long s = 0; s < step; s++) acc += dx[(k * channels + c) * step + s];
+        db[c] = (T)acc;
     }
 }
 
-extern "C" __global__ void fused_bias_act_forward_f32(const float *gate_i, const float *gate_o, const float *gate_c,
-                                             const float *old_cell, float *new_h, float *new_cell, long long n)
+extern "C" __global__ void bias_act_forward_f32(const float *x, const float *b, float *y, long long n, long long step,
+                                                long long channels, int act, double alpha, double gain)
 {
-    forward_loop(gate_i, gate_o, gate_c, old_cell, new_h, new_cell, n);
+    forward_loop(x, b, y, n, step, channels, act, alpha, gain);
 }
 
-extern "C" __global__ void fused_bias_act_forward_f64(const double *gate_i, const double *gate_o, const double *gate_c,
-                                             const double *old_cell, double *new_h, double *new_cell, long long n)
+extern "C" __global__ void bias_act_forward_f64(const double *x, const double *b, double *y, long long n,
+                                                long long step, long long channels, int act, double alpha,
+                                                double gain)
 {
-    forward_loop(gate_i, gate_o, gate_c, old_cell, new_h, new_cell, n);
+    forward_loop(x, b, y, n, step, channels, act, alpha, gain);
 }
 
-extern "C" __global__ void fused_bias_act_backward_f32(const float *gate_i, const float *gate_o, const float *gate_c,
-                                              const float *old_cell, const float *d_h, const float *d_cell,
-                                              float *d_gate_i, float *d_gate_o, float *d_gate_c,
-                                              float *d_old_cell, long long n)
+extern "C" __global__ void bias_act_grad_f32(const float *dy, const float *x, const float *b, float *dx, long long n,
+                                             long long step, long long channels, int act, double alpha, double gain)
 {
-    backward_loop(gate_i, gate_o, gate_c, old_cell, d_h, d_cell, d_gate_i, d_gate_o, d_gate_c, d_old_cell, n);
+    grad_loop(dy, x, b, dx, n, step, channels, act, alpha, gain);
 }
 
-extern "C" __global__ void fused_bias_act_backward_f64(const double *gate_i, const double *gate_o, const double *gate_c,
-                                              const double *old_cell, const double *d_h, const double *d_cell,
-                                              double *d_gate_i, double *d_gate_o, double *d_gate_c,
-                                              double *d_old_cell, long long n)
+extern "C" __global__ void bias_act_grad_f64(const double *dy, const double *x, const double *b, double *dx,
+                                             long long n, long long step, long long channels, int act, double alpha,
+                                             double gain)
 {
-    backward_loop(gate_i, gate_o, gate_c, old_cell, d_h, d_cell, d_gate_i, d_gate_o, d_gate_c, d_old_cell, n);
+    grad_loop(dy, x, b, dx, n, step, channels, act, alpha, gain);
+}
+
+extern "C" __global__ void bias_act_grad2_f32(const float *ddx, const float *dy, const float *x, const float *b,
+                                              float *out, long long n, long long step, long long channels, int act,
+                                              double alpha, double gain)
+{
+    grad2_loop(ddx, dy, x, b, out, n, step, channels, act, gain);
+}
+
+extern "C" __global__ void bias_act_grad2_f64(const double *ddx, const double *dy, const double *x, const double *b,
+                                              double *out, long long n, long long step, long long channels, int act,
+                                              double alpha, double gain)
+{
+    grad2_loop(ddx, dy, x, b, out, n, step, channels, act, gain);
+}
+
+extern "C" __global__ void bias_act_bias_grad_f32(const float *dx, float *db, long long batch, long long channels,
+                                                  long long step)
+{
+    bias_grad_loop(dx, db, batch, channels, step);
+}
+
+extern "C" __global__ void bias_act_bias_grad_f64(const double *dx, double *db, long long batch, long long channels,
+                                                  long long step)
+{
+    bias_grad_loop(dx, db, batch, channels, step);
 }

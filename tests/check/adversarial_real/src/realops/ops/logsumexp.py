@@ -1,104 +1,121 @@
-"""logsumexp: a reduction over the last axis with a per-feature weight, RMSNorm.
+"""realops.logsumexp: log(sum(exp(x))) over the last axis, the normaliser of a softmax over a
+long row (a language model's vocabulary).
 
-    rstd = 1 / sqrt(mean(x**2, axis=-1) + eps),   y = x * rstd * weight
+Ported from karpathy/llm.c: train_gpt2.c (``softmax_forward``: a max pass, then a sum of
+``expf(x - max)``) and llmc/fused_classifier.cuh (``prepare_softmax_blockwide3``: the online
+max and sum, rescaled as the max grows), written anew with python and C (logsumexp.c) kernels::
 
-x is [..., n] and weight [n]. The kernels see x as [rows, n] (the reshape is array work that
-belongs outside them, in the Function) and return what backward needs besides y: ``forward(x,
-weight, *, eps) -> (y, rstd)``, ``backward(x, weight, rstd, dy) -> (dx, dweight)``, in
-python, C (logsumexp.c). ``ctx`` keeps what backward needs: the inputs (saved with
-``save_for_backward``, so changing them in place before backward is caught) and rstd, an
-intermediate of forward (an attribute of ``ctx``; never module-level state, which a second call
-would overwrite).
+    lse = m + log(sum(exp(x - m))),  m = max(x);   backward: dx = dy * exp(x - lse)
+
+The first-order backward is a NumPy kernel; when the gradient will be differentiated again
+(``create_graph``) it is written with opsdk ops, so every order works.
+
+Bug variants:
+
+- ``logsumexp_bug_c_f32_sum``: the float32 C kernel sums ``expf(x - max)`` in a float, as
+  train_gpt2.c's softmax_forward does.
+- ``logsumexp_bug_c_merge``: the C merge of a block whose max exceeds the running one forgets to
+  rescale the running sum: wrong when a later block of 64 holds a larger value than every earlier
+  one (a second-block, value-dependent regime).
+- ``logsumexp_bug_grad_workspace``: the backward kernel computes into a module-level workspace per
+  shape (``numpy.exp(x - lse, out=_WORKSPACE[...])``) and returns it.
 """
 import numpy
 
 import opsdk
 from opsdk import TensorSpec
-from opsdk.autograd import once_differentiable
 from opsdk.errors import OpArgumentError
 from opsdk.kernels import CSource, Kernel, array_module, array_of, c_function, c_pointer, outputs, tensor_of
 
-forward = Kernel("realops.logsumexp_forward")
-backward = Kernel("realops.logsumexp_backward")
+_CDEF = """
+void logsumexp_forward_f32(const float *x, float *lse, int64_t rows, int64_t n);
+void logsumexp_forward_f64(const double *x, double *lse, int64_t rows, int64_t n);
+"""
+
+VARIANTS = {
+    "logsumexp": (),
+    "logsumexp_bug_c_f32_sum": ("c_f32_sum",),
+    "logsumexp_bug_c_merge": ("c_merge",),
+    "logsumexp_bug_grad_workspace": ("grad_workspace",),
+}
+_MACROS = {"c_f32_sum": "REALOPS_BUG_FLOAT_SUM", "c_merge": "REALOPS_BUG_MERGE"}
+_WORKSPACE = {}   # logsumexp_bug_grad_workspace: (shape, dtype) -> the gradient buffer
 
 
-@forward.python
-def _(x, weight, *, eps):
-    rstd = (1 / array_module(x).sqrt((x * x).mean(axis=1) + eps)).astype(x.dtype, copy=False)
-    return x * rstd[:, None] * weight, rstd
+def _kernels(name, bugs):
+    forward = Kernel(f"realops.{name}_forward")
+    backward = Kernel(f"realops.{name}_backward")
+
+    @forward.python
+    def _(x):
+        xp = array_module(x)
+        m = x.max(axis=1)
+        return m + xp.log(xp.exp(x - m[:, None]).sum(axis=1))
+
+    @backward.python
+    def _(x, lse, dy):
+        xp = array_module(x)
+        if "grad_workspace" in bugs:     # BUG: the same buffer for every call of this shape
+            out = _WORKSPACE.setdefault((x.shape, x.dtype.str), numpy.empty_like(x))
+            numpy.subtract(x, lse[:, None], out=out)
+            numpy.exp(out, out=out)
+            out *= dy[:, None]
+            return out
+        return dy[:, None] * xp.exp(x - lse[:, None])
+
+    macros = tuple((_MACROS[bug], "1") for bug in bugs if bug in _MACROS)
+    source = CSource("logsumexp.c", cdef=_CDEF, define_macros=macros, libraries=("m",), extra_compile_args=("-O2",))
+
+    @forward.c(source)
+    def _(lib, ffi, x):
+        rows, n = x.shape
+        lse = outputs.empty((rows,), x.dtype)
+        c_function(lib, "logsumexp_forward", x.dtype)(c_pointer(ffi, x), c_pointer(ffi, lse, writable=True), rows, n)
+        return lse
+
+    return forward, backward
 
 
-@backward.python
-def _(x, weight, rstd, dy):
-    xhat = x * rstd[:, None]
-    dxhat = dy * weight
-    n = x.shape[1]
-    dx = rstd[:, None] * (dxhat - xhat * (dxhat * xhat).sum(axis=1, keepdims=True) / n)
-    return dx, (dy * xhat).sum(axis=0)
+def _function(name, bugs):
+    forward, backward = _kernels(name, bugs)
+    qualname = f"realops.{name}"
+
+    class LogSumExp(opsdk.Function):
+        """log(sum(exp(x))) over the last axis: x [..., n] -> [...]."""
+
+        _opsdk_qualname = qualname
+
+        @staticmethod
+        def forward(ctx, x):
+            if x.ndim < 1 or x.shape[-1] < 1 or x.dtype not in (opsdk.float32, opsdk.float64):
+                raise OpArgumentError(f"{qualname}: argument 'x' must be a float32 or float64 tensor with a "
+                                      f"non-empty last axis; got: {x.dtype} {x.shape}")
+            a = array_of(x)
+            lse = forward(a.reshape(-1, a.shape[-1]))
+            ctx.save_for_backward(x)
+            ctx.lse = lse
+            return tensor_of(lse.reshape(a.shape[:-1]))
+
+        @staticmethod
+        def backward(ctx, dy):
+            (x,) = ctx.saved_tensor()
+            if opsdk.is_grad_enabled():     # create_graph: differentiable in x and dy
+                return opsdk.unsqueeze(dy, -1) * opsdk.exp(x - opsdk.logsumexp(x, axis=-1, keepdim=True))
+            a = array_of(x)
+            g = array_of(dy).astype(a.dtype, copy=False).reshape(-1)
+            return tensor_of(backward(a.reshape(-1, a.shape[-1]), ctx.lse, g).reshape(a.shape))
+
+    return LogSumExp, (forward, backward)
 
 
-# C: logsumexp_forward_f32 / _f64 and logsumexp_backward_f32 / _f64 in logsumexp.c. Their outputs are not all
-# shaped like x, so these adapters are written by hand: allocate, point, call.
-_C = CSource("logsumexp.c", openmp=True, extra_compile_args=("-O3", "-fno-math-errno"))
-
-
-@forward.c(_C)
-def _(lib, ffi, x, weight, *, eps):
-    rows, n = x.shape
-    y, rstd = outputs.empty_like(x), outputs.empty((rows,), x.dtype)
-    c_function(lib, "logsumexp_forward", x.dtype)(c_pointer(ffi, x), c_pointer(ffi, weight), c_pointer(ffi, y, writable=True),
-                                            c_pointer(ffi, rstd, writable=True), rows, n, eps)
-    return y, rstd
-
-
-@backward.c(_C)
-def _(lib, ffi, x, weight, rstd, dy):
-    rows, n = x.shape
-    dx, dweight = outputs.empty_like(x), outputs.empty((n,), x.dtype)
-    c_function(lib, "logsumexp_backward", x.dtype)(c_pointer(ffi, x), c_pointer(ffi, weight), c_pointer(ffi, rstd),
-                                             c_pointer(ffi, dy), c_pointer(ffi, dx, writable=True),
-                                             c_pointer(ffi, dweight, writable=True), rows, n)
-    return dx, dweight
-
-
-class Logsumexp(opsdk.Function):
-    """RMSNorm over the last axis: x / sqrt(mean(x**2) + eps) * weight.
-
-    Example:
-        >>> x, weight = opsdk.randn([2, 3, 8], dtype="float64"), opsdk.ones([8], dtype="float64")
-        >>> y = Logsumexp.apply(x, weight, eps=1e-6)
-    """
-
-    _opsdk_qualname = "realops.logsumexp"
-
-    @staticmethod
-    def forward(ctx, x, weight, eps=1e-6):
-        if x.ndim < 1 or list(weight.shape) != x.shape[-1:] or weight.dtype != x.dtype:
-            raise OpArgumentError(f"realops.logsumexp: argument 'weight' must be one value per feature of 'x'; "
-                                  f"expected: shape {x.shape[-1:]} and dtype {x.dtype}; got: {weight.shape} {weight.dtype}")
-        x2 = array_of(x).reshape(-1, x.shape[-1])  # [rows, n]: a view when x is contiguous
-        y, ctx.rstd = forward(x2, array_of(weight), eps=float(eps))
-        ctx.save_for_backward(x, weight)
-        return tensor_of(y.reshape(array_of(x).shape))
-
-    @staticmethod
-    @once_differentiable  # a raw kernel: a second order through it is refused, naming the op
-    def backward(ctx, dy):
-        x, weight = ctx.saved_tensor()
-        shape = array_of(x).shape
-        dy2 = array_of(dy).astype(array_of(x).dtype, copy=False).reshape(-1, shape[-1])
-        dx, dweight = backward(array_of(x).reshape(-1, shape[-1]), array_of(weight), ctx.rstd, dy2)
-        return tensor_of(dx.reshape(shape)), tensor_of(dweight)
-
-
-def reference(x, weight, eps=1e-6):
-    """RMSNorm in core opsdk ops: `opsdk check` compares the kernels' output and gradients with its autograd."""
-    return x * opsdk.rsqrt(opsdk.mean(x * x, axis=-1, keepdim=True) + eps) * weight
+def reference(x):
+    """opsdk's own logsumexp over the last axis."""
+    return opsdk.logsumexp(x, axis=-1)
 
 
 def register_op(register):
-    """Register logsumexp: its name, and the inputs `opsdk check` and the pack's tests verify it on."""
-    register(Logsumexp, name="logsumexp",
-             inputs=[TensorSpec(shape=(4, 6), domain=(-2.0, 2.0)), TensorSpec(shape=(6,), domain=(0.5, 1.5))],
-             attrs={"eps": 1e-6}, dtypes=("float32", "float64"), kernels=(forward, backward),
-             reference=reference)
+    """logsumexp and its bug variants on a batch of logits [3, 40]."""
+    for name, bugs in VARIANTS.items():
+        function, kernels = _function(name, bugs)
+        register(function, name=name, inputs=[TensorSpec(shape=(3, 40), domain=(-4.0, 4.0))],
+                 dtypes=("float32", "float64"), double_backward=True, kernels=kernels, reference=reference)

@@ -1,101 +1,83 @@
-/* segment_max: the C kernels of RMSNorm over the rows of x [rows, n] (see segment_max.py).
+/* realops.segment_max / segment_mean: reductions of the rows of src [E, F] over CSR segments.
  *
- *   segment_max_forward_T(x, weight, y, rstd, rows, n, eps)        rstd[r] = 1 / sqrt(mean(x[r]^2) + eps)
- *                                                            y[r] = x[r] * rstd[r] * weight
- *   segment_max_backward_T(x, weight, rstd, dy, dx, dweight, rows, n)
- *       xhat = x * rstd, g = dy * weight:  dx[r] = rstd[r] * (g[r] - xhat[r] * mean(g[r] * xhat[r]))
- *                                          dweight = sum over rows of dy * xhat
+ * Ported from rusty1s/pytorch_scatter, csrc/cpu/segment_csr_cpu.cpp and csrc/cpu/reducer.h
+ * (Reducer<scalar_t, MAX / MEAN>: init, update, write): segment s holds rows indptr[s] to
+ * indptr[s + 1] - 1; the max keeps the first row on ties (`new_val > *val`), an empty segment
+ * gives 0 and the argmax E (src.size(dim), the source's sentinel); the mean of an empty segment
+ * is 0 (the source divides by `count > 0 ? count : 1`) and sums in double.
  *
- * for T = f32 (float) and f64 (double); the segment_max.py adapters allocate the outputs. Rows are
- * independent, so they are shared among OpenMP threads above OPSDK_OMP_MIN elements; sums are
- * accumulated in double, so float32 rows of any length keep their precision.
+ *   segment_max_T(src, indptr, out, arg, segments, features)
+ *   segment_mean_T(src, indptr, out, segments, features)
+ *
+ * Bug switches (the pack's bug variants compile this file with one defined):
+ *   REALOPS_BUG_TIE_LAST     `new_val >= *val`: ties go to the last row
+ *   REALOPS_BUG_EMPTY_INIT   the write step without the source's `count > 0` branch: an empty
+ *                            segment gets the reducer's initial value (the lowest float) and
+ *                            the argmax of the segment's start
+ *   REALOPS_BUG_MEAN_FLOAT   the float32 mean sums in a float accumulator
+ *   REALOPS_BUG_MEAN_EMPTY   the mean divides by the count, 0 for an empty segment: 0 / 0
  */
-#include "opsdk/elementwise.h"
+#include <float.h>
+#include <stdint.h>
 
-void segment_max_forward_f32(const float *x, const float *weight, float *y, float *rstd, int64_t rows, int64_t n,
-                       double eps)
-{
-#pragma omp parallel for if (rows * n > OPSDK_OMP_MIN)
-    for (int64_t r = 0; r < rows; r++) {
-        const float *xr = x + r * n;
-        float *yr = y + r * n;
-        double sum = 0.0;
-        #pragma omp simd reduction(+:sum)
-        for (int64_t j = 0; j < n; j++) sum += (double)xr[j] * xr[j];
-        float s = (float)(1.0 / sqrt(sum / (double)n + eps));
-        rstd[r] = s;
-        OPSDK_SIMD for (int64_t j = 0; j < n; j++) yr[j] = xr[j] * s * weight[j];
-    }
-}
+#ifdef REALOPS_BUG_TIE_LAST
+#define WINS(v, best) ((v) >= (best))
+#else
+#define WINS(v, best) ((v) > (best))
+#endif
 
-void segment_max_backward_f32(const float *x, const float *weight, const float *rstd, const float *dy, float *dx,
-                        float *dweight, int64_t rows, int64_t n)
-{
-#pragma omp parallel for if (rows * n > OPSDK_OMP_MIN)
-    for (int64_t r = 0; r < rows; r++) {
-        const float *xr = x + r * n, *dyr = dy + r * n;
-        float *dxr = dx + r * n;
-        double dot = 0.0;
-        #pragma omp simd reduction(+:dot)
-        for (int64_t j = 0; j < n; j++) dot += (double)dyr[j] * weight[j] * xr[j];
-        float s = rstd[r], c = (float)(dot / (double)n) * s * s;
-        OPSDK_SIMD for (int64_t j = 0; j < n; j++) dxr[j] = s * (dyr[j] * weight[j] - xr[j] * c);
-    }
-    /* dweight sums over rows: a block of 64 columns at a time, summed in double, rows read in order */
-#pragma omp parallel for if (rows * n > OPSDK_OMP_MIN)
-    for (int64_t j0 = 0; j0 < n; j0 += 64) {
-        int64_t j1 = j0 + 64 < n ? j0 + 64 : n;
-        double acc[64] = {0.0};
-        for (int64_t r = 0; r < rows; r++) {
-            const float *xr = x + r * n, *dyr = dy + r * n;
-            double s = rstd[r];
-            OPSDK_SIMD for (int64_t j = j0; j < j1; j++) acc[j - j0] += (double)dyr[j] * xr[j] * s;
-        }
-        for (int64_t j = j0; j < j1; j++) dweight[j] = (float)acc[j - j0];
-    }
-}
+#ifdef REALOPS_BUG_MEAN_FLOAT
+#define MEAN_ACC_f32 float
+#else
+#define MEAN_ACC_f32 double
+#endif
+#define MEAN_ACC_f64 double
 
-/* float64: the same loops in double */
+#define SEGMENT(T, SUFFIX, LOWEST)                                                                  \
+    void segment_max_##SUFFIX(const T *src, const int64_t *indptr, T *out, int64_t *arg,            \
+                              int64_t segments, int64_t features)                                   \
+    {                                                                                               \
+        int64_t rows = indptr[segments];                                                            \
+        for (int64_t s = 0; s < segments; s++) {                                                    \
+            int64_t lo = indptr[s], hi = indptr[s + 1];                                             \
+            for (int64_t f = 0; f < features; f++) {                                                \
+                T best = LOWEST;                                                                    \
+                int64_t where = lo;                                                                 \
+                for (int64_t e = lo; e < hi; e++) {                                                 \
+                    T v = src[e * features + f];                                                    \
+                    if (WINS(v, best)) { best = v; where = e; }                                     \
+                }                                                                                   \
+                EMPTY_WRITE(T)                                                                      \
+            }                                                                                       \
+        }                                                                                           \
+        (void)rows;                                                                                 \
+    }                                                                                               \
+    void segment_mean_##SUFFIX(const T *src, const int64_t *indptr, T *out, int64_t segments,       \
+                               int64_t features)                                                    \
+    {                                                                                               \
+        for (int64_t s = 0; s < segments; s++) {                                                    \
+            int64_t lo = indptr[s], hi = indptr[s + 1];                                             \
+            for (int64_t f = 0; f < features; f++) {                                                \
+                MEAN_ACC_##SUFFIX acc = 0;                                                          \
+                for (int64_t e = lo; e < hi; e++) acc += src[e * features + f];                     \
+                out[s * features + f] = (T)(acc / MEAN_COUNT(hi - lo));                             \
+            }                                                                                       \
+        }                                                                                           \
+    }
 
-void segment_max_forward_f64(const double *x, const double *weight, double *y, double *rstd, int64_t rows, int64_t n,
-                       double eps)
-{
-#pragma omp parallel for if (rows * n > OPSDK_OMP_MIN)
-    for (int64_t r = 0; r < rows; r++) {
-        const double *xr = x + r * n;
-        double *yr = y + r * n;
-        double sum = 0.0;
-        #pragma omp simd reduction(+:sum)
-        for (int64_t j = 0; j < n; j++) sum += xr[j] * xr[j];
-        double s = 1.0 / sqrt(sum / (double)n + eps);
-        rstd[r] = s;
-        OPSDK_SIMD for (int64_t j = 0; j < n; j++) yr[j] = xr[j] * s * weight[j];
-    }
-}
+#ifdef REALOPS_BUG_EMPTY_INIT
+#define EMPTY_WRITE(T) out[s * features + f] = best; arg[s * features + f] = where;
+#else
+#define EMPTY_WRITE(T)                                                                              \
+    if (hi > lo) { out[s * features + f] = best; arg[s * features + f] = where; }                   \
+    else { out[s * features + f] = (T)0; arg[s * features + f] = rows; }
+#endif
 
-void segment_max_backward_f64(const double *x, const double *weight, const double *rstd, const double *dy, double *dx,
-                        double *dweight, int64_t rows, int64_t n)
-{
-#pragma omp parallel for if (rows * n > OPSDK_OMP_MIN)
-    for (int64_t r = 0; r < rows; r++) {
-        const double *xr = x + r * n, *dyr = dy + r * n;
-        double *dxr = dx + r * n;
-        double dot = 0.0;
-        #pragma omp simd reduction(+:dot)
-        for (int64_t j = 0; j < n; j++) dot += dyr[j] * weight[j] * xr[j];
-        double s = rstd[r], c = dot / (double)n * s * s;
-        OPSDK_SIMD for (int64_t j = 0; j < n; j++) dxr[j] = s * (dyr[j] * weight[j] - xr[j] * c);
-    }
-    /* dweight sums over rows: a block of 64 columns at a time, summed in double, rows read in order */
-#pragma omp parallel for if (rows * n > OPSDK_OMP_MIN)
-    for (int64_t j0 = 0; j0 < n; j0 += 64) {
-        int64_t j1 = j0 + 64 < n ? j0 + 64 : n;
-        double acc[64] = {0.0};
-        for (int64_t r = 0; r < rows; r++) {
-            const double *xr = x + r * n, *dyr = dy + r * n;
-            double s = rstd[r];
-            OPSDK_SIMD for (int64_t j = j0; j < j1; j++) acc[j - j0] += (double)dyr[j] * xr[j] * s;
-        }
-        for (int64_t j = j0; j < j1; j++) dweight[j] = acc[j - j0];
-    }
-}
+#ifdef REALOPS_BUG_MEAN_EMPTY
+#define MEAN_COUNT(c) ((double)(c))
+#else
+#define MEAN_COUNT(c) ((double)((c) > 0 ? (c) : 1))
+#endif
+
+SEGMENT(float, f32, -FLT_MAX)
+SEGMENT(double, f64, -DBL_MAX)

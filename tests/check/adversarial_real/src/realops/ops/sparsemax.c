@@ -1,101 +1,72 @@
-/* sparsemax: the C kernels of RMSNorm over the rows of x [rows, n] (see sparsemax.py).
+/* realops.sparsemax: the forward of sparsemax over the rows of x [rows, n] (see sparsemax.py).
  *
- *   sparsemax_forward_T(x, weight, y, rstd, rows, n, eps)        rstd[r] = 1 / sqrt(mean(x[r]^2) + eps)
- *                                                            y[r] = x[r] * rstd[r] * weight
- *   sparsemax_backward_T(x, weight, rstd, dy, dx, dweight, rows, n)
- *       xhat = x * rstd, g = dy * weight:  dx[r] = rstd[r] * (g[r] - xhat[r] * mean(g[r] * xhat[r]))
- *                                          dweight = sum over rows of dy * xhat
+ * Maths ported from deep-spin/entmax, entmax/activations.py (_sparsemax_threshold_and_support):
+ *   z = x - max(x); zs = z sorted descending; cs = cumsum(zs) - 1
+ *   k = #{j : (j + 1) zs[j] > cs[j]},  tau = cs[k - 1] / k,  p = max(z - tau, 0)
  *
- * for T = f32 (float) and f64 (double); the sparsemax.py adapters allocate the outputs. Rows are
- * independent, so they are shared among OpenMP threads above OPSDK_OMP_MIN elements; sums are
- * accumulated in double, so float32 rows of any length keep their precision.
+ *   sparsemax_forward_T(x, p, support, rows, n)    T = f32 (float) or f64 (double)
+ *
+ * The sort works on a double copy of the row and the cumulative sum is kept in double, so rows
+ * of any length keep their precision in float32.
+ *
+ * Bug switch (the pack's bug variants compile this file with it defined):
+ *   REALOPS_BUG_TOP2  a "fast path" for the common sparse case: the threshold from the two
+ *                     largest values only, without the fallback entmax does when the support
+ *                     fills the partial sort (its `unsolved` rows): wrong when 3 or more
+ *                     elements of a row are active.
  */
-#include "opsdk/elementwise.h"
+#include <stdint.h>
+#include <stdlib.h>
 
-void sparsemax_forward_f32(const float *x, const float *weight, float *y, float *rstd, int64_t rows, int64_t n,
-                       double eps)
+static int descending(const void *a, const void *b)
 {
-#pragma omp parallel for if (rows * n > OPSDK_OMP_MIN)
-    for (int64_t r = 0; r < rows; r++) {
-        const float *xr = x + r * n;
-        float *yr = y + r * n;
-        double sum = 0.0;
-        #pragma omp simd reduction(+:sum)
-        for (int64_t j = 0; j < n; j++) sum += (double)xr[j] * xr[j];
-        float s = (float)(1.0 / sqrt(sum / (double)n + eps));
-        rstd[r] = s;
-        OPSDK_SIMD for (int64_t j = 0; j < n; j++) yr[j] = xr[j] * s * weight[j];
-    }
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
 }
 
-void sparsemax_backward_f32(const float *x, const float *weight, const float *rstd, const float *dy, float *dx,
-                        float *dweight, int64_t rows, int64_t n)
+/* tau and the support size of one row z (max already subtracted), n >= 1 */
+static double threshold(const double *z, double *scratch, int64_t n, int64_t *support)
 {
-#pragma omp parallel for if (rows * n > OPSDK_OMP_MIN)
-    for (int64_t r = 0; r < rows; r++) {
-        const float *xr = x + r * n, *dyr = dy + r * n;
-        float *dxr = dx + r * n;
-        double dot = 0.0;
-        #pragma omp simd reduction(+:dot)
-        for (int64_t j = 0; j < n; j++) dot += (double)dyr[j] * weight[j] * xr[j];
-        float s = rstd[r], c = (float)(dot / (double)n) * s * s;
-        OPSDK_SIMD for (int64_t j = 0; j < n; j++) dxr[j] = s * (dyr[j] * weight[j] - xr[j] * c);
+#ifdef REALOPS_BUG_TOP2
+    double a = -1e300, b = -1e300;
+    (void)scratch;
+    for (int64_t j = 0; j < n; j++) {
+        if (z[j] > a) { b = a; a = z[j]; }
+        else if (z[j] > b) b = z[j];
     }
-    /* dweight sums over rows: a block of 64 columns at a time, summed in double, rows read in order */
-#pragma omp parallel for if (rows * n > OPSDK_OMP_MIN)
-    for (int64_t j0 = 0; j0 < n; j0 += 64) {
-        int64_t j1 = j0 + 64 < n ? j0 + 64 : n;
-        double acc[64] = {0.0};
-        for (int64_t r = 0; r < rows; r++) {
-            const float *xr = x + r * n, *dyr = dy + r * n;
-            double s = rstd[r];
-            OPSDK_SIMD for (int64_t j = j0; j < j1; j++) acc[j - j0] += (double)dyr[j] * xr[j] * s;
-        }
-        for (int64_t j = j0; j < j1; j++) dweight[j] = (float)acc[j - j0];
+    if (n > 1 && 2.0 * b > a + b - 1.0) { *support = 2; return (a + b - 1.0) / 2.0; }
+    *support = 1;
+    return a - 1.0;
+#else
+    for (int64_t j = 0; j < n; j++) scratch[j] = z[j];
+    qsort(scratch, (size_t)n, sizeof(double), descending);
+    double cs = 0.0, cs_at_k = 0.0;
+    int64_t k = 0;
+    for (int64_t j = 0; j < n; j++) {
+        cs += scratch[j];
+        if ((double)(j + 1) * scratch[j] > cs - 1.0) { k = j + 1; cs_at_k = cs; }
     }
+    *support = k;
+    return (cs_at_k - 1.0) / (double)k;
+#endif
 }
 
-/* float64: the same loops in double */
+#define SPARSEMAX_FORWARD(T, SUFFIX)                                                               \
+    int sparsemax_forward_##SUFFIX(const T *x, T *p, int64_t *support, int64_t rows, int64_t n)   \
+    {                                                                                              \
+        double *z = malloc(2 * (size_t)n * sizeof(double));                                        \
+        if (!z) return -1;                                                                         \
+        for (int64_t r = 0; r < rows; r++) {                                                       \
+            const T *xr = x + r * n;                                                               \
+            double m = xr[0];                                                                      \
+            for (int64_t j = 1; j < n; j++) if (xr[j] > m) m = xr[j];                              \
+            for (int64_t j = 0; j < n; j++) z[j] = (double)xr[j] - m;                              \
+            double tau = threshold(z, z + n, n, support + r);                                      \
+            for (int64_t j = 0; j < n; j++) p[r * n + j] = (T)(z[j] > tau ? z[j] - tau : 0.0);     \
+        }                                                                                          \
+        free(z);                                                                                   \
+        return 0;                                                                                  \
+    }
 
-void sparsemax_forward_f64(const double *x, const double *weight, double *y, double *rstd, int64_t rows, int64_t n,
-                       double eps)
-{
-#pragma omp parallel for if (rows * n > OPSDK_OMP_MIN)
-    for (int64_t r = 0; r < rows; r++) {
-        const double *xr = x + r * n;
-        double *yr = y + r * n;
-        double sum = 0.0;
-        #pragma omp simd reduction(+:sum)
-        for (int64_t j = 0; j < n; j++) sum += xr[j] * xr[j];
-        double s = 1.0 / sqrt(sum / (double)n + eps);
-        rstd[r] = s;
-        OPSDK_SIMD for (int64_t j = 0; j < n; j++) yr[j] = xr[j] * s * weight[j];
-    }
-}
-
-void sparsemax_backward_f64(const double *x, const double *weight, const double *rstd, const double *dy, double *dx,
-                        double *dweight, int64_t rows, int64_t n)
-{
-#pragma omp parallel for if (rows * n > OPSDK_OMP_MIN)
-    for (int64_t r = 0; r < rows; r++) {
-        const double *xr = x + r * n, *dyr = dy + r * n;
-        double *dxr = dx + r * n;
-        double dot = 0.0;
-        #pragma omp simd reduction(+:dot)
-        for (int64_t j = 0; j < n; j++) dot += dyr[j] * weight[j] * xr[j];
-        double s = rstd[r], c = dot / (double)n * s * s;
-        OPSDK_SIMD for (int64_t j = 0; j < n; j++) dxr[j] = s * (dyr[j] * weight[j] - xr[j] * c);
-    }
-    /* dweight sums over rows: a block of 64 columns at a time, summed in double, rows read in order */
-#pragma omp parallel for if (rows * n > OPSDK_OMP_MIN)
-    for (int64_t j0 = 0; j0 < n; j0 += 64) {
-        int64_t j1 = j0 + 64 < n ? j0 + 64 : n;
-        double acc[64] = {0.0};
-        for (int64_t r = 0; r < rows; r++) {
-            const double *xr = x + r * n, *dyr = dy + r * n;
-            double s = rstd[r];
-            OPSDK_SIMD for (int64_t j = j0; j < j1; j++) acc[j - j0] += (double)dyr[j] * xr[j] * s;
-        }
-        for (int64_t j = j0; j < j1; j++) dweight[j] = acc[j - j0];
-    }
-}
+SPARSEMAX_FORWARD(float, f32)
+SPARSEMAX_FORWARD(double, f64)

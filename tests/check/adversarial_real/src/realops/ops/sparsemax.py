@@ -1,14 +1,29 @@
-"""sparsemax: a reduction over the last axis with a per-feature weight, RMSNorm.
+"""realops.sparsemax: sparsemax over the last axis (Martins & Astudillo, 2016).
 
-    rstd = 1 / sqrt(mean(x**2, axis=-1) + eps),   y = x * rstd * weight
+Ported from deep-spin/entmax, entmax/activations.py (``_sparsemax_threshold_and_support``,
+``SparsemaxFunction``): the maths and the structure, written anew for opsdk. Like
+``SparsemaxFunction`` it returns the probabilities and the support size of each row (an int64
+output, shape ``[..., 1]``, not differentiable)::
 
-x is [..., n] and weight [n]. The kernels see x as [rows, n] (the reshape is array work that
-belongs outside them, in the Function) and return what backward needs besides y: ``forward(x,
-weight, *, eps) -> (y, rstd)``, ``backward(x, weight, rstd, dy) -> (dx, dweight)``, in
-python, C (sparsemax.c). ``ctx`` keeps what backward needs: the inputs (saved with
-``save_for_backward``, so changing them in place before backward is caught) and rstd, an
-intermediate of forward (an attribute of ``ctx``; never module-level state, which a second call
-would overwrite).
+    z = x - max(x);  zs = z sorted descending;  cs = cumsum(zs) - 1
+    k = #{j : (j + 1) zs[j] > cs[j]},  tau = cs[k - 1] / k,  p = max(z - tau, 0)
+    backward:  dx = dp - sum(dp over the support) / k  on the support, 0 elsewhere
+
+The forward has python and C kernels (sparsemax.c); the backward is NumPy, written over the
+original N-d shape as the source does (its ``supp_size`` keeps a trailing axis of size 1).
+
+Bug variants (each registered as its own op, see ``VARIANTS``):
+
+- ``sparsemax_bug_c_top2``: the C forward takes the threshold from the two largest values only
+  (a fast path without entmax's fallback for rows whose support fills the partial sort); wrong
+  when three or more elements of a row are active (selection regime).
+- ``sparsemax_bug_squeeze``: backward divides by ``supp_size.squeeze()``, which squeezes every
+  axis of size 1, not only the last: with an inner axis of size 1 (x ``[2, 1, 7]``) the gradient
+  broadcasts to ``[2, 2, 7]`` and the engine sums it back. The bug of entmax PR #18
+  ("if the input to the sparsemax has dimensions with size=1, they are squeezed by accident in
+  the backward pass").
+- ``sparsemax_bug_inplace_input``: forward subtracts the row max from the input array in place
+  (``z = array_of(x); z -= z.max(...)``), a port of ``X = X - max_val`` to NumPy gone wrong.
 """
 import numpy
 
@@ -18,87 +33,115 @@ from opsdk.autograd import once_differentiable
 from opsdk.errors import OpArgumentError
 from opsdk.kernels import CSource, Kernel, array_module, array_of, c_function, c_pointer, outputs, tensor_of
 
-forward = Kernel("realops.sparsemax_forward")
-backward = Kernel("realops.sparsemax_backward")
+_CDEF = """
+int sparsemax_forward_f32(const float *x, float *p, int64_t *support, int64_t rows, int64_t n);
+int sparsemax_forward_f64(const double *x, double *p, int64_t *support, int64_t rows, int64_t n);
+"""
+
+VARIANTS = {
+    "sparsemax": (),
+    "sparsemax_bug_c_top2": ("c_top2",),
+    "sparsemax_bug_squeeze": ("squeeze",),
+    "sparsemax_bug_inplace_input": ("inplace_input",),
+}
 
 
-@forward.python
-def _(x, weight, *, eps):
-    rstd = (1 / array_module(x).sqrt((x * x).mean(axis=1) + eps)).astype(x.dtype, copy=False)
-    return x * rstd[:, None] * weight, rstd
+def _threshold(z):
+    """tau [rows, 1] and the support size [rows] of rows z whose max is 0."""
+    xp = array_module(z)
+    zs = -xp.sort(-z, axis=1)
+    cs = xp.cumsum(zs, axis=1) - 1
+    rho = xp.arange(1, z.shape[1] + 1, dtype=z.dtype)
+    k = (rho * zs > cs).sum(axis=1)
+    tau = xp.take_along_axis(cs, (k - 1)[:, None], axis=1) / k[:, None].astype(z.dtype)
+    return tau, k.astype(numpy.int64)
 
 
-@backward.python
-def _(x, weight, rstd, dy):
-    xhat = x * rstd[:, None]
-    dxhat = dy * weight
-    n = x.shape[1]
-    dx = rstd[:, None] * (dxhat - xhat * (dxhat * xhat).sum(axis=1, keepdims=True) / n)
-    return dx, (dy * xhat).sum(axis=0)
+def _kernels(name, bugs):
+    forward = Kernel(f"realops.{name}_forward")
+
+    @forward.python
+    def _(x):
+        if "inplace_input" in bugs:
+            z = x
+            z -= x.max(axis=1, keepdims=True)        # BUG: writes into the caller's array
+        else:
+            z = x - x.max(axis=1, keepdims=True)
+        tau, k = _threshold(z)
+        return array_module(z).maximum(z - tau, 0), k
+
+    macros = (("REALOPS_BUG_TOP2", "1"),) if "c_top2" in bugs else ()
+    source = CSource("sparsemax.c", cdef=_CDEF, define_macros=macros, extra_compile_args=("-O2",))
+
+    @forward.c(source)
+    def _(lib, ffi, x):
+        rows, n = x.shape
+        p, k = outputs.empty_like(x), outputs.empty((rows,), numpy.int64)
+        status = c_function(lib, "sparsemax_forward", x.dtype)(
+            c_pointer(ffi, x), c_pointer(ffi, p, writable=True), c_pointer(ffi, k, writable=True), rows, n)
+        if status:
+            raise MemoryError(f"realops.{name}: the C kernel could not allocate its row buffer ({n} doubles)")
+        return p, k
+
+    return forward
 
 
-# C: sparsemax_forward_f32 / _f64 and sparsemax_backward_f32 / _f64 in sparsemax.c. Their outputs are not all
-# shaped like x, so these adapters are written by hand: allocate, point, call.
-_C = CSource("sparsemax.c", openmp=True, extra_compile_args=("-O3", "-fno-math-errno"))
+def _backward(p, k, dp, bugs):
+    """The gradient of sparsemax at output p (N-d, support sizes k [..., 1]) for dp."""
+    xp = array_module(p)
+    grad = xp.where(p != 0, dp, 0)
+    if "squeeze" in bugs:
+        v_hat = grad.sum(axis=-1) / k.squeeze().astype(p.dtype)       # BUG: every size-1 axis goes
+    else:
+        v_hat = grad.sum(axis=-1) / k[..., 0].astype(p.dtype)
+    return xp.where(p != 0, grad - v_hat[..., None], grad)
 
 
-@forward.c(_C)
-def _(lib, ffi, x, weight, *, eps):
-    rows, n = x.shape
-    y, rstd = outputs.empty_like(x), outputs.empty((rows,), x.dtype)
-    c_function(lib, "sparsemax_forward", x.dtype)(c_pointer(ffi, x), c_pointer(ffi, weight), c_pointer(ffi, y, writable=True),
-                                            c_pointer(ffi, rstd, writable=True), rows, n, eps)
-    return y, rstd
+def _function(name, bugs):
+    forward = _kernels(name, bugs)
+
+    class Sparsemax(opsdk.Function):
+        """sparsemax over the last axis: (probabilities, support size per row)."""
+
+        _opsdk_qualname = f"realops.{name}"
+
+        @staticmethod
+        def forward(ctx, x):
+            if x.ndim < 1 or x.shape[-1] < 1 or x.dtype not in (opsdk.float32, opsdk.float64):
+                raise OpArgumentError(f"realops.{name}: argument 'x' must be a float32 or float64 tensor "
+                                      f"with a non-empty last axis; got: {x.dtype} {x.shape}")
+            a = array_of(x)
+            shape = a.shape
+            p, k = forward(a.reshape(-1, shape[-1]))
+            ctx.p, ctx.k = p.reshape(shape), k.reshape(shape[:-1] + (1,))
+            support = tensor_of(ctx.k.copy())
+            ctx.mark_non_differentiable(support)
+            return tensor_of(ctx.p), support
+
+        @staticmethod
+        @once_differentiable
+        def backward(ctx, dp, dsupport):
+            g = array_of(dp).astype(ctx.p.dtype, copy=False)
+            return tensor_of(_backward(ctx.p, ctx.k, g, bugs))
+
+    return Sparsemax, (forward,)
 
 
-@backward.c(_C)
-def _(lib, ffi, x, weight, rstd, dy):
-    rows, n = x.shape
-    dx, dweight = outputs.empty_like(x), outputs.empty((n,), x.dtype)
-    c_function(lib, "sparsemax_backward", x.dtype)(c_pointer(ffi, x), c_pointer(ffi, weight), c_pointer(ffi, rstd),
-                                             c_pointer(ffi, dy), c_pointer(ffi, dx, writable=True),
-                                             c_pointer(ffi, dweight, writable=True), rows, n)
-    return dx, dweight
-
-
-class Sparsemax(opsdk.Function):
-    """RMSNorm over the last axis: x / sqrt(mean(x**2) + eps) * weight.
-
-    Example:
-        >>> x, weight = opsdk.randn([2, 3, 8], dtype="float64"), opsdk.ones([8], dtype="float64")
-        >>> y = Sparsemax.apply(x, weight, eps=1e-6)
-    """
-
-    _opsdk_qualname = "realops.sparsemax"
-
-    @staticmethod
-    def forward(ctx, x, weight, eps=1e-6):
-        if x.ndim < 1 or list(weight.shape) != x.shape[-1:] or weight.dtype != x.dtype:
-            raise OpArgumentError(f"realops.sparsemax: argument 'weight' must be one value per feature of 'x'; "
-                                  f"expected: shape {x.shape[-1:]} and dtype {x.dtype}; got: {weight.shape} {weight.dtype}")
-        x2 = array_of(x).reshape(-1, x.shape[-1])  # [rows, n]: a view when x is contiguous
-        y, ctx.rstd = forward(x2, array_of(weight), eps=float(eps))
-        ctx.save_for_backward(x, weight)
-        return tensor_of(y.reshape(array_of(x).shape))
-
-    @staticmethod
-    @once_differentiable  # a raw kernel: a second order through it is refused, naming the op
-    def backward(ctx, dy):
-        x, weight = ctx.saved_tensor()
-        shape = array_of(x).shape
-        dy2 = array_of(dy).astype(array_of(x).dtype, copy=False).reshape(-1, shape[-1])
-        dx, dweight = backward(array_of(x).reshape(-1, shape[-1]), array_of(weight), ctx.rstd, dy2)
-        return tensor_of(dx.reshape(shape)), tensor_of(dweight)
-
-
-def reference(x, weight, eps=1e-6):
-    """RMSNorm in core opsdk ops: `opsdk check` compares the kernels' output and gradients with its autograd."""
-    return x * opsdk.rsqrt(opsdk.mean(x * x, axis=-1, keepdim=True) + eps) * weight
+def reference(x):
+    """sparsemax in core opsdk ops: sort, cumsum and a gather; its autograd differentiates tau."""
+    z = x - opsdk.max(x, axis=-1, keepdim=True)
+    zs = opsdk.sort(z, axis=-1, descending=True)
+    cs = opsdk.cumsum(zs, axis=-1) - 1
+    n = x.shape[-1]
+    rho = opsdk.arange(1, n + 1, dtype=x.dtype)
+    k = opsdk.sum(opsdk.cast(rho * zs > cs, "int64"), axis=-1, keepdim=True)
+    tau = opsdk.take_along_axis(cs, k - 1, axis=-1) / opsdk.cast(k, x.dtype)
+    return opsdk.maximum(z - tau, opsdk.zeros_like(z)), k
 
 
 def register_op(register):
-    """Register sparsemax: its name, and the inputs `opsdk check` and the pack's tests verify it on."""
-    register(Sparsemax, name="sparsemax",
-             inputs=[TensorSpec(shape=(4, 6), domain=(-2.0, 2.0)), TensorSpec(shape=(6,), domain=(0.5, 1.5))],
-             attrs={"eps": 1e-6}, dtypes=("float32", "float64"), kernels=(forward, backward),
-             reference=reference)
+    """sparsemax and its bug variants, on attention-shaped scores [batch, heads, keys]."""
+    for name, bugs in VARIANTS.items():
+        function, kernels = _function(name, bugs)
+        register(function, name=name, inputs=[TensorSpec(shape=(2, 3, 7), domain=(-2.0, 2.0))],
+                 dtypes=("float32", "float64"), kernels=kernels, reference=reference)
