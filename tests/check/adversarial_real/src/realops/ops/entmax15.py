@@ -28,6 +28,8 @@ from opsdk.autograd import once_differentiable
 from opsdk.errors import OpArgumentError
 from opsdk.kernels import Kernel, array_of, tensor_of
 
+from ._checks import check_rows
+
 VARIANTS = {
     "entmax15": (),
     "entmax15_bug_topk_unsolved": ("topk_unsolved",),
@@ -91,9 +93,7 @@ def _function(name, bugs):
 
         @staticmethod
         def forward(ctx, x, k=None):
-            if x.ndim < 1 or x.shape[-1] < 1 or x.dtype not in (opsdk.float32, opsdk.float64):
-                raise OpArgumentError(f"realops.{name}: argument 'x' must be a float32 or float64 tensor "
-                                      f"with a non-empty last axis; got: {x.dtype} {x.shape}")
+            check_rows(f"realops.{name}", x)
             if k is not None and (int(k) != k or k < 1):
                 raise OpArgumentError(f"realops.{name}: argument 'k' must be None or a positive integer; got: {k!r}")
             a = array_of(x)

@@ -24,8 +24,9 @@ import numpy
 
 import opsdk
 from opsdk import TensorSpec
-from opsdk.errors import OpArgumentError
 from opsdk.kernels import CSource, Kernel, array_module, array_of, c_function, c_pointer, outputs, tensor_of
+
+from ._checks import check_rows
 
 _CDEF = """
 void logsumexp_forward_f32(const float *x, float *lse, int64_t rows, int64_t n);
@@ -87,9 +88,7 @@ def _function(name, bugs):
 
         @staticmethod
         def forward(ctx, x):
-            if x.ndim < 1 or x.shape[-1] < 1 or x.dtype not in (opsdk.float32, opsdk.float64):
-                raise OpArgumentError(f"{qualname}: argument 'x' must be a float32 or float64 tensor with a "
-                                      f"non-empty last axis; got: {x.dtype} {x.shape}")
+            check_rows(qualname, x)
             a = array_of(x)
             lse = forward(a.reshape(-1, a.shape[-1]))
             ctx.save_for_backward(x)

@@ -30,8 +30,9 @@ import numpy
 import opsdk
 from opsdk import TensorSpec
 from opsdk.autograd import once_differentiable
-from opsdk.errors import OpArgumentError
 from opsdk.kernels import CSource, Kernel, array_module, array_of, c_function, c_pointer, outputs, tensor_of
+
+from ._checks import check_rows
 
 _CDEF = """
 int sparsemax_forward_f32(const float *x, float *p, int64_t *support, int64_t rows, int64_t n);
@@ -107,9 +108,7 @@ def _function(name, bugs):
 
         @staticmethod
         def forward(ctx, x):
-            if x.ndim < 1 or x.shape[-1] < 1 or x.dtype not in (opsdk.float32, opsdk.float64):
-                raise OpArgumentError(f"realops.{name}: argument 'x' must be a float32 or float64 tensor "
-                                      f"with a non-empty last axis; got: {x.dtype} {x.shape}")
+            check_rows(f"realops.{name}", x)
             a = array_of(x)
             shape = a.shape
             p, k = forward(a.reshape(-1, shape[-1]))
