@@ -44,9 +44,13 @@ CUDA_OPS = ("fused_bias_act", "chamfer") + tuple(n for n, b in expected.BUGS.ite
 
 
 def install(target):
-    """pip install the pack (no dependencies, no build isolation) into the directory target."""
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--target", str(target), str(HERE)], check=True)
+    """pip install the pack (no dependencies, no build isolation) into the directory target, from a
+    copy of its sources, so the build leaves nothing (build/, *.egg-info) in this tree."""
+    with tempfile.TemporaryDirectory(prefix="realops-src-") as scratch:
+        source = Path(scratch) / "pack"
+        shutil.copytree(HERE, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+                        "--target", str(target), str(source)], check=True)
 
 
 def _limit_memory(gib):
