@@ -15,7 +15,8 @@ plugin, ``OPSDK_CHECK_MAX_MEMORY``), by default a quarter of the machine's memor
 """
 import contextlib
 import os
-import re
+
+from ..env import LOWEST_BUDGET, byte_size, machine_memory, setting
 
 try:
     import resource
@@ -26,21 +27,10 @@ ENV = "OPSDK_CHECK_MAX_MEMORY"
 DEFAULT_FRACTION = 0.25
 # when the machine's memory cannot be read
 FALLBACK = 4 << 30
-# below this a sample cannot even hold the verifier's own work
-LOWEST = 64 << 20
-_UNITS = {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
-_SIZE = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*(%|[kmgt]?)(i?b)?\s*$", re.IGNORECASE)
+LOWEST = LOWEST_BUDGET
 _configured = None
 # in every report of a sample that ran out of its budget
 OVER_BUDGET_WORDS = "beyond the memory budget"
-
-
-def machine_memory():
-    """The machine's physical memory in bytes, or None when it cannot be read."""
-    try:
-        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
-    except (AttributeError, ValueError, OSError):
-        return None
 
 
 def parse_size(text):
@@ -54,20 +44,10 @@ def parse_size(text):
         >>> parse_size("512M")
         536870912
     """
-    match = _SIZE.match(str(text))
-    if match is None:
-        raise ValueError(f"expected: a size such as 4G, 512M, 2GiB, 1000000 (bytes) or 25% (of "
-                         f"the machine's memory); got: {text!r}")
-    number, unit = float(match[1]), match[2].lower()
-    if unit == "%":
-        if not 0 < number <= 100:
-            raise ValueError(f"expected: a percentage in (0, 100]; got: {text!r}")
-        return int(number / 100 * (machine_memory() or FALLBACK / DEFAULT_FRACTION))
-    size = int(number * _UNITS[unit])
-    if size < LOWEST:
-        raise ValueError(f"expected: at least {describe(LOWEST)} (the verifier's own work needs "
-                         f"that much); got: {text!r}")
-    return size
+    try:
+        return byte_size(text)
+    except ValueError as error:
+        raise ValueError(f"expected: {error}; got: {text!r}") from None
 
 
 def describe(size):
@@ -89,12 +69,9 @@ def budget():
     a quarter of the machine's memory."""
     if _configured is not None:
         return _configured
-    text = os.environ.get(ENV, "").strip()
-    if text:
-        try:
-            return parse_size(text)
-        except ValueError:
-            pass  # the CLI and the plugin refuse it with its reason; a library run keeps going
+    configured = setting(ENV)  # a bad value warns once and is ignored
+    if configured is not None:
+        return configured
     total = machine_memory()
     return int(total * DEFAULT_FRACTION) if total else FALLBACK
 
