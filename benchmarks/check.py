@@ -34,6 +34,9 @@ import time
 
 NEW = {"isolation", "layout", "sizes", "special_points", "reference"}
 FIRST_PARTY = ("opsdk", "example", "nn")
+# issue 21: the warm first-party run (2 idle cores) and any one op's checks
+BUDGET_RUN = 8.0
+BUDGET_OP = 20.0
 
 
 def _run(packs, mode):
@@ -61,6 +64,14 @@ def _table(results, total):
     return "\n".join(lines)
 
 
+def _slowest_ops(results, count=5):
+    """[(op, seconds)] of the ``count`` ops whose checks took longest, slowest first."""
+    per_op = {}
+    for r in results:
+        per_op[r.op] = per_op.get(r.op, 0.0) + r.seconds
+    return sorted(per_op.items(), key=lambda kv: -kv[1])[:count]
+
+
 def main(argv=None):
     """Measure and print the table (see the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -81,7 +92,14 @@ def main(argv=None):
     total = statistics.median(timings)
     print(f"opsdk check over {', '.join(packs)} ({mode} mode, warm kernel cache): "
           f"{total:.2f} s (median of {args.repeat}; runs: "
-          f"{', '.join(f'{t:.2f}' for t in timings)}); budget 30 s")
+          f"{', '.join(f'{t:.2f}' for t in timings)}); budget {BUDGET_RUN:.0f} s")
+    slowest = _slowest_ops(results)
+    print(f"slowest op: {slowest[0][0]} {slowest[0][1]:.2f} s (budget {BUDGET_OP:.0f} s per op); "
+          f"next: " + ", ".join(f"{op} {t:.2f} s" for op, t in slowest[1:]))
+    import os
+
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"load average at the end: {load:.2f} on {os.cpu_count()} CPU(s)")
     print(_table(results, sum(r.seconds for r in results)))
 
 
