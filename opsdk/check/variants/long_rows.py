@@ -4,8 +4,9 @@ A C kernel that sums float32 inputs in a float accumulator is right to a few eps
 rows of 8 or of a few hundred; its error grows with the row, while NumPy's pairwise summation
 and a double accumulator stay within a few epsilons. The accumulation check compares the two
 at a row of LONG_ROW elements, with a row of SHORT_ROW elements for the growth. The first
-float input's last axis is renamed to that length everywhere it appears (other dimensions set
-to 1 where the op takes it, as size samples do), with values of one sign and nearly one size
+float input's last axis (its first one longer than COMPONENT when the last is shorter) is
+renamed to that length everywhere it appears (other dimensions set to 1 where the op takes
+it, as size samples do), with values of one sign and nearly one size
 (1 % apart, spread deterministically without repeating one): their rounding errors add up
 (hundreds of epsilons of the sum at 65539 terms) where terms that cancel or vary would let
 them cancel in a random walk.
@@ -21,6 +22,9 @@ from .sizes import _classes, _resized
 
 LONG_ROW = (1 << 16) + 3
 SHORT_ROW = 4099
+# a dimension of at most this many elements beside a longer one is a fixed-size component of
+# each item (a point's coordinates, a pair, RGBA), summed over by design, not a row to lengthen
+COMPONENT = 4
 
 
 def _same_sign(domain):
@@ -64,7 +68,7 @@ def long_variants(op, sample, dtype, accepts, limit=np.inf):
     classes = _classes(sample)
     if dtype == "float64" or LONG_ROW > limit or not classes:
         return []
-    c = classes[0]
+    c = next((d for d in classes if d > COMPONENT), classes[0])
     rest = {d: 1 for _, s in sample.slots() for d in s.values.shape if d > 1 and d != c}
     for others in (rest, {}):
         short = _long_row(op, sample, {**others, c: SHORT_ROW},
