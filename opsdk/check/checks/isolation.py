@@ -9,7 +9,10 @@
   what separate runs from fresh op state give, bit for bit on deterministic backends (state on
   the Function class, a cache keyed by shape instead of values, a module-level mask);
 - the tensors of A given B's values in place, as an optimizer step does, give B's results (a
-  cache keyed by a tensor's identity or address).
+  cache keyed by a tensor's identity or address);
+- two calls in one graph and one backward through both give each call's gradients as separate
+  runs do (a backward returning a module-level workspace: the next node's backward overwrites
+  it before the engine consumed it).
 """
 import copy
 
@@ -211,6 +214,58 @@ def _updated(ctx, seq, other):
               "values)"]
 
 
+def _one_graph(ctx, seq, other):
+    """Two calls in one graph and one backward through both, as a model applying the op twice
+    gets, give each call's gradients as separate runs do: a backward that returns a buffer it
+    keeps (a module-level workspace) has the second node's backward overwrite the first's
+    gradient before the engine consumed it. The second call is on B, else on A again with other
+    incoming gradients (gradients are linear in them, so they differ)."""
+    import opsdk
+
+    second = other if other is not None else ctx.sample
+    state = ctx.state
+
+    def calls():
+        first = seq.call(ctx.sample)
+        then = seq.call(second)
+        if other is None:
+            then.seeds = [s * -0.75 for s in then.seeds]
+        return first, then
+
+    state.restore()
+    first, then = calls()
+    if not first.seeds or not then.seeds:
+        return []
+    alone = []
+    for label in (0, 1):
+        state.restore()
+        call = calls()[label]
+        seq.backward(call)
+        alone.append(call.result())
+    state.restore()
+    first, then = calls()
+    inputs = [c.args[p] for c in (first, then) for p in c.positions]
+    with ctx.scope(), np.errstate(all="ignore"):
+        grads = opsdk.grad(first.diff_outputs + then.diff_outputs, inputs,
+                           grad_outputs=first.seeds + then.seeds, allow_unused=True)
+    first.grads, then.grads = list(grads[:len(first.positions)]), list(grads[len(first.positions):])
+    exact = ctx.backend in ("python", "c")
+    problems = []
+    for label, call, want in (("first", first, alone[0]), ("second", then, alone[1])):
+        found = [(what, message) for what, message in _differences(want, call.result(), exact, ctx)
+                 if what.startswith("the gradient")]
+        problems += [f"{what} of the {label} call: {message}" for what, message in found]
+    if not problems:
+        return []
+    return ["two calls in one graph, one backward through both (as a model applying the op "
+            f"twice gets; the second call on {'B' if other is not None else 'A with other incoming gradients'}"
+            ") differ from separate runs: " + "; ".join(problems[:2])
+            + (f" (and {len(problems) - 2} more)" if len(problems) > 2 else "")
+            + ": backward returns memory a later call overwrites (a buffer kept between calls, "
+              "e.g. at module level, written by the next node's backward before the engine used "
+              "it); allocate each gradient afresh"]
+
+
 def _interleave(seq, sample, other, x, order):
     """forward(A), forward(B), backward(B), backward(A) (then X's backward), naming each step in
     ``order`` before it runs; returns the calls of A and B."""
@@ -262,6 +317,8 @@ def run(ctx):
         # state kept between calls shows on the op's first sample; its other samples (other
         # attributes) are checked for writes and shared memory above
         problems += _interleaved(ctx, seq, other, foreign)
+        if not problems:
+            problems += _one_graph(ctx, seq, other)
         if other is not None and not problems:
             problems += _updated(ctx, seq, other)
     ctx.state.restore()
