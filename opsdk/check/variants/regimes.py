@@ -12,7 +12,9 @@ spread deterministically (pattern.py) over
 - rows (the last axis) that are nearly constant (spread 1e-3 of the domain; constant rows are
   exact ties, tie samples: ties.py);
 - rows of other lengths: 2, and 17 at ×0.1 (where the op takes the length: the last axis
-  is renamed everywhere its size appears, as size samples do).
+  is renamed everywhere its size appears, as size samples do);
+- a single row: the leading axes of size 1 (all of them, and each alone; a batch of one,
+  where a ``squeeze()`` drops an axis the op needs).
 
 The domain is the one declared in the op's TensorSpec, else the range of the sample's values
 rounded to one digit; declared kinks (``avoid``) are kept clear of. Integer inputs keep their
@@ -116,6 +118,35 @@ def _renamed(op, sample, length, scale):
     return _with_values(op, base, f"rows of {length}{word}", scale, shapes=shapes)
 
 
+def _single_rows(sample):
+    """The sample with its leading axes (all but the last) of size 1: all of them (one row),
+    and for 3-d and up each alone; in every tensor of the first float input's rank, where
+    that axis has the same size (a batch of one, where ``squeeze()`` drops an axis the op
+    needs). Values spread over the range of its own."""
+    from .sizes import _resized
+
+    floats = [s for _, s in sample.slots() if s.values.dtype.kind == "f" and s.values.ndim >= 2]
+    if not floats:
+        return []
+    lead = floats[0].values.shape
+    axes = [a for a in range(len(lead) - 1) if lead[a] > 1]
+    choices = ([tuple(axes)] if axes else []) + ([(a,) for a in axes] if len(axes) > 1 else [])
+    out = []
+    for chosen in choices:
+        def shape_of(shape, chosen=chosen):
+            if len(shape) != len(lead):
+                return tuple(shape)
+            return tuple(1 if a in chosen and shape[a] == lead[a] else d
+                         for a, d in enumerate(shape))
+        where = "a single row" if len(chosen) == len(axes) else \
+            f"an axis of size 1 (axis {chosen[0]})"
+        candidate = _resized(sample, {}, np.random.default_rng(0),
+                             f"{sample.label}, regime: {where}", shape_of=shape_of, ints=False)
+        if candidate is not None:
+            out.append(replace(candidate, kind=REGIME))
+    return out
+
+
 def regime_variants(op, sample, full, accepts):
     """Regime samples of ``sample`` the op accepts (fast mode: ×0.1 only)."""
     candidates = [_with_values(op, sample, "×0.1 of the domain", 0.1)]
@@ -124,4 +155,5 @@ def regime_variants(op, sample, full, accepts):
                        _with_values(op, sample, "×10 of the domain", 10.0),
                        _with_values(op, sample, "near-constant rows", 1.0, rows="near")]
         candidates += [_renamed(op, sample, length, scale) for length, scale in LENGTHS]
+        candidates += _single_rows(sample)
     return [c for c in candidates if c is not None and accepts(c)]
