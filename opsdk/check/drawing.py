@@ -103,11 +103,15 @@ def _draw(op, dtype, seed, mode):
                                      rows=i == 0, tails_only=i > 0)
         notes += [(SIZE, n) for n in size_notes]
         if accepted:
-            derived += tie_variants(op, accepted[0], accepts)
             limit, why = size_limit(op)
             derived += long_variants(op, accepted[0], dtype, accepts, limit)
             if full and LONG_ROW > limit and dtype != "float64":
                 notes.append((LONG, capped_note("a row of", [LONG_ROW], why)))
+    # ties: compiled backends against python, and python's gradient against its picks (an
+    # op with integer outputs: the index it picked)
+    if accepted and (_compiled(op) or any(np.asarray(o).dtype.kind in "iub"
+                                          for o in outputs[id(accepted[0])] or ())):
+        derived += tie_variants(op, accepted[0], accepts)
     for i, s in enumerate(accepted if full else accepted[:1]):
         derived += probe_variants(op, s, filled=full and i == 0, accepts=accepts)
     # each derived sample gets its own seed for the grad_outputs checks draw
