@@ -85,6 +85,19 @@ def fits(sample, shapes):
     return elements <= ELEMENT_BUDGET and size * INPUT_SHARE <= budget()
 
 
+def _offsets_into(values, mapping):
+    """CSR-style offsets (an integer vector from 0, non-decreasing, ending at a dimension's size
+    that ``mapping`` renames) scaled to the new size, or None: segments keep their shares of
+    the renamed dimension, so the op still accepts the sample."""
+    if values.dtype.kind not in "iu" or values.ndim != 1 or values.size < 2:
+        return None
+    end = int(values[-1])
+    if values[0] != 0 or end not in mapping or np.any(np.diff(values) < 0):
+        return None
+    new = mapping[end]
+    return np.round(values.astype(np.float64) * new / end).astype(values.dtype)
+
+
 def _resized(sample, mapping, rng, label, shape_of=None, ints=True):
     """The sample with dimension sizes renamed by ``mapping`` (or shapes from ``shape_of(shape)``),
     values drawn from its own; None beyond the element or memory budget (checked before
@@ -98,6 +111,8 @@ def _resized(sample, mapping, rng, label, shape_of=None, ints=True):
         shape, flat = shapes[key], slot.values.reshape(-1)
         if slot.values.dtype.kind == "f" and flat.size and np.isfinite(flat).all():
             values = _spread_like(flat, shape, n)
+        elif _offsets_into(slot.values, mapping) is not None:
+            values = _offsets_into(slot.values, mapping)
         else:
             values = rng.choice(flat, size=shape) if flat.size else \
                 np.zeros(shape, slot.values.dtype)
