@@ -22,6 +22,8 @@ class Drawn:
 
     samples: list
     notes: list = field(default_factory=list)
+    # whether the op's first sample has an integer output (an index it picked: ties.py)
+    picks: bool = False
 
 
 def draw_samples(op, dtype, seed=0, mode="full"):
@@ -109,8 +111,9 @@ def _draw(op, dtype, seed, mode):
                 notes.append((LONG, capped_note("a row of", [LONG_ROW], why)))
     # ties: compiled backends against python, and python's gradient against its picks (an
     # op with integer outputs: the index it picked)
-    if accepted and (_compiled(op) or any(np.asarray(o).dtype.kind in "iub"
-                                          for o in outputs[id(accepted[0])] or ())):
+    picks = bool(accepted) and any(np.asarray(o).dtype.kind in "iub"
+                                   for o in outputs[id(accepted[0])] or ())
+    if accepted and (_compiled(op) or picks):
         derived += tie_variants(op, accepted[0], accepts)
     for i, s in enumerate(accepted if full else accepted[:1]):
         derived += probe_variants(op, s, filled=full and i == 0, accepts=accepts)
@@ -118,7 +121,7 @@ def _draw(op, dtype, seed, mode):
     fixed = sample_seed(0, op.qualname, dtype) + [1 << 20]
     derived = [replace(s, seed=(fixed if s.kind in SEEDLESS else seeds) + [len(own) + i],
                        lead=False) for i, s in enumerate(derived)]
-    return Drawn(own + derived, notes)
+    return Drawn(own + derived, notes, picks)
 def _compiled(op):
     """Whether some kernel of the op has a compiled (c or cuda) implementation."""
     return any(b != "python" for k in op.kernels for b in k.backends)

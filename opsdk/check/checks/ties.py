@@ -135,6 +135,10 @@ def _picked(ctx):
     if ctx.op.ties == "any":
         return Outcome.not_applicable("ties='any' declared: which tied element gets the gradient "
                                       "is the op's choice")
+    from ..drawing import draw
+
+    if not draw(ctx.op, ctx.dtype, ctx.seed, ctx.mode).picks:
+        return Outcome.not_applicable("no integer output names the element the op picks")
     base = ctx.reference_run(sample=ctx.sample)
     if base is None or not _integers(base) or not any(g is not None for g in base.grads):
         return Outcome.not_applicable("no integer output names the element the op picks")

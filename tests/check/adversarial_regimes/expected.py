@@ -15,15 +15,20 @@ BUGS = {
     "rowmax_last_c": ("ties", "ties", "at exact ties (the tie rule"),
     "nearest_last_c": ("ties", "ties", "at exact ties (the tie rule"),
     "rowmax_bwd_c": ("ties", "ties", "gradient of 'x'"),
+    "rowmax_grad_ties": ("ties", "ties", "with the tie broken in favour of the element the op "
+                                         "picked"),
     # 3: a float32 accumulator over long rows
     "rowsum_acc_c": ("accumulation", "accumulation", "accumulates in float32"),
     "softmax_acc_c": ("accumulation", "accumulation", "accumulates in float32"),
     # 4: a buffer reused across calls
     "tanh_buf": ("buffer", "isolation", "backward returns memory a later call overwrites"),
     "nearest_buf_c": ("buffer", "isolation", "backward returns memory a later call overwrites"),
+    "softsign_ws": ("buffer", "isolation", "two calls in one graph"),
     # 5: a broadcasting bug, reported as wrong values (its huge derived size within budget)
     "center_nokeep": ("broadcast", "gradcheck", "Jacobian elements exceed the tolerance"),
     "scale_nokeep": ("broadcast", "gradcheck", "Jacobian elements exceed the tolerance"),
+    "template_mean": ("broadcast", "gradcheck", "one item along the batch axis"),
+    "share_squeeze": ("broadcast", "gradcheck", "an axis of size 1"),
 }
 
 

@@ -6,6 +6,8 @@ nearest_last_c  the C nearest neighbour keeps the last of equal distances (<=): 
                 point of y gets the index and the gradient python gives the first copy
 rowmax_bwd_c    forward agrees (first index), but the C backward finds the maximum again with
                 >= and sends the gradient to the last of equal values
+rowmax_grad_ties  python only: the index output names the first maximum, but backward sends
+                the gradient to every element equal to the maximum (a mask x == max)
 """
 import numpy as np
 
@@ -52,6 +54,27 @@ class RowMaxBwd(opsdk.PyLayer):
         return ten(dx)
 
 
+class RowMaxGradTies(opsdk.PyLayer):
+    """Max over the last axis and its (first) index; backward sends the gradient to every
+    element equal to the maximum (a mask ``x == max``), not to the one the index names."""
+
+    @staticmethod
+    def forward(ctx, x):
+        a = arr(x)
+        idx = np.argmax(a, axis=-1)
+        ctx.save_for_backward(x)
+        out_idx = ten(idx)
+        ctx.mark_non_differentiable(out_idx)
+        return ten(np.take_along_axis(a, idx[..., None], -1)[..., 0]), out_idx
+
+    @staticmethod
+    def backward(ctx, dy, didx):
+        (x,) = ctx.saved_tensor()
+        a = arr(x)
+        mask = a == a.max(axis=-1, keepdims=True)
+        return ten((mask * arr(dy)[..., None]).astype(a.dtype))
+
+
 def register(register):
     x = [TensorSpec(shape=(3, 5))]
     register(RowMaxLast, name="rowmax_last_c", inputs=x, kernels=RowMaxLast.kernels)
@@ -59,3 +82,4 @@ def register(register):
              inputs=[TensorSpec(shape=(5, 3)), TensorSpec(shape=(4, 3))],
              kernels=NearestLast.kernels)
     register(RowMaxBwd, name="rowmax_bwd_c", inputs=x, kernels=RowMaxBwd.kernels)
+    register(RowMaxGradTies, name="rowmax_grad_ties", inputs=x)
