@@ -1,6 +1,9 @@
-"""The pytest plugin over the regimes pack (seed 1, float32 alone: another seed and dtype than
-test_cli.py's): every bug reported with its cause, no correct op flagged."""
+"""The pytest plugin over the regimes pack (seed 1, float64 alone: another seed and dtype than
+test_cli.py's): every bug reported with its cause, no correct op flagged. A child pytest over
+the whole pack (about a minute): marked slow, deselected unless `-m slow`."""
 import pytest
+
+pytestmark = pytest.mark.slow
 
 from ..adversarial_helpers import TESTS, plugin_flagged, plugin_texts
 from .expected import BUGS, CORRECT
@@ -37,12 +40,12 @@ def caught(found, dtype):
 
 @pytest.fixture(scope="module")
 def plugin_reports(tmp_path_factory):
-    return reports(tmp_path_factory.mktemp("regimes"), 1, "float32")
+    return reports(tmp_path_factory.mktemp("regimes"), 1, "float64")
 
 
 def test_plugin_reports_every_bug_with_its_cause(plugin_reports):
-    assert caught(plugin_reports, "float32")[0] == set()
+    assert caught(plugin_reports, "float64")[0] == set()
 
 
 def test_plugin_passes_every_correct_op(plugin_reports):
-    assert caught(plugin_reports, "float32")[1] == []
+    assert caught(plugin_reports, "float64")[1] == []

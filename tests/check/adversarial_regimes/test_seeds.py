@@ -1,6 +1,6 @@
 """The catch matrix of issue 21: every class caught, no correct op flagged, on seeds 0-4 with
-each dtype alone, by the CLI and by the pytest plugin. Ten runs of the pack each: run with
-`-m slow` (run_pack.py prints the matrix)."""
+each dtype alone, by the CLI and by the pytest plugin. Ten runs of the pack each: marked slow,
+deselected unless `-m slow` (tests/check/conftest.py); run_pack.py prints the matrix."""
 import pytest
 
 from .conftest import cli_failures
@@ -8,13 +8,6 @@ from .expected import false_alarms, missed
 
 SEEDS = range(5)
 DTYPES = ("float32", "float64")
-
-
-@pytest.fixture(autouse=True)
-def _asked_for(request):
-    if "slow" not in (request.config.getoption("markexpr") or ""):
-        pytest.skip("the sweep of seeds 0-4 x each dtype alone runs the pack ten times (minutes): "
-                    "run it with -m slow; test_cli.py and test_plugin.py run one seed of each here")
 
 
 @pytest.mark.slow
