@@ -246,7 +246,7 @@ def _one_graph(ctx, seq, other):
     first, then = calls()
     inputs = [c.args[p] for c in (first, then) for p in c.positions]
     with ctx.scope(), np.errstate(all="ignore"):
-        grads = opsdk.grad(first.diff_outputs + then.diff_outputs, inputs,
+        grads = grad(first.diff_outputs + then.diff_outputs, inputs,
                            grad_outputs=first.seeds + then.seeds, allow_unused=True)
     first.grads, then.grads = list(grads[:len(first.positions)]), list(grads[len(first.positions):])
     exact = ctx.backend in ("python", "c")
