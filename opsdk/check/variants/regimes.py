@@ -118,11 +118,11 @@ def _renamed(op, sample, length, scale):
     return _with_values(op, base, f"rows of {length}{word}", scale, shapes=shapes)
 
 
-def _single_rows(sample):
+def _single_rows(op, sample):
     """The sample with its leading axes (all but the last) of size 1: all of them (one row),
     and for 3-d and up each alone; in every tensor of the first float input's rank, where
     that axis has the same size (a batch of one, where ``squeeze()`` drops an axis the op
-    needs). Values spread over the range of its own."""
+    needs). Regime values across the domain (×1), as every regime sample: none from the seed."""
     from .sizes import _resized
 
     floats = [s for _, s in sample.slots() if s.values.dtype.kind == "f" and s.values.ndim >= 2]
@@ -140,11 +140,11 @@ def _single_rows(sample):
                          for a, d in enumerate(shape))
         where = "a single row" if len(chosen) == len(axes) else \
             f"an axis of size 1 (axis {chosen[0]})"
-        candidate = _resized(sample, {}, np.random.default_rng(0),
-                             f"{sample.label}, regime: {where}", shape_of=shape_of, ints=False)
+        candidate = _resized(sample, {}, np.random.default_rng(0), sample.label,
+                             shape_of=shape_of, ints=False)
         if candidate is not None:
-            out.append(replace(candidate, kind=REGIME))
-    return out
+            out.append(_with_values(op, candidate, where))
+    return [c for c in out if c is not None]
 
 
 def regime_variants(op, sample, full, accepts):
@@ -155,5 +155,5 @@ def regime_variants(op, sample, full, accepts):
                        _with_values(op, sample, "×10 of the domain", 10.0),
                        _with_values(op, sample, "near-constant rows", 1.0, rows="near")]
         candidates += [_renamed(op, sample, length, scale) for length, scale in LENGTHS]
-        candidates += _single_rows(sample)
+        candidates += _single_rows(op, sample)
     return [c for c in candidates if c is not None and accepts(c)]

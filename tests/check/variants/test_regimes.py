@@ -28,7 +28,18 @@ def test_every_regime_is_derived_from_the_first_sample():
     assert all(v.kind == REGIME for v in variants)
     # x10 would leave the declared domain (-2, 2): not derived
     assert _labels(variants) == ["×0.1 of the domain", "across the domain (×1)",
-                                 "near-constant rows", "rows of 2", "rows of 17, ×0.1"]
+                                 "near-constant rows", "rows of 2", "rows of 17, ×0.1",
+                                 "a single row"]
+
+
+def test_leading_axes_of_size_one_together_and_each_alone_where_a_squeeze_would_drop_them():
+    sample = _sample(np.random.default_rng(0).uniform(-2, 2, (2, 3, 5)))
+    variants = regime_variants(_op([TensorSpec(shape=(2, 3, 5))]), sample, True,
+                               accepts=lambda s: True)
+    shapes = {label: v.args[0].values.shape for label, v in zip(_labels(variants), variants)}
+    assert shapes["a single row"] == (1, 1, 5)
+    assert shapes["an axis of size 1 (axis 0)"] == (1, 3, 5)
+    assert shapes["an axis of size 1 (axis 1)"] == (2, 1, 5)
 
 
 def test_the_values_do_not_depend_on_the_seed_the_sample_was_drawn_with():
