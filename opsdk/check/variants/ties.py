@@ -9,7 +9,10 @@ domain (pattern.py), then repeated:
 - along the last axis: element ``j`` of a row equals element ``j + n/2`` (every value twice,
   the first tied with one in the second half);
 - along the first axis: row ``i`` equals row ``i + m/2`` (duplicate points: equal distances);
-- rows (the last axis) of one value each.
+- rows (the last axis) of one value each;
+- every float input filled with one value, its first axis renamed to 16 (CSR-style offsets
+  scaled with it): every group the op forms along that axis (a segment, a window) ties,
+  whatever sizes the seed drew.
 
 Duplicates are bit-for-bit equal, so whatever a backend computes from them ties in every
 precision. Only compiled backends run them (against python, the reference of the tie rule).
@@ -32,6 +35,42 @@ def _repeated(values, axis):
     return np.take(values, index, axis=axis)
 
 
+# the first axis of the all-tied sample: enough rows that every group the op forms along it
+# (a segment, a window, a bag) holds several, whatever sizes the seed drew
+FILLED_ROWS = 16
+
+
+def _filled_rows(op, sample):
+    """The sample with its first float input's first axis renamed to FILLED_ROWS (CSR-style
+    offsets scaled with it) and every float input filled with one value: every candidate of
+    every group ties, also where the drawn sample's groups hold one row each."""
+    from .sizes import _resized
+
+    floats = [s for _, s in sample.slots() if s.values.dtype.kind == "f" and s.values.ndim]
+    if not floats or floats[0].values.shape[0] == FILLED_ROWS:
+        return None
+    old = floats[0].values.shape[0]
+    resized = _resized(sample, {old: FILLED_ROWS}, np.random.default_rng(0), sample.label,
+                       shape_of=lambda shape: tuple(FILLED_ROWS if a == 0 and d == old else d
+                                                    for a, d in enumerate(shape)), ints=False)
+    if resized is None:
+        return None
+    changed = {}
+    for key, slot in resized.slots():
+        if slot.values.dtype.kind != "f":
+            continue
+        domain = _domain(op, sample, key, slot.values)
+        if domain is None:
+            continue
+        low, high = domain[0], domain[1]
+        changed[key] = slot.with_values(np.full(slot.values.shape, low + 0.7071 * (high - low),
+                                                dtype=slot.values.dtype))
+    if not changed:
+        return None
+    return resized.with_slots(f"{sample.label}, ties: {FILLED_ROWS} rows of one value",
+                              changed, kind=TIE)
+
+
 def tie_variants(op, sample, accepts):
     """Tie samples of ``sample`` the op accepts."""
     from .regimes import _with_values
@@ -41,6 +80,9 @@ def tie_variants(op, sample, accepts):
         [replace(constant, label=constant.label.replace("regime: constant", "ties: constant"),
                  kind=TIE)]
     variants = [v for v in variants if accepts(v)]
+    filled = _filled_rows(op, sample)
+    if filled is not None and accepts(filled):
+        variants.append(filled)
     for axis, words in ((-1, "values repeated along the last axis"),
                         (0, "rows repeated along the first axis")):
         changed = {}
