@@ -9,8 +9,8 @@ the op never promised (the weights of a matmul), and its backward rightly assume
 it was written for. A variant counts when the op's python forward accepts it and the outputs
 keep their shapes; its values are a slice of the input's own, so they stay in its domain.
 
-An input that shares its leading (batch) axis with another one is also given one item along it
-(a template broadcast over a batch), where the op accepts that with outputs of the same shapes.
+An input of the first float input's rank and leading (batch) size is also given one item along
+it (a template broadcast over a batch), where the op accepts that with outputs of the same shapes.
 
 Compiled backends run the elementwise ops' variants only: a C kernel handed a weight of one
 element where it reads n would read past it, which the op's own sample never promised.
@@ -106,18 +106,20 @@ def broadcast_variants(op, sample, base_outputs, full):
 
 
 def _batch_variants(op, sample, shapes, done):
-    """An input sharing its leading (batch) axis with another tensor input, given one item
+    """An input of the first float input's rank and batch (its leading axis), given one item
     along it ([1, m, d] beside x[b, n, d]: one template for every item of a batch), where the op
     accepts it and its outputs keep their shapes: its gradient must then be summed over the
     batch. python only (a compiled kernel may rightly assume equal batches)."""
-    slots = list(sample.slots())
+    slots = [(k, s) for k, s in sample.slots() if s.values.dtype.kind == "f"]
+    if not slots or slots[0][1].values.ndim < 2 or slots[0][1].values.shape[0] < 2:
+        return []
+    batch = slots[0][1].values.shape
     variants = []
-    for key, slot in slots:
+    for key, slot in slots[1:]:
         values = slot.values
-        if key in done or values.dtype.kind != "f" or values.ndim < 2 or values.shape[0] < 2:
-            continue
-        if not any(k != key and s.values.ndim >= 1 and s.values.shape[0] == values.shape[0]
-                   for k, s in slots):
+        # the batch is the first float input's leading axis: an input of its rank and batch
+        # (a weight matrix whose rows happen to match a bias is no batch)
+        if key in done or values.ndim != len(batch) or values.shape[0] != batch[0]:
             continue
         name = slot_name(op, sample, key)
         shrunk = np.take(values, [0], axis=0)
