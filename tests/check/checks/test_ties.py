@@ -1,6 +1,6 @@
 """ties: a compiled backend gives python's integer outputs, outputs and gradients at exact ties
-(the tie rule), unless the op declares ties='any'."""
-from opsdk.check import plan_cases, select_ops
+(the tie rule), unless the op declares ties='any'; python's gradient at a tie goes to the element
+its index output names."""
 
 from ..helpers import one_case
 
@@ -28,6 +28,13 @@ def test_the_same_tie_rule_on_both_backends_passes_and_a_declared_any_compares_v
     assert tolerant.status == "pass" and "ties='any' declared" in tolerant.detail
 
 
-def test_python_is_the_reference_of_the_rule_so_it_has_no_ties_check(regimes):
-    ops, _ = select_ops(["reg.rowmax"])
-    assert not plan_cases(ops, backends=["python"], checks=["ties"])
+def test_python_sending_the_gradient_to_every_tied_element_is_reported(regimes):
+    result = one_case("reg.rowmax_grad_ties", "python", "float64", "ties")
+    assert result.status == "fail"
+    assert "with the tie broken in favour of the element the op picked" in result.detail
+
+
+def test_python_routing_the_gradient_to_its_pick_passes(regimes):
+    # rowmax's python backward uses its index output; rowmax_any declared the policy
+    assert one_case("reg.rowmax", "python", "float64", "ties").status == "pass"
+    assert one_case("reg.rowmax_any", "python", "float64", "ties").status == "n/a"
