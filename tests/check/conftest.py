@@ -1,31 +1,8 @@
-"""Fixtures of the verification tests: a private kernel cache, the fixture packs, in-test packs;
-tests marked slow here are deselected unless the run selects them (``-m slow``)."""
-from pathlib import Path
-
+"""Fixtures of the verification tests: a private kernel cache, the fixture packs, in-test packs.
+(Tests marked slow here are deselected unless ``-m slow``: tests/conftest.py.)"""
 import pytest
 
 from fixtures.packs import registered
-
-
-HERE = Path(__file__).resolve().parent
-
-
-def _selects_slow(config):
-    expression = config.getoption("markexpr") or ""
-    return "slow" in expression and "not slow" not in expression
-
-
-def pytest_collection_modifyitems(config, items):
-    """Deselect (not skip) this directory's slow tests - sweeps of whole packs over seeds and
-    dtypes, minutes each - unless ``-m slow`` asks for them: the README's test command stays
-    within its time budget and reports no skips for them."""
-    if _selects_slow(config):
-        return
-    slow = [item for item in items if item.get_closest_marker("slow") is not None
-            and HERE in Path(str(item.fspath)).resolve().parents]
-    if slow:
-        config.hook.pytest_deselected(items=slow)
-        items[:] = [item for item in items if item not in slow]
 
 
 @pytest.fixture(scope="session", autouse=True)

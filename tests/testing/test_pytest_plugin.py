@@ -81,6 +81,7 @@ def cli_verdicts(cache_dir):
             for r in results}
 
 
+@pytest.mark.slow  # the fixture packs checked again in this process (a minute): -m slow
 def test_plugin_gives_the_same_verdict_as_opsdk_check_for_every_case(plugin_run, cli_verdicts):
     outcomes, stdout = plugin_run
     from_plugin = {name: o for name, o in outcomes.items() if name != "test_an_ordinary_test_still_runs"}
