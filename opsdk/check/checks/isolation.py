@@ -232,14 +232,12 @@ def _one_graph(ctx, seq, other):
             then.seeds = [s * -0.75 for s in then.seeds]
         return first, then
 
-    state.restore()
-    first, then = calls()
-    if not first.seeds or not then.seeds:
-        return []
     alone = []
     for label in (0, 1):
         state.restore()
         call = calls()[label]
+        if not call.seeds:
+            return []
         seq.backward(call)
         alone.append(call.result())
     state.restore()
