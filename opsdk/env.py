@@ -82,6 +82,42 @@ def _zero_or_one(text):
     return value == "1"
 
 
+def machine_memory():
+    """The machine's physical memory in bytes, or None when it cannot be read."""
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+_BYTE_UNITS = {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+# below this a check's sample cannot even hold the verifier's own work
+LOWEST_BUDGET = 64 << 20
+# the machine's memory when it cannot be read
+ASSUMED_MEMORY = 16 << 30
+
+
+def byte_size(text):
+    """Bytes from ``4G``, ``4GiB``, ``512M``, ``1000000`` or ``25%`` (of the machine's memory),
+    at least LOWEST_BUDGET."""
+    import re
+
+    expected = ("a size such as 4G, 512M, 2GiB, 1000000 (bytes) or 25% (of the machine's memory), "
+                "at least 64 MiB")
+    match = re.match(r"^\s*([0-9]*\.?[0-9]+)\s*(%|[kmgt]?)(i?b)?\s*$", str(text), re.IGNORECASE)
+    if match is None:
+        raise ValueError(expected)
+    number, unit = float(match[1]), match[2].lower()
+    if unit == "%":
+        if not 0 < number <= 100:
+            raise ValueError("a percentage in (0, 100]")
+        return int(number / 100 * (machine_memory() or ASSUMED_MEMORY))
+    size = int(number * _BYTE_UNITS[unit])
+    if size < LOWEST_BUDGET:
+        raise ValueError(expected)
+    return size
+
+
 def _backend(text):
     value = text.strip().lower()
     if value in ("", "auto"):
@@ -130,6 +166,8 @@ VARIABLES = {v.name: v for v in (
              "new-op other than the ones shipped (for template authors)"),
     Variable("OPSDK_FORMULA_TIMEOUT", _seconds, 120.0, "120 s", "seconds `new-op --formula` may spend "
              "deriving a formula"),
+    Variable("OPSDK_CHECK_MAX_MEMORY", byte_size, None, "a quarter of the machine's memory",
+             "memory one sample of `opsdk check` may use (4G, 512M, 25%); beyond it the op fails"),
     Variable("OPSDK_CUDA_SIM", _simulator, None, "off", "1: the cuda backend runs on the CPU CUDA "
              "simulator; auto: only where CuPy finds no GPU"),
     Variable("OPSDK_CUDA_SIM_DEVICES", _whole(1, "devices"), 1, "1", "how many GPUs the simulator "

@@ -1,10 +1,12 @@
 """Session-wide test setup: compiled kernels go to a private cache, never the user's; a test
 marked with an optional framework (torch, jax, paddle) is skipped, with the reason, where that
-framework is not installed."""
+framework is not installed; slow tests of the directories in SLOW_DESELECTED are deselected
+unless `-m slow`."""
 import importlib.util
 import os
 import shutil
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +14,30 @@ import pytest
 OPTIONAL_FRAMEWORKS = ("torch", "jax", "paddle")
 
 
+# directories whose `slow` tests (whole-pack sweeps, minutes each) are deselected unless the
+# run selects them with `-m slow`: the README's test command stays within its time budget
+SLOW_DESELECTED = ("check", "testing")
+HERE = Path(__file__).resolve().parent
+
+
+def _selects_slow(config):
+    expression = config.getoption("markexpr") or ""
+    return "slow" in expression and "not slow" not in expression
+
+
+def _deselect_slow(config, items):
+    if _selects_slow(config):
+        return
+    roots = [HERE / name for name in SLOW_DESELECTED]
+    slow = [item for item in items if item.get_closest_marker("slow") is not None
+            and any(root in Path(str(item.fspath)).resolve().parents for root in roots)]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item not in slow]
+
+
 def pytest_collection_modifyitems(config, items):
+    _deselect_slow(config, items)
     missing = {name for name in OPTIONAL_FRAMEWORKS if importlib.util.find_spec(name) is None}
     for item in items:
         for name in missing.intersection(mark.name for mark in item.iter_markers()):

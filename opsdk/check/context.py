@@ -3,6 +3,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import runs
 from .backends import REFERENCE, backend_scope, place_of
 
 
@@ -43,7 +44,7 @@ def _laid_out(tensor, layout):
     from ..tensor import _wrap
     from .layouts import applies, arrange
 
-    data = tensor._data
+    data = tensor.array
     if not applies(layout, data.shape):
         return tensor
     xp = np if type(data) is np.ndarray else __import__("cupy")
@@ -125,11 +126,22 @@ class CheckContext:
         """Forward and (when something is differentiable) backward, as a Run of host arrays.
 
         ``grad_outputs`` are host arrays (cast to each output's dtype); default: seeded ones.
-        ``grad_layout`` hands them to backward in that memory layout (see layouts.py).
+        ``grad_layout`` hands them to backward in that memory layout (see layouts.py). Runs of
+        python (the reference) are remembered for the other checks of the run (runs.py).
         """
+        sample = sample or self.sample
+        if (backend or self.backend) != REFERENCE or grad_layout is not None:
+            return self._run(sample, backend, dtype, grad_outputs, backward, grad_layout)
+        key = runs.key(self.op, sample, dtype, grad_outputs)
+        found = runs.lookup(key, sample, backward)
+        if found is None:
+            found = self._run(sample, backend, dtype, grad_outputs, backward, grad_layout)
+            runs.remember(key, sample, backward, found)
+        return found
+
+    def _run(self, sample, backend, dtype, grad_outputs, backward, grad_layout):
         import opsdk
 
-        sample = sample or self.sample
         call = self.call(sample=sample, backend=backend, dtype=dtype)
         outputs = [host(o) for o in call.outputs]
         if not backward or not call.diff_outputs or not call.positions:
@@ -152,6 +164,8 @@ class CheckContext:
         takes no float64 (then checks fall back to python in the dtype under test)."""
         try:
             return self.run(sample, REFERENCE, "float64", grad_outputs, backward)
+        except MemoryError:
+            raise  # the sample's memory budget, reported as the op's failure (memory.py)
         except Exception as error:  # an op or kernel refusing float64
             note = (f"no float64 reference: the op refuses float64 on python "
                     f"({type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''})")

@@ -16,12 +16,36 @@ def _counts(results):
     return ", ".join(shown)
 
 
+# a long op says what it is doing at most this often (seconds)
+HEARTBEAT = 10.0
+
+
+def _doing(case, index, count):
+    """``gradcheck (c, float32), sample 3 of 12``."""
+    return f"{case.check} ({case.backend}, {case.dtype}), sample {index + 1} of {count}"
+
+
 class _OpLines:
-    """Writes ``[  12/418] pack.op: 10 passed, 2 skipped (0.4 s)`` when an op's last case is done."""
+    """Writes ``[  12/418] pack.op: 10 passed, 2 skipped (0.4 s)`` when an op's last case is done,
+    and ``[  12/418] pack.op: still checking gradcheck (c, float32), sample 3 of 12 (20 s)``
+    every HEARTBEAT seconds while one takes long."""
 
     def __init__(self, total, stream):
         self.total, self.stream = total, stream
         self.done, self.op, self.results, self.started = 0, None, [], time.perf_counter()
+        self.said = self.started
+
+    def sample(self, case, index, count):
+        now = time.perf_counter()
+        if now - max(self.said, self.started) < HEARTBEAT:
+            return
+        if self.op is not None and case.op.qualname != self.op:
+            self.flush()
+        self.said = now
+        width = len(str(self.total))
+        self.stream.write(f"[{self.done:>{width}}/{self.total}] {case.op.qualname}: still "
+                          f"checking {_doing(case, index, count)} ({now - self.started:.0f} s)\n")
+        self.stream.flush()
 
     def __call__(self, result):
         if result is None:
@@ -71,5 +95,15 @@ def progress(total, enabled=None, stream=None):
             lines.flush()
         return
     with click.progressbar(length=total, label="checking", file=stream, show_pos=True, show_eta=True,
-                           item_show_func=lambda r: r.op if r is not None else "") as bar:
-        yield lambda result: bar.update(1, result)
+                           item_show_func=lambda r: r if isinstance(r, str) else
+                           r.op if r is not None else "") as bar:
+        def advance(result):
+            bar.update(1, result)
+
+        def sample(case, index, count):
+            # the bar moves within a long case too: it names the check and the sample
+            bar.current_item = f"{case.op.qualname} {_doing(case, index, count)}"
+            bar.render_progress()
+
+        advance.sample = sample
+        yield advance

@@ -14,7 +14,8 @@ from .backends import REFERENCE, availability, dtype_availability
 from .checks import CHECKS
 from .context import CheckContext
 from .drawing import draw
-from .errors_text import error_report
+from .errors_text import error_report, op_frame
+from .memory import OVER_BUDGET_WORDS, limited, over_budget_text
 from .result import BLOCKED, ERROR, FAIL, NA, PASS, SKIP, CheckResult, Outcome
 from .samples import BROADCAST as BROADCAST_KIND
 from .selection import failure_result
@@ -29,13 +30,17 @@ _build_failures = {}  # (op, backend) -> the case that reported its kernel's bui
 
 def clear_caches():
     """Forget memoised backend availability, samples and op states (tests re-register packs)."""
+    from . import runs
     from .drawing import clear_cache
     from .state import clear_cache as clear_states
+    from .watch import clear_cache as clear_watched
 
     _availability.clear()
     _build_failures.clear()
     clear_cache()
     clear_states()
+    clear_watched()
+    runs.clear()
 
 
 def _backend_verdict(op, backend):
@@ -67,6 +72,10 @@ def _run_sample(module, ctx):
                                              f"{first}")
         else:
             outcome = Outcome(FAIL, None, str(error))
+    except MemoryError as error:
+        where = op_frame(error, ctx.op)
+        outcome = Outcome(FAIL, None, over_budget_text(error, f", in the op's code at {where}"
+                                                        if where else ""))
     except Exception as error:
         if ctx.sample.kind == BROADCAST_KIND and ctx.backend != REFERENCE:
             # raising is no silent wrong answer: a compiled kernel may support fewer broadcasts
@@ -116,6 +125,9 @@ def _aggregate(case, pairs, mode):
         # the first failing sample gets the whole report; the others, usually the same story, a line
         detail = outcome.detail if i == 0 else _first_line(outcome.detail)
         parts.append(f"-- {sample.label} ({sample.describe()}):\n{detail}")
+    # a sample beyond the memory budget is always named, whatever came before it
+    parts += [f"-- {sample.label} ({sample.describe()}):\n{_first_line(outcome.detail)}"
+              for sample, outcome in bad[_SHOWN:] if OVER_BUDGET_WORDS in outcome.detail]
     result.detail = "\n".join(parts)
     return result
 
@@ -126,24 +138,47 @@ def _first_line(text):
 
 
 def samples_for(module, drawn, backend):
-    """The samples ``module`` runs on for ``backend`` (its kinds; python-only ones on python)."""
+    """The samples ``module`` runs on for ``backend`` (its kinds; python-only ones, and the
+    kinds in its ``REFERENCE_KINDS``, on python only; those in ``COMPILED_KINDS`` on compiled
+    backends only; the op's first sample only, for a check
+    with ``LEAD_ONLY``; the op's own samples and those derived from its first, for a check with
+    ``LEAD_ORIGIN``)."""
     kinds = getattr(module, "KINDS", ("own",))
-    return [s for s in drawn.samples if s.kind in kinds and (s.compiled or backend == REFERENCE)]
+    if backend != REFERENCE:
+        kinds = [k for k in kinds if k not in getattr(module, "REFERENCE_KINDS", ())]
+    else:
+        kinds = [k for k in kinds if k not in getattr(module, "COMPILED_KINDS", ())]
+    chosen = [s for s in drawn.samples if s.kind in kinds and (s.compiled or backend == REFERENCE)]
+    lead = next((s for s in drawn.samples if s.lead), None)
+    if getattr(module, "LEAD_ONLY", False):
+        chosen = [s for s in chosen if s.lead] or chosen[:1]
+    elif getattr(module, "LEAD_ORIGIN", False) and lead is not None:
+        # the op's other own samples (other attributes) and what derives from them too
+        chosen = [s for s in chosen if s.origin == lead.origin or s.kind == "own"]
+    return chosen
 
 
-def _run_mode(case, mode, seed):
+def _run_mode(case, mode, seed, on_sample=None):
     module = CHECKS[case.check]
     # captured before anything of the run calls the op (drawing samples does)
     state = fresh_state(case.op)
     try:
         drawn = draw(case.op, case.dtype, seed, mode)
+    except MemoryError as error:
+        return CheckResult(case.op.qualname, case.backend, case.dtype, case.check, FAIL,
+                           detail=f"drawing samples: {over_budget_text(error)}",
+                           message="a sample exceeds the memory budget", mode=mode)
     except Exception as error:
         return CheckResult(case.op.qualname, case.backend, case.dtype, case.check, ERROR,
                            detail=f"drawing samples failed: {type(error).__name__}: {error}",
                            message="drawing samples failed", mode=mode)
-    notes = list(drawn.notes) if "attribute" in getattr(module, "KINDS", ()) else []
+    kinds = getattr(module, "KINDS", ("own",))
+    notes = [text for kind, text in drawn.notes if kind in kinds]
     pairs = []
-    for sample in samples_for(module, drawn, case.backend):
+    chosen = samples_for(module, drawn, case.backend)
+    for index, sample in enumerate(chosen):
+        if on_sample is not None:
+            on_sample(case, index, len(chosen))
         state.restore()
         ctx = CheckContext(case.op, case.backend, case.dtype, sample, mode, seed)
         ctx.state = state
@@ -167,7 +202,7 @@ def replay_command(case, seed, mode="full"):
             f"--check {case.check} --seed {seed}{flag}")
 
 
-def run_case(case, mode="full", seed=0):
+def run_case(case, mode="full", seed=0, on_sample=None):
     """Verify one op x backend x dtype x check on every sample the check runs on.
 
     In fast mode a failure is re-run in full mode (every derived sample, full Jacobians), and
@@ -177,6 +212,8 @@ def run_case(case, mode="full", seed=0):
         case: a Case from ``plan_cases``.
         mode: ``"full"`` (everything, the default) or ``"fast"`` (a cheap subset).
         seed: the run's seed (samples and checker projections depend only on it).
+        on_sample: called with (case, index, count) before each sample (progress that moves
+            during a long case).
 
     Returns:
         CheckResult.
@@ -202,11 +239,12 @@ def run_case(case, mode="full", seed=0):
                            mode=mode, seconds=time.perf_counter() - start)
     check_mode.set_active(True, case.op.kernels)
     try:
-        with ops_own_sites(), watching(case.op):
-            result = _run_mode(case, mode, seed)
+        # every sample of the case (and drawing them) within the memory budget: see memory.py
+        with ops_own_sites(), watching(case.op), limited():
+            result = _run_mode(case, mode, seed, on_sample)
             if mode == "fast" and result.status in (FAIL, ERROR):
                 fast = result
-                result = _run_mode(case, "full", seed)
+                result = _run_mode(case, "full", seed, on_sample)
                 if result.failed:
                     result.detail += ("\n(failed in fast mode; this report is from the full-mode "
                                       "re-run)")
@@ -231,14 +269,16 @@ def run_checks(cases, failures=(), mode="full", seed=0, progress=None):
         cases: from ``plan_cases``.
         failures: PluginFailure records (from ``select_ops``).
         mode, seed: as for ``run_case``.
-        progress: called with each finished CheckResult (progress bars).
+        progress: called with each finished CheckResult (progress bars); its ``sample``
+            attribute, when it has one, with (case, index, count) before each sample.
 
     Returns:
         list of CheckResult.
     """
     results = [failure_result(f) for f in failures]
+    on_sample = getattr(progress, "sample", None)
     for case in cases:
-        result = run_case(case, mode, seed)
+        result = run_case(case, mode, seed, on_sample)
         results.append(result)
         if progress is not None:
             progress(result)

@@ -1,5 +1,6 @@
 """The inputs a check runs on: the op's own samples plus derived ones, rebuilt fresh for every call."""
 import copy
+import functools
 import inspect
 import zlib
 from dataclasses import dataclass, replace
@@ -16,6 +17,9 @@ ATTRIBUTE = "attribute"
 LAYOUT = "layout"
 SIZE = "size"
 PROBE = "probe"
+REGIME = "regime"
+TIE = "tie"
+LONG = "long"
 
 
 @dataclass(frozen=True)
@@ -41,7 +45,11 @@ class CaseSample:
 
     ``make()`` builds fresh Tensors on every call, so checks never share gradients or hooks.
     ``kind`` says where the sample comes from (``own``, ``broadcast``, ``attribute``, ``layout``,
-    ``size``, ``probe``); ``compiled`` is False for derived samples only the python backend runs.
+    ``size``, ``probe``, ``regime``, ``tie``, ``long``); ``compiled`` is False for derived
+    samples only the python backend runs; ``related`` is another sample a check compares this
+    one with (the short row of a long-row sample); ``lead`` marks the op's first sample, the
+    one checked most thoroughly (whole Jacobians, every engine check); ``origin`` is the index
+    of the op's own sample a sample is (derived from).
     """
 
     label: str
@@ -50,6 +58,9 @@ class CaseSample:
     seed: object
     kind: str = OWN
     compiled: bool = True
+    related: object = None
+    lead: bool = False
+    origin: int = 0
 
     @property
     def tensor_positions(self):
@@ -172,6 +183,19 @@ def gradient_names(op, count):
 
 def parameter_names(function, count, fallback="arg"):
     """Names of the first ``count`` parameters of ``function`` after ``ctx``."""
+    try:
+        return list(_parameter_names(function, count, fallback))
+    except TypeError:  # an unhashable callable
+        return _names_of(function, count, fallback)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parameter_names(function, count, fallback):
+    # reports ask for names on every sample: inspect.signature is slow
+    return tuple(_names_of(function, count, fallback))
+
+
+def _names_of(function, count, fallback):
     try:
         params = list(inspect.signature(function).parameters.values())[1:]
     except (TypeError, ValueError):

@@ -6,6 +6,7 @@ Each case of a run starts from the op's state as it was before the run touched i
 state"), so a cache filled by one dtype or check can neither hide nor cause a failure in
 another; and when calls of the op interfere, the report names what changed in between.
 """
+import dis
 import inspect
 import os
 import sys
@@ -18,6 +19,7 @@ _CONTAINERS = (dict, list, set, bytearray, deque, np.ndarray)
 _SKIPPED_TYPES = (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type,
                   staticmethod, classmethod, property)
 _cache = {}
+_modules = {}
 
 
 def _copy(value):
@@ -68,9 +70,18 @@ class _Namespace:
         self.label = label
         self.is_class = is_class
         self.values = {}
-        for name, value in self._items().items():
+        items = self._items()
+        for name, value in items.items():
             if self._tracked(name, value):
                 self.values[name] = (value, _copy(value) if isinstance(value, _CONTAINERS) else None)
+        # restore() runs before every sample: a namespace whose names are all still bound to
+        # the captured objects (compared by identity, at C speed) only has contents to put back
+        self._keys = list(items)
+        self._names = list(self.values)
+        self._ids = [id(value) for value, _ in self.values.values()]  # held in self.values
+        self._caches = [v.cache_clear for v in items.values()
+                        if callable(getattr(v, "cache_clear", None)) and hasattr(v, "cache_info")]
+        self._contents = [(v, saved) for v, saved in self.values.values() if saved is not None]
 
     def _items(self):
         return dict(vars(self.owner))
@@ -89,8 +100,24 @@ class _Namespace:
     def _current(self):
         return {n: v for n, v in self._items().items() if self._tracked(n, v)}
 
+    def is_static(self):
+        """Whether nothing of this namespace can change but by rebinding its names from outside:
+        no container, no cache, and (a module) no function of its own that assigns a global."""
+        if self._caches or self._contents:
+            return False
+        return not any(_assigns_global(code) for code in _codes(self.owner))
+
     def restore(self):
-        for value in self._items().values():
+        items = self._items()
+        # untracked names (a Function's forward, which check mode wraps per case) may be
+        # rebound; the tracked ones, and which names exist, must be as captured
+        if list(items) == self._keys and [id(items[n]) for n in self._names] == self._ids:
+            for clear in self._caches:  # functools.lru_cache wrappers keep their memo inside
+                clear()
+            for value, saved in self._contents:
+                _restore_content(value, saved)
+            return
+        for value in items.values():
             # functools.lru_cache / cache wrappers keep their memo inside: forget it
             if callable(getattr(value, "cache_clear", None)) and hasattr(value, "cache_info"):
                 value.cache_clear()
@@ -122,6 +149,29 @@ class _Namespace:
 
 
 _MISSING = object()
+_GLOBAL_WRITES = {dis.opmap[name] for name in ("STORE_GLOBAL", "DELETE_GLOBAL") if name in dis.opmap}
+
+
+def _codes(module):
+    """The code objects of the functions and methods a module defines (not those it imports)."""
+    found = []
+    for value in vars(module).values():
+        members = vars(value).values() if isinstance(value, type) \
+            and getattr(value, "__module__", None) == module.__name__ else (value,)
+        for member in members:
+            member = getattr(member, "__func__", member)
+            member = getattr(member, "_opsdk_watched", member)
+            code = getattr(member, "__code__", None)
+            if isinstance(code, types.CodeType) and getattr(member, "__globals__", None) is vars(module):
+                found.append(code)
+    return found
+
+
+def _assigns_global(code):
+    """Whether a code object (or one nested in it) assigns or deletes a global variable."""
+    if any(op in _GLOBAL_WRITES for op in code.co_code[::2]):
+        return True
+    return any(_assigns_global(c) for c in code.co_consts if isinstance(c, types.CodeType))
 
 
 class _Cells(_Namespace):
@@ -204,6 +254,14 @@ def _top(name):
 
 
 def code_modules(op):
+    """The modules of the op's code (``modules_of``), found once per op and run."""
+    key = (id(op), getattr(op, "qualname", None))
+    if key not in _modules:
+        _modules[key] = modules_of(op)
+    return dict(_modules[key])
+
+
+def modules_of(op):
     """The modules holding the op's code: its Function's, its kernels' and its reference's, plus
     every other module of their top-level packages (helpers) and of their directories, never
     opsdk's own or test modules."""
@@ -252,10 +310,14 @@ class OpState:
         self.spaces += [_Namespace(c, f"{c.__module__}.{c.__qualname__}", True) for c in classes]
         self.spaces += [_Namespace(o, label, False) for label, o in _objects(modules)]
         self.spaces += [_Cells(fn, label, False) for label, fn in _closures(op, modules, classes)]
+        # restore() runs before every sample: a module holding no container or cache, whose
+        # code never rebinds a global, has nothing to put back
+        self._restored = [s for s in self.spaces
+                          if not (isinstance(s.owner, types.ModuleType) and s.is_static())]
 
     def restore(self):
         """Put every variable back as it was captured (contents of dicts, lists, sets, arrays too)."""
-        for space in self.spaces:
+        for space in self._restored:
             space.restore()
 
     def changes(self):
@@ -272,5 +334,6 @@ def fresh_state(op):
 
 
 def clear_cache():
-    """Forget captured states (tests re-register packs under the same names)."""
+    """Forget captured states and found modules (tests re-register packs under the same names)."""
     _cache.clear()
+    _modules.clear()

@@ -12,11 +12,27 @@ from ..kernels import check_mode
 from .state import code_modules, function_classes
 
 
+_classes = {}
+
+
+def _watched_classes(op):
+    """The op's Function classes (found once per op and run: finding them walks its modules)."""
+    key = (id(op), op.qualname)
+    if key not in _classes:
+        _classes[key] = function_classes(op, code_modules(op))
+    return _classes[key]
+
+
+def clear_cache():
+    """Forget the classes found (tests re-register packs under the same names)."""
+    _classes.clear()
+
+
 @contextlib.contextmanager
 def watching(op):
     """Wrap the op's Function classes' forward and backward for the duration of a case."""
     replaced = []
-    for cls in function_classes(op, code_modules(op)):
+    for cls in _watched_classes(op):
         for name in ("forward", "backward"):
             raw = cls.__dict__.get(name)
             fn = getattr(raw, "__func__", None)

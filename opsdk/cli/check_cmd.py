@@ -47,6 +47,18 @@ def _select(ops, packs):
         raise click.UsageError(printable(str(error))) from None
 
 
+def _memory_budget(ctx, param, value):
+    """--max-memory as bytes (None: the default), refused before anything runs."""
+    if value is None:
+        return None
+    from ..check.memory import parse_size
+
+    try:
+        return parse_size(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+
+
 @click.command("check")
 @click.argument("ops", nargs=-1)
 @click.option("--pack", "packs", multiple=True, metavar="P", help="Only ops of this pack (repeatable).")
@@ -76,12 +88,16 @@ def _select(ops, packs):
 @click.option("--html", "html", type=click.Path(dir_okay=False), metavar="FILE", callback=_html_ready,
               help="Also write a self-contained HTML report to FILE, with a plot of each failed "
                    "gradient check (needs: pip install 'opsdk[report]').")
+@click.option("--max-memory", "max_memory", metavar="SIZE", callback=_memory_budget,
+              help="Memory one sample may use (4G, 512M, 25%): a sample beyond it fails its op "
+                   "with the bytes it asked for, never kills the run. Default: a quarter of the "
+                   "machine's memory (OPSDK_CHECK_MAX_MEMORY).")
 @click.option("--simulate", is_flag=True,
               help="Run the cuda backend on the CPU CUDA simulator (as OPSDK_CUDA_SIM=1): finds "
                    "out-of-bounds accesses, races, divergent barriers and mistyped launch arguments "
                    "without a GPU. See docs/kernels.md.")
 def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_xml, show_progress,
-              quiet, verbose, html, framework, simulate):
+              quiet, verbose, html, framework, simulate, max_memory):
     """Verify the gradients of registered ops: every op x backend x dtype x sample.
 
     OPS are op names (pack.op, or a short name one pack registers); none means every op of
@@ -103,6 +119,11 @@ def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_x
         from ..kernels.cudasim import install
 
         install()
+    if max_memory is not None:
+        from ..check.memory import set_budget
+
+        set_budget(max_memory)
+        click.get_current_context().call_on_close(lambda: set_budget(None))
     start = time.perf_counter()
     selected, failures = _select(ops, packs)
     if framework:

@@ -22,7 +22,7 @@ class Analytic:
 
     def seed(self, k, values=None):
         """A gradient array for output k in its dtype and device (zeros when values is None)."""
-        out = self.problem.outputs[k]._data
+        out = self.problem.outputs[k].array
         xp = array_module(out)
         if values is None:
             return xp.zeros(out.shape, out.dtype)
@@ -51,8 +51,8 @@ class Analytic:
         for j, g in enumerate(grads):
             if g is not None:
                 if self.check_grad_dtypes:
-                    self._check(j, g._data)
-                row[self.problem.cols[j]] = to_numpy(g._data).ravel()
+                    self._check(j, g.array)
+                row[self.problem.cols[j]] = to_numpy(g.array).ravel()
         return row
 
     def _check_seeds(self, pairs, given):
@@ -94,7 +94,7 @@ class Analytic:
         return jac
 
     def _check(self, j, g):
-        x = self.problem.diff[j]._data
+        x = self.problem.diff[j].array
         for kind, ok, expected, got in (
                 ("grad_device", type(g) is type(x), type(x).__name__, type(g).__name__),
                 ("grad_dtype", g.dtype == x.dtype, x.dtype, g.dtype),

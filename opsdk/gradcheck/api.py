@@ -92,7 +92,7 @@ def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-
 def check_second_order(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3,
                        nondet_tol=0.0, fast_mode=False, check_undefined_grad=True,
                        check_grad_dtypes=True, seed=None, input_names=None, output_names=None,
-                       derived=False):
+                       derived=False, max_jacobian=None, max_calls=None):
     """gradgradcheck's GradcheckReport itself (never raises on a wrong second derivative)."""
     seed = secrets.randbits(32) if seed is None else int(seed)
     rng = np.random.default_rng([seed, 2])
@@ -100,4 +100,5 @@ def check_second_order(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rto
                                                       input_names, output_names)
     return check_gradients(fn, args, eps, atol, rtol, nondet_tol, fast_mode,
                            check_undefined_grad, check_grad_dtypes, seed, order=2,
-                           input_names=names, output_names=out_names, derived=derived)
+                           input_names=names, output_names=out_names, derived=derived,
+                           max_jacobian=max_jacobian, max_calls=max_calls)

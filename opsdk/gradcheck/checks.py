@@ -38,7 +38,7 @@ def first_runs(problem, analytic, rng):
     runs = {}
     for k, out in enumerate(problem.outputs):
         if out._req:
-            seed = analytic.seed(k, rng.standard_normal(out._data.size))
+            seed = analytic.seed(k, rng.standard_normal(out.array.size))
             runs[k] = (seed, analytic.vjp_one(k, seed))
     return runs
 

@@ -43,8 +43,8 @@ class Evaluator:
         self.note = None
         self.with_graph = False
         self.seconds = float("inf")  # fastest call of func seen
-        floats = [a for a in problem.args if isinstance(a, Tensor) and a._data.dtype.kind == "f"]
-        if all(a._data.dtype == np.float64 for a in floats):
+        floats = [a for a in problem.args if isinstance(a, Tensor) and a.array.dtype.kind == "f"]
+        if all(a.array.dtype == np.float64 for a in floats):
             # nothing to upcast: the outputs problem recorded are the float64 base point
             self._setup(np.float64)
             self.base = self._flatten(problem.outputs)
@@ -79,9 +79,9 @@ class Evaluator:
         diff = set(self.problem.diff_pos)
         self.work, self.orig, self.flat = [], [], []
         for i, a in enumerate(args):
-            if not isinstance(a, Tensor) or a._data.dtype.kind != "f":
+            if not isinstance(a, Tensor) or a.array.dtype.kind != "f":
                 continue
-            arr = a._data.astype(dtype or a._data.dtype, copy=True)
+            arr = a.array.astype(dtype or a.array.dtype, copy=True)
             t = _wrap(arr)
             if i in diff:
                 t._req = self.with_graph
@@ -126,11 +126,11 @@ class Evaluator:
         return self._flatten(self.problem.pick_outputs(result))
 
     def _flatten(self, outs):
-        self._out_dtypes = [o._data.dtype for o in outs]
+        self._out_dtypes = [o.array.dtype for o in outs]
         if len(outs) == 1:
             # astype copies: the vector must not alias an input perturbed afterwards
-            return to_numpy(outs[0]._data).astype(np.float64).ravel()
-        return np.concatenate([to_numpy(o._data).astype(np.float64).ravel() for o in outs])
+            return to_numpy(outs[0].array).astype(np.float64).ravel()
+        return np.concatenate([to_numpy(o.array).astype(np.float64).ravel() for o in outs])
 
     def shifted(self, deltas):
         """func with ``deltas`` ({input j: array of its shape}) added to the inputs."""

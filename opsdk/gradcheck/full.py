@@ -9,7 +9,7 @@ import numpy as np
 from .blocks import abs_max
 from .columns import Columns
 from .compare import compare
-from .compress import GroupProbe, fill_by_groups
+from .compress import GroupProbe, color_columns, fill_by_groups
 from .noise import RoundingNoise
 from .problem import to_numpy
 
@@ -40,7 +40,7 @@ def _numeric_probe(problem, evaluator, tables, row_output, col_input):
             u = np.zeros(problem.cols[j].stop - problem.cols[j].start)
             mine = col_input[units] == j
             u[units[mine] - problem.cols[j].start] = r[mine]
-            directions[int(j)] = u.reshape(problem.diff[j]._data.shape)
+            directions[int(j)] = u.reshape(problem.diff[j].array.shape)
         return evaluator.directional(directions), r
 
     def one(c):
@@ -85,6 +85,15 @@ def _analytic_probe(problem, analytic, tables, row_output, col_input):
     return GroupProbe(group, one, limits, rtol_on_probe=False)
 
 
+def _affordable(known, max_calls, per_probe):
+    """TooCostly when probing the other side along ``known``'s sparsity takes too many calls."""
+    if max_calls is None:
+        return
+    groups = len(color_columns(known != 0))
+    if groups * per_probe > max_calls:
+        raise TooCostly(groups * per_probe)
+
+
 def _numeric_jacobian(problem, evaluator):
     # filled column by column: keep columns contiguous
     jac_t = np.empty((problem.n_cols, problem.n_rows))
@@ -98,21 +107,37 @@ def _analytic_is_cheaper(problem, evaluator, analytic):
     fastest call of each seen (two more calls of func, to have a warm one)."""
     evaluator.evaluate()
     evaluator.evaluate()
-    n_backward = sum(o._data.size for o in problem.outputs if o._req)
+    n_backward = sum(o.array.size for o in problem.outputs if o._req)
     return n_backward * analytic.seconds <= 2 * problem.n_cols * evaluator.seconds
 
 
-def run_full(problem, evaluator, analytic, tolerances, rng, order=1):
-    """(failures, kink elements skipped) over the whole Jacobian."""
+class TooCostly(Exception):
+    """The whole Jacobian would take more than ``max_calls`` calls: projections decide instead."""
+
+    def __init__(self, calls):
+        super().__init__(calls)
+        self.calls = calls
+
+
+def run_full(problem, evaluator, analytic, tolerances, rng, order=1, max_calls=None):
+    """(failures, kink elements skipped) over the whole Jacobian; TooCostly when either side
+    would take more than ``max_calls`` calls of func or of backward (None: no bound)."""
     row_output, col_input = _index_maps(problem)
     columns = Columns(evaluator)
-    if _analytic_is_cheaper(problem, evaluator, analytic):
+    analytic_first = _analytic_is_cheaper(problem, evaluator, analytic)
+    first_side = sum(o.array.size for o in problem.outputs if o._req) if analytic_first \
+        else 2 * problem.n_cols
+    if max_calls is not None and first_side > max_calls:
+        raise TooCostly(first_side)
+    if analytic_first:
         jac_a = analytic.jacobian()
+        _affordable(jac_a, max_calls, 2)
         tables = _limit_tables(problem, tolerances, jac_a)
         probe = _numeric_probe(problem, evaluator, tables, row_output, col_input)
         jac_n = fill_by_groups(jac_a, probe, rng)
     else:
         jac_n = _numeric_jacobian(problem, evaluator)
+        _affordable(jac_n.T, max_calls, 1)
         tables = _limit_tables(problem, tolerances, jac_n)
         probe = _analytic_probe(problem, analytic, tables, row_output, col_input)
         jac_a = fill_by_groups(jac_n.T, probe, rng).T

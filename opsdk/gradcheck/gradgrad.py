@@ -9,7 +9,7 @@ from .problem import Problem
 def _random_grad_outputs(outputs, rng):
     gos = []
     for o in outputs:
-        arr = rng.standard_normal(o._data.shape).astype(o._data.dtype)
+        arr = rng.standard_normal(o.array.shape).astype(o.array.dtype)
         gos.append(to_tensor(arr, place=o.place, stop_gradient=False))
     return gos
 

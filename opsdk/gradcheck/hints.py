@@ -13,7 +13,7 @@ def _close(x, y, allowed):
 
 def _multiplicity(problem, k, j):
     """How many output elements each input element feeds when input j is broadcast to output k."""
-    out_size, in_size = problem.outputs[k]._data.size, problem.diff[j]._data.size
+    out_size, in_size = problem.outputs[k].array.size, problem.diff[j].array.size
     return out_size // in_size if in_size < out_size and out_size % in_size == 0 else 1
 
 
@@ -46,7 +46,7 @@ def _ignores_grad(a, n, allowed):
 
 def _swapped(problem, k, j, a, jac_n, allowed):
     for other, cols in enumerate(problem.cols):
-        if other == j or problem.diff[other]._data.shape != problem.diff[j]._data.shape:
+        if other == j or problem.diff[other].array.shape != problem.diff[j].array.shape:
             continue
         n_other = jac_n[problem.rows[k], cols]
         if np.abs(n_other).max() > 0 and _close(a, n_other, allowed):

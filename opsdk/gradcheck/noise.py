@@ -48,12 +48,12 @@ class RoundingNoise:
     def _moves(self):
         """One move per differentiated input element, in units of the input's own values."""
         p = self.problem
-        out_ulp = np.concatenate([_ulp(self.base[rows], o._data.dtype)
+        out_ulp = np.concatenate([_ulp(self.base[rows], o.array.dtype)
                                   for rows, o in zip(p.rows, p.outputs)])
         moves = []
         for j, (cols, t) in enumerate(zip(p.cols, p.diff)):
-            x = to_numpy(t._data).ravel()
-            in_ulp = _ulp(x, t._data.dtype)
+            x = to_numpy(t.array).ravel()
+            in_ulp = _ulp(x, t.array.dtype)
             block = self.jac[:, cols]
             with np.errstate(divide="ignore", invalid="ignore"):
                 need = np.where(block > 0, out_ulp[:, None] / block, 0.0).max(axis=0)
@@ -65,24 +65,24 @@ class RoundingNoise:
         p = self.problem
         args = list(p.args)
         for j, (pos, t) in enumerate(zip(p.diff_pos, p.diff)):
-            x = to_numpy(t._data)
+            x = to_numpy(t.array)
             signs = self.rng.choice((-1.0, 1.0), size=x.size)
             scale = self.rng.uniform(0.5, 1.5, size=x.size)
             moved = (x.astype(np.float64).ravel() + signs * scale * moves[j]).astype(x.dtype)
             args[pos] = moved.reshape(x.shape)
-        return [to_numpy(a._data) if isinstance(a, Tensor) and i not in p.diff_pos else a
+        return [to_numpy(a.array) if isinstance(a, Tensor) and i not in p.diff_pos else a
                 for i, a in enumerate(args)]
 
     def _problem(self, host_args, dtype=None):
         """A Problem at host arrays ``host_args`` (float tensors rebuilt, cast to ``dtype``)."""
         p = self.problem
-        xp = type(p.diff[0]._data)
+        xp = type(p.diff[0].array)
         args = []
         for i, (orig, a) in enumerate(zip(p.args, host_args)):
-            if not isinstance(orig, Tensor) or orig._data.dtype.kind != "f":
+            if not isinstance(orig, Tensor) or orig.array.dtype.kind != "f":
                 args.append(orig)
                 continue
-            arr = np.asarray(a).astype(dtype or orig._data.dtype)
+            arr = np.asarray(a).astype(dtype or orig.array.dtype)
             if xp is not np.ndarray:
                 arr = __import__("cupy").asarray(arr)
             t = _wrap(arr)
@@ -95,7 +95,7 @@ class RoundingNoise:
         """The base point and JITTERS moved ones, as host arrays per argument."""
         if self._points is None:
             p = self.problem
-            base = [to_numpy(a._data) if isinstance(a, Tensor) else a for a in p.args]
+            base = [to_numpy(a.array) if isinstance(a, Tensor) else a for a in p.args]
             moves = self._moves()
             self._points = [base] + [self._jittered_args(moves) for _ in range(JITTERS)]
         return self._points

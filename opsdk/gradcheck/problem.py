@@ -48,28 +48,28 @@ class Problem:
         self.func = func
         self.args = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
         self.diff_pos = [i for i, a in enumerate(self.args)
-                         if isinstance(a, Tensor) and a._req and a._data.dtype.kind == "f"]
+                         if isinstance(a, Tensor) and a._req and a.array.dtype.kind == "f"]
         if not self.diff_pos:
             raise OpArgumentError("gradcheck: no input to differentiate; expected: at least one "
                                   "float Tensor input with stop_gradient=False; got: "
                                   f"{[type(a).__name__ for a in self.args]}")
         self.diff = [self.args[i] for i in self.diff_pos]
-        before = [t._data.copy() for t in self.diff]
+        before = [t.array.copy() for t in self.diff]
         with grad_mode.enable_grad():
             result = func(*self.args)
         # (position in diff, elements changed) for inputs func wrote into
-        self.written = [(j, int((~_equal(t._data, b)).sum()))
+        self.written = [(j, int((~_equal(t.array, b)).sum()))
                         for j, (t, b) in enumerate(zip(self.diff, before))
-                        if not bool(_equal(t._data, b).all())]
+                        if not bool(_equal(t.array, b).all())]
         outs, self.single = as_tuple(result)
         self.out_pos = [i for i, o in enumerate(outs)
-                        if isinstance(o, Tensor) and o._data.dtype.kind == "f"]
+                        if isinstance(o, Tensor) and o.array.dtype.kind == "f"]
         if not self.out_pos:
             raise OpArgumentError("gradcheck: func returned no float Tensor; expected: a float "
                                   "Tensor or a tuple holding some")
         self.outputs = [outs[i] for i in self.out_pos]
-        self.cols = _offsets([t._data.size for t in self.diff])
-        self.rows = _offsets([o._data.size for o in self.outputs])
+        self.cols = _offsets([t.array.size for t in self.diff])
+        self.rows = _offsets([o.array.size for o in self.outputs])
         self.n_cols = self.cols[-1].stop
         self.n_rows = self.rows[-1].stop
         names = input_names or [f"inputs[{i}]" for i in range(len(self.args))]
@@ -81,11 +81,11 @@ class Problem:
     # labels are only read by reports: built on demand
     @property
     def input_labels(self):
-        return [_describe(n, t._data) for n, t in zip(self.input_names, self.diff)]
+        return [_describe(n, t.array) for n, t in zip(self.input_names, self.diff)]
 
     @property
     def output_labels(self):
-        return [_describe(n, o._data) for n, o in zip(self.output_names, self.outputs)]
+        return [_describe(n, o.array) for n, o in zip(self.output_names, self.outputs)]
 
     def pick_outputs(self, result):
         """The checked outputs of another call of func (same positions)."""
@@ -94,7 +94,7 @@ class Problem:
             picked = [outs[i] for i in self.out_pos]
         except IndexError:
             picked = None
-        if picked is None or any(tuple(p._data.shape) != tuple(o._data.shape)
+        if picked is None or any(tuple(p.array.shape) != tuple(o.array.shape)
                                  for p, o in zip(picked, self.outputs)):
             raise OpArgumentError("gradcheck: func returned outputs of other shapes when called "
                                   "again; expected: the same outputs for perturbed inputs; got: "
@@ -103,14 +103,14 @@ class Problem:
 
     def element(self, k, j, flat_row, flat_col):
         """Index tuples into output k and input j for a flat element pair of their block."""
-        out_idx = np.unravel_index(flat_row, self.outputs[k]._data.shape)
-        in_idx = np.unravel_index(flat_col, self.diff[j]._data.shape)
+        out_idx = np.unravel_index(flat_row, self.outputs[k].array.shape)
+        in_idx = np.unravel_index(flat_col, self.diff[j].array.shape)
         return tuple(int(i) for i in out_idx), tuple(int(i) for i in in_idx)
 
     def block_dtypes(self, k, j):
         """The dtypes the analytic gradient of block (output k, input j) went through."""
-        return self.outputs[k]._data.dtype, self.diff[j]._data.dtype
+        return self.outputs[k].array.dtype, self.diff[j].array.dtype
 
     def input_values(self, j):
         """Input j as a flat float64 NumPy array (for hints about where errors sit)."""
-        return to_numpy(self.diff[j]._data).astype(np.float64).ravel()
+        return to_numpy(self.diff[j].array).astype(np.float64).ravel()

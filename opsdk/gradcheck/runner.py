@@ -7,7 +7,7 @@ from .analytic import Analytic, CheckAborted
 from .checks import check_backward_consistency, first_runs
 from .evaluate import Evaluator, InPlaceWrite
 from .fast import run_fast
-from .full import run_full
+from .full import TooCostly, run_full
 from .problem import Problem
 from .report import Failure, GradcheckReport
 from .tolerance import Tolerances
@@ -24,12 +24,17 @@ def _written(problem, j, changed, size, when):
 
 def check_gradients(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, nondet_tol=0.0,
                     fast_mode=False, check_undefined_grad=True, check_grad_dtypes=True,
-                    seed=None, order=1, input_names=None, output_names=None, derived=False):
+                    seed=None, order=1, input_names=None, output_names=None, derived=False,
+                    max_jacobian=None, max_calls=None):
     """Run a gradient check and return its GradcheckReport (never raises on a wrong gradient).
 
     Args: as opsdk.autograd.gradcheck; ``order``, ``input_names`` and ``output_names`` only
     change how the report names things. ``derived=True`` derives the tolerances from error
     estimates of both sides (see tolerance.py); ``atol``/``rtol`` then only loosen them.
+    ``max_jacobian``: a Jacobian with more elements is never computed whole, not even in full
+    mode or for a report: random projections vᵀJu decide (mode ``projected``, said in a note),
+    so time and memory stay bounded whatever the inputs' size; ``max_calls`` does the same for
+    one whose computation would take more calls of func or backward (its sparsity decides).
 
     Returns:
         GradcheckReport: ``.ok``, ``.failures`` (each with ``.output``, ``.input``, ``.kind``,
@@ -40,8 +45,10 @@ def check_gradients(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, nondet_tol=0.0
     report = GradcheckReport(order, "fast" if fast_mode else "full", seed, eps, atol, rtol,
                              derived=derived)
     problem = Problem(func, inputs, input_names, output_names)
+    if max_jacobian is not None and problem.n_rows * problem.n_cols > max_jacobian:
+        report.mode = "projected"
     if problem.written:
-        report.failures = [_written(problem, j, n, problem.diff[j]._data.size, "when called")
+        report.failures = [_written(problem, j, n, problem.diff[j].array.size, "when called")
                            for j, n in problem.written]
         return report
     try:
@@ -56,7 +63,10 @@ def check_gradients(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, nondet_tol=0.0
     analytic = Analytic(problem, check_grad_dtypes)
     failures = []
     try:
-        if fast_mode:
+        if report.mode == "projected":
+            failures = _projected(problem, evaluator, analytic, tolerances, rng, report,
+                                  nondet_tol, check_undefined_grad)
+        elif fast_mode:
             report.fast_failures, runs = run_fast(problem, evaluator, analytic, tolerances, rng)
             if report.fast_failures:
                 failures, report.kinks_skipped = run_full(problem, evaluator, analytic,
@@ -71,8 +81,13 @@ def check_gradients(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, nondet_tol=0.0
             side_checks = check_backward_consistency(problem, analytic,
                                                      first_runs(problem, analytic, rng),
                                                      nondet_tol, check_undefined_grad)
-            failures, report.kinks_skipped = run_full(problem, evaluator, analytic, tolerances,
-                                                      rng, order)
+            try:
+                failures, report.kinks_skipped = run_full(problem, evaluator, analytic,
+                                                          tolerances, rng, order, max_calls)
+            except TooCostly as costly:
+                report.mode = "projected"
+                failures = _projected(problem, evaluator, analytic, tolerances, rng, report,
+                                      nondet_tol, check_undefined_grad, costly.calls)
             failures += side_checks
     except CheckAborted:
         pass
@@ -83,3 +98,21 @@ def check_gradients(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, nondet_tol=0.0
     report.loosened = tolerances.loosened
     report.ratio = tolerances.ratio
     return report
+
+
+def _projected(problem, evaluator, analytic, tolerances, rng, report, nondet_tol,
+               check_undefined_grad, calls=None):
+    """Failures of a Jacobian too large (or, ``calls`` given, too costly) to compute whole:
+    its random projections decide."""
+    flagged, runs = run_fast(problem, evaluator, analytic, tolerances, rng)
+    elements = problem.n_rows * problem.n_cols
+    why = "it is larger than max_jacobian" if calls is None else \
+        f"computing it would take {calls} calls, more than max_calls"
+    report.notes.append(f"the Jacobian ({problem.n_rows} x {problem.n_cols} elements, "
+                        f"{8 * elements / (1 << 20):.1f} MiB a copy) was checked along random "
+                        f"projections vᵀJu, not computed whole: {why}")
+    failures = [Failure("projection", None, None, f"{text} (beyond the tolerance; the Jacobian "
+                                                  "is too large to compute whole)")
+                for text in flagged]
+    return failures + check_backward_consistency(problem, analytic, runs, nondet_tol,
+                                                 check_undefined_grad)

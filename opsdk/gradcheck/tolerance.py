@@ -117,6 +117,21 @@ class Tolerances:
         rounding = self._rounding[k] * float(np.sqrt(max(1, rows)))
         return derived_tolerance(dtypes, self.precision, scale, rounding, length, self.order)
 
+    def joint(self, k, scales, rows=1):
+        """(atol, rtol) of output k's projection over every input at once (``scales[j]``: the
+        scale of block (k, j)): one numeric rounding, each block's analytic rounding."""
+        if not self.derived:
+            tols = [self.block(k, j, s) for j, s in enumerate(scales)]
+            return sum(a for a, _ in tols), max(r for _, r in tols)
+        p = self.problem
+        parts = []
+        for j, scale in enumerate(scales):
+            length = max(p.rows[k].stop - p.rows[k].start, p.cols[j].stop - p.cols[j].start)
+            parts.append(derived_tolerance(p.block_dtypes(k, j), self.precision, scale, 0.0,
+                                           length, self.order))
+        rounding = self._rounding[k] * float(np.sqrt(max(1, rows)))
+        return rounding + sum(a for a, _ in parts), max(r for _, r in parts)
+
     def seen(self, err, allowed):
         """Record the largest err / allowed of compared elements."""
         with np.errstate(divide="ignore", invalid="ignore"):

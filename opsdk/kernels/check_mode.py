@@ -9,6 +9,7 @@ by ``reshape(-1)``); the kernel and the indices are recorded for the report.
 Outside check mode nothing of this runs: plans (see kernel.py) are made without the wrapper.
 """
 import functools
+import sys
 import threading
 
 import numpy
@@ -96,28 +97,44 @@ def unwritten_mask(array):
 
 
 
+_fillers = {}  # id(original) -> (original, its NaN-filling wrapper), made once
+_aliases = {}  # id(fn) -> (fn, names of its globals bound to an allocator), found once
+
+
 def _filling(original):
-    @functools.wraps(original)
-    def allocate(*args, **kwargs):
-        return fill(original(*args, **kwargs))
-    allocate._opsdk_original = original
-    return allocate
+    entry = _fillers.get(id(original))
+    if entry is None or entry[0] is not original:
+        @functools.wraps(original)
+        def allocate(*args, **kwargs):
+            return fill(original(*args, **kwargs))
+        allocate._opsdk_original = original
+        entry = _fillers[id(original)] = (original, allocate)
+    return entry[1]
 
 
 def _patch_targets(fn):
-    """(namespace, name, original) for every ``empty``/``empty_like`` the adapter may call."""
-    import sys
-
-    targets = []
+    """(namespace, name, original) for every ``empty``/``empty_like`` the adapter may call that
+    no outer call (a Function's forward around its kernel) has patched already."""
+    targets, originals = [], set()
     for module in (numpy, sys.modules.get("cupy")):
         if module is None:
             continue
         for name in ("empty", "empty_like"):
-            targets.append((module, name, getattr(module, name)))
-    # adapters that did `from numpy import empty_like` call their own global
-    originals = {id(t[2]) for t in targets}
+            value = getattr(module, name)
+            original = getattr(value, "_opsdk_original", value)
+            originals.add(id(original))
+            if value is original:
+                targets.append((module, name, value))
+    # adapters that did `from numpy import empty_like` call their own global (which names
+    # those are is found once per adapter: scanning a module's globals on every call is slow)
     scope = getattr(fn, "__globals__", {})
-    for name, value in list(scope.items()):
+    entry = _aliases.get(id(fn))
+    if entry is None or entry[0] is not fn:
+        names = [n for n, v in list(scope.items())
+                 if id(getattr(v, "_opsdk_original", v)) in originals]
+        entry = _aliases[id(fn)] = (fn, names)
+    for name in entry[1]:
+        value = scope.get(name)
         if id(value) in originals:
             targets.append((scope, name, value))
     return targets

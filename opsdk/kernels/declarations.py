@@ -6,6 +6,7 @@ taken, except ``static`` ones. Functions that macros define are invisible to the
 declarations (``cdef=``) instead.
 """
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -227,6 +228,12 @@ def c_prototypes(cdef, where="<cdef>"):
         >>> c_prototypes("void f(const float *x, float *y, int64_t n);")["f"].inputs[0].name
         'x'
     """
+    return dict(_cdef_prototypes(cdef, where))
+
+
+@functools.lru_cache(maxsize=256)
+def _cdef_prototypes(cdef, where):
+    # parsing is slow (pycparser, ~0.1 s a cdef) and check mode rebinds adapters for every case
     return _prototypes(_parse(cdef, where), where)
 
 

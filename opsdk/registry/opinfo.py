@@ -23,7 +23,8 @@ class OpInfo:
 
     def __init__(self, *, name, pack, pack_version, distribution, function, doc, inputs, attrs,
                  dtypes, atol, rtol, double_backward, kernels, samples, reference=None,
-                 attr_ranges=None, sizes=()):
+                 attr_ranges=None, sizes=(), max_size=None, cost=None, ties="first",
+                 accumulation="wide"):
         self.name = name
         self.pack = pack
         self.pack_version = pack_version
@@ -46,6 +47,14 @@ class OpInfo:
         self.attr_ranges = dict(attr_ranges or {})
         # sizes the verifier derives for compiled backends besides its defaults
         self.sizes = tuple(sizes)
+        # the largest size a derived dimension may take, and how the op's work grows with one
+        # (a Cost): the verifier derives no size that would cost more (docs/verifying.md)
+        self.max_size = max_size
+        self.cost = cost
+        # how exact ties are resolved: 'first'/'last' (every backend as python), or 'any'
+        self.ties = ties
+        # 'wide': sums accumulate wider than a float32 input ('dtype': in the input's dtype)
+        self.accumulation = accumulation
 
     @property
     def qualname(self):

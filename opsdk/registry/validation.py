@@ -10,11 +10,12 @@ from ..errors import RegistrationError
 from .opinfo import OpInfo
 from .signature_checks import call_problems
 from .spec_checks import spec_problems
-from .verification_options import attr_range_problems, reference_problems, size_problems
+from .verification_options import (VERIFICATION_OPTIONS, attr_range_problems, reference_problems,
+                                   size_problems, verification_fields)
 from .tolerances import VERIFIABLE_DTYPES, dtype_name
 
 OPTIONS = ("name", "inputs", "attrs", "dtypes", "atol", "rtol", "double_backward", "kernels",
-           "samples", "doc", "reference", "attr_ranges", "sizes")
+           "samples", "doc", "reference", "attr_ranges", "sizes") + VERIFICATION_OPTIONS
 DEFAULT_DTYPES = ("float32", "float64")
 
 
@@ -236,4 +237,4 @@ def build_opinfo(pack, pack_version, distribution, function, options):
         samples=samples, reference=check.reference(options.get("reference"), len(inputs), attrs,
                                                    samples is None),
         attr_ranges=check.attr_ranges(options.get("attr_ranges"), function, attrs),
-        sizes=check.sizes(options.get("sizes")))
+        sizes=check.sizes(options.get("sizes")), **verification_fields(check.fail, options))

@@ -1,7 +1,11 @@
-"""Checks of the registration options that steer verification: ``reference``, ``attr_ranges``, ``sizes``."""
+"""Checks of the registration options that steer verification: ``reference``, ``attr_ranges``,
+``sizes``, and what verifying costs and may tolerate: ``max_size``, ``cost``, ``ties``,
+``accumulation``."""
 import inspect
 import math
+import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from numbers import Integral, Real
 
 
@@ -76,3 +80,79 @@ def size_problems(sizes):
         return [f"sizes must be a tuple of ints >= 1 (e.g. one above the kernel's parallel "
                 f"threshold); got: {sizes!r:.60}"]
     return []
+
+
+# register() options that say what verifying the op costs and what it may legitimately do
+VERIFICATION_OPTIONS = ("max_size", "cost", "ties", "accumulation")
+TIE_POLICIES = ("first", "last", "any")
+ACCUMULATIONS = ("wide", "dtype")
+_COST = re.compile(r"^\s*(?:(sequential)\s+)?n\s*(?:(log)\s*n|\^\s*([123]))?\s*$")
+
+
+@dataclass(frozen=True)
+class Cost:
+    """How an op's work grows with a dimension's size n: ``n ** exponent`` (times ``log n``),
+    in vectorised array code or (``sequential``) one Python-level step at a time."""
+
+    exponent: int = 1
+    log: bool = False
+    sequential: bool = False
+
+    def work(self, n):
+        """Units of work at size ``n``."""
+        return float(n) ** self.exponent * (math.log2(max(n, 2)) if self.log else 1.0)
+
+    def __str__(self):
+        power = "n log n" if self.log else "n" if self.exponent == 1 else f"n^{self.exponent}"
+        return ("sequential " if self.sequential else "") + power
+
+
+def parse_cost(text):
+    """The Cost a ``cost=`` string declares (``"n"``, ``"n log n"``, ``"n^2"``, ``"n^3"``, each
+    optionally ``"sequential ..."``), or None when it declares none; ValueError when unreadable.
+
+    Example:
+        >>> parse_cost("sequential n^2")
+        Cost(exponent=2, log=False, sequential=True)
+    """
+    if text is None:
+        return None
+    match = _COST.match(text) if isinstance(text, str) else None
+    if match is None:
+        raise ValueError(text)
+    return Cost(int(match[3] or 1), bool(match[2]), bool(match[1]))
+
+
+def verification_problems(options):
+    """What is wrong with ``max_size=``, ``cost=``, ``ties=`` and ``accumulation=``."""
+    problems = []
+    max_size = options.get("max_size")
+    if max_size is not None and not (isinstance(max_size, Integral)
+                                     and not isinstance(max_size, bool) and max_size >= 1):
+        problems.append(f"max_size must be an int >= 1 (the largest size a derived dimension "
+                        f"may take); got: {max_size!r:.60}")
+    try:
+        parse_cost(options.get("cost"))
+    except ValueError:
+        problems.append(f"cost must say how the op's work grows with a dimension's size n: "
+                        f"'n', 'n log n', 'n^2' or 'n^3', optionally 'sequential ...' for a "
+                        f"Python-level loop (e.g. 'sequential n^2' for a dynamic programme); "
+                        f"got: {options.get('cost')!r:.60}")
+    for name, allowed in (("ties", TIE_POLICIES), ("accumulation", ACCUMULATIONS)):
+        value = options.get(name)
+        if value is not None and value not in allowed:
+            problems.append(f"{name} must be one of {', '.join(repr(a) for a in allowed)}; "
+                            f"got: {value!r:.60}")
+    return problems
+
+
+def verification_fields(fail, options):
+    """The OpInfo fields of ``max_size=``, ``cost=``, ``ties=``, ``accumulation=`` (``fail``
+    raises the registration error of a problem)."""
+    for problem in verification_problems(options):
+        fail(problem)
+    max_size = options.get("max_size")
+    return dict(max_size=None if max_size is None else int(max_size),
+                cost=parse_cost(options.get("cost")),
+                ties=options.get("ties") or TIE_POLICIES[0],
+                accumulation=options.get("accumulation") or ACCUMULATIONS[0])

@@ -15,6 +15,10 @@ def pytest_addoption(parser):
                          "derived samples; a failure is re-run in full mode)")
     group.addoption("--opsdk-seed", type=int, default=None,
                     help="seed of op-check samples (default: 0, or the declaration's seed)")
+    group.addoption("--opsdk-max-memory", default=None, metavar="SIZE",
+                    help="memory one op-check sample may use (4G, 512M, 25%); beyond it the op's "
+                         "check fails with the bytes asked for (default: a quarter of the "
+                         "machine's memory, OPSDK_CHECK_MAX_MEMORY)")
     group.addoption("--opsdk-cuda-sim", nargs="?", const="on", default=None, choices=("on", "auto", "off"),
                     help="run the cuda backend (CuPy, RawKernel) on the CPU CUDA simulator, as "
                          "OPSDK_CUDA_SIM=1 does: gpu-marked tests and cuda op checks run here; "
@@ -35,6 +39,16 @@ def pytest_load_initial_conftests(early_config, parser, args):
 
 def pytest_configure(config):
     _simulate(config.getoption("opsdk_cuda_sim", None))
+    budget = config.getoption("opsdk_max_memory", None)
+    if budget is not None:
+        import pytest
+
+        from opsdk.check.memory import parse_size, set_budget
+
+        try:
+            set_budget(parse_size(budget))
+        except ValueError as error:
+            raise pytest.UsageError(f"--opsdk-max-memory: {error}") from None
 
 
 def pytest_report_header(config):

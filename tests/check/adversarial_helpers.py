@@ -84,3 +84,33 @@ def plugin_flagged(reports, pack, correct):
     """The failed test ids of correct ops."""
     names = {f"{pack}.{c}" for c in correct}
     return [n for n, t in reports.items() if t is not None and n.split("[")[0] in names]
+
+
+def pack_functions(package, name, modules, import_pack):
+    """``(register_ops, module, registered)`` of a test pack made of a directory imported as
+    ``package`` (by ``import_pack``), whose ``modules`` each have ``register(register)``:
+    the pluggy hook registering them all under pack ``name``, the pack's module by name, and a
+    context manager registering the pack for a block."""
+    import importlib
+
+    from opsdk import hookimpl
+
+    @hookimpl
+    def register_ops(register):
+        """Every module's ops, under the pack's name."""
+        for module_name in modules:
+            importlib.import_module(f"{package}.{module_name}").register(register)
+
+    def module(module_name):
+        """The pack's module ``module_name``, for tests of a single op."""
+        import_pack()
+        return importlib.import_module(f"{package}.{module_name}")
+
+    def registered():
+        """The pack registered as ``name`` for a block (a context manager)."""
+        from helpers.packages import registered_pack
+
+        import_pack()
+        return registered_pack(package, name)
+
+    return register_ops, module, registered

@@ -1,4 +1,5 @@
-"""Fixtures of the verification tests: a private kernel cache, the fixture packs, in-test packs."""
+"""Fixtures of the verification tests: a private kernel cache, the fixture packs, in-test packs.
+(Tests marked slow here are deselected unless ``-m slow``: tests/conftest.py.)"""
 import pytest
 
 from fixtures.packs import registered
@@ -65,3 +66,12 @@ def _private_kernel_registry(monkeypatch):
     import opsdk.kernels.kernel as kernel_module
 
     monkeypatch.setattr(kernel_module, "_registry", dict(kernel_module._registry))
+
+
+@pytest.fixture(scope="module")
+def regimes():
+    """The regimes pack (adversarial_regimes/) registered as ``reg`` for a module's tests."""
+    from .adversarial_regimes.pack import registered
+
+    with registered():
+        yield

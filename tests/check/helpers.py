@@ -13,3 +13,10 @@ def verdict(pack, function, check, backend="python", dtype="float64", mode="full
     ops, _ = select_ops([f"unitpack.{name}"])
     (case,) = plan_cases(ops, backends=[backend], dtypes=[dtype], checks=[check])
     return run_case(case, mode=mode)
+
+
+def one_case(name, backend, dtype, check):
+    """The CheckResult of one case of a registered op."""
+    ops, _ = select_ops([name])
+    (case,) = plan_cases(ops, backends=[backend], dtypes=[dtype], checks=[check])
+    return run_case(case)

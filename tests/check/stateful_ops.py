@@ -251,3 +251,21 @@ class DtypeBlindCache(opsdk.PyLayer):
     @staticmethod
     def backward(ctx, dy):
         return ten(arr(dy) * ctx.s)
+
+
+_GRADIENTS = {}
+
+
+class GradientBuffer(opsdk.PyLayer):
+    """2x, whose backward writes into one module-level array per shape and returns it."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return opsdk.to_tensor(2 * x.numpy())
+
+    @staticmethod
+    def backward(ctx, dy):
+        g = dy.numpy()
+        out = _GRADIENTS.setdefault((g.shape, g.dtype.str), np.empty_like(g))
+        np.multiply(g, 2, out=out)
+        return opsdk.from_dlpack(out)

@@ -28,14 +28,31 @@ def test_passing_ops_exit_0_with_one_line_per_op_and_the_summary_last(packs):
     assert lines[-1].startswith("OK: 1 op:") and len(lines) == 3  # the op, a blank line, the summary
 
 
-def test_verbose_shows_a_table_row_per_check(packs):
+def test_verbose_shows_a_table_row_per_check_with_its_time_and_each_check_kind_s_time(packs):
     result = _run("goodpack.mul", "--dtype", "float64", "-v", "--no-progress")
     assert result.exit_code == 0
     assert result.stdout.splitlines()[0].split() == ["op", "backend", "dtype", "check", "result",
-                                                     "worst", "error"]
+                                                     "worst", "error", "time"]
     assert ["goodpack.mul", "python", "float64", "gradcheck", "pass", "-"] in \
-        [line.split() for line in result.stdout.splitlines()]
+        [line.split()[:6] for line in result.stdout.splitlines()]
+    times = next(line for line in result.stdout.splitlines() if line.startswith("time per check: "))
+    assert "gradcheck " in times and " s (" in times
     assert result.stdout.strip().splitlines()[-1].startswith("OK: 1 op:")
+
+
+def test_max_memory_is_refused_before_running_when_it_means_nothing(packs):
+    result = CliRunner().invoke(main, ["check", "goodpack.mul", "--max-memory", "lots"])
+    assert result.exit_code == 2
+    assert "Invalid value for '--max-memory': expected: a size such as 4G" in result.output
+
+
+def test_max_memory_holds_for_the_run_only(packs):
+    from opsdk.check import memory
+
+    before = memory.budget()
+    result = _run("goodpack.mul", "--dtype", "float32", "--check", "forward", "--max-memory",
+                  "1G", "--no-progress")
+    assert result.exit_code == 0 and memory.budget() == before
 
 
 def test_failing_check_exits_1_with_its_report(packs):
@@ -74,10 +91,11 @@ def test_junit_xml_has_a_testcase_per_check(packs, tmp_path):
 def test_default_is_full_mode_with_every_broadcast_sample_and_fast_keeps_a_few(packs):
     result = _run("goodpack.mul", "--dtype", "float64", "--check", "gradcheck", "--json")
     (row,) = json.loads(result.output)["results"]
-    assert (row["mode"], row["samples"]) == ("full", 9)  # its own and 8 broadcast samples
+    # its own, 8 broadcast and 6 regime samples (all but x10: its domain is declared)
+    assert (row["mode"], row["samples"]) == ("full", 15)
     fast = _run("goodpack.mul", "--dtype", "float64", "--check", "gradcheck", "--fast", "--json")
     (row,) = json.loads(fast.output)["results"]
-    assert (row["mode"], row["samples"]) == ("fast", 3)
+    assert (row["mode"], row["samples"]) == ("fast", 4)  # and the x0.1 regime
 
 
 def test_unknown_op_is_a_usage_error(packs):

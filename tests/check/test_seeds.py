@@ -8,6 +8,9 @@ from click.testing import CliRunner
 
 from opsdk.cli import main
 
+# the first-party ops and a generated pack again on other seeds (minutes): deselected unless -m slow (tests/conftest.py)
+pytestmark = pytest.mark.slow
+
 
 def _failures(*args):
     result = CliRunner().invoke(main, ["check", "--json", *args], catch_exceptions=False)

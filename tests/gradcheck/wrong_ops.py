@@ -11,6 +11,16 @@ def away_from_zero(rng, shape, low=0.2, high=1.5):
     return rng.uniform(low, high, shape) * rng.choice([-1.0, 1.0], shape)
 
 
+def counting(func):
+    """``(func counting its calls, the list of calls)``."""
+    calls = []
+
+    def counted(*args):
+        calls.append(1)
+        return func(*args)
+    return counted, calls
+
+
 def tensors(rng, dtype, *shapes):
     return tuple(opsdk.to_tensor(away_from_zero(rng, s), dtype=dtype, stop_gradient=False)
                  for s in shapes)

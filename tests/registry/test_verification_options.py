@@ -55,3 +55,31 @@ def test_declared_tolerances_are_told_apart_from_the_defaults():
     assert op.declared_tolerance("float32") == (0.1, 0.2)
     assert op.declared_tolerance("float64") == (None, 0.2)
     assert _register().declared_tolerance("float64") == (None, None)
+
+
+def test_cost_ties_and_accumulation_land_on_the_opinfo_with_their_defaults():
+    from opsdk.registry.verification_options import Cost
+
+    op = _register(max_size=300, cost="sequential n^2", ties="any", accumulation="dtype")
+    assert (op.max_size, op.cost, op.ties, op.accumulation) == \
+        (300, Cost(2, False, True), "any", "dtype")
+    plain = _register()
+    assert (plain.max_size, plain.cost, plain.ties, plain.accumulation) == \
+        (None, None, "first", "wide")
+
+
+def test_a_cost_says_how_the_work_grows_with_n():
+    from opsdk.registry.verification_options import parse_cost
+
+    assert str(parse_cost("n log n")) == "n log n" and parse_cost("n log n").work(8) == 24
+    assert parse_cost(" sequential  n ^ 3").work(3) == 27
+    _fails(r"cost must say how the op's work grows .* got: 'quadratic'", cost="quadratic")
+    _fails("cost must say", cost="n^4")
+
+
+def test_max_size_ties_and_accumulation_refuse_what_they_do_not_know():
+    _fails(r"max_size must be an int >= 1 .* got: 0", max_size=0)
+    _fails("max_size must be an int", max_size=True)
+    _fails(r"ties must be one of 'first', 'last', 'any'; got: 'random'", ties="random")
+    _fails(r"accumulation must be one of 'wide', 'dtype'; got: 'float32'",
+           accumulation="float32")

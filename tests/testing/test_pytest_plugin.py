@@ -81,6 +81,7 @@ def cli_verdicts(cache_dir):
             for r in results}
 
 
+@pytest.mark.slow  # the fixture packs checked again in this process (a minute): -m slow
 def test_plugin_gives_the_same_verdict_as_opsdk_check_for_every_case(plugin_run, cli_verdicts):
     outcomes, stdout = plugin_run
     from_plugin = {name: o for name, o in outcomes.items() if name != "test_an_ordinary_test_still_runs"}
@@ -117,6 +118,21 @@ def test_importing_the_plugin_loads_no_pack_and_no_compiler_machinery():
     env.pop("OPSDK_CUDA_SIM", None)  # the import as users get it, whatever this suite runs under
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_memory_budget_that_means_nothing_is_a_usage_error(tmp_path, cache_dir):
+    (tmp_path / "test_plain.py").write_text("def test_one():\n    assert True\n")
+    proc = _pytest(tmp_path, "-q", "--opsdk-max-memory", "lots", "test_plain.py")
+    assert proc.returncode == 4
+    assert "--opsdk-max-memory: expected: a size such as 4G" in proc.stderr
+
+
+def test_the_memory_budget_reaches_the_checks(tmp_path, cache_dir):
+    (tmp_path / "test_budget.py").write_text(
+        "from opsdk.check import memory\n\n"
+        "def test_budget():\n    assert memory.budget() == 512 << 20\n")
+    proc = _pytest(tmp_path, "-q", "--opsdk-max-memory", "512M", "test_budget.py")
+    assert proc.returncode == 0, proc.stdout
 
 
 def test_suite_without_declarations_is_untouched(tmp_path, cache_dir):

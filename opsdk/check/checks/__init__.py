@@ -5,14 +5,15 @@ A check module has ``NAME``, ``SUMMARY``, ``applies(op, backend)`` and ``run(ctx
 ``applies_dtype(op, backend, dtype)`` and ``KINDS``, the kinds of samples it runs on (default:
 the op's own).
 """
-from . import (accumulate, backward_agreement, cuda_sizes, double_backward_error, forward,
-               gradcheck, gradgradcheck, hooks, isolation, layout, materialize_grads,
+from . import (accumulate, accumulation, backward_agreement, cuda_sizes, double_backward_error,
+               forward, gradcheck, gradgradcheck, hooks, isolation, layout, materialize_grads,
                needs_input_grad, no_grad, protocol, reference, retain_graph, sizes, special_points,
-               stop_gradient)
+               stop_gradient, ties)
 
 _ORDER = (forward, gradcheck, gradgradcheck, double_backward_error, backward_agreement, reference,
-          isolation, layout, sizes, special_points, protocol, needs_input_grad, materialize_grads,
-          accumulate, stop_gradient, no_grad, retain_graph, hooks, cuda_sizes)
+          isolation, layout, sizes, accumulation, special_points, ties, protocol,
+          needs_input_grad, materialize_grads, accumulate, stop_gradient, no_grad, retain_graph,
+          hooks, cuda_sizes)
 
 CHECKS = {module.NAME: module for module in _ORDER}
 

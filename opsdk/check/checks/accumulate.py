@@ -4,6 +4,8 @@ from ..result import Outcome
 
 NAME = "accumulate"
 SUMMARY = "gradients accumulate in .grad over two backward calls"
+# the engine's behaviour around the op: the op's first sample shows it
+LEAD_ONLY = True
 
 
 def applies(op, backend):

@@ -6,6 +6,9 @@ from .wrapped import as_function
 NAME = "gradgradcheck"
 SUMMARY = "second derivatives match numeric ones (ops registered with double_backward=True)"
 KINDS = ("own", "broadcast", "attribute")
+# the op's own samples, and the broadcasts and attributes derived from its first: a second
+# derivative that hard-codes an attribute or a broadcast shows there
+LEAD_ORIGIN = True
 
 
 def applies(op, backend):

@@ -4,6 +4,8 @@ from ..result import Outcome
 
 NAME = "hooks"
 SUMMARY = "register_hook on outputs and inputs sees the gradient"
+# the engine's behaviour around the op: the op's first sample shows it
+LEAD_ONLY = True
 
 
 def applies(op, backend):

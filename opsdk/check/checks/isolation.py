@@ -3,12 +3,16 @@
 - forward and backward leave their inputs, incoming gradients and list, dict or array
   arguments as they found them (each write is reported by the argument's name);
 - no output shares memory with an input, nor with an output of an earlier call (a module-level
-  buffer handed out twice), and an earlier call's outputs and gradients stay as they were;
+  buffer handed out twice), and an earlier call's outputs and gradients stay as they were,
+  also the gradients as ``create_graph=True`` hands them back (the arrays backward returned);
 - forward(A), forward(B), backward(B), backward(A) - after a call in the other dtype - give
   what separate runs from fresh op state give, bit for bit on deterministic backends (state on
   the Function class, a cache keyed by shape instead of values, a module-level mask);
 - the tensors of A given B's values in place, as an optimizer step does, give B's results (a
-  cache keyed by a tensor's identity or address).
+  cache keyed by a tensor's identity or address);
+- two calls in one graph and one backward through both give each call's gradients as separate
+  runs do (a backward returning a module-level workspace: the next node's backward overwrites
+  it before the engine consumed it).
 """
 import copy
 
@@ -68,19 +72,19 @@ def _single_call(ctx, seq):
     after_forward_args = [(n, v, copy.deepcopy(v)) for n, v, _ in call.mutables]
     for k, out in enumerate(call.outputs):
         for name, tensor in tensors:
-            if shares_memory(out._data, tensor._data):
+            if shares_memory(out.array, tensor.array):
                 problems.append(f"output {k} shares memory with input '{name}' (forward returns a "
                                 "view of its input, or writes its result into it); return a new "
                                 "tensor")
         for j in range(k):
-            if shares_memory(out._data, call.outputs[j]._data):
+            if shares_memory(out.array, call.outputs[j].array):
                 problems.append(f"output {k} shares memory with output {j} (one buffer returned "
                                 "twice); return separate tensors")
     if not call.seeds:
         return problems, call
     seeds_before = [host(s) for s in call.seeds]
     after_forward = [host(t) for _, t in tensors]
-    seq.backward(call)
+    seq.backward(call, create_graph=True)
     grad_names = gradient_names(ctx.op, len(call.outputs))
     for k, (seed, old) in enumerate(zip(call.seeds, seeds_before)):
         result = bitwise(host(seed), old)
@@ -102,7 +106,7 @@ def _second_call(ctx, seq, first, other):
     problems = []
     for k, (out, old) in enumerate(zip(first.outputs, saved_out)):
         for j, new in enumerate(second.outputs):
-            if shares_memory(new._data, out._data):
+            if shares_memory(new.array, out.array):
                 problems.append(f"output {j} of a second call shares memory with output {k} of "
                                 "the first (a buffer kept between calls, e.g. at module level, "
                                 "is handed out again); allocate each output afresh")
@@ -112,17 +116,19 @@ def _second_call(ctx, seq, first, other):
                 problems.append(f"output {k} of an earlier call changed when the op was called "
                                 "again (the op writes into memory it returned before)")
     if second.seeds:
-        seq.backward(second)
+        # create_graph=True: the engine hands back the arrays backward returned, as double
+        # backward and a caller keeping gradients get them
+        seq.backward(second, create_graph=True)
         names = argument_names(ctx.op, len(ctx.sample.args))
         for p, g1, g2, old in zip(first.positions, first.grads, second.grads, saved_grads):
             if g1 is None or g2 is None:
                 continue
-            if shares_memory(g1._data, g2._data):
-                problems.append(f"the gradient of '{names[p]}' of a second call shares memory "
-                                "with the first call's (a buffer kept between calls)")
-            elif not bitwise(host(g1), old).ok:
-                problems.append(f"the gradient of '{names[p]}' of an earlier call changed when "
-                                "backward ran again")
+            if not bitwise(host(g1), old).ok or shares_memory(g1.array, g2.array):
+                problems.append(f"the gradient of '{names[p]}' an earlier call returned changed "
+                                "when backward ran again, or is the very memory the second call "
+                                "returned: backward returns memory a later call overwrites (a "
+                                "buffer kept between calls, e.g. at module level); allocate each "
+                                "gradient afresh")
     return problems
 
 
@@ -208,6 +214,56 @@ def _updated(ctx, seq, other):
               "values)"]
 
 
+def _one_graph(ctx, seq, other):
+    """Two calls in one graph and one backward through both, as a model applying the op twice
+    gets, give each call's gradients as separate runs do: a backward that returns a buffer it
+    keeps (a module-level workspace) has the second node's backward overwrite the first's
+    gradient before the engine consumed it. The second call is on B, else on A again with other
+    incoming gradients (gradients are linear in them, so they differ)."""
+    from ...autograd.grad_api import grad
+
+    second = other if other is not None else ctx.sample
+    state = ctx.state
+
+    def calls():
+        first = seq.call(ctx.sample)
+        then = seq.call(second)
+        if other is None:
+            then.seeds = [s * -0.75 for s in then.seeds]
+        return first, then
+
+    alone = []
+    for label in (0, 1):
+        state.restore()
+        call = calls()[label]
+        if not call.seeds:
+            return []
+        seq.backward(call)
+        alone.append(call.result())
+    state.restore()
+    first, then = calls()
+    inputs = [c.args[p] for c in (first, then) for p in c.positions]
+    with ctx.scope(), np.errstate(all="ignore"):
+        grads = grad(first.diff_outputs + then.diff_outputs, inputs,
+                     grad_outputs=first.seeds + then.seeds, allow_unused=True)
+    first.grads, then.grads = list(grads[:len(first.positions)]), list(grads[len(first.positions):])
+    exact = ctx.backend in ("python", "c")
+    problems = []
+    for label, call, want in (("first", first, alone[0]), ("second", then, alone[1])):
+        found = [(what, message) for what, message in _differences(want, call.result(), exact, ctx)
+                 if what.startswith("the gradient")]
+        problems += [f"{what} of the {label} call: {message}" for what, message in found]
+    if not problems:
+        return []
+    return ["two calls in one graph, one backward through both (as a model applying the op "
+            f"twice gets; the second call on {'B' if other is not None else 'A with other incoming gradients'}"
+            ") differ from separate runs: " + "; ".join(problems[:2])
+            + (f" (and {len(problems) - 2} more)" if len(problems) > 2 else "")
+            + ": backward returns memory a later call overwrites (a buffer kept between calls, "
+              "e.g. at module level, written by the next node's backward before the engine used "
+              "it); allocate each gradient afresh"]
+
+
 def _interleave(seq, sample, other, x, order):
     """forward(A), forward(B), backward(B), backward(A) (then X's backward), naming each step in
     ``order`` before it runs; returns the calls of A and B."""
@@ -255,9 +311,14 @@ def run(ctx):
     foreign = seq.foreign()
     if other is not None:
         problems += _second_call(ctx, seq, first, other)
-    problems += _interleaved(ctx, seq, other, foreign)
-    if other is not None and not problems:
-        problems += _updated(ctx, seq, other)
+    if ctx.sample.lead:
+        # state kept between calls shows on the op's first sample; its other samples (other
+        # attributes) are checked for writes and shared memory above
+        problems += _interleaved(ctx, seq, other, foreign)
+        if not problems:
+            problems += _one_graph(ctx, seq, other)
+        if other is not None and not problems:
+            problems += _updated(ctx, seq, other)
     ctx.state.restore()
     if problems:
         return Outcome.failed(f"{ctx.name}: " + "; ".join(problems))

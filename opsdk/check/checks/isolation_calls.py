@@ -101,14 +101,17 @@ class Sequence:
             call.seeds = ctx.grad_outputs(call.diff_outputs, sample)
         return call
 
-    def backward(self, call):
+    def backward(self, call, create_graph=False):
+        """The call's gradients (``create_graph=True``: the engine hands back the very arrays
+        the op's backward returned, as double backward and optimizers see them)."""
         import opsdk
 
         if not call.seeds:
             return
         with self.ctx.scope(), np.errstate(all="ignore"):
             grads = opsdk.grad(call.diff_outputs, [call.args[p] for p in call.positions],
-                               grad_outputs=call.seeds, allow_unused=True)
+                               grad_outputs=call.seeds, allow_unused=True,
+                               create_graph=create_graph)
         call.grads = list(grads)
 
     def foreign(self):
@@ -132,7 +135,7 @@ def update_in_place(call, sample):
 
     for key, slot in sample.slots():
         tensor = call.args[key] if isinstance(key, int) else call.kwargs[key]
-        data = tensor._data
+        data = tensor.array
         values = slot.values.astype(data.dtype)
         data[...] = array_module(data).asarray(values)  # a CuPy array takes no NumPy operand
         bump_version(tensor)

@@ -4,6 +4,8 @@ from ..result import Outcome
 
 NAME = "no_grad"
 SUMMARY = "under no_grad the op records no graph"
+# the engine's behaviour around the op: the op's first sample shows it
+LEAD_ONLY = True
 
 
 def applies(op, backend):

@@ -62,7 +62,7 @@ def problems(ctx, args, returned):
             continue
         if grad is None or arg.stop_gradient:
             continue
-        data = grad._data if isinstance(grad, Tensor) else grad
+        data = grad.array if isinstance(grad, Tensor) else grad
         if not hasattr(data, "shape") or not hasattr(data, "dtype"):
             found.append(f"{label}: expected: a Tensor or None; got: {type(grad).__name__}")
             continue
@@ -71,8 +71,8 @@ def problems(ctx, args, returned):
                          f"broadcasts to); got: {list(data.shape)}")
         if data.dtype != arg.dtype:
             found.append(f"{label}: wrong dtype; expected: {arg.dtype}; got: {data.dtype}")
-        if _device(data) != _device(arg._data):
-            found.append(f"{label}: wrong device; expected: {_device(arg._data)}; "
+        if _device(data) != _device(arg.array):
+            found.append(f"{label}: wrong device; expected: {_device(arg.array)}; "
                          f"got: {_device(data)}")
     return found
 

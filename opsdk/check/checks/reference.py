@@ -16,6 +16,8 @@ from .agreement import Agreement
 NAME = "reference"
 SUMMARY = "forward, gradients and second derivatives agree with the op's reference= in float64"
 KINDS = ("own", "broadcast", "attribute")
+# the op's own samples, and the broadcasts and attributes derived from its first
+LEAD_ORIGIN = True
 
 
 def applies(op, backend):

@@ -4,6 +4,7 @@ import inspect
 import numpy as np
 
 from ..result import Outcome
+from ..samples import REGIME
 from .wrapped import names_of
 
 
@@ -23,6 +24,35 @@ def _accepted(checker, options):
     return {k: v for k, v in options.items() if k in params}
 
 
+# a Jacobian with more elements is checked by projections only: a whole one costs a call per
+# row or column (512 x 512: half a second for a cheap op) and several float64 copies of it
+JACOBIAN_ELEMENTS = 1 << 18
+# copies of the Jacobian a full-mode check holds at once (both sides, tolerances, noise)
+JACOBIAN_COPIES = 8
+# nor when computing it whole takes more calls of the op or of its backward than this
+MAX_CALLS = 1024
+
+
+def max_jacobian():
+    """The most Jacobian elements a checker computes whole: JACOBIAN_ELEMENTS, fewer when the
+    memory budget of a sample could not hold its copies."""
+    from ..memory import budget
+
+    return min(JACOBIAN_ELEMENTS, budget() // (8 * JACOBIAN_COPIES))
+
+
+def projected(ctx):
+    """Whether the checker compares random projections vᵀJu (re-run in full on a failure) rather
+    than whole Jacobians: in fast mode, and on the broadcast and attribute samples and the op's
+    other own samples (a broadcast or another attribute changes the Jacobian everywhere: an
+    error there is no single element's, and six projections catch it). The op's first sample
+    gets whole Jacobians, and so do the regime samples in float64: a regime may be one row's,
+    and float64's tolerance, set by the numeric side's rounding, grows with a projection's
+    length where float32's grows with its size as an element's does."""
+    whole = ctx.sample.lead or (ctx.sample.kind == REGIME and ctx.dtype == "float64")
+    return ctx.mode == "fast" or not whole
+
+
 def checker_options(ctx, checker, **extra):
     """Keyword options for ``checker``: tolerances derived from the numerics (loosened only by
     what the op declared), the run's mode, a per-sample seed.
@@ -31,8 +61,9 @@ def checker_options(ctx, checker, **extra):
     """
     atol, rtol = ctx.declared
     options = dict(atol=atol or 0.0, rtol=rtol or 0.0, derived=True,
-                   fast_mode=ctx.mode == "fast", check_grad_dtypes=False,
-                   seed=checker_seed(ctx.sample), **extra)
+                   fast_mode=projected(ctx), check_grad_dtypes=False,
+                   seed=checker_seed(ctx.sample), max_jacobian=max_jacobian(),
+                   max_calls=MAX_CALLS, **extra)
     return _accepted(checker, options)
 
 
@@ -66,10 +97,16 @@ def outcome_of(report, loosened=""):
 
 
 def second_order(ctx, func, inputs):
-    """gradgradcheck of ``func`` on the backend under test, as an Outcome (names from the op)."""
+    """gradgradcheck of ``func`` on the backend under test, as an Outcome (names from the op).
+
+    Projections decide on every sample (a second derivative's Jacobian, over the inputs and the
+    incoming gradients, costs a double backward per row): a wrong term of a second derivative
+    is wrong all over, and a flagged projection is re-run with the whole Jacobian for the report.
+    """
     from ...gradcheck import check_second_order
 
     options = checker_options(ctx, check_second_order, **names_of(ctx))
+    options["fast_mode"] = True
     with ctx.scope():
         report = check_second_order(func, inputs, **options)
     return outcome_of(report, loosened_note(ctx, report))

@@ -3,6 +3,8 @@ from ..result import Outcome
 
 NAME = "stop_gradient"
 SUMMARY = "inputs with stop_gradient=True get no gradient"
+# the engine's behaviour around the op: the op's first sample shows it
+LEAD_ONLY = True
 
 
 def applies(op, backend):

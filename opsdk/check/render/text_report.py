@@ -3,7 +3,7 @@ summary line last; ``verbose`` shows the whole table instead of the folded lines
 import click
 
 from ..result import BLOCKED, ERROR, FAIL, NA, PASS, SKIP, summarize
-from .table import printable_results, render_table, summary_line
+from .table import printable_results, render_table, summary_line, times_line
 
 _FAILED = (FAIL, ERROR, BLOCKED)
 
@@ -80,7 +80,8 @@ def render_report(results, seconds=None, color=False, quiet=False, verbose=False
         seconds: the run's duration, for the summary line.
         color: styles for a terminal.
         quiet: leave out the lines of ops that passed.
-        verbose: the full table (a row per op x backend x dtype x check) instead of a line per op.
+        verbose: the full table (a row per op x backend x dtype x check, with its time) and the
+            time of each kind of check, instead of a line per op.
 
     Returns:
         str: op lines (or the table), each failure in full under its op, then the summary line.
@@ -93,6 +94,7 @@ def render_report(results, seconds=None, color=False, quiet=False, verbose=False
     results = printable_results(results)
     if verbose:
         parts.append(render_table(results, color, quiet))
+        parts.append(times_line(results))
         parts += ["\n" + failure_text(r, color) for r in results if r.failed]
     else:
         for op, group in _by_op(results).items():

@@ -9,6 +9,9 @@ the op never promised (the weights of a matmul), and its backward rightly assume
 it was written for. A variant counts when the op's python forward accepts it and the outputs
 keep their shapes; its values are a slice of the input's own, so they stay in its domain.
 
+An input of the first float input's rank and leading (batch) size is also given one item along
+it (a template broadcast over a batch), where the op accepts that with outputs of the same shapes.
+
 Compiled backends run the elementwise ops' variants only: a C kernel handed a weight of one
 element where it reads n would read past it, which the op's own sample never promised.
 """
@@ -96,4 +99,34 @@ def broadcast_variants(op, sample, base_outputs, full):
         # the cheap mode keeps one per input that broadcasts, along its last axis (a backward
         # that only ever sums axis 0 is right for the first)
         variants += kept if full else [v for v in kept if "axis" in v.label][-1:] or kept[:1]
+    if full:
+        variants += _batch_variants(op, sample, shapes, {k for k, _, _ in
+                                                         broadcasting_inputs(sample, shapes)})
     return variants if full else variants[:2]
+
+
+def _batch_variants(op, sample, shapes, done):
+    """An input of the first float input's rank and batch (its leading axis), given one item
+    along it ([1, m, d] beside x[b, n, d]: one template for every item of a batch), where the op
+    accepts it and its outputs keep their shapes: its gradient must then be summed over the
+    batch. python only (a compiled kernel may rightly assume equal batches)."""
+    slots = [(k, s) for k, s in sample.slots() if s.values.dtype.kind == "f"]
+    if not slots or slots[0][1].values.ndim < 2 or slots[0][1].values.shape[0] < 2:
+        return []
+    batch = slots[0][1].values.shape
+    variants = []
+    for key, slot in slots[1:]:
+        values = slot.values
+        # the batch is the first float input's leading axis: an input of its rank and batch
+        # (a weight matrix whose rows happen to match a bias is no batch)
+        if key in done or values.ndim != len(batch) or values.shape[0] != batch[0]:
+            continue
+        name = slot_name(op, sample, key)
+        shrunk = np.take(values, [0], axis=0)
+        candidate = sample.with_slots(f"{sample.label}, broadcast {name}{list(shrunk.shape)} "
+                                      f"(one item along the batch axis)",
+                                      {key: slot.with_values(shrunk)}, kind=BROADCAST,
+                                      compiled=False)
+        if output_shapes(trial(op, candidate)) == shapes:
+            variants.append(candidate)
+    return variants

@@ -4,6 +4,9 @@ import pytest
 
 from .expected import BUGS, CORRECT, missed
 
+# the whole adversarial pack, in both modes (minutes): deselected unless -m slow (tests/conftest.py)
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.parametrize("name", sorted(BUGS))
 def test_each_bug_is_reported_by_the_check_that_names_its_cause(seed0, name):

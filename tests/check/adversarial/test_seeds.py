@@ -5,6 +5,9 @@ import pytest
 from .conftest import cli_failures
 from .expected import BUGS, CORRECT, missed
 
+# the whole adversarial pack again on another seed (minutes): deselected unless -m slow (tests/conftest.py)
+pytestmark = pytest.mark.slow
+
 
 def _problems(seed):
     failed = cli_failures(seed)

@@ -4,6 +4,9 @@ import pytest
 
 from .expected import BUGS, CORRECT, missed
 
+# the whole outsider pack (minutes): deselected unless -m slow (tests/conftest.py)
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.parametrize("name", sorted(BUGS))
 def test_each_bug_is_reported_with_its_cause(outsider_seed0, name):

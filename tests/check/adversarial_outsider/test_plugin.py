@@ -4,6 +4,9 @@ import pytest
 from ..adversarial_helpers import TESTS, cli_failed, plugin_failed, plugin_flagged, plugin_texts
 from .expected import BUGS, CORRECT
 
+# a child pytest over the whole outsider pack (minutes): deselected unless -m slow (tests/conftest.py)
+pytestmark = pytest.mark.slow
+
 TEST_MODULE = '''
 import sys
 sys.path.insert(0, {tests!r})

@@ -5,9 +5,9 @@ from opsdk import TensorSpec
 
 from ..helpers import verdict
 from ..ops import Product, Square
-from ..stateful_ops import (ClassSaved, ClosureCachedRelu, DtypeBlindCache, NormById,
-                            ReturnsInput, ShapeCachedRelu, SumsAxesInPlace, Twice, WorkspaceRelu,
-                            WritesGradient, WritesInput)
+from ..stateful_ops import (ClassSaved, ClosureCachedRelu, DtypeBlindCache, GradientBuffer,
+                            NormById, ReturnsInput, ShapeCachedRelu, SumsAxesInPlace, Twice,
+                            WorkspaceRelu, WritesGradient, WritesInput)
 
 X = [TensorSpec(shape=(3, 4))]
 KINKED = [TensorSpec(shape=(3, 4), avoid=(0.0,), min_distance=0.05)]
@@ -40,6 +40,14 @@ def test_an_output_sharing_memory_with_an_input_is_reported(pack):
 def test_an_output_sharing_memory_with_another_output_is_reported(pack):
     assert "output 1 shares memory with output 0" in verdict(pack, Twice, "isolation",
                                                              inputs=X).detail
+
+
+def test_a_gradient_buffer_reused_across_calls_is_caught_by_keeping_the_first_call_s(pack):
+    result = verdict(pack, GradientBuffer, "isolation", inputs=X)
+    assert result.status == "fail"
+    assert ("the gradient of 'x' an earlier call returned changed when backward ran again, or is "
+            "the very memory the second call returned: backward returns memory a later call "
+            "overwrites") in result.detail
 
 
 def test_a_cache_keyed_by_shape_is_caught_by_interleaving_from_fresh_state(pack):

@@ -1,4 +1,4 @@
-from opsdk.check.render import render_table, summary_line
+from opsdk.check.render import check_times, render_table, summary_line, times_line
 from opsdk.check.result import CheckResult
 
 
@@ -6,11 +6,20 @@ def _r(status, check="gradcheck", backend="python", dtype="float64", detail="", 
     return CheckResult("p.op", backend, dtype, check, status, worst=worst, detail=detail)
 
 
-def test_table_has_the_six_columns_and_a_row_per_result():
+def test_table_has_the_seven_columns_and_a_row_per_result():
     lines = render_table([_r("pass", worst=1.5e-7), _r("fail", check="forward", backend="c")]).splitlines()
-    assert lines[0].split() == ["op", "backend", "dtype", "check", "result", "worst", "error"]
-    assert lines[2].split() == ["p.op", "python", "float64", "gradcheck", "pass", "1.50e-07"]
-    assert lines[3].split() == ["p.op", "c", "float64", "forward", "FAIL", "-"]
+    assert lines[0].split() == ["op", "backend", "dtype", "check", "result", "worst", "error", "time"]
+    assert lines[2].split() == ["p.op", "python", "float64", "gradcheck", "pass", "1.50e-07", "0.00",
+                                "s"]
+    assert lines[3].split() == ["p.op", "c", "float64", "forward", "FAIL", "-", "0.00", "s"]
+
+
+def test_time_per_check_sums_each_kind_over_ops_backends_and_dtypes():
+    rows = [_r("pass"), _r("pass", backend="c"), _r("pass", check="sizes")]
+    for row, seconds in zip(rows, (1.0, 2.0, 1.0)):
+        row.seconds = seconds
+    assert check_times(rows)[0][:3] == ("gradcheck", 3.0, 2)
+    assert times_line(rows) == "time per check: gradcheck 3.0 s (75 %), sizes 1.0 s (25 %)"
 
 
 def test_not_applicable_rows_are_left_out_of_the_table():

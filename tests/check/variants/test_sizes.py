@@ -19,10 +19,13 @@ def test_a_dimension_is_renamed_everywhere_ints_included_with_the_others_set_to_
     assert all(v.args[0].shape[0] == 1 for v in rows)
 
 
-def test_values_come_from_the_sample_s_own():
+def test_values_spread_over_the_range_of_the_sample_s_own_without_ties():
+    # a tie would let a selection's tie-breaking pass for a loop tail (the ties check has it)
     (variant,) = [v for v in size_variants(None, _sample(), False, accepts=lambda s: True)
                   if v.label.endswith("(dimension 6 -> 65)")]
-    assert set(variant.args[2].values) <= set(_sample().args[2].values)
+    values = variant.args[2].values
+    assert values.min() >= 0.5 and values.max() <= 1.5
+    assert len(set(values.tolist())) == values.size == 65
 
 
 def test_a_renaming_the_op_refuses_tries_the_others_kept_then_drops_it():
@@ -44,6 +47,26 @@ def test_a_square_sample_is_also_made_non_square_on_its_last_or_first_axes():
     shapes = [(tuple(v.args[0].shape), v.args[1], tuple(v.args[2].shape)) for v in variants]
     assert shapes == [((4, 7), [7], (7,)), ((7, 4), [4], (4,)),
                       ((4, 65), [65], (65,)), ((65, 4), [4], (4,))]
+
+
+def test_the_op_s_max_size_caps_the_derived_sizes_and_the_notes_say_so():
+    from types import SimpleNamespace
+
+    notes = []
+    op = SimpleNamespace(max_size=100, cost=None)
+    variants = size_variants(op, _sample(), True, accepts=lambda s: True, notes=notes)
+    assert max(max(v.args[0].shape) for v in variants) <= 100
+    assert notes == ["sizes 257, 4099 not derived: above what max_size=100 allows"]
+
+
+def test_a_declared_cost_bounds_the_sizes_by_the_work_they_take():
+    from types import SimpleNamespace
+
+    from opsdk.registry.verification_options import parse_cost
+
+    op = SimpleNamespace(max_size=None, cost=parse_cost("sequential n^2"))
+    variants = size_variants(op, _sample(), True, accepts=lambda s: True)
+    assert max(max(v.args[0].shape) for v in variants) == 257  # 257^2 steps; 4099^2 too many
 
 
 def test_a_size_beyond_the_budget_is_dropped_before_anything_is_allocated():

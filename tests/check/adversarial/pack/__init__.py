@@ -5,10 +5,9 @@ register it with ``registered()``; ``BUGS`` (in ../expected.py) says, for each b
 that must fail and words its report must contain. ``module(name)`` gives one of its modules to
 tests that check a single op of it.
 """
-import importlib
 import os
 
-from opsdk import hookimpl
+from check.adversarial_helpers import pack_functions
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE = "opsdk_adversarial"
@@ -23,22 +22,4 @@ def import_pack():
     return import_directory(HERE, PACKAGE)
 
 
-@hookimpl
-def register_ops(register):
-    """Every module's ops, under pack ``adv``."""
-    for name in MODULES:
-        importlib.import_module(f"{PACKAGE}.{name}").register(register)
-
-
-def module(name):
-    """The pack's module ``name`` (``"correct"``, ``"bugs_points"``, ...)."""
-    import_pack()
-    return importlib.import_module(f"{PACKAGE}.{name}")
-
-
-def registered():
-    """The pack registered as ``adv`` for a block (a context manager)."""
-    from helpers.packages import registered_pack
-
-    import_pack()
-    return registered_pack(PACKAGE, NAME)
+register_ops, module, registered = pack_functions(PACKAGE, NAME, MODULES, import_pack)
