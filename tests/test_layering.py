@@ -40,24 +40,6 @@ LAYERS = [
     ("public face", ["opsdk"]),
 ]
 
-# The core (tensor, autograd, functional, tensor methods, the Paddle-facing layers) is clean.
-# These edges, in packages other work is changing now, are left for their owners; each entry
-# is one import that points up the order or closes a circle. Empty this set as they go.
-KNOWN_UP_EDGES_OUTSIDE_CORE = {
-    # verification, command line, scaffolding reaching the public face (`import opsdk`,
-    # `from .. import x`) instead of the module that defines x
-    ("opsdk.check.checks.double_backward_error", "opsdk"),
-    ("opsdk.check.checks.isolation_calls", "opsdk"),
-    ("opsdk.check.checks.materialize_grads", "opsdk"),
-    ("opsdk.check.checks.no_grad", "opsdk"),
-    ("opsdk.check.checks.reference", "opsdk"),
-    ("opsdk.check.context", "opsdk"),
-    ("opsdk.check.render.derivatives", "opsdk"),
-    ("opsdk.check.render.html", "opsdk"),
-    ("opsdk.check.variants.trial", "opsdk"),
-}
-
-
 def _module_name(path):
     parts = path.relative_to(ROOT.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -200,18 +182,13 @@ def test_every_module_has_a_layer():
 def test_no_import_points_up_the_layers():
     bad = [f"{a} -> {b} (line {EDGES[a][b]}: {LAYERS[layer_of(a)][0]} imports "
            f"{LAYERS[layer_of(b)][0]})"
-           for a, b in up_edges(EDGES) if (a, b) not in KNOWN_UP_EDGES_OUTSIDE_CORE]
+           for a, b in up_edges(EDGES)]
     assert bad == []
 
 
 def test_no_file_imports_itself_back_through_others():
-    assert circles(EDGES, KNOWN_UP_EDGES_OUTSIDE_CORE) == []
+    assert circles(EDGES) == []
 
-
-def test_every_known_edge_outside_the_core_still_exists():
-    # an entry whose import is gone must leave the set (so the set only ever shrinks)
-    gone = sorted(e for e in KNOWN_UP_EDGES_OUTSIDE_CORE if e[1] not in EDGES.get(e[0], {}))
-    assert gone == []
 
 
 def test_the_scan_sees_imports_inside_functions():
@@ -232,8 +209,7 @@ def test_the_scan_finds_a_circle():
 
 if __name__ == "__main__":
     for a, b in up_edges(EDGES):
-        mark = "  (known)" if (a, b) in KNOWN_UP_EDGES_OUTSIDE_CORE else ""
-        print(f"up: {a} -> {b} line {EDGES[a][b]}{mark}")
+        print(f"up: {a} -> {b} line {EDGES[a][b]}")
     for group in circles(EDGES):
         print("circle:", " ".join(group))
     sys.exit(0)

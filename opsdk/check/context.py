@@ -3,6 +3,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..autograd import grad
+from ..functional.creation import to_tensor
 from . import runs
 from .backends import REFERENCE, backend_scope, place_of
 
@@ -105,20 +107,16 @@ class CheckContext:
 
     def grad_outputs(self, outputs, sample=None):
         """Seeded random gradients, one per output (the same for every backend of a sample)."""
-        import opsdk
-
         rng = np.random.default_rng((sample or self.sample).seed)
-        return [opsdk.to_tensor(rng.standard_normal(tuple(o.shape)).astype(o.dtype), place=o.place)
+        return [to_tensor(rng.standard_normal(tuple(o.shape)).astype(o.dtype), place=o.place)
                 for o in outputs]
 
     def gradients(self, call, grad_outputs=None, inputs=None, backend=None):
         """``opsdk.grad`` of the call's differentiable outputs (None for an input that got none)."""
-        import opsdk
-
         if grad_outputs is None:
             grad_outputs = self.grad_outputs(call.diff_outputs)
         with self.scope(backend), np.errstate(all="ignore"):
-            return opsdk.grad(call.diff_outputs, call.inputs if inputs is None else inputs,
+            return grad(call.diff_outputs, call.inputs if inputs is None else inputs,
                               grad_outputs=grad_outputs, allow_unused=True)
 
     def run(self, sample=None, backend=None, dtype=None, grad_outputs=None, backward=True,
@@ -140,8 +138,6 @@ class CheckContext:
         return found
 
     def _run(self, sample, backend, dtype, grad_outputs, backward, grad_layout):
-        import opsdk
-
         call = self.call(sample=sample, backend=backend, dtype=dtype)
         outputs = [host(o) for o in call.outputs]
         if not backward or not call.diff_outputs or not call.positions:
@@ -149,7 +145,7 @@ class CheckContext:
         if grad_outputs is None:
             seeds = self.grad_outputs(call.diff_outputs, sample)
         else:
-            seeds = [opsdk.to_tensor(np.asarray(g).astype(o.dtype), place=o.place)
+            seeds = [to_tensor(np.asarray(g).astype(o.dtype), place=o.place)
                      for g, o in zip(grad_outputs, call.diff_outputs)]
         if grad_layout is not None:
             seeds = [_laid_out(s, grad_layout) for s in seeds]

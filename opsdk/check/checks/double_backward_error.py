@@ -1,4 +1,5 @@
 """double_backward_error: an op that does not claim double backward refuses it with a clear error."""
+from ...autograd import grad
 from ... import errors
 from ..result import Outcome
 from .reports import second_order
@@ -24,19 +25,17 @@ def _names_op(ctx, message):
 
 def _second_order(ctx):
     """Differentiate the op's create_graph gradients once more (what a user asking for it does)."""
-    import opsdk
-
     call = ctx.call()
     if not call.diff_outputs:
         return None
-    first = opsdk.grad(call.diff_outputs, call.inputs, grad_outputs=ctx.grad_outputs(call.diff_outputs),
+    first = grad(call.diff_outputs, call.inputs, grad_outputs=ctx.grad_outputs(call.diff_outputs),
                        create_graph=True, allow_unused=True)
     # a zero gradient cut from the graph is right to any order; a non-zero one must not be
     # silently cut, so it stays and differentiating it must raise the clear error
     grads = [g for g in first if g is not None and (not g.stop_gradient or g.numpy().any())]
     if not grads:
         return None
-    return opsdk.grad(grads, call.inputs, grad_outputs=ctx.grad_outputs(grads), allow_unused=True)
+    return grad(grads, call.inputs, grad_outputs=ctx.grad_outputs(grads), allow_unused=True)
 
 
 def run(ctx):

@@ -4,6 +4,7 @@ import copy
 
 import numpy as np
 
+from ...autograd import grad
 from ..backends import dtype_availability
 from ..context import host, outputs_of
 from ..samples import argument_names
@@ -104,12 +105,10 @@ class Sequence:
     def backward(self, call, create_graph=False):
         """The call's gradients (``create_graph=True``: the engine hands back the very arrays
         the op's backward returned, as double backward and optimizers see them)."""
-        import opsdk
-
         if not call.seeds:
             return
         with self.ctx.scope(), np.errstate(all="ignore"):
-            grads = opsdk.grad(call.diff_outputs, [call.args[p] for p in call.positions],
+            grads = grad(call.diff_outputs, [call.args[p] for p in call.positions],
                                grad_outputs=call.seeds, allow_unused=True,
                                create_graph=create_graph)
         call.grads = list(grads)

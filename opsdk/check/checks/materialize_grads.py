@@ -1,5 +1,7 @@
 """materialize_grads: one output used alone gives the full backward's gradient with zeros elsewhere."""
-from ... import errors, grad, zeros_like
+from ... import errors
+from ...autograd import grad
+from ...functional.creation import zeros_like
 from ..compare import compare
 from ..result import Outcome
 

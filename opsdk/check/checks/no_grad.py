@@ -1,5 +1,5 @@
 """no_grad: calling the op under ``opsdk.no_grad()`` records no graph."""
-from ... import no_grad
+from ...autograd import no_grad
 from ..result import Outcome
 
 NAME = "no_grad"

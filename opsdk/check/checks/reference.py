@@ -6,6 +6,8 @@ float32 op is held to float32's accuracy of the true values, not to its own kern
 """
 import numpy as np
 
+from ...autograd import grad
+from ...functional.creation import to_tensor
 from ...gradcheck.tolerance import SECOND_ORDER
 from ..accuracy import FACTOR, against_reference, call_scale, reduction_length
 from ..context import host, outputs_of
@@ -27,8 +29,6 @@ def applies(op, backend):
 def _orders(ctx, function, backend, dtype, place):
     """(outputs, first-order grads, second-order grads) of ``function`` on the sample, as host
     arrays; the seeds come from the sample, so op and reference get the same ones."""
-    import opsdk
-
     args, kwargs = ctx.sample.make(place, dtype=dtype)
     positions = ctx.sample.diff_positions
     inputs = [args[p] for p in positions]
@@ -43,11 +43,11 @@ def _orders(ctx, function, backend, dtype, place):
         def seed_like(t):
             # the op's dtype first: op and reference get exactly the same seed values
             values = rng.standard_normal(tuple(t.shape)).astype(ctx.dtype).astype(t.dtype)
-            return opsdk.to_tensor(values, place=t.place)
+            return to_tensor(values, place=t.place)
 
         seeds = [seed_like(o) for o in diff]
         want_second = ctx.op.double_backward
-        first = opsdk.grad(diff, inputs, grad_outputs=seeds, create_graph=want_second,
+        first = grad(diff, inputs, grad_outputs=seeds, create_graph=want_second,
                            allow_unused=True)
         first_host = [None if g is None else host(g) for g in first]
         if not want_second:
@@ -56,7 +56,7 @@ def _orders(ctx, function, backend, dtype, place):
         if not connected:
             return result, first_host, [np.zeros(x.shape) for x in inputs]
         us = [seed_like(g) for g, _ in connected]
-        second = opsdk.grad([g for g, _ in connected], inputs, grad_outputs=us, allow_unused=True)
+        second = grad([g for g, _ in connected], inputs, grad_outputs=us, allow_unused=True)
         return result, first_host, [np.zeros(x.shape) if g is None else host(g)
                                     for g, x in zip(second, inputs)]
 

@@ -9,6 +9,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...autograd import grad
+from ...functional.creation import ones_like, to_tensor
+
 _POINTS = 401
 _MAX_SIDE = 256  # Jacobian rows / columns shown: samples are small, a page must stay light
 _MAX_SAMPLES = 8  # samples whose Jacobians are compared for the heat map
@@ -112,8 +115,6 @@ def _argument_names(op, count):
 
 def _function(op, args, kwargs, position, order):
     """``f(t)``: the op's first float output (order 1), or its gradient w.r.t. ``t`` (order 2)."""
-    import opsdk
-
     def first_float(result):
         outputs = result if isinstance(result, (tuple, list)) else (result,)
         return next(o for o in outputs if o.numpy().dtype.kind == "f")
@@ -124,16 +125,14 @@ def _function(op, args, kwargs, position, order):
         y = first_float(op(*called, **kwargs))
         if order == 1:
             return y
-        (g,) = opsdk.grad(y, t, grad_outputs=opsdk.ones_like(y), create_graph=True)
+        (g,) = grad(y, t, grad_outputs=ones_like(y), create_graph=True)
         return g
 
     return f
 
 
 def _leaf(values, dtype):
-    import opsdk
-
-    t = opsdk.to_tensor(np.asarray(values, dtype=dtype))
+    t = to_tensor(np.asarray(values, dtype=dtype))
     t.stop_gradient = False
     return t
 
@@ -169,8 +168,6 @@ def _differences(f, x, h, work):
 
 def _analytic(f, x, dtype):
     """Analytic Jacobian of f at x (rows: output elements) from one backward per output element."""
-    import opsdk
-
     t = _leaf(x, dtype)
     y = f(t)
     size = int(np.prod(y.shape)) if y.shape else 1
@@ -178,7 +175,7 @@ def _analytic(f, x, dtype):
     for i in range(min(size, _MAX_SIDE)):
         seed = np.zeros(size, dtype=y.numpy().dtype)
         seed[i] = 1
-        (g,) = opsdk.grad(y, t, grad_outputs=opsdk.to_tensor(seed.reshape(y.shape)), retain_graph=True,
+        (g,) = grad(y, t, grad_outputs=to_tensor(seed.reshape(y.shape)), retain_graph=True,
                           allow_unused=True)
         rows.append(np.zeros(x.size) if g is None else g.numpy().astype(np.float64).reshape(-1))
     return np.stack(rows)
@@ -226,10 +223,8 @@ def _curve(op, args, kwargs, position, name, order):
 
 def _diagonal_analytic(f, x):
     """d f_i / d x_i for an elementwise f: one backward of sum(f)."""
-    import opsdk
-
     t = _leaf(x, x.dtype)
-    (g,) = opsdk.grad(f(t), t, allow_unused=True)
+    (g,) = grad(f(t), t, allow_unused=True)
     return np.zeros(x.size) if g is None else g.numpy().astype(np.float64).reshape(-1)
 
 

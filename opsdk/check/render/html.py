@@ -152,7 +152,7 @@ def render_html(results, seconds=None, seed=0, mode="fast"):
 
         Path("report.html").write_text(render_html(results, seed=0))
     """
-    from ... import __version__
+    from ...version import __version__
 
     failed = any(r.failed for r in results)
     shown = [r for r in results if r.status in FAILING or _loosened(r)]

@@ -1,7 +1,7 @@
 """Running the op's python forward on a candidate sample: does it accept it, and what comes out."""
 import numpy as np
 
-from ... import no_grad
+from ...autograd import no_grad
 from ..backends import REFERENCE, availability, backend_scope
 from ..context import outputs_of
 
