@@ -1,7 +1,7 @@
 """Session-wide test setup: compiled kernels go to a private cache, never the user's; a test
 marked with an optional framework (torch, jax, paddle) is skipped, with the reason, where that
-framework is not installed; slow tests of the directories in SLOW_DESELECTED are deselected
-unless `-m slow`."""
+framework is not installed; sweeps (`sweep`), and slow tests of the directories in
+SLOW_DESELECTED, are deselected unless the run selects them (`-m sweep`, `-m slow`)."""
 import importlib.util
 import os
 import shutil
@@ -22,15 +22,16 @@ HERE = Path(__file__).resolve().parent
 
 def _selects_slow(config):
     expression = config.getoption("markexpr") or ""
-    return "slow" in expression and "not slow" not in expression
+    return any(word in expression and f"not {word}" not in expression for word in ("slow", "sweep"))
 
 
 def _deselect_slow(config, items):
     if _selects_slow(config):
         return
     roots = [HERE / name for name in SLOW_DESELECTED]
-    slow = [item for item in items if item.get_closest_marker("slow") is not None
-            and any(root in Path(str(item.fspath)).resolve().parents for root in roots)]
+    slow = [item for item in items if item.get_closest_marker("sweep") is not None
+            or (item.get_closest_marker("slow") is not None
+                and any(root in Path(str(item.fspath)).resolve().parents for root in roots))]
     if slow:
         config.hook.pytest_deselected(items=slow)
         items[:] = [item for item in items if item not in slow]

@@ -17,7 +17,10 @@ def attach(fd, timeout):
     import faulthandler
 
     _state["fd"], _state["timeout"] = fd, timeout
-    # a segfault in a pack's native code then names the Python line that called it
+    # a segfault in a pack's native code then names the Python line that called it. Disabled
+    # first: enable() on an enabled faulthandler only changes its file and leaves the signal
+    # handlers a library installed since (Paddle's, PyTorch's) in front of it, which print nothing
+    faulthandler.disable()
     faulthandler.enable(file=fd, all_threads=False)
 
 

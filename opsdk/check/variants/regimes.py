@@ -14,7 +14,8 @@ spread deterministically (pattern.py) over
 - rows of other lengths: 2, and 17 at ×0.1 (where the op takes the length: the last axis
   is renamed everywhere its size appears, as size samples do);
 - a single row: the leading axes of size 1 (all of them, and each alone; a batch of one,
-  where a ``squeeze()`` drops an axis the op needs).
+  where a ``squeeze()`` drops an axis the op needs), except an axis whose size a tensor of
+  another rank shares (a per-channel parameter).
 
 The domain is the one declared in the op's TensorSpec, else the range of the sample's values
 rounded to one digit; declared kinks (``avoid``) are kept clear of. Integer inputs keep their
@@ -129,7 +130,10 @@ def _single_rows(op, sample):
     if not floats:
         return []
     lead = floats[0].values.shape
-    axes = [a for a in range(len(lead) - 1) if lead[a] > 1]
+    # an axis whose size a tensor of another rank also has (a per-channel scale [C] beside
+    # x [N, C, L]) is tied to it: shrinking x's alone makes a call the op never gets
+    tied = {d for _, s in sample.slots() if s.values.ndim != len(lead) for d in s.values.shape}
+    axes = [a for a in range(len(lead) - 1) if lead[a] > 1 and lead[a] not in tied]
     choices = ([tuple(axes)] if axes else []) + ([(a,) for a in axes] if len(axes) > 1 else [])
     out = []
     for chosen in choices:

@@ -60,13 +60,13 @@ def test_every_planted_bug_is_flagged_naming_its_cause(bugs, op):
 
 def test_the_python_kernels_of_the_bug_pack_are_right(bugs):
     code, results = bugs["python"]
-    assert code == 0, [f"{r['case_id']}: {r['detail'][:200]}" for r in results if r["status"] not in ("pass", "n/a")]
+    assert code == 0, [f"{r['op']}[{r['backend']}-{r['dtype']}-{r['check']}]: {r['detail'][:200]}" for r in results if r["status"] not in ("pass", "n/a")]
 
 
 def test_no_correct_kernel_of_the_zoo_is_flagged(zoo):
     _, results = zoo
     assert len({r["op"] for r in results}) == 24
-    wrong = [f"{r['case_id']}: {r['detail'][:400]}" for r in results if r["status"] not in ("pass", "n/a")
+    wrong = [f"{r['op']}[{r['backend']}-{r['dtype']}-{r['check']}]: {r['detail'][:400]}" for r in results if r["status"] not in ("pass", "n/a")
              and r["op"].split(".", 1)[1] not in EXPECTED.ZOO_FLAGGED]
     assert not wrong, "\n".join(wrong)
     assert {r["check"] for r in results if r["status"] == "pass"} >= set(CUDA_CHECKS)
