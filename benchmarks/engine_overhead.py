@@ -161,7 +161,7 @@ def _rows_of(tree, repeat):
 def before_after(rev, repeat, rounds=3):
     """This tree's rows and ``rev``'s, measured in alternating fresh interpreters (the round with
     the fastest opsdk kept per row), printed as before, after, after/before and each one's ratio
-    to its reference (torch for the small chain, NumPy for the large) from the same round."""
+    to its reference (NumPy where the row has it, else torch) from the same round."""
     here = pathlib.Path(__file__).resolve().parents[1]
     with tempfile.TemporaryDirectory(prefix="opsdk-before-") as tmp:
         archive = subprocess.run(["git", "-C", str(here), "archive", rev, "opsdk"],
@@ -171,7 +171,7 @@ def before_after(rev, repeat, rounds=3):
         for _ in range(rounds):
             for label, tree in (("before", tmp), ("after", here)):
                 for name, o, t, n in _rows_of(tree, repeat):
-                    ref = t if t else n
+                    ref = n if n else t
                     if o < best.get((label, name), (float("inf"),))[0]:
                         best[(label, name)] = (o, o / ref if ref else None)
     head = (f"{rev + ' -> this tree':46s} {'before':>9s} {'after':>9s} {'after/before':>13s} "
@@ -182,7 +182,7 @@ def before_after(rev, repeat, rounds=3):
     for name in [name for (label, name) in best if label == "after"]:
         (b, rb), (a, ra) = best[("before", name)], best[("after", name)]
         print(f"{name:46s} {b:9.2f} {a:9.2f} {a / b:13.2f} {fmt(rb, 13)} {fmt(ra, 12)}")
-    print("ratio: to torch for the small chain, to NumPy for the 1e6 chain (same interpreter)")
+    print("ratio: to NumPy where the row has it, else to torch (same interpreter, same round)")
 
 
 def main():
