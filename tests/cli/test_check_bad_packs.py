@@ -79,8 +79,11 @@ def test_an_op_that_segfaults_fails_the_run_with_the_line_it_crashed_at(site):
 @watched
 def test_ctrl_c_during_check_exits_130_not_aborted(site, tmp_path):
     started = tmp_path / "started"
+    # a terminal's foreground job has SIGINT at its default; a suite started in the background
+    # (`pytest &`) hands its children SIGINT ignored, and Python then keeps ignoring it
     proc = subprocess.Popen([sys.executable, "-m", "opsdk.cli", *CHECK], start_new_session=True,
                             env=_env(site, "sleep", HOSTILE_STARTED=str(started)),
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
