@@ -1,12 +1,11 @@
 """Session-wide test setup: compiled kernels go to a private cache, never the user's; a test
 marked with an optional framework (torch, jax, paddle) is skipped, with the reason, where that
-framework is not installed; sweeps (`sweep`), and slow tests of the directories in
-SLOW_DESELECTED, are deselected unless the run selects them (`-m sweep`, `-m slow`)."""
+framework is not installed; `slow` and `sweep` tests are deselected unless the run selects them
+(`-m "slow or sweep"`: the README's full verification)."""
 import importlib.util
 import os
 import shutil
 import tempfile
-from pathlib import Path
 
 import pytest
 
@@ -14,10 +13,11 @@ import pytest
 OPTIONAL_FRAMEWORKS = ("torch", "jax", "paddle")
 
 
-# directories whose `slow` tests (whole-pack sweeps, minutes each) are deselected unless the
-# run selects them with `-m slow`: the README's test command stays within its time budget
-SLOW_DESELECTED = ("check", "testing")
-HERE = Path(__file__).resolve().parent
+# the README's test command is the suite a contributor runs before every commit: minutes, with
+# every test file's fast cases in it. Long cases (seconds each: whole-pack checks, pip installs,
+# seed sweeps, the simulator over whole packs) are marked `slow` or `sweep` and run in the
+# README's full verification, which CI runs as its own step
+SLOW_MARKERS = ("slow", "sweep")
 
 
 def _selects_slow(config):
@@ -28,10 +28,7 @@ def _selects_slow(config):
 def _deselect_slow(config, items):
     if _selects_slow(config):
         return
-    roots = [HERE / name for name in SLOW_DESELECTED]
-    slow = [item for item in items if item.get_closest_marker("sweep") is not None
-            or (item.get_closest_marker("slow") is not None
-                and any(root in Path(str(item.fspath)).resolve().parents for root in roots))]
+    slow = [item for item in items if any(item.get_closest_marker(m) for m in SLOW_MARKERS)]
     if slow:
         config.hook.pytest_deselected(items=slow)
         items[:] = [item for item in items if item not in slow]

@@ -9,6 +9,7 @@ import pytest
 EXAMPLE = Path(__file__).resolve().parent.parent / "plugins" / "opsdk-example"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the user cache follows XDG_CACHE_HOME on Linux")
 def test_example_pack_tests_leave_the_user_cache_untouched(tmp_path):
     pytest.importorskip("opsdk_example", reason="the example pack is not installed")

@@ -14,7 +14,7 @@ from opsdk.errors import (BackendUnavailableError, CacheUnusableError, CacheUntr
 from opsdk.kernels.cache import (KEY_NAME, append_build_log, build_lock, cache_dir, cache_problem, subdir,
                                  unusable_error)
 from opsdk.kernels.cgen import generate_c
-from opsdk.kernels.compiler import compiler_identity, find_compiler, first_error, run_logged
+from opsdk.kernels.compiler import compiler_identity, exit_text, find_compiler, first_error, run_logged
 from opsdk.kernels.entries import discard_entry, new_build_dir, read_entry, write_manifest
 from opsdk.kernels.keys import build_key, source_key
 from opsdk.kernels.loader import load_verified
@@ -290,7 +290,7 @@ def _compile_and_install(source, code, command, key, entry, kernel):
     started = time.perf_counter()
     returncode = run_logged(args, tmp, os.path.join(tmp, "build.log"))
     if returncode != 0:
-        _raise_build_failure(source, kernel, key, tmp, args)
+        _raise_build_failure(source, kernel, key, tmp, args, returncode)
     write_manifest(tmp, so_name)
     try:
         os.rename(tmp, entry)
@@ -308,7 +308,7 @@ def _compile_and_install(source, code, command, key, entry, kernel):
     return found
 
 
-def _raise_build_failure(source, kernel, key, tmp, args):
+def _raise_build_failure(source, kernel, key, tmp, args, returncode):
     """Keep the failed build under logs/ and raise KernelBuildError with its first error."""
     import shlex
 
@@ -320,6 +320,8 @@ def _raise_build_failure(source, kernel, key, tmp, args):
         f.readline()  # the command line: its -Werror=... must not pass for the first error
         log_text = f.read()
     error = first_error(log_text)
+    if not log_text.strip():
+        error = f"(the compiler printed nothing; {exit_text(returncode)})"
     hint = ""
     if "implicit declaration" in error:
         hint = f"\n  hint: every function in the cdef must be defined in {source.display_name}"

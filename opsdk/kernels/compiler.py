@@ -129,6 +129,20 @@ def run_compiler(args, cwd, log):
             raise
 
 
+def exit_text(returncode):
+    """The compiler's exit status in words; the watcher shell reports a signal as 128 + N."""
+    import signal
+
+    number = -returncode if returncode < 0 else returncode - 128 if returncode > 128 else 0
+    try:
+        name = signal.Signals(number).name if number else ""
+    except ValueError:
+        name = ""
+    if name:
+        return f"exit status {returncode}: killed by {name} (out of memory, or killed from outside)"
+    return f"exit status {returncode}"
+
+
 def run_logged(args, cwd, log_path, mode="w"):
     """Run the compiler in cwd with the command line, then its output, written to log_path;
     returns its exit status (-1, with the reason logged, when it cannot start)."""

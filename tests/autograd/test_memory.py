@@ -128,6 +128,7 @@ def test_a_graph_never_backpropagated_dies_with_its_last_reference(name, no_gc):
     assert [r() for r in refs] == [None, None]
 
 
+@pytest.mark.slow
 def test_300_forward_passes_of_a_tanh_mlp_keep_memory_flat_without_the_gc(no_gc):
     rng = np.random.default_rng(0)
     ws = [opsdk.to_tensor(rng.standard_normal((128, 128)).astype("float32") * 0.1,

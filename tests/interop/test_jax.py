@@ -30,6 +30,7 @@ def test_int64_output_and_bool_argument():
     np.testing.assert_allclose(g, 2 * np.asarray(x) * np.where(mask, 3.0, 1.0), rtol=1e-6)
 
 
+@pytest.mark.slow
 def test_sharded_example_equals_the_unsharded_run():
     from .examples import run_example
 

@@ -187,6 +187,19 @@ def test_syntax_error_reports_file_and_line(cache):
     assert "command (in " in message and "-shared" in message
 
 
+def test_a_compiler_killed_by_a_signal_says_so(cache, tmp_path, monkeypatch):
+    # a compiler that dies silently (the OOM killer, a kill from outside) must not read as a
+    # mysterious failure with nothing printed: the message names the signal
+    script = tmp_path / "killed-cc"
+    script.write_text("#!/bin/sh\nkill -9 $$\n")
+    script.chmod(0o755)
+    monkeypatch.setenv("CC", str(script))
+    with pytest.raises(KernelBuildError) as caught:
+        build_c(scale_source(), kernel="tests.killed")
+    assert "printed nothing" in str(caught.value)
+    assert "killed by SIGKILL" in str(caught.value)
+
+
 def test_build_failure_keeps_full_log_in_cache(cache):
     with pytest.raises(KernelBuildError) as caught:
         build_c(CSource("data/bad.c", cdef="void broken(double *y, int64_t n);"))

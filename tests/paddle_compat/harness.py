@@ -6,6 +6,10 @@ scalars, None, strings, lists/tuples/dicts of them, or ``attempt(...)`` results;
 that raises is itself an observation (the exception's built-in family).
 """
 import math
+import os
+import pickle
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -160,3 +164,27 @@ def observe(program, module):
         warnings.simplefilter("ignore")
         module.seed(2024)
         return run(program, module)
+
+
+_CHILD = """
+import pickle, sys
+sys.path.insert(0, sys.argv[1])
+import paddle
+from paddle_compat.harness import observe
+from paddle_compat.programs import load_all
+sys.stdout.buffer.write(pickle.dumps(observe(load_all()[sys.argv[2]], paddle)))
+"""
+
+
+def observe_in_child(program, timeout=120):
+    """observe(program, paddle) in a fresh interpreter. A child killed by a signal (the way a
+    crashing native kernel ends) is observed as a raised OSError, as if the kernel had raised."""
+    tests_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run([sys.executable, "-c", _CHILD, tests_dir, program.name],
+                          capture_output=True, timeout=timeout, check=False)
+    if done.returncode == 0:
+        return pickle.loads(done.stdout)  # noqa: S301 - our own child's output
+    if done.returncode < 0:
+        return Raised(OSError(f"Paddle's process died of signal {-done.returncode}"))
+    raise RuntimeError(f"the Paddle side of {program.name} failed in its child process:\n"
+                       f"{done.stderr.decode(errors='replace')[-2000:]}")

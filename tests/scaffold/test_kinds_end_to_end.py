@@ -29,9 +29,16 @@ NEEDS_SYMPY = pytest.mark.skipif(importlib.util.find_spec("sympy") is None,
                                  reason="--formula needs SymPy: pip install 'opsdk[formula]'")
 
 
+# the default suite generates, tests and checks one kind end to end (10-25 s each); the full
+# verification does every kind
+DEFAULT_CASE = "softplus"
+
+
 def cases(names):
-    """The cases as pytest params; the formula ones skipped, with the reason, where SymPy is absent."""
-    return [pytest.param(name, marks=NEEDS_SYMPY) if name in FORMULAS else name for name in names]
+    """The cases as pytest params; the formula ones skipped, with the reason, where SymPy is absent;
+    all but DEFAULT_CASE marked slow."""
+    return [pytest.param(name, marks=([NEEDS_SYMPY] if name in FORMULAS else [])
+                         + ([] if name == DEFAULT_CASE else [pytest.mark.slow])) for name in names]
 
 
 def passed(stdout, test):
@@ -63,7 +70,8 @@ def test_each_kind_and_formula_passes_its_tests_and_opsdk_check_as_generated(gen
         assert passed(tests.stdout, f"tests/ops/test_{case}.py::test_third_derivative_matches_sympy[0]")
 
 
-@pytest.mark.parametrize("case", cases(["mish", "gauss"]))
+@pytest.mark.parametrize("case", [pytest.param("mish", marks=NEEDS_SYMPY),
+                                  pytest.param("gauss", marks=[NEEDS_SYMPY, pytest.mark.slow])])
 def test_a_formula_op_module_is_at_most_60_lines(generated_pack, case):
     pack = generated_pack(f"lines_{case}", {case: CASES[case]})
     module = pack.root / "src" / pack.name / "ops" / f"{case}.py"
@@ -77,6 +85,7 @@ def test_the_hand_written_example_is_at_most_half_the_old_one(generated_pack):
 
 
 @NEEDS_SYMPY
+@pytest.mark.slow
 def test_two_input_formula_ops_broadcast(generated_pack):
     pack = generated_pack("k_broadcast", {"gauss": GAUSS})
     pack.install()
@@ -85,10 +94,8 @@ def test_two_input_formula_ops_broadcast(generated_pack):
 
 
 def pip_cases():
-    """Every case for the sweep (-m sweep); the default run installs one kind with pip, as the
-    others pass the same tests installed the way pip -e leaves them (above)."""
-    return [pytest.param(name, marks=([NEEDS_SYMPY] if name in FORMULAS else [])
-                         + ([] if name == "softplus" else [pytest.mark.sweep])) for name in sorted(CASES)]
+    """Every case, installed with pip (the full verification: a venv and a pip install each)."""
+    return [pytest.param(name, marks=[NEEDS_SYMPY] if name in FORMULAS else []) for name in sorted(CASES)]
 
 
 @pytest.mark.slow

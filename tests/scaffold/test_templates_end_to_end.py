@@ -29,7 +29,10 @@ def expected_backends(backends):
     return runs
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
+# python by default (5 s); each pack with a compiled backend (6-17 s) in the full verification,
+# where test_kinds_end_to_end's default case already builds C and CUDA from the templates
+@pytest.mark.parametrize("case", [pytest.param(c, marks=[] if c == "python" else [pytest.mark.slow])
+                                  for c in sorted(CASES)])
 def test_generated_pack_passes_its_tests_and_opsdk_check(generated_pack, case):
     backends = CASES[case]
     pack = generated_pack(f"e2e_{case}", {"smooth": backends})

@@ -52,18 +52,29 @@ def _pytest(tmp_path, *args):
                           capture_output=True, text=True, timeout=300)
 
 
-@pytest.fixture(scope="module")
-def plugin_run(tmp_path_factory, cache_dir):
-    """One child pytest over the fixture packs: (outcome per test name, stdout)."""
-    tmp_path = tmp_path_factory.mktemp("plugin")
+def _plugin_outcomes(tmp_path, *args):
+    """A child pytest over the fixture packs: (outcome per test name, stdout)."""
     (tmp_path / "test_packs.py").write_text(TEST_MODULE.format(tests=TESTS))
-    proc = _pytest(tmp_path, "-q", "--junitxml", str(tmp_path / "out.xml"), "test_packs.py")
+    proc = _pytest(tmp_path, "-q", "--junitxml", str(tmp_path / "out.xml"), *args, "test_packs.py")
     outcomes = {}
     for case in ET.parse(tmp_path / "out.xml").getroot().iter("testcase"):
         kinds = {child.tag for child in case}
         outcomes[case.get("name")] = ("failed" if kinds & {"failure", "error"} else
                                       "skipped" if "skipped" in kinds else "passed")
     return outcomes, proc.stdout
+
+
+@pytest.fixture(scope="module")
+def plugin_run(tmp_path_factory, cache_dir):
+    """Every case of the fixture packs through the plugin (a quarter of a minute)."""
+    return _plugin_outcomes(tmp_path_factory.mktemp("plugin"))
+
+
+@pytest.fixture(scope="module")
+def plugin_sample(tmp_path_factory, cache_dir):
+    """The cases the default suite reads, selected with -k as a user would (seconds)."""
+    return _plugin_outcomes(tmp_path_factory.mktemp("plugin_sample"), "-k",
+                            "ordinary or brokenpack or cube_f32_drift or (goodpack and cube and gradcheck)")
 
 
 @pytest.fixture(scope="module")
@@ -88,20 +99,20 @@ def test_plugin_gives_the_same_verdict_as_opsdk_check_for_every_case(plugin_run,
     assert from_plugin == cli_verdicts, stdout[-3000:]
 
 
-def test_ids_read_pack_op_backend_dtype_check(plugin_run):
-    outcomes, _ = plugin_run
+def test_ids_read_pack_op_backend_dtype_check(plugin_sample):
+    outcomes, _ = plugin_sample
     assert outcomes["goodpack.cube[c-float32-gradcheck]"] == "passed"
     assert outcomes["badpack.cube_f32_drift[c-float32-forward]"] == "failed"
     assert outcomes["brokenpack[load]"] == "failed"
 
 
-def test_ordinary_tests_beside_a_declaration_still_run(plugin_run):
-    outcomes, _ = plugin_run
+def test_ordinary_tests_beside_a_declaration_still_run(plugin_sample):
+    outcomes, _ = plugin_sample
     assert outcomes["test_an_ordinary_test_still_runs"] == "passed"
 
 
-def test_failure_shows_the_check_report(plugin_run):
-    _, stdout = plugin_run
+def test_failure_shows_the_check_report(plugin_sample):
+    _, stdout = plugin_sample
     assert "FAIL badpack.cube_f32_drift[c-float32-forward]" in stdout
     assert "forward on c (float32) disagrees with python in float64" in stdout
 

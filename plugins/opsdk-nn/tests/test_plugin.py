@@ -42,6 +42,7 @@ def test_ops_are_reachable_by_qualified_name(nn_pack):
     assert opsdk.ops.get("nn.silu")(x).numpy()[1] == pytest.approx(0.7310586)
 
 
+@pytest.mark.slow
 def test_every_op_passes_opsdk_check_on_the_cpu_backends(nn_pack):
     ops, failures = select_ops(packs=["nn"])
     results = run_checks(plan_cases(ops, backends=["python", "c"]), failures)

@@ -21,6 +21,7 @@ def test_gpu_check_says_why_it_cannot_run_without_a_gpu():
     assert "no usable GPU here" in done.stdout
 
 
+@pytest.mark.slow
 def test_benchmark_prints_a_row_per_op_against_the_streaming_floor():
     done = _run(os.path.join("benchmarks", "fused_ops.py"), "--n", "20000", "--repeat", "1", "--no-torch")
     assert done.returncode == 0, done.stderr

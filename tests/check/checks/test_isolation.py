@@ -1,6 +1,8 @@
 import subprocess
 import sys
 
+import pytest
+
 from opsdk import TensorSpec
 
 from ..helpers import verdict
@@ -97,6 +99,7 @@ def test_a_call_that_raises_after_one_in_the_other_dtype_is_reported_as_interfer
 
 
 
+@pytest.mark.slow
 def test_a_cuda_op_s_inputs_are_updated_in_place_through_cupy_on_the_simulator():
     # the in-place update (an optimizer step between calls) once built a cupy.ndarray from a
     # NumPy array, which CuPy's constructor takes as a shape: every CUDA op errored here

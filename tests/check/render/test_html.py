@@ -25,6 +25,7 @@ def failed_gradient_checks(results):
     return [r for r in results if r.check in ("gradcheck", "gradgradcheck") and r.status == "fail"]
 
 
+@pytest.mark.slow
 def test_one_plot_per_failed_gradient_check(bad_results):
     page = render_html(bad_results)
     expected = failed_gradient_checks(bad_results)

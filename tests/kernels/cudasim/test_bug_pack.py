@@ -42,6 +42,7 @@ def test_the_python_kernels_of_the_bug_pack_are_right(buggy):
     assert code == 0, [r["case_id"] for r in results if r["status"] not in ("pass", "n/a")]
 
 
+@pytest.mark.slow
 def test_the_fixed_twins_pass_every_cuda_check():
     with registered("cuda_fixed", "cudafixed"):
         code, results = _check("cudafixed", "--backend", "cuda", "--simulate")

@@ -188,6 +188,7 @@ def test_unwritten_output_elements_of_an_opsdk_kernel_are_an_error(cp, probe):
         kernel.run("cuda", cp.ones(100, cp.float32))
 
 
+@pytest.mark.slow
 def test_a_segfault_outside_a_kernel_is_not_swallowed():
     code = ("import ctypes, opsdk.kernels.cudasim as s; s.install(); import cupy; "
             "cupy.zeros(4); ctypes.string_at(1)")

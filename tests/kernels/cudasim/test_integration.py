@@ -91,6 +91,7 @@ def test_doctor_says_the_simulator_is_on(cp):
     assert "CUDA simulator    on" in result.output and "opsdk CUDA simulator (CPU)" in result.output
 
 
+@pytest.mark.slow
 def test_the_pytest_option_runs_gpu_tests_on_the_simulator(tmp_path):
     (tmp_path / "test_gpu_here.py").write_text(
         "import pytest\nfrom opsdk.kernels import cuda_status\n\n"

@@ -188,6 +188,7 @@ except CudaSimulatorError as e:
 '''
 
 
+@pytest.mark.slow
 def test_without_instrumentation_a_general_protection_fault_points_at_misalignment(tmp_path):
     out = run_uninstrumented(UNINSTRUMENTED, tmp_path).strip()
     if out == "no error":  # a compiler that moves 16 bytes unaligned-safe (movups): nothing faults on a CPU

@@ -20,12 +20,23 @@ def _check(pack, *args):
     return result.exit_code, json.loads(result.output)["results"]
 
 
-def _cuda(pack):
-    return _check(pack, "--backend", "cuda", "--simulate", *(f"--check={c}" for c in CUDA_CHECKS))
+def _cuda(pack, *ops):
+    return _check(pack, *ops, "--backend", "cuda", "--simulate", *(f"--check={c}" for c in CUDA_CHECKS))
 
 
 def _flagged(results, op):
     return [r for r in results if r["op"] == op and r["status"] in ("fail", "error")]
+
+
+# the default suite checks three bugs of three classes alone (seconds); the whole bug pack and the
+# zoo (a minute of simulated CUDA) run in the full verification
+SAMPLE = ("bounds_le", "no_step_barrier", "divergent_barrier")
+
+
+@pytest.fixture(scope="module")
+def sample():
+    with registered("cuda_bugs2", "cudabugs2"):
+        yield _cuda("cudabugs2", *(f"cudabugs2.{op}" for op in SAMPLE))
 
 
 @pytest.fixture(scope="module")
@@ -42,15 +53,15 @@ def zoo():
         yield _cuda("cudazoo")
 
 
-def test_the_bug_pack_registers_every_planted_bug(bugs):
-    _, results = bugs["cuda"]
-    assert {r["op"] for r in results} == {f"cudabugs2.{op}" for op in EXPECTED.BUG_CAUSES}
-
-
-@pytest.mark.parametrize("op", sorted(EXPECTED.BUG_CAUSES))
-def test_every_planted_bug_is_flagged_naming_its_cause(bugs, op):
-    code, results = bugs["cuda"]
+@pytest.mark.parametrize("op", SAMPLE)
+def test_a_planted_bug_checked_alone_is_flagged_naming_its_cause(sample, op):
+    code, results = sample
     assert code == 1
+    assert {r["op"] for r in results} == {f"cudabugs2.{o}" for o in SAMPLE}
+    _assert_flagged(results, op)
+
+
+def _assert_flagged(results, op):
     flagged = _flagged(results, f"cudabugs2.{op}")
     assert flagged, f"cudabugs2.{op}: no cuda check failed"
     causes = EXPECTED.BUG_CAUSES[op]
@@ -58,11 +69,27 @@ def test_every_planted_bug_is_flagged_naming_its_cause(bugs, op):
         f"cudabugs2.{op}: no failure names {causes!r}:\n" + "\n".join(r["detail"][:400] for r in flagged))
 
 
+@pytest.mark.slow
+def test_the_bug_pack_registers_every_planted_bug(bugs):
+    _, results = bugs["cuda"]
+    assert {r["op"] for r in results} == {f"cudabugs2.{op}" for op in EXPECTED.BUG_CAUSES}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("op", sorted(EXPECTED.BUG_CAUSES))
+def test_every_planted_bug_is_flagged_naming_its_cause(bugs, op):
+    code, results = bugs["cuda"]
+    assert code == 1
+    _assert_flagged(results, op)
+
+
+@pytest.mark.slow
 def test_the_python_kernels_of_the_bug_pack_are_right(bugs):
     code, results = bugs["python"]
     assert code == 0, [f"{r['op']}[{r['backend']}-{r['dtype']}-{r['check']}]: {r['detail'][:200]}" for r in results if r["status"] not in ("pass", "n/a")]
 
 
+@pytest.mark.slow
 def test_no_correct_kernel_of_the_zoo_is_flagged(zoo):
     _, results = zoo
     assert len({r["op"] for r in results}) == 24
@@ -72,6 +99,7 @@ def test_no_correct_kernel_of_the_zoo_is_flagged(zoo):
     assert {r["check"] for r in results if r["status"] == "pass"} >= set(CUDA_CHECKS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("op", sorted(EXPECTED.ZOO_FLAGGED))
 def test_what_the_simulator_cannot_reproduce_it_names(zoo, op):
     # passing is right too: a compiler that saturates conversions as the GPU does (clang)

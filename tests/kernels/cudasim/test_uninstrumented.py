@@ -2,6 +2,8 @@
 OPSDK_CUDA_SIM_INSTRUMENT=0) the simulator still finds what guard pages, canaries and poison
 show: far out-of-bounds accesses, writes into an allocation's slack, values computed from
 shared memory no thread wrote."""
+import pytest
+
 from .conftest import run_uninstrumented
 
 SCRIPT = r'''
@@ -31,6 +33,7 @@ print("OK:", error("block_sum", (1,), (256,), (x, good, numpy.int32(256), numpy.
 '''
 
 
+@pytest.mark.slow
 def test_guard_pages_canaries_and_poison_without_instrumentation(tmp_path):
     out = run_uninstrumented(SCRIPT, tmp_path)
     lines = dict(line.split(": ", 1) for line in out.splitlines() if ": " in line)

@@ -14,6 +14,7 @@ def _all_lines(context):
     return python, c
 
 
+@pytest.mark.slow
 def test_generated_lines_fit_in_99_columns_with_their_indentation():
     context = formula_context("big", LONG, inputs=("x", "y"), backends=("python", "c", "cuda"))
     python, c = _all_lines(context)
@@ -37,6 +38,7 @@ def test_wrapped_python_is_the_same_code():
     numpy.testing.assert_allclose(namespace["value"](maths_of(x), x, y), want, rtol=1e-13)
 
 
+@pytest.mark.slow
 def test_named_results_never_take_an_inputs_name():
     text = " + ".join(f"exp(r0*r1/{k}) * sin(r0 - {k}*r1)" for k in range(1, 6))
     context = formula_context("names", text, inputs=("r0", "r1"))
