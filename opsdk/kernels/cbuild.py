@@ -320,8 +320,11 @@ def _raise_build_failure(source, kernel, key, tmp, args, returncode):
         f.readline()  # the command line: its -Werror=... must not pass for the first error
         log_text = f.read()
     error = first_error(log_text)
+    status = exit_text(returncode)
     if not log_text.strip():
-        error = f"(the compiler printed nothing; {exit_text(returncode)})"
+        error = f"(the compiler printed nothing; {status})"
+    elif "killed by" in status:
+        error = f"{error} ({status})"
     hint = ""
     if "implicit declaration" in error:
         hint = f"\n  hint: every function in the cdef must be defined in {source.display_name}"

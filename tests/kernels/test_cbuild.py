@@ -196,7 +196,6 @@ def test_a_compiler_killed_by_a_signal_says_so(cache, tmp_path, monkeypatch):
     monkeypatch.setenv("CC", str(script))
     with pytest.raises(KernelBuildError) as caught:
         build_c(scale_source(), kernel="tests.killed")
-    assert "printed nothing" in str(caught.value)
     assert "killed by SIGKILL" in str(caught.value)
 
 

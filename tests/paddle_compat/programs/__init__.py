@@ -16,7 +16,7 @@ MODULES = ("grad_api", "flags", "hooks", "pylayer", "inplace", "ops", "grad_mode
 
 
 class Program:
-    def __init__(self, fn, item, differs, rtol, atol, isolate):
+    def __init__(self, fn, item, differs, rtol, atol, isolate=False):
         self.fn, self.item, self.differs = fn, item, differs
         self.rtol, self.atol, self.isolate = rtol, atol, isolate
         self.name = fn.__name__
