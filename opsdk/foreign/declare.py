@@ -60,7 +60,7 @@ def _parameters(fn):
     """The foreign callable's parameter names (an autograd Function's forward after ctx)."""
     owner = getattr(fn, "__self__", None)
     target = owner.forward if isinstance(owner, type) and hasattr(owner, "forward") else \
-        getattr(fn, "fun", fn)
+        getattr(fn, "_init_fn", None) or getattr(fn, "fun", None) or fn  # torch.library, jax
     try:
         params = list(inspect.signature(target).parameters.values())
     except (TypeError, ValueError):
@@ -68,6 +68,21 @@ def _parameters(fn):
     if target is not fn and isinstance(owner, type):
         params = params[1:]  # ctx
     return [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+
+# the frameworks' own packages: never the op's code (the verifier restores the op's modules)
+_FRAMEWORK_PACKAGES = {"torch", "jax", "jaxlib", "paddle", "functools"}
+
+
+def _code_module(fn):
+    """The module of the foreign op's own code (a Function class's, a torch.library op's or a
+    custom_vjp's function), never the framework's; None when there is none."""
+    for value in (getattr(fn, "__self__", None), getattr(fn, "_init_fn", None),
+                  getattr(fn, "fun", None), getattr(fn, "__wrapped__", None), fn):
+        module = getattr(value, "__module__", None)
+        if isinstance(module, str) and module.split(".", 1)[0] not in _FRAMEWORK_PACKAGES:
+            return module
+    return None
 
 
 def _input_names(fn, count, attrs):
@@ -98,7 +113,8 @@ def _reference(bridge_, reference, cls_name, input_names, attrs, module):
     def call(*args, **kwargs):
         return ref.apply(*args, **kwargs)
 
-    call.__signature__ = inspect.Signature(list(inspect.signature(ref.forward).parameters.values())[1:])
+    params = list(inspect.signature(ref.forward).parameters.values())
+    call.__signature__ = inspect.Signature(params[1:])  # forward's, without ctx
     call.__module__ = module or __name__
     return call
 
@@ -149,8 +165,7 @@ def foreign_op(fn, *, framework, name=None, inputs=None, attrs=None, double_back
     samples = options.get("samples")
     count = len(inputs) if inputs is not None else (0 if samples is None else None)
     input_names = _input_names(fn, count, attrs) if count is not None else None
-    module = getattr(getattr(fn, "__self__", None), "__module__", None) or \
-        getattr(fn, "__module__", None)
+    module = _code_module(fn)
     bridge_ = bridge(framework)
     cls_name = _own_name(fn)
     cls = make_function(bridge_, fn, cls_name, input_names, attrs, double_backward, module)

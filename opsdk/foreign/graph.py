@@ -31,3 +31,14 @@ def as_outputs(result, framework, name):
                                   f"{type(result).__name__}; expected: a tensor or a tuple of them")
         return list(result), False
     return [result], True
+
+
+def check_types(outputs, kind, kind_name, framework, name):
+    """Raise OpArgumentError naming the output that is not a tensor of the framework."""
+    from ..errors import OpArgumentError
+
+    for i, o in enumerate(outputs):
+        if not isinstance(o, kind):
+            raise OpArgumentError(f"foreign op '{name}' ({framework}): output {i} is a "
+                                  f"{type(o).__name__}; expected: {kind_name}")
+    return outputs

@@ -4,7 +4,7 @@ import numpy as np
 import torch
 
 from ..errors import OpArgumentError
-from .graph import Graph, as_outputs
+from .graph import Graph, as_outputs, check_types
 
 FRAMEWORK = "torch"
 
@@ -31,10 +31,7 @@ class Bridge:
         with torch.enable_grad():
             result = fn(*leaves, **attrs)
         outputs, single = as_outputs(result, FRAMEWORK, name)
-        for i, o in enumerate(outputs):
-            if not isinstance(o, torch.Tensor):
-                raise OpArgumentError(f"foreign op '{name}' (torch): output {i} is a "
-                                      f"{type(o).__name__}; expected: torch.Tensor")
+        check_types(outputs, torch.Tensor, "torch.Tensor", FRAMEWORK, name)
         return Graph(leaves, diff, outputs, single)
 
     def array(self, output, index):
