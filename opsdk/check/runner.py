@@ -66,6 +66,8 @@ def _run_sample(module, ctx):
     inapplicable = getattr(ctx.op, "inapplicable", None)
     why = inapplicable(module.NAME, ctx.sample) if inapplicable is not None else None
     if why:
+        if why not in ctx.notes:
+            ctx.notes.append(why)  # shown even where the check's other samples ran
         return Outcome(NA, None, why)
     check_mode.take_findings()
     try:

@@ -56,18 +56,33 @@ def _own_name(fn):
     return getattr(inner, "__name__", type(fn).__name__)
 
 
-def _parameters(fn):
-    """The foreign callable's parameter names (an autograd Function's forward after ctx)."""
+def _signature(fn):
+    """``(what, parameters)`` of the foreign callable (an autograd Function's forward after
+    ctx); parameters None where the signature cannot be read (a builtin)."""
     owner = getattr(fn, "__self__", None)
     target = owner.forward if isinstance(owner, type) and hasattr(owner, "forward") else \
         getattr(fn, "_init_fn", None) or getattr(fn, "fun", None) or fn  # torch.library, jax
     try:
-        params = list(inspect.signature(target).parameters.values())
+        signature = inspect.signature(target)
     except (TypeError, ValueError):
-        return []
+        return "", None
+    params = list(signature.parameters.values())
     if target is not fn and isinstance(owner, type):
         params = params[1:]  # ctx
-    return [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return f"{getattr(target, '__qualname__', _own_name(fn))}{signature}", params
+
+
+def _check_attrs(fn, attrs, name):
+    """Every attribute must be a parameter of the callable (unless it takes ``**kwargs``)."""
+    what, params = _signature(fn)
+    if params is None or any(p.kind == p.VAR_KEYWORD for p in params):
+        return
+    names = {p.name for p in params if p.kind != p.POSITIONAL_ONLY}
+    for key in attrs:
+        if key not in names:
+            known = ", ".join(sorted(names)) or "(none)"
+            raise RegistrationError(f"foreign op '{name}': attrs['{key}'] is not a parameter of "
+                                    f"{what}; expected: one of {known}")
 
 
 # the frameworks' own packages: never the op's code (the verifier restores the op's modules)
@@ -86,7 +101,10 @@ def _code_module(fn):
 
 
 def _input_names(fn, count, attrs):
-    names = [n for n in _parameters(fn) if n not in attrs][:count]
+    _, params = _signature(fn)
+    positional = [p.name for p in params or () if p.kind in (p.POSITIONAL_ONLY,
+                                                              p.POSITIONAL_OR_KEYWORD)]
+    names = [n for n in positional if n not in attrs][:count]
     names += [f"x{i}" for i in range(len(names), count)]
     return names
 
@@ -162,6 +180,7 @@ def foreign_op(fn, *, framework, name=None, inputs=None, attrs=None, double_back
                                     f"{why}")
     pack, short = _split_name(name, framework, fn)
     attrs = dict(attrs or {})
+    _check_attrs(fn, attrs, f"{pack}.{short}")
     samples = options.get("samples")
     count = len(inputs) if inputs is not None else (0 if samples is None else None)
     input_names = _input_names(fn, count, attrs) if count is not None else None

@@ -12,7 +12,7 @@ from . import torch_ops  # noqa: E402
 
 # whole Jacobians on nine derived samples take about a second: these run in the slow job
 SLOW = {"swish_dropped_term", "swish_saved_intermediate", "max_with_index_wrong_place",
-        "row_softmax", "max_with_index"}
+        "row_softmax", "max_with_index", "sincos", "mul_add"}
 
 
 def _params(items, op_of):

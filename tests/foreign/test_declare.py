@@ -1,0 +1,102 @@
+"""opsdk.foreign_op: the declaration, its refusals, and what the verifier sees of a torch op."""
+import pytest
+
+torch = pytest.importorskip("torch", reason="torch is not installed (pip install opsdk[torch])")
+pytestmark = pytest.mark.torch
+
+import opsdk  # noqa: E402
+from opsdk.check import plan_cases, run_checks  # noqa: E402
+from opsdk.errors import RegistrationError  # noqa: E402
+from opsdk.registry import Sample  # noqa: E402
+
+SPEC = opsdk.TensorSpec(shape=(2, 3))
+
+
+class Cube(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, value, scale=1.0):
+        ctx.save_for_backward(value)
+        ctx.scale = scale
+        return scale * value ** 3
+
+    @staticmethod
+    def backward(ctx, dy):
+        (value,) = ctx.saved_tensors
+        return dy * 3 * ctx.scale * value ** 2, None
+
+
+def test_the_name_splits_into_pack_and_op_and_defaults_to_the_function_class():
+    op = opsdk.foreign_op(Cube.apply, framework="torch", inputs=[SPEC])
+    assert (op.pack, op.name, op.framework, op.foreign) == ("torch", "Cube", "torch", Cube.apply)
+    named = opsdk.foreign_op(Cube.apply, framework="torch", name="lib.cube", inputs=[SPEC])
+    assert named.qualname == "lib.cube" and named.function.__name__ == "Cube"
+
+
+def test_the_op_computes_through_torch_and_reports_use_the_parameter_names():
+    op = opsdk.foreign_op(Cube.apply, framework="torch", name="lib.cube", inputs=[SPEC],
+                          attrs={"scale": 2.0})
+    x = opsdk.to_tensor([[1.0, 2.0, 3.0]], dtype="float64", stop_gradient=False)
+    y = op(x, scale=2.0)
+    y.sum().backward()
+    assert y.numpy().tolist() == [[2.0, 16.0, 54.0]]
+    assert x.grad.numpy().tolist() == [[6.0, 24.0, 54.0]]
+    assert list(op.function.forward.__signature__.parameters) == ["ctx", "value", "scale"]
+
+
+def test_second_derivatives_come_from_torch_when_claimed():
+    op = opsdk.foreign_op(Cube.apply, framework="torch", name="lib.cube", inputs=[SPEC],
+                          double_backward=True)
+    x = opsdk.to_tensor([2.0], dtype="float64", stop_gradient=False)
+    (dx,) = opsdk.grad(op(x), x, create_graph=True)
+    (ddx,) = opsdk.grad(dx, x)
+    assert (dx.item(), ddx.item()) == (12.0, 12.0)
+
+
+def test_a_second_derivative_not_claimed_is_refused_naming_the_function():
+    op = opsdk.foreign_op(Cube.apply, framework="torch", name="lib.cube", inputs=[SPEC])
+    x = opsdk.to_tensor([2.0], dtype="float64", stop_gradient=False)
+    (dx,) = opsdk.grad(op(x), x, create_graph=True)
+    with pytest.raises(opsdk.errors.DoubleBackwardError, match="'Cube' is first-order only"):
+        opsdk.grad(dx, x)
+
+
+def test_integer_outputs_are_not_differentiated():
+    op = opsdk.foreign_op(lambda x: torch.max(x, dim=-1), framework="torch", name="lib.max",
+                          inputs=[SPEC])
+    x = opsdk.to_tensor([[1.0, 5.0, 2.0]], dtype="float64", stop_gradient=False)
+    values, index = op(x)
+    assert index.dtype == opsdk.int64 and index.stop_gradient
+    values.sum().backward()
+    assert x.grad.numpy().tolist() == [[0.0, 1.0, 0.0]]
+
+
+def test_a_samples_callable_replaces_input_specs():
+    def samples(rng, dtype):
+        yield Sample(args=(rng.standard_normal((2, 2)).astype(dtype),), kwargs={"scale": 0.5})
+
+    op = opsdk.foreign_op(Cube.apply, framework="torch", name="lib.cube", samples=samples)
+    (result,) = run_checks(plan_cases([op], dtypes=["float64"], checks=["gradcheck"]))
+    assert result.status == "pass", result.detail
+
+
+def test_the_reversed_layout_torch_cannot_hold_is_a_note_not_a_pass():
+    op = opsdk.foreign_op(Cube.apply, framework="torch", name="lib.cube", inputs=[SPEC])
+    (result,) = run_checks(plan_cases([op], dtypes=["float64"], checks=["layout"]))
+    assert result.status == "pass"
+    assert any("torch tensors cannot have negative strides" in note for note in result.notes)
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"framework": "tensorflow"}, "framework must be one of torch, jax, paddle"),
+    ({"framework": "torch", "kernels": ()}, "kernels= does not apply"),
+    ({"framework": "torch", "attrs": {"nope": 1}}, "attrs['nope'] is not a parameter"),
+    ({"framework": "torch", "name": ""}, "name must be a non-empty str"),
+])
+def test_a_bad_declaration_is_refused_naming_what_is_wrong(kwargs, words):
+    with pytest.raises(RegistrationError, match=words.replace("[", r"\[").replace("]", r"\]")):
+        opsdk.foreign_op(Cube.apply, inputs=[SPEC], **kwargs)
+
+
+def test_a_callable_is_required():
+    with pytest.raises(RegistrationError, match="fn must be a callable of torch tensors"):
+        opsdk.foreign_op(3, framework="torch", inputs=[SPEC])
