@@ -6,6 +6,9 @@ each verified by a declaration of a few lines.
 - Sparsemax (Martins & Astudillo 2016) as OpenNMT-py and entmax write it: the threshold tau
   from the sorted row, output max(x - tau, 0); backward zeroes the gradient off the support
   and subtracts its mean over the support.
+- SortWithIndices: the example of PyTorch's own ``mark_non_differentiable`` docs, two outputs
+  (the sorted values, their int64 indices), backward scattering the gradient back by index
+  (``once_differentiable``); its ``index_add_`` along axis 0 holds for 1-d inputs only.
 """
 import torch
 
@@ -54,6 +57,21 @@ class Sparsemax(torch.autograd.Function):
         return torch.where(out != 0, g - mean, g), None
 
 
+class SortWithIndices(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        values, index = x.sort()
+        ctx.mark_non_differentiable(index)
+        ctx.save_for_backward(x, index)
+        return values, index
+
+    @staticmethod
+    @torch.autograd.function.once_differentiable
+    def backward(ctx, dvalues, dindex):
+        x, index = ctx.saved_tensors
+        return torch.zeros_like(x).index_add_(0, index, dvalues)
+
+
 # the declarations: what a user of these projects writes to verify them
 swish = opsdk.foreign_op(MemoryEfficientSwish.apply, framework="torch", name="real.swish",
                          inputs=[TensorSpec(shape=(3, 4), domain=(-4.0, 4.0))],
@@ -64,4 +82,7 @@ sparsemax = opsdk.foreign_op(Sparsemax.apply, framework="torch", name="real.spar
                              inputs=[TensorSpec(shape=(3, 5))], attrs={"dim": -1},
                              double_backward=True)
 
-OPS = [swish, sparsemax]
+sort = opsdk.foreign_op(SortWithIndices.apply, framework="torch", name="real.sort",
+                        inputs=[TensorSpec(shape=(6,))])
+
+OPS = [swish, sparsemax, sort]

@@ -100,3 +100,19 @@ def test_a_bad_declaration_is_refused_naming_what_is_wrong(kwargs, words):
 def test_a_callable_is_required():
     with pytest.raises(RegistrationError, match="fn must be a callable of torch tensors"):
         opsdk.foreign_op(3, framework="torch", inputs=[SPEC])
+
+
+@pytest.mark.slow
+def test_a_torch_foreign_op_needs_no_other_framework():
+    import subprocess
+    import sys
+
+    code = ("import sys, torch, opsdk\n"
+            "from opsdk.check import plan_cases, run_checks\n"
+            "op = opsdk.foreign_op(torch.tanh, framework='torch', name='lib.tanh',\n"
+            "                      inputs=[opsdk.TensorSpec(shape=(2,))])\n"
+            "(r,) = run_checks(plan_cases([op], dtypes=['float64'], checks=['gradcheck']))\n"
+            "print(r.status, sorted(m for m in ('jax', 'paddle', 'cupy') if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300)
+    assert done.stdout.strip() == "pass []", done.stdout + done.stderr
