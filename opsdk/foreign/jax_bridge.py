@@ -13,6 +13,9 @@ import numpy as np
 from .graph import Graph, as_outputs, check_types
 
 FRAMEWORK = "jax"
+# compiled levels kept (the oldest dropped first): an op called with ever new attribute values
+# must not grow memory without bound
+_KEPT = 128
 # what JAX raises when the op's code branches on a traced value: such code runs eagerly
 _UNTRACEABLE = (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
                 jax.errors.TracerIntegerConversionError)
@@ -63,6 +66,8 @@ class Bridge:
         if key is None:
             return _Level(*make())
         if key not in self._levels:
+            if len(self._levels) >= _KEPT:
+                del self._levels[next(iter(self._levels))]
             self._levels[key] = _Level(*make())
         return self._levels[key]
 
