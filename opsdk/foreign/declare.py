@@ -65,11 +65,30 @@ def _signature(fn):
     try:
         signature = inspect.signature(target)
     except (TypeError, ValueError):
+        signature = None
+    named = signature is not None and any(
+        p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in signature.parameters.values())
+    if not named:  # a builtin or torch.ops op: its schema has the names
+        signature = _schema_signature(fn) or signature
+    if signature is None:
         return "", None
     params = list(signature.parameters.values())
     if target is not fn and isinstance(owner, type):
         params = params[1:]  # ctx
     return f"{getattr(target, '__qualname__', _own_name(fn))}{signature}", params
+
+
+def _schema_signature(fn):
+    """The signature a torch.ops op's schema declares (``torch.ops.ns.op`` or an overload)."""
+    schema = getattr(getattr(fn, "default", fn), "_schema", None)
+    arguments = getattr(schema, "arguments", None)
+    if not arguments:
+        return None
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    try:
+        return inspect.Signature([inspect.Parameter(a.name, kind) for a in arguments])
+    except (TypeError, ValueError):
+        return None
 
 
 def _check_attrs(fn, attrs, name):

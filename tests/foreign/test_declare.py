@@ -116,3 +116,12 @@ def test_a_torch_foreign_op_needs_no_other_framework():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=300)
     assert done.stdout.strip() == "pass []", done.stdout + done.stderr
+
+
+def test_a_torch_ops_op_takes_its_parameter_names_from_its_schema():
+    from . import torch_ops  # registers torch.ops.opsdk_foreign_tests.sincos
+
+    op = opsdk.foreign_op(torch.ops.opsdk_foreign_tests.sincos, framework="torch",
+                          name="lib.sincos", inputs=[SPEC])
+    assert torch_ops.sincos.__name__ == "sincos"
+    assert list(op.function.forward.__signature__.parameters) == ["ctx", "x"]
