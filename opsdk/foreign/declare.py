@@ -209,7 +209,7 @@ def foreign_op(fn, *, framework, name=None, inputs=None, attrs=None, double_back
     cls = make_function(bridge_, fn, cls_name, input_names, attrs, double_backward, module)
     info = build_opinfo(pack, None, None, cls, dict(
         options, name=short, inputs=inputs, attrs=attrs or None, double_backward=double_backward,
-        reference=_reference(bridge_, reference, cls_name, input_names or [], attrs, module),
+        reference=_reference(bridge_, reference, cls_name, input_names, attrs, module),
         doc=options.get("doc", cls.__doc__)))
     op = ForeignOp.__new__(ForeignOp)
     op.__dict__.update(vars(info))

@@ -74,9 +74,10 @@ def test_a_samples_callable_replaces_input_specs():
     def samples(rng, dtype):
         yield Sample(args=(rng.standard_normal((2, 2)).astype(dtype),), kwargs={"scale": 0.5})
 
-    op = opsdk.foreign_op(Cube.apply, framework="torch", name="lib.cube", samples=samples)
-    (result,) = run_checks(plan_cases([op], dtypes=["float64"], checks=["gradcheck"]))
-    assert result.status == "pass", result.detail
+    op = opsdk.foreign_op(Cube.apply, framework="torch", name="lib.cube", samples=samples,
+                          reference=lambda x, scale=1.0: scale * x ** 3)
+    results = run_checks(plan_cases([op], dtypes=["float64"], checks=["gradcheck", "reference"]))
+    assert [r.status for r in results] == ["pass", "pass"], [r.detail for r in results]
 
 
 def test_the_reversed_layout_torch_cannot_hold_is_a_note_not_a_pass():
