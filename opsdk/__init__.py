@@ -110,6 +110,7 @@ _LAZY_ATTRS = {
     "recompute": (".nn.recompute", "recompute"),
     "hookimpl": (".hookspecs", "hookimpl"),
     "TensorSpec": (".registry", "TensorSpec"),
+    "foreign_op": (".foreign", "foreign_op"),
     "list_ops": (".plugins", "list_ops"),
     "Sample": (".registry", "Sample"),
     "erf": (".builtin_ops.erf", "erf"),

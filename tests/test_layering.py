@@ -35,6 +35,7 @@ LAYERS = [
                        "opsdk.optimizer", "opsdk.compat"]),
     ("verification", ["opsdk.check", "opsdk.gradcheck", "opsdk.testing"]),
     ("interop", ["opsdk.interop"]),
+    ("foreign ops", ["opsdk.foreign"]),
     ("scaffold", ["opsdk.scaffold"]),
     ("cli", ["opsdk.cli"]),
     ("public face", ["opsdk"]),

@@ -61,6 +61,14 @@ _PROTOCOL_ERROR = getattr(errors, "BackwardReturnError", ())
 
 
 def _run_sample(module, ctx):
+    # an op can say a check cannot reach it on a sample (a foreign framework's tensors that
+    # cannot take a layout): n/a with the reason, never a silent pass
+    inapplicable = getattr(ctx.op, "inapplicable", None)
+    why = inapplicable(module.NAME, ctx.sample) if inapplicable is not None else None
+    if why:
+        if why not in ctx.notes:
+            ctx.notes.append(why)  # shown even where the check's other samples ran
+        return Outcome(NA, None, why)
     check_mode.take_findings()
     try:
         outcome = module.run(ctx)
@@ -198,7 +206,10 @@ def _run_mode(case, mode, seed, on_sample=None):
 def replay_command(case, seed, mode="full"):
     """The command line that reruns one case."""
     flag = " --fast" if mode == "fast" else ""
-    return (f"opsdk check {case.op.qualname} --backend {case.backend} --dtype {case.dtype} "
+    # a foreign op is found by the module:attr it was loaded from (opsdk check --op)
+    origin = getattr(case.op, "origin", None)
+    source = f"--op {origin} " if origin else ""
+    return (f"opsdk check {source}{case.op.qualname} --backend {case.backend} --dtype {case.dtype} "
             f"--check {case.check} --seed {seed}{flag}")
 
 

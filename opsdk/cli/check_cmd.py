@@ -47,6 +47,19 @@ def _select(ops, packs):
         raise click.UsageError(printable(str(error))) from None
 
 
+def _foreign(specs, names):
+    """The foreign ops of --op (module:attr, or a pyproject.toml's [tool.opsdk.ops])."""
+    from ..errors import OpsdkError
+    from ..foreign.loading import select
+
+    try:
+        return select(specs, names)
+    except OpsdkError as error:
+        from ..printable import printable
+
+        raise click.UsageError(printable(str(error))) from None
+
+
 def _memory_budget(ctx, param, value):
     """--max-memory as bytes (None: the default), refused before anything runs."""
     if value is None:
@@ -85,6 +98,11 @@ def _memory_budget(ctx, param, value):
 @click.option("--framework", type=click.Choice(("torch", "jax", "paddle")), default=None,
               help="Instead: verify the ops exported to this framework with its own tools "
                    "(opcheck/gradcheck, check_grads/vmap, Paddle vs opsdk). See docs/interop.md.")
+@click.option("--op", "foreign", multiple=True, metavar="MODULE:ATTR",
+              help="Verify ops written in torch, JAX or Paddle, declared with opsdk.foreign_op: "
+                   "MODULE:ATTR holds one or a list; a path ending in .toml reads the "
+                   "[tool.opsdk.ops] tables of that pyproject.toml (repeatable). OPS then "
+                   "choose among them. See docs/verifying-foreign-ops.md.")
 @click.option("--html", "html", type=click.Path(dir_okay=False), metavar="FILE", callback=_html_ready,
               help="Also write a self-contained HTML report to FILE, with a plot of each failed "
                    "gradient check (needs: pip install 'opsdk[report]').")
@@ -97,7 +115,7 @@ def _memory_budget(ctx, param, value):
                    "out-of-bounds accesses, races, divergent barriers and mistyped launch arguments "
                    "without a GPU. See docs/kernels.md.")
 def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_xml, show_progress,
-              quiet, verbose, html, framework, simulate, max_memory):
+              quiet, verbose, html, framework, simulate, max_memory, foreign):
     """Verify the gradients of registered ops: every op x backend x dtype x sample.
 
     OPS are op names (pack.op, or a short name one pack registers); none means every op of
@@ -125,7 +143,10 @@ def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_x
         set_budget(max_memory)
         click.get_current_context().call_on_close(lambda: set_budget(None))
     start = time.perf_counter()
-    selected, failures = _select(ops, packs)
+    if foreign:
+        selected, failures = _foreign(foreign, ops), []
+    else:
+        selected, failures = _select(ops, packs)
     if framework:
         return _framework_check(framework, selected, failures, as_json, quiet)
     cases = plan_cases(selected, backends, dtypes, checks)

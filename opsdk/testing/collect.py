@@ -95,7 +95,12 @@ def collect_declaration(collector, declaration):
     # packs not imported yet load in a child first: one that hangs or ends the process becomes a
     # failing `pack[load]` test instead of a stuck or silently ended (green) pytest run
     supervisor.enable("probe")
-    ops, failures = select_ops(declaration.ops, declaration.packs)
+    # op objects (foreign ops from opsdk.foreign_op) are checked as given; names are looked up
+    given = [op for op in declaration.ops if not isinstance(op, str)]
+    names = tuple(op for op in declaration.ops if isinstance(op, str))
+    ops, failures = select_ops(names, declaration.packs) if names or declaration.packs \
+        or not given else ([], [])
+    ops = given + [op for op in ops if op not in given]
     items = [PackLoadItem.from_parent(collector, name=f"{f.pack}[load]", failure=f) for f in failures]
     for case in plan_cases(ops, declaration.backends, declaration.dtypes, declaration.checks):
         items.append(OpCheckItem.from_parent(collector, name=case.case_id, case=case, mode=mode,

@@ -28,8 +28,9 @@ def op_checks(*ops, pack=None, backend=None, dtype=None, check=None, mode=None, 
     """Declare, in a test module, the ops whose checks become tests (collected by the pytest plugin).
 
     Args:
-        *ops: op names (``pack.op`` or unambiguous short names); none means every op of ``pack``
-            (or of every loaded pack when ``pack`` is None too).
+        *ops: op names (``pack.op`` or unambiguous short names), or ops themselves (those of
+            ``opsdk.foreign_op``, written in torch, JAX or Paddle); none means every op of
+            ``pack`` (or of every loaded pack when ``pack`` is None too).
         pack: a pack name or a list of them.
         backend: limit to a backend or a list of them (``python``, ``c``, ``cuda``).
         dtype: limit to a dtype or a list of them.

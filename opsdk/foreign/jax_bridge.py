@@ -1,0 +1,131 @@
+"""JAX: the op as a pure function of JAX arrays (from the samples' memory by DLPack where it is
+contiguous), gradients of every order by ``jax.vjp`` of the level below, each level compiled
+once (``jax.jit``) per callable, attributes and shapes.
+
+JAX arrays are immutable and have no strides: an op cannot write its inputs or alias them, and
+layouts cannot reach it (the layout check says so). float64 samples need JAX's 64-bit types,
+which the bridge enables (``jax_enable_x64``) when it is first used.
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .graph import Graph, as_outputs, check_types
+
+FRAMEWORK = "jax"
+# compiled levels kept (the oldest dropped first): an op called with ever new attribute values
+# must not grow memory without bound
+_KEPT = 128
+# what JAX raises when the op's code branches on a traced value: such code runs eagerly
+_UNTRACEABLE = (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
+                jax.errors.TracerIntegerConversionError)
+
+
+class _Level:
+    """A level's pure function under ``jax.jit``; eager from the first call the op's code cannot
+    be traced, as JAX users run such code. ``single``: the op returned one array, not a tuple."""
+
+    def __init__(self, pure, single):
+        self.pure = pure
+        self.jitted = jax.jit(pure)
+        self._single = single
+
+    @property
+    def single(self):
+        return bool(self._single and self._single[0])
+
+    def __call__(self, *args):
+        if self.jitted is not None:
+            try:
+                return self.jitted(*args)
+            except _UNTRACEABLE:
+                self.jitted = None
+        return self.pure(*args)
+
+
+def _key(*parts):
+    """A cache key, or None where a part is unhashable (a list attribute: no cache, eager)."""
+    try:
+        hash(parts)
+    except TypeError:
+        return None
+    return parts
+
+
+class Bridge:
+    """What the generated Functions ask of JAX."""
+
+    framework = FRAMEWORK
+
+    def __init__(self):
+        # without it a float64 sample silently becomes float32 inside JAX
+        jax.config.update("jax_enable_x64", True)
+        self._levels = {}  # key -> _Level: the verifier calls each level hundreds of times
+
+    def _level(self, key, make):
+        if key is None:
+            return _Level(*make())
+        if key not in self._levels:
+            if len(self._levels) >= _KEPT:
+                del self._levels[next(iter(self._levels))]
+            self._levels[key] = _Level(*make())
+        return self._levels[key]
+
+    def tensor(self, array, requires_grad=False):
+        if not isinstance(array, np.ndarray):
+            return array
+        if array.flags.c_contiguous and array.flags.aligned:
+            try:
+                return jax.dlpack.from_dlpack(array)
+            except Exception:  # noqa: BLE001 - a dtype or alignment DLPack refuses: copy below
+                pass
+        return jnp.asarray(array)
+
+    def call(self, fn, arrays, diff, attrs, name):
+        def make():
+            single = []
+
+            def pure(*xs):
+                outputs, one = as_outputs(fn(*xs, **attrs), FRAMEWORK, name)
+                single[:] = [one]
+                return tuple(outputs)
+
+            return pure, single
+
+        key = _key(fn, tuple(sorted(attrs.items())), tuple(diff))
+        level = self._level(key, make)
+        leaves = [self.tensor(a) for a in arrays]
+        outputs = level(*leaves)
+        check_types(outputs, jax.Array, "a JAX array", FRAMEWORK, name)
+        return Graph(leaves, diff, outputs, level.single, state=(level, key))
+
+    def array(self, output, index):
+        """A writable NumPy copy (JAX's buffers are read-only and never alias an input)."""
+        return np.array(output)
+
+    def vjp(self, graph, given, cotangents, create):
+        """The VJP of the level below as a pure function of its leaves and the cotangents."""
+        (f, parent), n, wrt = graph.state, len(graph.leaves), graph.diff_leaves
+
+        def make():
+            def pullback(*args):
+                xs, cts = list(args[:n]), args[n:]
+
+                def at(*moved):
+                    full = list(xs)
+                    for i, value in zip(wrt, moved):
+                        full[i] = value
+                    outputs = f(*full)
+                    return tuple(outputs[i] for i in given)
+
+                _, pull = jax.vjp(at, *[xs[i] for i in wrt])
+                return tuple(pull(tuple(cts)))
+
+            return pullback, []
+
+        key = None if parent is None else (parent, tuple(given))
+        level = self._level(key, make)
+        seeds = [self.tensor(np.asarray(c)) for c in cotangents]
+        grads = level(*graph.leaves, *seeds)
+        return Graph(graph.leaves + seeds, graph.diff + [True] * len(seeds), list(grads),
+                     state=(level, key))

@@ -1,0 +1,64 @@
+"""torch: framework tensors over the samples' memory (``torch.from_numpy``, no copy), forward
+under ``enable_grad``, gradients by ``torch.autograd.grad`` (``create_graph`` for higher orders)."""
+import numpy as np
+import torch
+
+from ..errors import OpArgumentError
+from .graph import Graph, as_outputs, check_types
+
+FRAMEWORK = "torch"
+
+
+class Bridge:
+    """What the generated Functions ask of torch."""
+
+    framework = FRAMEWORK
+
+    def tensor(self, array, requires_grad):
+        """A torch tensor over ``array``'s memory (a copy only where torch cannot hold it:
+        negative strides, read-only memory)."""
+        if not isinstance(array, np.ndarray):
+            return array  # a non-tensor argument in a tensor slot (None): the callable's to judge
+        if any(s < 0 for s in array.strides) or not array.flags.writeable:
+            array = np.array(array, copy=True)
+        t = torch.from_numpy(array)
+        if requires_grad:
+            t.requires_grad_(True)
+        return t
+
+    def call(self, fn, arrays, diff, attrs, name):
+        leaves = [self.tensor(a, d) for a, d in zip(arrays, diff)]
+        with torch.enable_grad():
+            result = fn(*leaves, **attrs)
+        outputs, single = as_outputs(result, FRAMEWORK, name)
+        check_types(outputs, torch.Tensor, "torch.Tensor", FRAMEWORK, name)
+        return Graph(leaves, diff, outputs, single)
+
+    def array(self, output, index):
+        """The output's memory as a NumPy array (a view: an output aliasing an input shows)."""
+        t = output.detach()
+        if t.device.type != "cpu":
+            t = t.cpu()
+        try:
+            return t.numpy()
+        except (TypeError, RuntimeError) as error:
+            raise OpArgumentError(f"torch output {index} has dtype {t.dtype}, which NumPy cannot "
+                                  f"hold: {error}") from None
+
+    def vjp(self, graph, given, cotangents, create):
+        """The gradients of the graph's differentiable leaves for the cotangents of the outputs
+        at ``given``: a Graph over the leaves and the cotangents."""
+        seeds = [self.tensor(np.asarray(c), create) for c in cotangents]
+        pairs = [(graph.outputs[i], s) for i, s in zip(given, seeds)
+                 if graph.outputs[i].requires_grad]
+        wrt = [graph.leaves[i] for i in graph.diff_leaves]
+        grads = [None] * len(wrt)
+        if pairs:
+            with torch.enable_grad():
+                grads = torch.autograd.grad([o for o, _ in pairs], wrt, [s for _, s in pairs],
+                                            retain_graph=True, create_graph=create,
+                                            allow_unused=True)
+        # an input the outputs do not depend on has gradient zero, to every order
+        grads = [torch.zeros_like(w, requires_grad=False) if g is None else g
+                 for g, w in zip(grads, wrt)]
+        return Graph(graph.leaves + seeds, graph.diff + [create] * len(seeds), grads)
