@@ -239,9 +239,6 @@ class Tensor:
             self._hooks[handle.id] = hook
             return handle
         node, idx = self._node, self._out_idx
-        if node.ignores_hooks:
-            # Paddle never calls hooks registered on a PyLayer's output; neither do we
-            return HookHandle({})
         if node.pre_hooks is None:
             node.pre_hooks = {}
         if node.n_out != 1:

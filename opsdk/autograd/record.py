@@ -45,6 +45,14 @@ def needs_grad(*tensors):
     return False
 
 
+def index_result(x, idx):
+    """The int64 positions an op picked out of x (argsort, topk, kthvalue, mode): in grad mode
+    they report x's stop_gradient=False and are not a leaf, as in Paddle (no gradient flows)."""
+    if _state.enabled and not x.stop_gradient:
+        return int_result(idx)
+    return _wrap(idx)
+
+
 class _Output:
     __slots__ = ()
 

@@ -21,7 +21,7 @@ from ..autograd import grad_mode
 from ..autograd.record import needs_grad, record
 from ..device import array_module
 from ..errors import LeafInplaceError, ShapeError, ViewInplaceError
-from ..tensor import _wrap, _wrap_req, bump_version
+from ..tensor import _wrap, _wrap_req, bump_version, version_total
 from . import maths
 from .casting import cast
 
@@ -124,11 +124,10 @@ def view_of_leaf(t):
 def write(t, r, op):
     """An in-place op in grad mode: t takes the values of r (its new value, computed out of place
     from ``alias(t)``) in its own memory, and r's place in the graph. Returns t."""
-    if tuple(r._data.shape) != tuple(t._data.shape):
-        raise ShapeError(f"{op}: the result's shape {r.shape} differs from the tensor's "
-                         f"{t.shape}; an in-place op cannot change a tensor's shape")
     if r._data.dtype != t._data.dtype:
         r = cast(r, t._data.dtype)
+    if tuple(r._data.shape) != tuple(t._data.shape):
+        return take_shape(t, r, op)
     bump_version(t)
     _copy_into(t._data, r._data)
     node = r._node
@@ -139,6 +138,29 @@ def write(t, r, op):
         entry = ((owner, owner._version),)
         node.saved = entry if node.saved is None else node.saved + entry
     adopt(t, r)
+    return t
+
+
+def take_shape(t, r, op):
+    """An in-place op whose result has another shape: t becomes r (its values, shape, memory and
+    place in the graph), as in Paddle (``cumsum_`` without an axis flattens the tensor,
+    ``assign(x, output)`` gives output x's shape). A view moves to its own memory (its base
+    keeps its values); a tensor with live views of its own is refused (they would be left
+    viewing memory it no longer has)."""
+    if any(ref() is not None for ref in t._views or ()):
+        raise ShapeError(f"{op}: the result's shape {r.shape} differs from the tensor's "
+                         f"{t.shape}, and views of the tensor share its memory; expected: a "
+                         f"tensor without live views, or a result of its shape")
+    if r._data.dtype != t._data.dtype:
+        r = _wrap(r._data.astype(t._data.dtype))
+    bump_version(t)
+    version = version_total(t)  # kept: a node that saved t must still see it changed
+    t._data = r._data
+    t._base = t._view_fn = None
+    t._detached = False
+    t._version = version
+    if r._node is not None or r._req:
+        t._node, t._out_idx, t._req = r._node, r._out_idx, r._req
     return t
 
 
