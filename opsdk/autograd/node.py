@@ -32,6 +32,8 @@ class Node:
     # per input, the shape its gradient is summed back to (a broadcasting op), or None
     shapes = None
     pre_hooks = None
+    # args holds saved_tensors_hooks' packed tensors (unpacked when backward runs)
+    packed = False
     site = None
     # the output indices whose values backward reads, or None
     reads_output = None

@@ -26,6 +26,7 @@ import weakref
 import numpy as np
 
 from ..tensor import Tensor, _wrap, _wrap_req, as_array, int_result, version_total
+from . import saved_hooks
 from . import grad_mode
 from .node import Node, OutputReadingNode
 
@@ -142,6 +143,12 @@ def record(name, out, inputs, rule, args=(), broadcast=False, saved=()):
         args = list(args)
     elif keep is not None:
         args = list(args)
+    if keep is not None:
+        pair = saved_hooks.active()
+        if pair is not None:
+            # saved_tensors_hooks: the Tensors the rules read, packed now, unpacked by backward
+            args = [saved_hooks.pack(a, pair) if isinstance(a, Tensor) else a for a in args]
+            node.packed = True
     node.args = args
     node.saved = None if keep is None and not saved else _versions(keep, saved)
     if broadcast:

@@ -15,7 +15,7 @@ import numpy as np
 from ..autograd.grad_mode import no_grad
 from ..autograd.record import clone, needs_grad, record
 from ..errors import OpArgumentError, ShapeError
-from ..tensor import Tensor, bump_version
+from ..tensor import Tensor, bump_version, int_result
 from . import indexing, maths, views
 from .creation import to_tensor
 
@@ -59,7 +59,9 @@ def plain_ufunc(t, ufunc, other, op):
 def plain_result(t, r, op):
     """t's memory takes the values of r (computed without a graph)."""
     if tuple(r._data.shape) != tuple(t._data.shape):
-        return views.take_shape(t, r, op)
+        if r._data.dtype != t._data.dtype:
+            r = r.astype(t._data.dtype)
+        return views.take_result(t, r, op, graph=False)
     views._copy_into(t._data, r._data)
     bump_version(t)
     return t
@@ -93,6 +95,31 @@ def inplace_method(fn, name, ufunc=None, reads_input=True):
     method.__name__ = name
     method.__doc__ = f"In-place {name[:-1]}: writes the result into this tensor and returns it."
     method.__wrapped__ = fn  # inspect.signature shows fn's parameters (computed only when asked)
+    return method
+
+
+def retype_method(fn, name):
+    """``x.name(*args)`` whose result has its own dtype (``equal_`` and the other comparisons
+    and logical ops give bool, ``cast_`` the dtype asked): x takes the result, dtype and all,
+    as in Paddle; a result of x's dtype is written into x's memory as by inplace_method."""
+    def method(self, *args, **kwargs):
+        graph = in_graph(self, args, kwargs)
+        if graph:
+            views.check_writable(self, name)
+            r = fn(views.alias(self, copy=True), *args, **kwargs)
+            if r._node is None and r.stop_gradient:
+                # a bool result: no gradient, but the tensor stays a non-leaf that reports
+                # stop_gradient=False, as Paddle's in-place comparisons leave it
+                r = int_result(r._data)
+        else:
+            with no_grad():
+                r = fn(self, *args, **kwargs)
+        if r._data.dtype == self._data.dtype and r._data.shape == self._data.shape:
+            return views.write(self, r, name) if graph else plain_result(self, r, name)
+        return views.take_result(self, r, name, graph)
+    method.__name__ = name
+    method.__doc__ = f"In-place {name[:-1]}: this tensor takes the result (its dtype too)."
+    method.__wrapped__ = fn
     return method
 
 

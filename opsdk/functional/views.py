@@ -127,7 +127,7 @@ def write(t, r, op):
     if r._data.dtype != t._data.dtype:
         r = cast(r, t._data.dtype)
     if tuple(r._data.shape) != tuple(t._data.shape):
-        return take_shape(t, r, op)
+        return take_result(t, r, op, graph=True)
     bump_version(t)
     _copy_into(t._data, r._data)
     node = r._node
@@ -141,26 +141,26 @@ def write(t, r, op):
     return t
 
 
-def take_shape(t, r, op):
-    """An in-place op whose result has another shape: t becomes r (its values, shape, memory and
-    place in the graph), as in Paddle (``cumsum_`` without an axis flattens the tensor,
-    ``assign(x, output)`` gives output x's shape). A view moves to its own memory (its base
-    keeps its values); a tensor with live views of its own is refused (they would be left
-    viewing memory it no longer has)."""
+def take_result(t, r, op, graph):
+    """An in-place op whose result has another shape or dtype: t becomes r (its values, shape,
+    dtype, memory and, with ``graph``, place in the graph), as in Paddle (``cumsum_`` without
+    an axis flattens the tensor, ``assign(x, output)`` gives output x's shape, ``equal_``
+    makes x bool). A view moves to its own memory (its base keeps its values); a tensor with
+    live views of its own is refused (they would be left viewing memory it no longer has)."""
     if any(ref() is not None for ref in t._views or ()):
-        raise ShapeError(f"{op}: the result's shape {r.shape} differs from the tensor's "
-                         f"{t.shape}, and views of the tensor share its memory; expected: a "
-                         f"tensor without live views, or a result of its shape")
-    if r._data.dtype != t._data.dtype:
-        r = _wrap(r._data.astype(t._data.dtype))
+        raise ShapeError(f"{op}: the result (shape {r.shape}, {r._data.dtype}) differs from the "
+                         f"tensor (shape {t.shape}, {t._data.dtype}), and views of the tensor "
+                         f"share its memory; expected: a tensor without live views, or a "
+                         f"result of its shape and dtype")
     bump_version(t)
     version = version_total(t)  # kept: a node that saved t must still see it changed
     t._data = r._data
     t._base = t._view_fn = None
     t._detached = False
     t._version = version
-    if r._node is not None or r._req:
+    if graph:
         t._node, t._out_idx, t._req = r._node, r._out_idx, r._req
+        t._sg_off, t._op_result = r._sg_off, r._op_result
     return t
 
 
