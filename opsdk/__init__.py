@@ -59,6 +59,9 @@ from .functional.bitwise import (bitwise_and, bitwise_invert, bitwise_left_shift
                                  bitwise_or, bitwise_right_shift, bitwise_xor, gcd, lcm)
 from .functional.select_fill import index_fill, masked_scatter, renorm
 
+# Paddle's other names for the same ops (paddle.cat is paddle.concat, ...)
+globals().update(_tensor_methods.paddle_aliases(globals()))
+
 # paddle.tanh_(x), paddle.add_(x, y), ...: the in-place Tensor methods as functions
 globals().update(_tensor_methods.module_inplace_functions())
 

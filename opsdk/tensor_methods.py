@@ -268,6 +268,30 @@ MODULE_INPLACE = ("abs_", "cos_", "divide_", "div_", "floor_divide_", "floor_mod
     + ("addmm_", "where_")
 
 
+# Paddle's other names for an op: {alias: the op's name}; each is a top-level function and a
+# Tensor method, as in Paddle (cat and concatenate only top-level)
+ALIASES = {
+    "div": "divide", "true_divide": "divide", "mul": "multiply", "sub": "subtract",
+    "floor_mod": "remainder", "clamp": "clip", "negative": "neg", "eq": "equal",
+    "ne": "not_equal", "gt": "greater_than", "greater": "greater_than", "ge": "greater_equal",
+    "lt": "less_than", "less": "less_than", "le": "less_equal", "permute": "transpose",
+}
+TOP_LEVEL_ONLY = {"cat": "concat", "concatenate": "concat"}
+# top-level ops Paddle also has as Tensor methods
+ALSO_METHODS = "concat stack logical_and logical_or logical_xor bmm outer"
+
+
+def paddle_aliases(namespace):
+    """{alias: function} for opsdk's top level, read from its namespace (the ops it holds);
+    the Tensor methods for the aliases and ALSO_METHODS are installed here too."""
+    out = {alias: namespace[name] for alias, name in {**ALIASES, **TOP_LEVEL_ONLY}.items()}
+    for alias, name in ALIASES.items():
+        setattr(Tensor, alias, getattr(Tensor, name))
+    for name in ALSO_METHODS.split():
+        setattr(Tensor, name, namespace[name])
+    return out
+
+
 def module_inplace_functions():
     """{name: function(x, *args)} for MODULE_INPLACE, each the Tensor method."""
     return {name: getattr(Tensor, name) for name in MODULE_INPLACE}
