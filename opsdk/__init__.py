@@ -134,6 +134,8 @@ _LAZY_ATTRS = {
     "set_flags": (".framework", "set_flags"),
     "inverse": (".functional.linalg", "inv"),
     "atan2": (".functional.angles", "atan2"),
+    "conv1d": (".nn.functional.conv", "conv1d"),
+    "conv2d": (".nn.functional.conv", "conv2d"),
 }
 
 

@@ -71,7 +71,7 @@ def renorm(x, p, axis, max_norm, name=None):
     """Each slice of x along ``axis`` whose p-norm exceeds ``max_norm`` scaled down to it.
 
     Example:
-        >>> x = opsdk.to_tensor([[3.0, 4.0], [0.3, 0.4]])
+        >>> x = opsdk.to_tensor([[3.0, 4.0], [0.3, 0.4]], dtype="float64")
         >>> opsdk.renorm(x, 2, 0, 1.0).numpy().round(4).tolist()
         [[0.6, 0.8], [0.3, 0.4]]
     """

@@ -31,13 +31,14 @@ _EPS = 1e-16  # polygamma of x below -this: nan (the recurrence would take too l
 
 
 def _f64(x):
-    return np.asarray(x, dtype=np.float64)
+    # 1-d inside (0-d arrays turn into NumPy scalars along the way); _back restores the shape
+    return np.asarray(x, dtype=np.float64).reshape(-1)
 
 
 def _back(out, like):
     like = np.asarray(like)
     dtype = like.dtype if like.dtype.kind == "f" else np.float64
-    return np.asarray(out, dtype=dtype)
+    return np.asarray(out, dtype=dtype).reshape(like.shape)
 
 
 def _lgamma1(v):
@@ -177,7 +178,9 @@ def i1(x):
 
 def gammaincc(a, x):
     """Q(a, x) = Gamma(a, x) / Gamma(a), the regularized upper incomplete gamma (a, x >= 0)."""
-    a64, x64 = np.broadcast_arrays(_f64(a), _f64(x))
+    shape = np.broadcast_shapes(np.shape(a), np.shape(x))
+    a64, x64 = (np.broadcast_to(np.asarray(v, dtype=np.float64), shape).reshape(-1)
+                for v in (a, x))
     with np.errstate(all="ignore"):
         use_series = x64 < a64 + 1
         # log of x^a e^-x / Gamma(a), shared by both branches
@@ -215,4 +218,4 @@ def gammaincc(a, x):
         q = np.where((a64 == 0) & (x64 > 0), 0.0, q)
         q = np.where(x64 == np.inf, 0.0, q)
     dtype = np.result_type(np.asarray(a), np.asarray(x))
-    return q.astype(dtype if dtype.kind == "f" else np.float64)
+    return q.astype(dtype if dtype.kind == "f" else np.float64).reshape(shape)

@@ -85,3 +85,23 @@ def test_incomplete_gamma_values_and_gradient_match_paddle():
     for name in ("gammaincc", "gammainc"):
         assert_same_as_paddle(lambda P, a, y, name=name: getattr(P, name)(a, y), [a, y],
                               diff=(1,), rtol=1e-10)
+
+
+def test_0d_and_empty_tensors_keep_their_shape():
+    for fn in (opsdk.lgamma, opsdk.digamma, opsdk.erfinv, opsdk.i0,
+               lambda v: opsdk.polygamma(v, 1)):
+        assert fn(opsdk.to_tensor(0.25, dtype="float64")).shape == []
+        assert fn(opsdk.zeros([2, 0], dtype="float64")).shape == [2, 0]
+    assert opsdk.gammaincc(opsdk.to_tensor(1.0), opsdk.to_tensor(2.0)).shape == []
+
+
+@pytest.mark.parametrize("module", ["opsdk.functional.special", "opsdk.functional.select_fill",
+                                    "opsdk.nn.functional.conv", "opsdk.autograd.saved_hooks",
+                                    "opsdk.nn.conv"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+    import opsdk.nn.functional as F
+    result = doctest.testmod(importlib.import_module(module),
+                             extraglobs={"opsdk": opsdk, "F": F}, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

@@ -7,6 +7,7 @@ from .activation_extra import (celu, elu, glu, hardshrink, hardsigmoid, hardswis
                                log_sigmoid, logsigmoid, mish, prelu, relu6, selu, softplus,
                                softshrink, softsign, tanhshrink, thresholded_relu)
 from .common import dropout, linear
+from .conv import avg_pool2d, batch_norm, conv1d, conv2d, max_pool2d
 from .input import embedding
 from .loss import cross_entropy, mse_loss
 from .loss_extra import (binary_cross_entropy, binary_cross_entropy_with_logits, kl_div,
@@ -22,7 +23,8 @@ __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "so
            "nll_loss", "kl_div", "layer_norm", "normalize", "hardshrink", "softshrink",
            "thresholded_relu", "glu", "logsigmoid", "cosine_similarity", "square_error_cost",
            "label_smooth", "softmax_with_cross_entropy", "relu_", "elu_", "leaky_relu_",
-           "hardtanh_", "softmax_", "thresholded_relu_", "tanh_"]
+           "hardtanh_", "softmax_", "thresholded_relu_", "tanh_", "conv1d", "conv2d",
+           "max_pool2d", "avg_pool2d", "batch_norm"]
 
 
 def _in_place(fn, name):
