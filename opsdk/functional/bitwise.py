@@ -1,6 +1,7 @@
-"""Bitwise and integer ops: bitwise_and/or/xor/not/invert, bitwise_left_shift and
-bitwise_right_shift, gcd, lcm. Integer (and, for the logical ones, bool) tensors only; no
-gradients (their results are integers)."""
+"""Bitwise and integer ops, without gradients: bitwise_*, gcd, lcm.
+
+bitwise_and/or/xor/not/invert, bitwise_left_shift and bitwise_right_shift, gcd, lcm take
+integer (and, for the logical ones, bool) tensors only; their results are integers."""
 import numpy as np
 
 from ..errors import DTypeError

@@ -56,9 +56,12 @@ def plain_ufunc(t, ufunc, other, op):
     return t
 
 
-def plain_result(t, r, op):
-    """t's memory takes the values of r (computed without a graph)."""
+def plain_result(t, r, op, reshapes=False):
+    """t's memory takes the values of r (computed without a graph); ``reshapes`` as in
+    views.write."""
     if tuple(r._data.shape) != tuple(t._data.shape):
+        if not reshapes:
+            raise views.shape_error(t, r, op)
         if r._data.dtype != t._data.dtype:
             r = r.astype(t._data.dtype)
         return views.take_result(t, r, op, graph=False)
@@ -77,21 +80,23 @@ def augmented(fn, ufunc, op):
     return method
 
 
-def inplace_method(fn, name, ufunc=None, reads_input=True):
+def inplace_method(fn, name, ufunc=None, reads_input=True, reshapes=False):
     """``x.name(*args)``: fn(x, *args) written into x (see the module docstring).
 
     ``reads_input``: fn's backward reads x's values, so the graph gets a copy of the old x.
+    ``reshapes``: x takes the result's shape where it has another (Paddle's ``cumsum_``
+    without an axis flattens x); else that is an error.
     """
     def method(self, *args, **kwargs):
         if in_graph(self, args, kwargs):
             views.check_writable(self, name)
             r = fn(views.alias(self, copy=reads_input), *args, **kwargs)
-            return views.write(self, r, name)
+            return views.write(self, r, name, reshapes)
         if ufunc is not None and len(args) == 1 and not kwargs:
             return plain_ufunc(self, ufunc, args[0], name)
         with no_grad():
             r = fn(self, *args, **kwargs)
-        return plain_result(self, r, name)
+        return plain_result(self, r, name, reshapes)
     method.__name__ = name
     method.__doc__ = f"In-place {name[:-1]}: writes the result into this tensor and returns it."
     method.__wrapped__ = fn  # inspect.signature shows fn's parameters (computed only when asked)
@@ -114,7 +119,9 @@ def retype_method(fn, name):
         else:
             with no_grad():
                 r = fn(self, *args, **kwargs)
-        if r._data.dtype == self._data.dtype and r._data.shape == self._data.shape:
+        if r._data.shape != self._data.shape:
+            raise views.shape_error(self, r, name)
+        if r._data.dtype == self._data.dtype:
             return views.write(self, r, name) if graph else plain_result(self, r, name)
         return views.take_result(self, r, name, graph)
     method.__name__ = name
@@ -220,5 +227,5 @@ def assign(x, output=None):
                               f"{type(output).__name__}")
     if in_graph(output, (r,)):
         views.check_writable(output, "assign")
-        return views.write(output, r, "assign")
-    return plain_result(output, r, "assign")
+        return views.write(output, r, "assign", reshapes=True)
+    return plain_result(output, r, "assign", reshapes=True)

@@ -1,5 +1,6 @@
-"""index_fill, masked_scatter and renorm, built from the core ops (so their gradients, to any
-order, are those ops' gradients)."""
+"""index_fill, masked_scatter and renorm, built from the core ops.
+
+Their gradients, to any order, are those ops' gradients."""
 import numpy as np
 
 from ..errors import DTypeError, OpArgumentError, ShapeError

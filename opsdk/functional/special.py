@@ -1,7 +1,8 @@
-"""Special functions with their gradients to any order: lgamma (gammaln), digamma, polygamma,
-multigammaln, erfinv, i0, gammainc, gammaincc, logit.
+"""Special functions with their gradients to any order: lgamma, digamma, erfinv, i0, ...
 
-The values come from opsdk.kernels.special (NumPy; SciPy is not a dependency). Each derivative
+lgamma (gammaln), digamma, polygamma, multigammaln, erfinv, i0, gammainc, gammaincc, logit.
+
+The values come from special_arrays (NumPy; SciPy is not a dependency). Each derivative
 is again one of these ops (lgamma' = digamma, digamma' = polygamma(1), i0' = i1, ...), so
 create_graph differentiates as far as asked; Paddle itself stops at the first order for most.
 """
@@ -13,20 +14,11 @@ from ..autograd.record import OUTPUT, record
 from ..errors import OpArgumentError
 from ..tensor import Tensor
 from . import maths
+from . import special_arrays as K
 from .casting import float_arg
 from .op_args import int_arg
 
 
-class _Kernels:
-    """opsdk.kernels.special, imported on first use (the kernels package is not light, and
-    ``import opsdk`` stays fast)."""
-
-    def __getattr__(self, name):
-        from ..kernels import special
-        return getattr(special, name)
-
-
-K = _Kernels()
 
 
 def _unary(name, x, array_fn, rule, args=None):

@@ -1,5 +1,7 @@
-"""The rest of the elementwise maths Paddle has: tan and the inverse and hyperbolic functions
-(asin acos atan sinh cosh asinh acosh atanh), hypot, copysign, ldexp, nan_to_num.
+"""Trigonometric and hyperbolic functions, hypot, copysign, ldexp, nan_to_num.
+
+tan and the inverse and hyperbolic functions (asin acos atan sinh cosh asinh acosh atanh),
+hypot, copysign, ldexp, nan_to_num.
 
 Each gradient rule is written with operators and ``maths`` (and these ops themselves), so it
 runs on arrays for a first-order backward and on Tensors under create_graph: any order.

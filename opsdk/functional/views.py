@@ -121,12 +121,21 @@ def view_of_leaf(t):
     return (root is not None and not t._detached and root._node is None and root._req)
 
 
-def write(t, r, op):
+def shape_error(t, r, op):
+    return ShapeError(f"{op}: the result's shape {r.shape} differs from the tensor's "
+                      f"{t.shape}; an in-place op cannot change a tensor's shape")
+
+
+def write(t, r, op, reshapes=False):
     """An in-place op in grad mode: t takes the values of r (its new value, computed out of place
-    from ``alias(t)``) in its own memory, and r's place in the graph. Returns t."""
+    from ``alias(t)``) in its own memory, and r's place in the graph. Returns t.
+
+    ``reshapes``: an op whose result may have another shape (take_result), else an error."""
     if r._data.dtype != t._data.dtype:
         r = cast(r, t._data.dtype)
     if tuple(r._data.shape) != tuple(t._data.shape):
+        if not reshapes:
+            raise shape_error(t, r, op)
         return take_result(t, r, op, graph=True)
     bump_version(t)
     _copy_into(t._data, r._data)

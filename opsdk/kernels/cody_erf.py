@@ -52,29 +52,6 @@ def _exp_neg_square(xp, y):
     return xp.exp(-head * head) * xp.exp(-(y - head) * (y + head))
 
 
-def _erfc_tail(xp, y):
-    """erfc(y) for y >= _SMALL (the medium and large ranges), float64."""
-    ym = xp.clip(y, _SMALL, _MEDIUM)
-    erfc_medium = _exp_neg_square(xp, ym) * _horner(_R2_NUM, ym) / _horner(_R2_DEN, ym)
-
-    yl = xp.clip(y, _MEDIUM, _HUGE)
-    z = 1.0 / (yl * yl)
-    erfc_large = _exp_neg_square(xp, yl) * (_INV_SQRT_PI - z * _horner(_R3_NUM, z) / _horner(_R3_DEN, z)) / yl
-    return xp.where(y <= _MEDIUM, erfc_medium, erfc_large)
-
-
-def erfc(x):
-    """1 - erf(x) of a float array in float64, without the cancellation near erf = 1."""
-    xp = array_module(x)
-    x = x.astype(xp.float64, copy=False)
-    y = xp.abs(x)
-    xs = xp.clip(x, -_SMALL, _SMALL)
-    t = xs * xs
-    small = 1.0 - xs * _horner(_R1_NUM, t) / _horner(_R1_DEN, t)
-    tail = _erfc_tail(xp, y)
-    return xp.where(y <= _SMALL, small, xp.where(x > 0, tail, 2.0 - tail))
-
-
 def erf(x):
     """The error function of a float array, computed in float64.
 
@@ -96,6 +73,13 @@ def erf(x):
     t = xs * xs
     small = xs * _horner(_R1_NUM, t) / _horner(_R1_DEN, t)
 
-    tail = xp.copysign(1.0 - _erfc_tail(xp, y), x)
+    ym = xp.clip(y, _SMALL, _MEDIUM)
+    erfc_medium = _exp_neg_square(xp, ym) * _horner(_R2_NUM, ym) / _horner(_R2_DEN, ym)
+
+    yl = xp.clip(y, _MEDIUM, _HUGE)
+    z = 1.0 / (yl * yl)
+    erfc_large = _exp_neg_square(xp, yl) * (_INV_SQRT_PI - z * _horner(_R3_NUM, z) / _horner(_R3_DEN, z)) / yl
+
+    tail = xp.copysign(1.0 - xp.where(y <= _MEDIUM, erfc_medium, erfc_large), x)
     # NaN fails y <= _SMALL and reaches `tail`, which is NaN too
     return xp.where(y <= _SMALL, small, tail)

@@ -1,5 +1,6 @@
-"""Special functions of float arrays that NumPy lacks (SciPy is not a dependency): lgamma,
-digamma, polygamma, erfinv, the modified Bessel function I1 and the regularized upper
+"""Special functions of float arrays that NumPy lacks (SciPy is not a dependency).
+
+lgamma, digamma, polygamma, erfinv, the modified Bessel function I1 and the regularized upper
 incomplete gamma function.
 
 Methods (textbook maths, written for whole arrays, float64 inside, the input's dtype out):
@@ -10,7 +11,7 @@ Methods (textbook maths, written for whole arrays, float64 inside, the input's d
   Bernoulli numbers. -inf at +0, +inf at -0, nan at -1, -2, ...
 - polygamma(n, x), n >= 1: (-1)^(n+1) n! zeta(n + 1, x), the Hurwitz zeta function from the
   Euler-Maclaurin formula after the recurrence moved x past 10.
-- erfinv: a rational first guess refined by Newton steps on erf (opsdk's own erf).
+- erfinv: a first guess refined by Newton steps on the C library's erf (erfc near +-1).
 - I1: its power series for |x| <= 20, the asymptotic expansion beyond.
 - gammaincc(a, x) = Q(a, x): the series of P for x < a + 1, else a continued fraction
   (modified Lentz), each run on the whole array until every element converged (at most
@@ -20,7 +21,6 @@ import math
 
 import numpy as np
 
-from .cody_erf import erf, erfc
 
 # the Bernoulli numbers B_2, B_4, ..., B_16 (the digamma and Euler-Maclaurin series)
 _B2K = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510)
@@ -51,6 +51,16 @@ def _lgamma1(v):
 
 
 _LGAMMA = np.frompyfunc(_lgamma1, 1, 1)
+# the C library's erf and erfc per element (erfc keeps its accuracy where erf is near 1)
+_ERF, _ERFC = np.frompyfunc(math.erf, 1, 1), np.frompyfunc(math.erfc, 1, 1)
+
+
+def erf(x):
+    return _ERF(x).astype(np.float64)
+
+
+def erfc(x):
+    return _ERFC(x).astype(np.float64)
 
 
 def lgamma(x):
