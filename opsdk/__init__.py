@@ -8,7 +8,7 @@ from .version import __version__
 from . import dtypes as _dtypes
 from .autograd import (Function, PyLayer, PyLayerContext, enable_grad, grad, is_grad_enabled,
                        no_grad, set_grad_enabled)
-from .device import CPUPlace, CUDAPlace, Place
+from .device import CPUPlace, CUDAPlace, Place, get_device, set_device
 from .dtypes import (bool_ as bool, complex64, complex128, float16, float32, float64,
                      get_default_dtype, int8, int16, int32, int64, set_default_dtype, uint8)
 from .functional.creation import (arange, empty, empty_like, eye, from_dlpack, full, full_like,
@@ -51,6 +51,16 @@ from .functional.combined import addmm, diff, dist, lerp
 from .functional.counting import bincount, histogram, increment, numel, shape, unique
 from .functional.logic import equal_all, isclose
 from .functional.more_unary import expm1, frac, log1p, log2, log10, stanh, trunc
+from .functional.trig import (acos, acosh, asin, asinh, atan, atanh, copysign, cosh, hypot,
+                              ldexp, nan_to_num, sinh, tan)
+from .functional.special import (digamma, erfinv, gammainc, gammaincc, gammaln, i0, lgamma,
+                                 logit, multigammaln, polygamma)
+from .functional.bitwise import (bitwise_and, bitwise_invert, bitwise_left_shift, bitwise_not,
+                                 bitwise_or, bitwise_right_shift, bitwise_xor, gcd, lcm)
+from .functional.select_fill import index_fill, masked_scatter, renorm
+
+# Paddle's other names for the same ops (paddle.cat is paddle.concat, ...)
+globals().update(_tensor_methods.paddle_aliases(globals()))
 
 # paddle.tanh_(x), paddle.add_(x, y), ...: the in-place Tensor methods as functions
 globals().update(_tensor_methods.module_inplace_functions())
@@ -125,6 +135,8 @@ _LAZY_ATTRS = {
     "set_flags": (".framework", "set_flags"),
     "inverse": (".functional.linalg", "inv"),
     "atan2": (".functional.angles", "atan2"),
+    "conv1d": (".nn.functional.conv", "conv1d"),
+    "conv2d": (".nn.functional.conv", "conv2d"),
 }
 
 
@@ -135,15 +147,6 @@ def is_compiled_with_cuda():
         return cp.cuda.runtime.getDeviceCount() > 0
     except Exception:
         return False
-
-
-def set_device(device):
-    from .device import parse_place
-    return parse_place(device)
-
-
-def get_device():
-    return "cpu"
 
 
 def _install_cuda_simulator_if_asked():

@@ -100,3 +100,15 @@ def array_module(data):
     if type(data) is np.ndarray:
         return np
     return cupy_module()
+
+
+def set_device(device):
+    """Paddle's ``paddle.device.set_device("cpu")`` (also ``"gpu"``, ``"gpu:1"``): the Place
+    it names. opsdk puts each tensor where its ``place=`` says (the CPU by default), so this
+    checks the name and returns the place."""
+    return parse_place(device)
+
+
+def get_device():
+    """The default device's name: ``"cpu"`` (tensors go to a GPU only when asked)."""
+    return "cpu"

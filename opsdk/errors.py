@@ -52,6 +52,12 @@ class UnreachableInputError(BackwardError, ValueError):
     ValueError there."""
 
 
+class GradArgumentError(BackwardError, AssertionError):
+    """backward / opsdk.grad called with arguments Paddle refuses by an assertion (a NumPy array
+    as a gradient, one gradient too many or too few, ``only_inputs=False``): also an
+    AssertionError, so Paddle code catching it keeps working."""
+
+
 class OpsdkWarning(UserWarning):
     """Something works, but not the way the user probably wanted (a fallback, a no-op)."""
 

@@ -4,6 +4,7 @@ This file holds the data a Tensor carries and its conversions. Its operators and
 (``__mul__``, ``sum``, ``reshape``, ...) and ``backward`` come from the one table in
 ``opsdk/tensor_methods.py``, which the layers above the Tensor fill in.
 """
+import itertools
 import weakref
 
 import numpy as np
@@ -30,6 +31,9 @@ class HookHandle:
         return self._table.pop(self.id, None) is not None
 
 
+_NAMES = itertools.count()
+
+
 class Tensor:
     """A multi-dimensional array that can record how it was computed, for backward.
 
@@ -53,7 +57,6 @@ class Tensor:
     # such a tensor computed by an op from inputs that need gradients: not a leaf (Paddle)
     _op_result = False
     grad = None
-    name = None
     persistable = False
     __hash__ = object.__hash__
     # numpy must hand `ndarray op Tensor` to our reflected operators
@@ -120,9 +123,28 @@ class Tensor:
         """How many in-place writes the memory of this tensor has seen (shared with its views)."""
         return version_total(self)
 
+    @property
+    def name(self):
+        """The tensor's name: one given (a Parameter's), else ``generated_tensor_N`` (Paddle)."""
+        d = self.__dict__
+        if "_name" not in d:
+            d["_name"] = f"generated_tensor_{next(_NAMES)}"
+        return d["_name"]
+
+    @name.setter
+    def name(self, value):
+        self.__dict__["_name"] = value
+
+    @property
+    def type(self):
+        """The kind of tensor, as Paddle names it: always a dense one here."""
+        return "VarType.DENSE_TENSOR"
+
     # -- conversion -------------------------------------------------------------------------
-    def numpy(self):
-        """The values as a new NumPy array (a copy, as in Paddle: later writes do not show)."""
+    def numpy(self, *paddle_flags):
+        """The values as a new NumPy array (a copy, as in Paddle: later writes do not show).
+
+        Paddle's optional flag (``x.numpy(False)``) is accepted; the result is the same."""
         d = self._data
         return d.copy() if type(d) is np.ndarray else d.get()
 
@@ -239,9 +261,6 @@ class Tensor:
             self._hooks[handle.id] = hook
             return handle
         node, idx = self._node, self._out_idx
-        if node.ignores_hooks:
-            # Paddle never calls hooks registered on a PyLayer's output; neither do we
-            return HookHandle({})
         if node.pre_hooks is None:
             node.pre_hooks = {}
         if node.n_out != 1:

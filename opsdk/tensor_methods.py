@@ -11,11 +11,11 @@ import numpy as np
 from .autograd import grad_api, record
 from .device import CPU, Place, move_to
 from .dtypes import convert_dtype
-from .errors import ShapeError
-from .functional import (along_axis, arithmetic, casting, combined, counting, creation,
-                         cumulative, diagonal, indexing, inplace, linalg, logic, more_unary,
-                         nan_reduction, order_stats, products, rearrange, reduction, scatter,
-                         shape, sorting, triangular, unary)
+from .errors import ShapeError, StateError
+from .functional import (along_axis, arithmetic, bitwise, casting, combined, counting,
+                         creation, cumulative, diagonal, indexing, inplace, linalg, logic,
+                         more_unary, nan_reduction, order_stats, products, rearrange, reduction,
+                         scatter, select_fill, shape, sorting, special, triangular, trig, unary)
 from .tensor import Tensor, _wrap, bump_version
 
 # methods named as the module function they are, by module
@@ -47,6 +47,11 @@ SAME_NAME = {
     inplace: "fill_ zero_",
     record: "clone",
     grad_api: "backward retain_grads",
+    trig: "tan asin acos atan sinh cosh asinh acosh atanh hypot copysign ldexp nan_to_num",
+    special: "lgamma gammaln digamma polygamma multigammaln erfinv i0 gammainc gammaincc logit",
+    bitwise: "bitwise_and bitwise_or bitwise_xor bitwise_not bitwise_invert bitwise_left_shift "
+             "bitwise_right_shift gcd lcm",
+    select_fill: "index_fill masked_scatter renorm",
 }
 
 # in place, the result written into the tensor: (method, op, NumPy ufunc for a plain write,
@@ -69,7 +74,22 @@ IN_PLACE = [
     ("log_", unary.log, None, True), ("sin_", unary.sin, None, True),
     ("cos_", unary.cos, None, True), ("floor_", unary.floor, None, False),
     ("ceil_", unary.ceil, None, False), ("round_", unary.round, None, False),
+    ("addmm_", combined.addmm, None, False),
 ]
+# the in-place forms of the maths Paddle added later: every backward reads x
+MORE_IN_PLACE = [(f"{name}_", getattr(module, name), None, True) for module, names in (
+    (more_unary, "log1p log2 log10 frac"), (unary, "trunc"),
+    (trig, "tan asin acos atan sinh cosh asinh acosh atanh hypot copysign ldexp nan_to_num"),
+    (special, "lgamma gammaln digamma polygamma multigammaln i0 gammainc gammaincc logit"),
+    (bitwise, "bitwise_and bitwise_or bitwise_xor bitwise_not bitwise_invert "
+              "bitwise_left_shift bitwise_right_shift gcd lcm"),
+    (select_fill, "index_fill masked_scatter renorm")) for name in names.split()]
+IN_PLACE += MORE_IN_PLACE
+
+# in place with a result of its own dtype (bool, or cast_'s): the tensor takes it (Paddle)
+RETYPE_IN_PLACE = [(f"{name}_", getattr(logic, name)) for name in (
+    "equal not_equal less_than less_equal greater_than greater_equal logical_and logical_or "
+    "logical_xor logical_not").split()] + [("cast_", casting.cast)]
 
 # x takes a new shape over the same memory: (method, op, the way back to the old shape)
 _BACK = lambda b, old, args, kwargs: shape.reshape(b, old)  # noqa: E731
@@ -96,6 +116,16 @@ def _reflected(fn):
         return fn(other, self)
     method.__name__ = f"reflected_{fn.__name__}"
     return method
+
+
+_where_into = inplace.inplace_method(lambda x, condition, y: logic.where(condition, x, y),
+                                     "where_", reads_input=False)
+
+
+def _no_grad_for_apply(t, op):
+    if not t.stop_gradient:
+        raise StateError(f"{op}: cannot apply a function to a tensor that needs a gradient "
+                         f"(stop_gradient=False), as in Paddle; detach() it first")
 
 
 class TensorMethods:
@@ -175,6 +205,21 @@ class TensorMethods:
         data = creation.get_rng().normal(mean, std, self._data.shape)
         return inplace.fill_(self, data.astype(self._data.dtype))
 
+    def where_(condition, x=None, y=None, name=None):
+        """x, in place, takes y where condition is False (Paddle's where_: as a method the
+        tensor is the condition)."""
+        return _where_into(x, condition, y)
+
+    def apply(self, func):
+        """func(x) for a tensor that needs no gradient (Paddle refuses one that does)."""
+        _no_grad_for_apply(self, "apply")
+        return func(self)
+
+    def apply_(self, func):
+        """x's values replaced by func(x), in place (the tensor must need no gradient)."""
+        _no_grad_for_apply(self, "apply_")
+        return TensorMethods.set_value(self, func(self))
+
     def cpu(self):
         t = _wrap(move_to(self._data, CPU))
         t.stop_gradient = self.stop_gradient
@@ -198,6 +243,8 @@ def methods():
         table[name] = inplace.inplace_method(op, name, ufunc, reads_input)
     for name, op, back in SHAPE_IN_PLACE:
         table[name] = inplace.shape_method(op, back, name)
+    for name, op in RETYPE_IN_PLACE:
+        table[name] = inplace.retype_method(op, name)
     table.update((k, v) for k, v in vars(TensorMethods).items() if k not in _CLASS_ITEMS)
     return table
 
@@ -216,7 +263,33 @@ MODULE_INPLACE = ("abs_", "cos_", "divide_", "div_", "floor_divide_", "floor_mod
                   "remainder_", "flatten_", "log_", "multiply_", "neg_", "pow_", "reshape_",
                   "sin_", "square_", "squeeze_", "unsqueeze_", "subtract_", "sub_", "tanh_",
                   "transpose_", "t_", "exp_", "sqrt_", "rsqrt_", "reciprocal_", "sigmoid_",
-                  "scale_", "clip_", "floor_", "ceil_", "round_", "zero_", "fill_", "add_")
+                  "scale_", "clip_", "floor_", "ceil_", "round_", "zero_", "fill_", "add_") \
+    + tuple(name for name, *_ in MORE_IN_PLACE) + tuple(name for name, _ in RETYPE_IN_PLACE) \
+    + ("addmm_", "where_")
+
+
+# Paddle's other names for an op: {alias: the op's name}; each is a top-level function and a
+# Tensor method, as in Paddle (cat and concatenate only top-level)
+ALIASES = {
+    "div": "divide", "true_divide": "divide", "mul": "multiply", "sub": "subtract",
+    "floor_mod": "remainder", "clamp": "clip", "negative": "neg", "eq": "equal",
+    "ne": "not_equal", "gt": "greater_than", "greater": "greater_than", "ge": "greater_equal",
+    "lt": "less_than", "less": "less_than", "le": "less_equal", "permute": "transpose",
+}
+TOP_LEVEL_ONLY = {"cat": "concat", "concatenate": "concat"}
+# top-level ops Paddle also has as Tensor methods
+ALSO_METHODS = "concat stack logical_and logical_or logical_xor bmm outer"
+
+
+def paddle_aliases(namespace):
+    """{alias: function} for opsdk's top level, read from its namespace (the ops it holds);
+    the Tensor methods for the aliases and ALSO_METHODS are installed here too."""
+    out = {alias: namespace[name] for alias, name in {**ALIASES, **TOP_LEVEL_ONLY}.items()}
+    for alias, name in ALIASES.items():
+        setattr(Tensor, alias, getattr(Tensor, name))
+    for name in ALSO_METHODS.split():
+        setattr(Tensor, name, namespace[name])
+    return out
 
 
 def module_inplace_functions():

@@ -184,3 +184,39 @@ def test_tensor_methods_mirror_the_functions():
     assert x.sqrt().numpy().tolist() == [[1.0, 2.0]]
     assert x.reshape([2, 1]).shape == [2, 1] and x.T.shape == [2, 1]
     assert x.max().item() == 4.0 and x.argmax().item() == 1
+
+
+def test_paddle_tensor_attributes_name_type_numpy_flag_and_apply():
+    x = opsdk.to_tensor([1.0, 2.0])
+    assert x.name.startswith("generated_tensor_") and x.name == x.name
+    x.name = "mine"
+    assert x.name == "mine" and x.type == "VarType.DENSE_TENSOR"
+    assert x.numpy(False).tolist() == [1.0, 2.0]
+    assert x.apply(lambda t: t * 2).numpy().tolist() == [2.0, 4.0]
+    assert x.apply_(lambda t: t * 3) is x and x.numpy().tolist() == [3.0, 6.0]
+    with pytest.raises(RuntimeError, match="apply: cannot apply a function to a tensor that"):
+        opsdk.to_tensor([1.0], stop_gradient=False).apply(lambda t: t)
+
+
+def test_in_place_comparisons_and_cast_give_the_tensor_the_result_dtype():
+    x = opsdk.to_tensor([1.0, 2.0])
+    assert x.equal_(opsdk.to_tensor([1.0, 3.0])) is x
+    assert x.dtype == np.bool_ and x.numpy().tolist() == [True, False]
+    assert x.inplace_version == 1
+    y = opsdk.to_tensor([1.5, 2.5])
+    assert y.cast_("int32") is y and y.dtype == np.int32 and y.numpy().tolist() == [1, 2]
+    # in the graph: a non-leaf that reports stop_gradient=False, as Paddle leaves it
+    z = opsdk.to_tensor([1.0, 2.0], stop_gradient=False) * 1
+    z.less_than_(opsdk.to_tensor([2.0, 2.0]))
+    assert z.dtype == np.bool_ and not z.stop_gradient and not z.is_leaf
+    w = opsdk.to_tensor([1.0, 2.5])
+    assert opsdk.where_(w > 2, w, opsdk.zeros([2])) is w and w.numpy().tolist() == [0.0, 2.5]
+
+
+def test_seed_returns_a_generator_and_set_device_a_place():
+    g = opsdk.seed(7)
+    a = opsdk.rand([3]).numpy()
+    assert g.manual_seed(7) is g and g.initial_seed() == 7
+    np.testing.assert_array_equal(opsdk.rand([3]).numpy(), a)
+    assert opsdk.device.set_device("cpu") == opsdk.CPUPlace()
+    assert opsdk.device.get_device() == "cpu"

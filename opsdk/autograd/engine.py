@@ -13,6 +13,7 @@ from ..tensor import Tensor, _wrap, _wrap_req, as_array, version_total
 from . import grad_mode
 from .node import OutputReadingNode, OutputWritten
 from .record import OUTPUT, clone, unbroadcast
+from .saved_hooks import Packed
 
 _state = grad_mode._state
 
@@ -194,6 +195,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
             # what the rule reads: a list holds saved Tensors or the node's own output, read
             # as arrays (first order) or as Tensors (create_graph); a tuple only constants
             args = node.args
+            if node.packed:
+                args = [a.unpacked() if type(a) is Packed else a for a in args]
             if type(args) is list:
                 if create_graph:
                     args = [_wrap_req(node.out, node, 0) if a is OUTPUT else a for a in args]

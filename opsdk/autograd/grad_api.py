@@ -3,10 +3,9 @@ accumulated)."""
 import warnings
 import weakref
 
-import numpy as np
 
 from ..device import array_module
-from ..errors import BackwardError, OpsdkWarning, UnreachableInputError
+from ..errors import BackwardError, GradArgumentError, OpsdkWarning, UnreachableInputError
 from ..tensor import Tensor, _wrap
 from .engine import new_grad, run_backward
 from .record import edge_to
@@ -26,13 +25,26 @@ def backward(self, grad_tensor=None, retain_graph=False):
     if grad_tensor is None:
         g = array_module(self._data).ones_like(self._data)
     else:
-        g = grad_tensor._data if isinstance(grad_tensor, Tensor) else np.asarray(grad_tensor)
+        check_grad_tensors([grad_tensor], 1, "backward", "grad_tensor")
+        g = grad_tensor._data
         if tuple(g.shape) != tuple(self._data.shape):
             raise BackwardError(f"backward: grad_tensor must have the shape of the tensor; "
                                 f"expected: {self.shape}; got: {list(g.shape)}")
         if g.dtype != self._data.dtype:
             g = g.astype(self._data.dtype)
     run_backward([self], [g], retain_graph, False)
+
+
+def check_grad_tensors(gs, n, op, what):
+    """Paddle's rules for the gradients handed to backward / grad: one per tensor, each a
+    Tensor or None (a NumPy array is refused, as Paddle refuses it)."""
+    if len(gs) != n:
+        raise GradArgumentError(f"{op}: expected: one entry of '{what}' per tensor ({n}); "
+                                f"got: {len(gs)}")
+    for i, g in enumerate(gs):
+        if g is not None and not isinstance(g, Tensor):
+            raise GradArgumentError(f"{op}: '{what}' entries must be Tensors or None; got: "
+                                    f"{type(g).__name__} at {i} (wrap it with opsdk.to_tensor)")
 
 
 def retain_grads(self):
@@ -46,9 +58,10 @@ def retain_grads(self):
     def keep(g):
         t = ref()
         if t is not None:
-            # a leaf tensor reporting stop_gradient=False, as a leaf's .grad (Paddle)
-            d = g._data if t.grad is None else t.grad._data + g._data
-            t.grad = new_grad(d)
+            # a leaf tensor reporting stop_gradient=False, as a leaf's .grad (Paddle). Each
+            # backward replaces it (the hook runs once per backward, with the summed
+            # gradient): Paddle keeps the last backward's, it does not accumulate
+            t.grad = new_grad(g._data)
     self.register_hook(keep)
 
 
@@ -87,8 +100,15 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         >>> (dx,) = opsdk.grad(x ** 3, x, create_graph=True)   # 3x^2 = 12
         >>> (d2x,) = opsdk.grad(dx, x)                          # 6x = 12
     """
+    if not only_inputs:
+        raise GradArgumentError("opsdk.grad: only_inputs=False is not supported (nor by Paddle): "
+                                "the gradients of the inputs are all it returns")
     outs = _as_list(outputs, "outputs")
     ins = _as_list(inputs, "inputs")
+    for what, ts in (("inputs", ins), ("outputs", outs)):
+        if len({id(t) for t in ts}) != len(ts):
+            raise BackwardError(f"opsdk.grad: '{what}' holds one tensor twice; expected: each "
+                                f"tensor once, as Paddle requires")
     if not allow_unused:
         for i, t in enumerate(ins):
             if not t._req:
@@ -106,9 +126,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         gos = [None] * len(outs)
     else:
         gos = list(grad_outputs) if isinstance(grad_outputs, (list, tuple)) else [grad_outputs]
-        if len(gos) != len(outs):
-            raise BackwardError(f"opsdk.grad: expected: one grad_output per output "
-                                f"({len(outs)}); got: {len(gos)}")
+        check_grad_tensors(gos, len(outs), "opsdk.grad", "grad_outputs")
     seeds = []
     kept = []
     for i, (t, g) in enumerate(zip(outs, gos)):
@@ -127,8 +145,22 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         elif not isinstance(g, Tensor):
             g = _wrap(g)
         seeds.append(g)
-    return run_backward(kept, seeds, True, create_graph, inputs=ins, allow_unused=allow_unused,
-                        blocked=_blocked_edges(no_grad_vars))
+    res = run_backward(kept, seeds, True, create_graph, inputs=ins, allow_unused=allow_unused,
+                       blocked=_blocked_edges(no_grad_vars))
+    if create_graph:
+        # Paddle: every create_graph gradient reports stop_gradient=False, also a constant
+        # one: a new tensor (the caller's stay untouched), a leaf where the input is an output
+        # itself (d x/d x), else an op's result (d 3x/d x)
+        own = {id(t) for t in outs}
+        res = [r if r is None or r._req else _constant_grad(r, id(t) in own)
+               for r, t in zip(res, ins)]
+    return res
+
+
+def _constant_grad(r, seed):
+    t = new_grad(r._data)
+    t._op_result = not seed
+    return t
 
 
 def _blocked_edges(no_grad_vars):

@@ -104,3 +104,10 @@ class set_grad_enabled(_GradModeContext):
 
     def __enter__(self):
         return self
+
+    def __call__(self, fn):
+        # as a decorator the mode belongs to the calls: set_grad_enabled(False) switched it
+        # when built, so switch it back; each call then runs in the mode and restores the
+        # caller's (Paddle's decorator only runs the first call in it, see docs/paddle.md)
+        _state.enabled = self._prev
+        return super().__call__(fn)

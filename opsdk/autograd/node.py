@@ -32,11 +32,11 @@ class Node:
     # per input, the shape its gradient is summed back to (a broadcasting op), or None
     shapes = None
     pre_hooks = None
+    # args holds saved_tensors_hooks' packed tensors (unpacked when backward runs)
+    packed = False
     site = None
     # the output indices whose values backward reads, or None
     reads_output = None
-    # a PyLayer's node: Paddle ignores hooks registered on its outputs
-    ignores_hooks = False
     # a PyLayer's node, after its rule ran: per input, True where the gradient was computed in
     # backward (a leaf's .grad made of it reports stop_gradient=True, as in Paddle)
     cut_grads = None

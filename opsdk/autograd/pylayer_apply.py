@@ -124,7 +124,6 @@ def apply(cls, args, kwargs):
     if node is None:
         return _with_outputs(result, single, outs, out_pos, wrapped)
     node.site = rule.site = caller_site(2) or definition_site(cls)
-    node.ignores_hooks = True
     rule.bind(node)
     wrapped = _returned_inputs(name, ctx, tensors, out_tensors, wrapped)
     if ctx._saved:

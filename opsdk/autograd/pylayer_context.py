@@ -1,4 +1,6 @@
 """PyLayerContext: what a PyLayer's forward leaves for its backward."""
+from ..tensor import Tensor
+from . import saved_hooks
 from .record import OutputOf
 
 
@@ -11,6 +13,7 @@ class PyLayerContext:
 
     def __init__(self):
         self._saved = ()
+        self._packed = None
         self._non_diff = ()
         self._materialize = True
         self._not_inplace = ()
@@ -23,10 +26,21 @@ class PyLayerContext:
         Save inputs and outputs of forward, not tensors computed inside it: an intermediate is a
         constant for the graph, so a second derivative through it would miss its dependence.
         """
+        pair = saved_hooks.active()
+        if pair is not None:
+            # saved_tensors_hooks: packed now, unpacked by saved_tensor() (no version check:
+            # the hooks own the saved values)
+            self._packed = tuple(saved_hooks.pack(t, pair) if isinstance(t, Tensor) else t
+                                 for t in tensors)
+            self._saved = ()
+            return
         self._saved = tensors
 
     def saved_tensor(self):
         """The tensors given to save_for_backward, in order (outputs as apply returned them)."""
+        if self._packed is not None:
+            return tuple(t.unpacked() if isinstance(t, saved_hooks.Packed) else t
+                         for t in self._packed)
         saved = self._saved
         if any(type(t) is OutputOf for t in saved):
             return tuple(t.get() if type(t) is OutputOf else t for t in saved)

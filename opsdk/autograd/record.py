@@ -26,6 +26,7 @@ import weakref
 import numpy as np
 
 from ..tensor import Tensor, _wrap, _wrap_req, as_array, int_result, version_total
+from . import saved_hooks
 from . import grad_mode
 from .node import Node, OutputReadingNode
 
@@ -43,6 +44,14 @@ def needs_grad(*tensors):
             if t is not None and t._req:
                 return True
     return False
+
+
+def index_result(x, idx):
+    """The int64 positions an op picked out of x (argsort, topk, kthvalue, mode): in grad mode
+    they report x's stop_gradient=False and are not a leaf, as in Paddle (no gradient flows)."""
+    if _state.enabled and not x.stop_gradient:
+        return int_result(idx)
+    return _wrap(idx)
 
 
 class _Output:
@@ -134,6 +143,12 @@ def record(name, out, inputs, rule, args=(), broadcast=False, saved=()):
         args = list(args)
     elif keep is not None:
         args = list(args)
+    if keep is not None:
+        pair = saved_hooks.active()
+        if pair is not None:
+            # saved_tensors_hooks: the Tensors the rules read, packed now, unpacked by backward
+            args = [saved_hooks.pack(a, pair) if isinstance(a, Tensor) else a for a in args]
+            node.packed = True
     node.args = args
     node.saved = None if keep is None and not saved else _versions(keep, saved)
     if broadcast:

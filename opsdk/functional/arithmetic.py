@@ -91,14 +91,27 @@ def _power_slope(x, a):
     if not maths.is_tensor(x):
         if a == 0:
             return np.zeros_like(x)
-        with np.errstate(all="ignore"):
-            return a * x ** (a - 1)
+        return a * _c_power(x, a - 1)
     return record("pow_grad", _power_slope(x._data, a), (x,), _POWER_SLOPE, (x, a))
 
 
 def _power_slope_grad(g, x, a):
-    with np.errstate(all="ignore"):
+    if a == 1:
+        # the slope of x**1 is the constant 1: zero everywhere, at 0, inf and nan too (Paddle)
+        return maths.zeros_like(g)
+    if maths.is_tensor(x):
         return g * (x ** (a - 2) * (a * (a - 1)))
+    return g * (_c_power(x, a - 2) * (a * (a - 1)))
+
+
+def _c_power(x, e):
+    """x ** e on an array with C's pow at -inf: +inf for e > 0 and 0 for e < 0 where e is not an
+    integer (NumPy's fast path for e = +-0.5 says nan there; Paddle's kernels are C's)."""
+    with np.errstate(all="ignore"):
+        out = x ** e
+    if e != int(e) and x.dtype.kind == "f":
+        out = np.where(x == -np.inf, np.inf if e > 0 else 0.0, out).astype(out.dtype)
+    return out
 
 
 _POWER_SLOPE = (_power_slope_grad,)
@@ -107,7 +120,7 @@ _POWER_SLOPE = (_power_slope_grad,)
 def _pow_by_number_grad(g, x, a):
     if a == 2:
         return g * (x * 2)
-    if a == 1:
+    if a == 1 and not maths.is_tensor(g):
         return g
     with np.errstate(all="ignore"):
         return g * _power_slope(x, a)

@@ -9,11 +9,42 @@ from ..tensor import Tensor, _wrap, to_array
 _rng = np.random.default_rng()
 
 
+class Generator:
+    """The random generator opsdk's random ops draw from, as ``paddle.seed`` returns it.
+
+    ``manual_seed(s)`` re-seeds it (and returns it), ``initial_seed()`` is the last seed,
+    ``get_state()`` / ``set_state(state)`` save and restore the stream."""
+
+    def __init__(self, s=0):
+        self._seed = int(s)
+
+    def manual_seed(self, s):
+        global _rng
+        self._seed = int(s)
+        _rng = np.random.default_rng(self._seed)
+        return self
+
+    def initial_seed(self):
+        return self._seed
+
+    def seed(self):
+        """Re-seed from the operating system's entropy; returns the new seed."""
+        return self.manual_seed(int(np.random.SeedSequence().entropy % (2 ** 63))).initial_seed()
+
+    def get_state(self):
+        return _rng.bit_generator.state
+
+    def set_state(self, state):
+        _rng.bit_generator.state = state
+        return self
+
+
+_generator = Generator()
+
+
 def seed(s):
-    """Seed every random op of opsdk (and return the generator's seed)."""
-    global _rng
-    _rng = np.random.default_rng(int(s))
-    return int(s)
+    """Seed every random op of opsdk; returns the Generator (``manual_seed``), as Paddle."""
+    return _generator.manual_seed(s)
 
 
 def get_rng():

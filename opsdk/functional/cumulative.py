@@ -327,5 +327,6 @@ def logcumsumexp(x, axis=None, dtype=None, name=None):
 
 
 # -- in place (x keeps its dtype) -------------------------------------------------------------
-cumsum_ = inplace_method(cumsum, "cumsum_")
+# without an axis, Paddle's cumsum_ flattens the tensor
+cumsum_ = inplace_method(cumsum, "cumsum_", reshapes=True)
 cumprod_ = inplace_method(cumprod, "cumprod_")

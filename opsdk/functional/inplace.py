@@ -15,7 +15,7 @@ import numpy as np
 from ..autograd.grad_mode import no_grad
 from ..autograd.record import clone, needs_grad, record
 from ..errors import OpArgumentError, ShapeError
-from ..tensor import Tensor, bump_version
+from ..tensor import Tensor, bump_version, int_result
 from . import indexing, maths, views
 from .creation import to_tensor
 
@@ -56,11 +56,15 @@ def plain_ufunc(t, ufunc, other, op):
     return t
 
 
-def plain_result(t, r, op):
-    """t's memory takes the values of r (computed without a graph)."""
+def plain_result(t, r, op, reshapes=False):
+    """t's memory takes the values of r (computed without a graph); ``reshapes`` as in
+    views.write."""
     if tuple(r._data.shape) != tuple(t._data.shape):
-        raise ShapeError(f"{op}: the result's shape {r.shape} differs from the tensor's "
-                         f"{t.shape}; an in-place op cannot change a tensor's shape")
+        if not reshapes:
+            raise views.shape_error(t, r, op)
+        if r._data.dtype != t._data.dtype:
+            r = r.astype(t._data.dtype)
+        return views.take_result(t, r, op, graph=False)
     views._copy_into(t._data, r._data)
     bump_version(t)
     return t
@@ -76,24 +80,53 @@ def augmented(fn, ufunc, op):
     return method
 
 
-def inplace_method(fn, name, ufunc=None, reads_input=True):
+def inplace_method(fn, name, ufunc=None, reads_input=True, reshapes=False):
     """``x.name(*args)``: fn(x, *args) written into x (see the module docstring).
 
     ``reads_input``: fn's backward reads x's values, so the graph gets a copy of the old x.
+    ``reshapes``: x takes the result's shape where it has another (Paddle's ``cumsum_``
+    without an axis flattens x); else that is an error.
     """
     def method(self, *args, **kwargs):
         if in_graph(self, args, kwargs):
             views.check_writable(self, name)
             r = fn(views.alias(self, copy=reads_input), *args, **kwargs)
-            return views.write(self, r, name)
+            return views.write(self, r, name, reshapes)
         if ufunc is not None and len(args) == 1 and not kwargs:
             return plain_ufunc(self, ufunc, args[0], name)
         with no_grad():
             r = fn(self, *args, **kwargs)
-        return plain_result(self, r, name)
+        return plain_result(self, r, name, reshapes)
     method.__name__ = name
     method.__doc__ = f"In-place {name[:-1]}: writes the result into this tensor and returns it."
     method.__wrapped__ = fn  # inspect.signature shows fn's parameters (computed only when asked)
+    return method
+
+
+def retype_method(fn, name):
+    """``x.name(*args)`` whose result has its own dtype (``equal_`` and the other comparisons
+    and logical ops give bool, ``cast_`` the dtype asked): x takes the result, dtype and all,
+    as in Paddle; a result of x's dtype is written into x's memory as by inplace_method."""
+    def method(self, *args, **kwargs):
+        graph = in_graph(self, args, kwargs)
+        if graph:
+            views.check_writable(self, name)
+            r = fn(views.alias(self, copy=True), *args, **kwargs)
+            if r._node is None and r.stop_gradient:
+                # a bool result: no gradient, but the tensor stays a non-leaf that reports
+                # stop_gradient=False, as Paddle's in-place comparisons leave it
+                r = int_result(r._data)
+        else:
+            with no_grad():
+                r = fn(self, *args, **kwargs)
+        if r._data.shape != self._data.shape:
+            raise views.shape_error(self, r, name)
+        if r._data.dtype == self._data.dtype:
+            return views.write(self, r, name) if graph else plain_result(self, r, name)
+        return views.take_result(self, r, name, graph)
+    method.__name__ = name
+    method.__doc__ = f"In-place {name[:-1]}: this tensor takes the result (its dtype too)."
+    method.__wrapped__ = fn
     return method
 
 
@@ -194,5 +227,5 @@ def assign(x, output=None):
                               f"{type(output).__name__}")
     if in_graph(output, (r,)):
         views.check_writable(output, "assign")
-        return views.write(output, r, "assign")
-    return plain_result(output, r, "assign")
+        return views.write(output, r, "assign", reshapes=True)
+    return plain_result(output, r, "assign", reshapes=True)

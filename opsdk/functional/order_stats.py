@@ -9,7 +9,7 @@ import functools
 
 import numpy as np
 
-from ..autograd.record import record
+from ..autograd.record import index_result, record
 from ..errors import OpArgumentError
 from ..tensor import _wrap
 from . import maths
@@ -50,8 +50,8 @@ def _finish(op, x, idx, axis, keepdim, zero_d):
     """(values, int64 indices) for idx (keepdim shape) picked along axis."""
     values = take_along(op, x, idx, axis)
     if zero_d:
-        return as_shape(values, []), _wrap(idx.reshape(()))
-    return _keep_or_drop(values, axis, keepdim), _wrap(_drop(idx, axis, keepdim))
+        return as_shape(values, []), index_result(x, idx.reshape(()))
+    return _keep_or_drop(values, axis, keepdim), index_result(x, _drop(idx, axis, keepdim))
 
 
 def kthvalue(x, k, axis=None, keepdim=False, name=None):

@@ -167,10 +167,14 @@ def var(x, axis=None, unbiased=True, keepdim=False, name=None):
 
 
 def _var(x, axis, unbiased, keepdim):
+    if x.ndim == 0 and unbiased:
+        # Paddle: as the variance of the one number as a shape-[1] tensor: nan, and a nan
+        # gradient (0 / 0) to every order
+        return _var(x.reshape([1]), None, True, False)
     if x.ndim == 0:
-        # Paddle: the spread of one number is a constant, nan unbiased and 0 biased (also for
-        # a nan input), reported stop_gradient=False but with no gradient path
-        t = _wrap(np.asarray(np.nan if unbiased else 0.0, dtype=x._data.dtype))
+        # Paddle: the biased spread of one number is the constant 0 (also for a nan input),
+        # reported stop_gradient=False but with no gradient path
+        t = _wrap(np.asarray(0.0, dtype=x._data.dtype))
         t._sg_off = needs_grad(x)
         return t
     axes = normalize_axis(axis, x.ndim, "var")

@@ -6,7 +6,7 @@ input order with stable=True.
 """
 import numpy as np
 
-from ..autograd.record import needs_grad
+from ..autograd.record import index_result, needs_grad
 from ..errors import OpArgumentError
 from ..tensor import _wrap
 from .flat_index import positions, take
@@ -94,8 +94,9 @@ def argsort(x, axis=-1, descending=False, stable=False, name=None):
     xd = x._data
     axis = axis_arg(axis, xd.ndim, "argsort")
     if xd.ndim == 0:
-        return _wrap(np.zeros((), dtype=np.int64))
-    return _wrap(sort_order(xd, axis, descending) if stable else paddle_order(xd, axis, descending))
+        return index_result(x, np.zeros((), dtype=np.int64))
+    return index_result(x, sort_order(xd, axis, descending) if stable
+                        else paddle_order(xd, axis, descending))
 
 
 def _k_arg(k, n, op, axis):
@@ -135,7 +136,8 @@ def topk(x, k, axis=None, largest=True, sorted=True, name=None):
     axis = axis_arg(-1 if axis is None else axis, xd.ndim, "topk")
     k = _k_arg(k, _as_1d(x).shape[axis], "topk", axis)
     if xd.ndim == 0:
-        return take("topk", x, np.zeros((), dtype=np.int64)), _wrap(np.zeros((), np.int64))
+        return take("topk", x, np.zeros((), dtype=np.int64)), \
+            index_result(x, np.zeros((), np.int64))
     n = xd.shape[axis]
     if 8 * k < n and xd.size:
         idx = _top_order(xd, axis, k, largest)
@@ -148,7 +150,7 @@ def topk(x, k, axis=None, largest=True, sorted=True, name=None):
         need = _ties_matter(xd, idx, axis) if sorted or 64 * k < n else \
             np.ones(idx.shape[:axis] + idx.shape[axis + 1:], dtype=bool)
         idx = replay_rows(xd, axis, idx, need, lambda row: topk_row(row, k, largest, sorted))
-    return take_along("topk", x, idx, axis), _wrap(idx)
+    return take_along("topk", x, idx, axis), index_result(x, idx)
 
 
 def _ties_matter(a, idx, axis):

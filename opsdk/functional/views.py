@@ -21,7 +21,7 @@ from ..autograd import grad_mode
 from ..autograd.record import needs_grad, record
 from ..device import array_module
 from ..errors import LeafInplaceError, ShapeError, ViewInplaceError
-from ..tensor import _wrap, _wrap_req, bump_version
+from ..tensor import _wrap, _wrap_req, bump_version, version_total
 from . import maths
 from .casting import cast
 
@@ -121,14 +121,22 @@ def view_of_leaf(t):
     return (root is not None and not t._detached and root._node is None and root._req)
 
 
-def write(t, r, op):
+def shape_error(t, r, op):
+    return ShapeError(f"{op}: the result's shape {r.shape} differs from the tensor's "
+                      f"{t.shape}; an in-place op cannot change a tensor's shape")
+
+
+def write(t, r, op, reshapes=False):
     """An in-place op in grad mode: t takes the values of r (its new value, computed out of place
-    from ``alias(t)``) in its own memory, and r's place in the graph. Returns t."""
-    if tuple(r._data.shape) != tuple(t._data.shape):
-        raise ShapeError(f"{op}: the result's shape {r.shape} differs from the tensor's "
-                         f"{t.shape}; an in-place op cannot change a tensor's shape")
+    from ``alias(t)``) in its own memory, and r's place in the graph. Returns t.
+
+    ``reshapes``: an op whose result may have another shape (take_result), else an error."""
     if r._data.dtype != t._data.dtype:
         r = cast(r, t._data.dtype)
+    if tuple(r._data.shape) != tuple(t._data.shape):
+        if not reshapes:
+            raise shape_error(t, r, op)
+        return take_result(t, r, op, graph=True)
     bump_version(t)
     _copy_into(t._data, r._data)
     node = r._node
@@ -139,6 +147,29 @@ def write(t, r, op):
         entry = ((owner, owner._version),)
         node.saved = entry if node.saved is None else node.saved + entry
     adopt(t, r)
+    return t
+
+
+def take_result(t, r, op, graph):
+    """An in-place op whose result has another shape or dtype: t becomes r (its values, shape,
+    dtype, memory and, with ``graph``, place in the graph), as in Paddle (``cumsum_`` without
+    an axis flattens the tensor, ``assign(x, output)`` gives output x's shape, ``equal_``
+    makes x bool). A view moves to its own memory (its base keeps its values); a tensor with
+    live views of its own is refused (they would be left viewing memory it no longer has)."""
+    if any(ref() is not None for ref in t._views or ()):
+        raise ShapeError(f"{op}: the result (shape {r.shape}, {r._data.dtype}) differs from the "
+                         f"tensor (shape {t.shape}, {t._data.dtype}), and views of the tensor "
+                         f"share its memory; expected: a tensor without live views, or a "
+                         f"result of its shape and dtype")
+    bump_version(t)
+    version = version_total(t)  # kept: a node that saved t must still see it changed
+    t._data = r._data
+    t._base = t._view_fn = None
+    t._detached = False
+    t._version = version
+    if graph:
+        t._node, t._out_idx, t._req = r._node, r._out_idx, r._req
+        t._sg_off, t._op_result = r._sg_off, r._op_result
     return t
 
 

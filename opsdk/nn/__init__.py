@@ -7,6 +7,7 @@ from .activation_extra import (CELU, ELU, GLU, SELU, Hardshrink, Hardsigmoid, Ha
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from .common import CosineSimilarity, Flatten, Identity, Unflatten
 from .container import LayerDict, LayerList, ParameterList, Sequential
+from .conv import AvgPool2D, BatchNorm1D, BatchNorm2D, Conv1D, Conv2D, MaxPool2D
 from .dropout import Dropout
 from .embedding import Embedding
 from .layer import Layer
@@ -29,7 +30,8 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "Hardsigmoid", "Hardswish", "Softplus", "Softsign", "Tanhshrink", "LogSigmoid",
            "Mish", "PReLU", "Hardshrink", "Softshrink", "ThresholdedReLU", "GLU", "Flatten",
            "Unflatten", "Identity", "CosineSimilarity", "Module", "ModuleList", "ModuleDict",
-           "LayerNorm", "Dropout", "CrossEntropyLoss",
+           "LayerNorm", "Dropout", "CrossEntropyLoss", "Conv1D", "Conv2D", "MaxPool2D",
+           "AvgPool2D", "BatchNorm1D", "BatchNorm2D",
            "MSELoss", "L1Loss", "SmoothL1Loss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss",
            "KLDivLoss", "ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue",
            "ParamAttr", "Parameter", "create_parameter", "recompute_sequential",

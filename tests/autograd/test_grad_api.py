@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import opsdk
-from opsdk.errors import BackwardError, GraphFreedError
+from opsdk.errors import BackwardError, GradArgumentError, GraphFreedError
 
 
 def leaf(values, dtype="float64"):
@@ -124,8 +124,23 @@ def test_grad_outputs_of_the_wrong_shape_name_both_shapes():
 
 def test_grad_outputs_count_must_match_outputs():
     x = leaf([1.0])
-    with pytest.raises(BackwardError, match=r"expected: one grad_output per output \(2\); got: 1"):
+    # an AssertionError too, as Paddle's
+    with pytest.raises(GradArgumentError, match=r"one entry of 'grad_outputs' per tensor \(2\); got: 1"):
         opsdk.grad([x * 2.0, x * 3.0], x, grad_outputs=[opsdk.to_tensor([1.0])])
+    assert issubclass(GradArgumentError, (AssertionError, BackwardError))
+
+
+def test_gradients_paddle_refuses_are_refused():
+    x = leaf([1.0, 2.0])
+    y = x * x
+    with pytest.raises(GradArgumentError, match="must be Tensors or None; got: ndarray"):
+        y.backward(np.ones(2, "float32"))
+    with pytest.raises(GradArgumentError, match="one entry of 'grad_tensors' per tensor"):
+        opsdk.autograd.backward([y, x * 3], [opsdk.ones([2])])
+    with pytest.raises(GradArgumentError, match="only_inputs=False"):
+        opsdk.grad(y.sum(), x, only_inputs=False)
+    with pytest.raises(BackwardError, match="'inputs' holds one tensor twice"):
+        opsdk.grad(y.sum(), [x, x])
 
 
 def test_grad_with_respect_to_an_intermediate_tensor():
@@ -174,3 +189,35 @@ def test_second_order_from_several_first_order_gradients_at_once():
     # gx = 2x, gy = 4y^3
     np.testing.assert_array_equal(hx.numpy(), [[2.0, 2.0]])
     np.testing.assert_array_equal(hy.numpy(), [[108.0]])
+
+
+def test_a_retained_gradient_is_replaced_by_each_backward_not_summed():
+    # Paddle 3.3.1: y.grad holds the last backward's gradient; leaves accumulate
+    x = opsdk.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = x * 3
+    y.retain_grads()
+    z = (y * y).sum()
+    z.backward(retain_graph=True)
+    z.backward(retain_graph=True)
+    assert y.grad.numpy().tolist() == [6.0, 12.0]
+    assert x.grad.numpy().tolist() == [36.0, 72.0]
+    (y * 2).sum().backward()
+    assert y.grad.numpy().tolist() == [2.0, 2.0]
+
+
+def test_create_graph_gradients_report_stop_gradient_false_even_when_constant():
+    x = opsdk.to_tensor([1.0, 2.0], stop_gradient=False)
+    (g,) = opsdk.grad([x], [x], create_graph=True)
+    assert not g.stop_gradient and g.is_leaf and g.numpy().tolist() == [1.0, 1.0]
+    (g3,) = opsdk.grad([(x * 3).sum()], [x], create_graph=True)
+    assert not g3.stop_gradient and not g3.is_leaf
+    g3.sum().backward()  # reaches nothing: x.grad stays None, as in Paddle
+    assert x.grad is None
+
+
+def test_the_double_grad_of_x_to_the_first_reaches_x_with_zeros():
+    # Paddle's pow gradient reads x, so the second backward gives x zeros, not None
+    x = opsdk.to_tensor([0.0, 2.0, float("inf"), float("nan")], stop_gradient=False)
+    (g,) = opsdk.grad((x ** 1).sum(), x, create_graph=True)
+    g.sum().backward()
+    assert x.grad.numpy().tolist() == [0.0, 0.0, 0.0, 0.0]

@@ -135,3 +135,18 @@ def test_backward_of_a_graph_built_before_no_grad_still_works_inside_it():
     with opsdk.no_grad():
         y.backward()
     assert x.grad.item() == 6.0
+
+
+def test_set_grad_enabled_as_a_decorator_runs_every_call_in_its_mode_and_restores():
+    @opsdk.set_grad_enabled(False)
+    def double(x):
+        return x * 2
+
+    # decorating switches nothing for the rest of the program (issue 26)
+    assert opsdk.is_grad_enabled()
+    x = leaf([1.0])
+    assert double(x).stop_gradient and double(x).stop_gradient
+    assert opsdk.is_grad_enabled()
+    with opsdk.no_grad():
+        double(x)
+        assert not opsdk.is_grad_enabled()

@@ -118,12 +118,23 @@ def test_a_non_leaf_hook_is_applied_under_grad():
     np.testing.assert_array_equal(g.numpy(), [20.0, 40.0])
 
 
-def test_a_hook_on_a_pylayer_output_is_ignored_as_in_paddle():
+def test_a_hook_on_a_pylayer_output_is_called_and_its_gradient_used():
+    # Paddle calls it too, but drops the gradient it returns (docs/paddle.md)
+    seen = []
     x = leaf([1.0, 2.0])
     y = Double.apply(x)
-    y.register_hook(lambda g: g * 10)
+    y.register_hook(lambda g: seen.append(g.numpy().tolist()) or g * 10)
     y.sum().backward()
-    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 2.0])
+    assert seen == [[1.0, 1.0]]
+    np.testing.assert_array_equal(x.grad.numpy(), [20.0, 20.0])
+
+
+def test_a_pylayer_output_keeps_its_retained_gradient():
+    x = leaf([1.0, 2.0])
+    y = Double.apply(x)
+    y.retain_grads()
+    (y * y).sum().backward()
+    np.testing.assert_array_equal(y.grad.numpy(), [4.0, 8.0])
 
 
 def test_handle_remove_returns_true_then_false():

@@ -239,3 +239,28 @@ def test_an_integer_tensor_to_a_negative_power_is_a_clear_error():
 def test_integer_division_by_zero_is_a_clear_error():
     with pytest.raises(OpArgumentError, match="division by zero"):
         opsdk.to_tensor([1, 2]) // opsdk.to_tensor([0, 1])
+
+
+def test_pow_derivatives_at_minus_inf_follow_c_pow():
+    # Paddle's kernels use C's pow: (-inf) ** 0.5 is +inf there (NumPy's fast path says nan)
+    x = opsdk.to_tensor([-np.inf], dtype="float64", stop_gradient=False)
+    (g,) = opsdk.grad((x ** 1.5).sum(), x, create_graph=True)
+    (h,) = opsdk.grad(g.sum(), x)
+    assert g.numpy().tolist() == [np.inf] and h.numpy().tolist() == [0.0]
+    (g,) = opsdk.grad((x ** 2.5).sum(), x, create_graph=True)
+    (h,) = opsdk.grad(g.sum(), x)
+    assert h.numpy().tolist() == [np.inf]
+
+
+def test_unbiased_var_and_std_of_a_0d_tensor_are_nan_with_a_nan_gradient():
+    for fn in (opsdk.var, opsdk.std):
+        x = opsdk.to_tensor(3.0, dtype="float64", stop_gradient=False)
+        y = fn(x)
+        (g,) = opsdk.grad(y, x, create_graph=True)
+        (h,) = opsdk.grad(g, x)
+        assert y.shape == [] and np.isnan([y.item(), g.item(), h.item()]).all()
+    assert opsdk.var(opsdk.to_tensor(3.0, stop_gradient=False), unbiased=False).item() == 0.0
+
+
+def test_advanced_index_of_a_size_0_tensor_has_numpy_shape():
+    assert opsdk.zeros([0, 2])[:, None, [0]].shape == [0, 1, 1]

@@ -217,3 +217,15 @@ def test_sort_and_topk_match_torch():
     assert_same_as_torch(lambda P, x: list(P.topk(x, 2, 1)), lambda x: list(x.topk(2, 1)), [a])
     assert_same_as_torch(lambda P, x: P.sort(x, 0, descending=True),
                          lambda x: x.sort(0, descending=True).values, [a])
+
+
+def test_index_outputs_report_the_input_stop_gradient_in_grad_mode():
+    # Paddle: argsort's and topk's indices say stop_gradient=False (no gradient flows)
+    x = opsdk.to_tensor([3.0, 1.0, 2.0], stop_gradient=False)
+    idx, (_, top_idx) = opsdk.argsort(x), opsdk.topk(x, 2)
+    for t in (idx, top_idx, opsdk.kthvalue(x, 1)[1], opsdk.mode(x)[1]):
+        assert not t.stop_gradient and not t.is_leaf
+    with opsdk.no_grad():
+        assert opsdk.argsort(x).stop_gradient and opsdk.topk(x, 2)[1].stop_gradient
+    assert opsdk.argsort(opsdk.to_tensor([3.0, 1.0])).stop_gradient
+    assert opsdk.argmax(x).stop_gradient  # argmax stays True, as in Paddle

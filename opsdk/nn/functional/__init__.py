@@ -7,10 +7,12 @@ from .activation_extra import (celu, elu, glu, hardshrink, hardsigmoid, hardswis
                                log_sigmoid, logsigmoid, mish, prelu, relu6, selu, softplus,
                                softshrink, softsign, tanhshrink, thresholded_relu)
 from .common import dropout, linear
+from .conv import avg_pool2d, batch_norm, conv1d, conv2d, max_pool2d
 from .input import embedding
 from .loss import cross_entropy, mse_loss
 from .loss_extra import (binary_cross_entropy, binary_cross_entropy_with_logits, kl_div,
-                         l1_loss, label_smooth, nll_loss, smooth_l1_loss, square_error_cost)
+                         l1_loss, label_smooth, nll_loss, smooth_l1_loss,
+                         softmax_with_cross_entropy, square_error_cost)
 from .norm import cosine_similarity, layer_norm, normalize
 
 __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "softmax",
@@ -20,4 +22,23 @@ __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "so
            "smooth_l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
            "nll_loss", "kl_div", "layer_norm", "normalize", "hardshrink", "softshrink",
            "thresholded_relu", "glu", "logsigmoid", "cosine_similarity", "square_error_cost",
-           "label_smooth"]
+           "label_smooth", "softmax_with_cross_entropy", "relu_", "elu_", "leaky_relu_",
+           "hardtanh_", "softmax_", "thresholded_relu_", "tanh_", "conv1d", "conv2d",
+           "max_pool2d", "avg_pool2d", "batch_norm"]
+
+
+def _in_place(fn, name):
+    from ...functional.inplace import inplace_method
+    method = inplace_method(fn, name)
+    method.__doc__ = f"{fn.__name__}(x, ...) written into x (Paddle's {name})."
+    return method
+
+
+# Paddle's in-place activations: the result written into x, which takes its place in the graph
+relu_ = _in_place(relu, "relu_")
+elu_ = _in_place(elu, "elu_")
+leaky_relu_ = _in_place(leaky_relu, "leaky_relu_")
+hardtanh_ = _in_place(hardtanh, "hardtanh_")
+softmax_ = _in_place(softmax, "softmax_")
+thresholded_relu_ = _in_place(thresholded_relu, "thresholded_relu_")
+tanh_ = _in_place(tanh, "tanh_")

@@ -160,3 +160,44 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
 
 
 __all__ += ["square_error_cost", "label_smooth"]
+
+
+def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,
+                               numeric_stable_mode=True, return_softmax=False, axis=-1):
+    """Paddle's fused softmax + cross entropy: the per-sample loss with the class axis kept
+    (size 1), and with ``return_softmax`` the softmax too.
+
+    Args:
+        logits: float logits with the classes on ``axis``.
+        label: int64 indices shaped like logits with ``axis`` of size 1, or (soft_label)
+            probabilities shaped like logits.
+        ignore_index: a hard label whose sample's loss is 0.
+
+    Example:
+        >>> logits = opsdk.to_tensor([[2.0, 0.5, -1.0]])
+        >>> F.softmax_with_cross_entropy(logits, opsdk.to_tensor([[0]])).shape
+        [1, 1]
+    """
+    from .activation import log_softmax, softmax
+    x = float_arg(logits, "softmax_with_cross_entropy", "logits")
+    lab = tensor_arg(label, "softmax_with_cross_entropy", "label")
+    ax = axis % x.ndim if x.ndim else 0
+    logp = log_softmax(x, axis=ax)
+    if soft_label:
+        loss = -_sum(lab * logp, axis=ax, keepdim=True)
+    else:
+        idx = lab.array
+        if idx.ndim == x.ndim - 1:
+            idx = np.expand_dims(idx, ax)
+        if idx.ndim != x.ndim or idx.shape[ax] != 1:
+            raise ShapeError(f"softmax_with_cross_entropy: expected: a label shaped like logits "
+                             f"{x.shape} with axis {ax} of size 1; got: {list(lab.shape)}")
+        ignored = idx == ignore_index
+        safe = np.where(ignored, 0, idx).astype(np.int64)
+        n = x.shape[ax]
+        if safe.size and (safe.min() < 0 or safe.max() >= n):
+            raise OpArgumentError(f"softmax_with_cross_entropy: labels must lie in [0, {n}) or "
+                                  f"equal ignore_index ({ignore_index})")
+        picked = take_along_axis(logp, safe, ax)
+        loss = where(ignored, np.zeros((), picked.array.dtype), -picked)
+    return (loss, softmax(x, axis=ax)) if return_softmax else loss

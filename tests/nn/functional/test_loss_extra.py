@@ -110,3 +110,40 @@ def test_square_error_cost_and_label_smooth():
                                                    paddle.to_tensor([2.0, 1.0])).numpy(), [1, 4])
     np.testing.assert_allclose(F.label_smooth(paddle.to_tensor([[0.0, 1.0]]), epsilon=0.2)
                                .numpy(), [[0.1, 0.9]], rtol=1e-6)
+
+
+def test_softmax_with_cross_entropy_keeps_the_class_axis():
+    logits = np.array([[2.0, 0.5, -1.0], [0.1, 0.2, 0.3]])
+    x = paddle.to_tensor(logits, stop_gradient=False)
+    loss, sm = F.softmax_with_cross_entropy(x, paddle.to_tensor([[0], [2]]), return_softmax=True)
+    logp = logits - np.log(np.exp(logits).sum(1, keepdims=True))
+    assert loss.shape == [2, 1]
+    np.testing.assert_allclose(loss.numpy()[:, 0], [-logp[0, 0], -logp[1, 2]], rtol=1e-12)
+    np.testing.assert_allclose(sm.numpy(), np.exp(logp), rtol=1e-12)
+    ignored = F.softmax_with_cross_entropy(x, paddle.to_tensor([[-100], [1]]))
+    assert ignored.numpy()[0, 0] == 0.0
+    soft = np.array([[0.5, 0.5, 0.0], [0.2, 0.3, 0.5]])
+    assert_gradients(lambda v: F.softmax_with_cross_entropy(v, paddle.to_tensor(soft),
+                                                            soft_label=True), [logits])
+
+
+def test_in_place_activations_write_into_the_tensor():
+    x = paddle.to_tensor([-1.0, 2.0], stop_gradient=False)
+    y = x * 1
+    assert F.relu_(y) is y and y.numpy().tolist() == [0.0, 2.0]
+    y.sum().backward()
+    assert x.grad.numpy().tolist() == [0.0, 1.0]
+    z = paddle.to_tensor([[1.0, 2.0]])
+    F.softmax_(z)
+    np.testing.assert_allclose(z.numpy().sum(), 1.0, rtol=1e-6)
+    for fn in (F.elu_, F.leaky_relu_, F.hardtanh_, F.thresholded_relu_, F.tanh_):
+        w = paddle.to_tensor([-2.0, 0.5])
+        assert fn(w) is w
+
+
+@pytest.mark.paddle
+def test_softmax_with_cross_entropy_matches_paddle():
+    from helpers.frameworks import assert_same_as_paddle
+    logits = np.array([[2.0, 0.5, -1.0], [0.1, 0.2, 0.3]])
+    assert_same_as_paddle(lambda P, x, lab: P.nn.functional.softmax_with_cross_entropy(x, lab),
+                          [logits, np.array([[0], [2]])], dtypes=["float64", "int64"])

@@ -32,8 +32,7 @@ def interior_hook_applied_under_paddle_grad(paddle):
     return {"g": g.numpy()}
 
 
-@program(item="6")
-def hook_on_pylayer_output_is_ignored(paddle):
+def _double_layer(paddle):
     class Double(paddle.autograd.PyLayer):
         @staticmethod
         def forward(ctx, x):
@@ -42,12 +41,27 @@ def hook_on_pylayer_output_is_ignored(paddle):
         @staticmethod
         def backward(ctx, dy):
             return dy * 2
+    return Double
 
+
+@program(item="26", differs=(["x_grad"], "a hook on a PyLayer's output: Paddle calls it but "
+                                         "drops the gradient it returns; opsdk uses it"))
+def hook_on_pylayer_output_is_called(paddle):
+    seen = []
     x = _leaf(paddle, [1.0, 2.0])
-    y = Double.apply(x)
-    y.register_hook(lambda g: g * 100)
+    y = _double_layer(paddle).apply(x)
+    y.register_hook(lambda g: seen.append(g.numpy().tolist()) or g * 100)
     y.sum().backward()
-    return {"x_grad": x.grad.numpy()}
+    return {"seen": seen, "x_grad": x.grad.numpy()}
+
+
+@program(item="26")
+def pylayer_output_retains_its_gradient(paddle):
+    x = _leaf(paddle, [1.0, 2.0])
+    y = _double_layer(paddle).apply(x)
+    y.retain_grads()
+    (y * y).sum().backward()
+    return {"y_grad": y.grad.numpy(), "x_grad": x.grad.numpy()}
 
 
 @program(item="6")

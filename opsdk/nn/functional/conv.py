@@ -1,0 +1,224 @@
+"""conv1d, conv2d, max_pool2d, avg_pool2d and batch_norm, written in opsdk's core ops.
+
+They are references to check custom conv/pool/norm kernels against, so they are built from
+ops whose gradients are known to any order: the input's windows are strided slices stacked
+along a new axis (im2col), a convolution is one batched matmul over them, a pool a max or a
+mean over them. Speed: a Python loop over the kernel's KH * KW offsets, each one NumPy slice
+of the whole batch, then one matmul; fine for tests and small models, not for training big
+convolutional networks (write a kernel for that: `opsdk new-op`).
+"""
+import math
+
+import numpy as np
+
+from ...autograd.grad_mode import no_grad
+from ...errors import OpArgumentError, ShapeError, UnsupportedError
+from ...functional.creation import full
+from ...functional.linalg import matmul
+from ...functional.reduction import max as _max, mean, sum as _sum
+from ...functional.shape import concat, reshape, stack, transpose, unsqueeze, squeeze
+from ._graph import float_arg
+
+
+def _pair(v, n, op, arg):
+    if isinstance(v, int):
+        return [v] * n
+    v = list(v)
+    if len(v) != n or not all(isinstance(i, int) for i in v):
+        raise OpArgumentError(f"{op}: argument '{arg}' must be an int or {n} ints; got: {v}")
+    return v
+
+
+def _padding(padding, size, kernel, stride, dilation, op):
+    """[(before, after)] per spatial axis from Paddle's padding forms."""
+    n = len(size)
+    if isinstance(padding, str):
+        mode = padding.upper()
+        if mode == "VALID":
+            return [(0, 0)] * n
+        if mode == "SAME":
+            out = []
+            for s, k, st, d in zip(size, kernel, stride, dilation):
+                total = max((math.ceil(s / st) - 1) * st + (k - 1) * d + 1 - s, 0)
+                out.append((total // 2, total - total // 2))
+            return out
+        raise OpArgumentError(f"{op}: argument 'padding' must be 'SAME', 'VALID', an int or a "
+                              f"list; got: {padding!r}")
+    if isinstance(padding, int):
+        return [(padding, padding)] * n
+    p = list(padding)
+    if len(p) == n:
+        return [(int(a), int(a)) for a in p]
+    if len(p) == 2 * n:
+        return [(int(p[2 * i]), int(p[2 * i + 1])) for i in range(n)]
+    raise OpArgumentError(f"{op}: argument 'padding' must have {n} or {2 * n} entries; got: {p}")
+
+
+def _pad(x, pads, value):
+    """x [N, C, H, W] with constant borders (concat, so gradients flow to x only)."""
+    for axis, (before, after) in zip((2, 3), pads):
+        parts = []
+        for n in (before, after):
+            shape = list(x.shape)
+            shape[axis] = n
+            parts.append(full(shape, value, dtype=x.dtype) if n else None)
+        x = concat([p for p in (parts[0], x, parts[1]) if p is not None], axis=axis)
+    return x
+
+
+def _windows(x, kernel, stride, dilation, pads, value, op):
+    """(windows [N, C, KH*KW, Ho, Wo], (Ho, Wo)) of x [N, C, H, W] after padding."""
+    x = _pad(x, pads, value)
+    h, w = x.shape[2], x.shape[3]
+    (kh, kw), (sh, sw), (dh, dw) = kernel, stride, dilation
+    ho = (h - (kh - 1) * dh - 1) // sh + 1
+    wo = (w - (kw - 1) * dw - 1) // sw + 1
+    if ho < 1 or wo < 1:
+        raise ShapeError(f"{op}: the kernel {kernel} (dilation {dilation}) does not fit the "
+                         f"padded input of spatial shape {[h, w]}")
+    parts = [x[:, :, i * dh:i * dh + sh * (ho - 1) + 1:sh, j * dw:j * dw + sw * (wo - 1) + 1:sw]
+             for i in range(kh) for j in range(kw)]
+    return stack(parts, axis=2), (ho, wo)
+
+
+def _nchw(x, data_format, op, ndim=4):
+    if data_format in ("NCHW", "NCL"):
+        return x
+    if data_format in ("NHWC", "NLC"):
+        return transpose(x, [0, ndim - 1] + list(range(1, ndim - 1)))
+    raise OpArgumentError(f"{op}: argument 'data_format' must be NCHW or NHWC; got: "
+                          f"{data_format!r}")
+
+
+def _back(y, data_format, ndim=4):
+    if data_format in ("NHWC", "NLC"):
+        return transpose(y, [0] + list(range(2, ndim)) + [1])
+    return y
+
+
+def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
+           data_format="NCHW", name=None):
+    """2-D convolution (cross-correlation, as Paddle): x [N, C, H, W], weight
+    [O, C / groups, KH, KW], bias [O]; padding an int, [ph, pw], [top, bottom, left, right],
+    'SAME' or 'VALID'.
+
+    Example:
+        >>> x = opsdk.ones([1, 1, 3, 3])
+        >>> F.conv2d(x, opsdk.ones([1, 1, 2, 2])).numpy().tolist()
+        [[[[4.0, 4.0], [4.0, 4.0]]]]
+    """
+    op = "conv2d"
+    x = _nchw(float_arg(x, op, "x"), data_format, op)
+    weight = float_arg(weight, op, "weight")
+    if x.ndim != 4 or weight.ndim != 4:
+        raise ShapeError(f"{op}: expected: x [N, C, H, W] and weight [O, C/groups, KH, KW]; "
+                         f"got: {x.shape} and {weight.shape}")
+    n, c = x.shape[0], x.shape[1]
+    o, cg, kh, kw = weight.shape
+    if groups < 1 or c % groups or o % groups or cg != c // groups:
+        raise ShapeError(f"{op}: x has {c} channels, weight {weight.shape} with groups={groups};"
+                         f" expected: weight.shape[1] == channels / groups, both divisible")
+    stride, dilation = _pair(stride, 2, op, "stride"), _pair(dilation, 2, op, "dilation")
+    pads = _padding(padding, x.shape[2:], [kh, kw], stride, dilation, op)
+    win, (ho, wo) = _windows(x, [kh, kw], stride, dilation, pads, 0.0, op)
+    cols = reshape(win, [n, groups, cg * kh * kw, ho * wo])
+    w = reshape(weight, [1, groups, o // groups, cg * kh * kw])
+    y = reshape(matmul(w, cols), [n, o, ho, wo])
+    if bias is not None:
+        y = y + reshape(bias, [1, o, 1, 1])
+    return _back(y, data_format)
+
+
+def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
+           data_format="NCL", name=None):
+    """1-D convolution: x [N, C, L], weight [O, C / groups, K] (conv2d over a height of 1)."""
+    op = "conv1d"
+    x = _nchw(float_arg(x, op, "x"), data_format, op, ndim=3)
+    if isinstance(padding, str):
+        pad = padding
+    else:
+        p = _pair(padding, 1, op, "padding") if isinstance(padding, int) else list(padding)
+        pad = [0, 0] + ([p[0], p[0]] if len(p) == 1 else list(p))
+    y = conv2d(unsqueeze(x, 2), unsqueeze(float_arg(weight, op, "weight"), 2), bias,
+               [1, _pair(stride, 1, op, "stride")[0]], pad if isinstance(pad, str) else pad,
+               [1, _pair(dilation, 1, op, "dilation")[0]], groups)
+    return _back(squeeze(y, 2), data_format, ndim=3)
+
+
+def _pool_args(x, kernel_size, stride, padding, ceil_mode, data_format, op):
+    if ceil_mode:
+        raise UnsupportedError(f"{op}: ceil_mode=True is not supported; pad the input instead")
+    x = _nchw(float_arg(x, op, "x"), data_format, op)
+    if x.ndim != 4:
+        raise ShapeError(f"{op}: expected: x [N, C, H, W]; got: {x.shape}")
+    kernel = _pair(kernel_size, 2, op, "kernel_size")
+    stride = kernel if stride is None else _pair(stride, 2, op, "stride")
+    pads = _padding(padding, x.shape[2:], kernel, stride, [1, 1], op)
+    return x, kernel, stride, pads
+
+
+def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
+               data_format="NCHW", name=None):
+    """The maximum over each kernel window (padding counts as -inf)."""
+    op = "max_pool2d"
+    if return_mask:
+        raise UnsupportedError(f"{op}: return_mask=True is not supported")
+    x, kernel, stride, pads = _pool_args(x, kernel_size, stride, padding, ceil_mode,
+                                         data_format, op)
+    win, _ = _windows(x, kernel, stride, [1, 1], pads, -np.inf, op)
+    return _back(_max(win, axis=2), data_format)
+
+
+def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
+               divisor_override=None, data_format="NCHW", name=None):
+    """The mean over each kernel window; with ``exclusive`` (the default) padded places are
+    not counted, as in Paddle."""
+    op = "avg_pool2d"
+    x, kernel, stride, pads = _pool_args(x, kernel_size, stride, padding, ceil_mode,
+                                         data_format, op)
+    win, (ho, wo) = _windows(x, kernel, stride, [1, 1], pads, 0.0, op)
+    total = _sum(win, axis=2)
+    if divisor_override:
+        return _back(total / float(divisor_override), data_format)
+    if exclusive and any(p for pair in pads for p in pair):
+        with no_grad():
+            ones = full([1, 1] + x.shape[2:], 1.0, dtype=x.dtype)
+            count, _ = _windows(ones, kernel, stride, [1, 1], pads, 0.0, op)
+            count = _sum(count, axis=2)
+        return _back(total / count, data_format)
+    return _back(total / float(kernel[0] * kernel[1]), data_format)
+
+
+def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.9, epsilon=1e-5, data_format="NCHW", use_global_stats=None, name=None):
+    """Normalize each channel (axis 1; the last for NHWC/NLC): by the batch's mean and
+    (biased) variance in training, which also updates running_mean and running_var in place
+    (``running = momentum * running + (1 - momentum) * batch``, the biased variance, as
+    Paddle), by
+    the running statistics otherwise; then scale by weight and shift by bias."""
+    op = "batch_norm"
+    x = float_arg(x, op, "x")
+    channels_last = data_format in ("NHWC", "NLC", "NDHWC")
+    axis = x.ndim - 1 if channels_last else 1
+    if x.ndim < 2:
+        raise ShapeError(f"{op}: expected: x with a batch and a channel axis; got: {x.shape}")
+    shape = [1] * x.ndim
+    shape[axis] = x.shape[axis]
+    others = [a for a in range(x.ndim) if a != axis]
+    use_batch = training if use_global_stats is None else not use_global_stats
+    if use_batch:
+        mu = mean(x, axis=others, keepdim=True)
+        var = mean((x - mu) ** 2, axis=others, keepdim=True)
+        with no_grad():
+            running_mean.set_value((running_mean * momentum + reshape(mu, [-1]) *
+                                    (1 - momentum)).astype(running_mean.dtype))
+            running_var.set_value((running_var * momentum + reshape(var, [-1]) *
+                                   (1 - momentum)).astype(running_var.dtype))
+    else:
+        mu, var = reshape(running_mean, shape), reshape(running_var, shape)
+    y = (x - mu) / (var + epsilon) ** 0.5
+    if weight is not None:
+        y = y * reshape(weight, shape)
+    if bias is not None:
+        y = y + reshape(bias, shape)
+    return y

@@ -1,0 +1,41 @@
+"""In-place ops whose result has another shape: the tensor takes it, as in Paddle 3.3.1."""
+import numpy as np
+import pytest
+
+import opsdk
+from opsdk.errors import ShapeError
+
+
+def test_cumsum_without_axis_flattens_the_tensor_in_place():
+    x = opsdk.arange(24, dtype="float32").reshape([2, 3, 4])
+    r = x.cumsum_()
+    assert r is x and x.shape == [24]
+    np.testing.assert_array_equal(x.numpy(), np.cumsum(np.arange(24.0)))
+
+
+def test_cumsum_without_axis_in_the_graph_keeps_the_gradient():
+    a = opsdk.to_tensor([1.0, 2.0, 3.0, 4.0], stop_gradient=False)
+    x = (a * 1).reshape([2, 2])
+    x.cumsum_()
+    x.sum().backward()
+    assert x.shape == [4] and a.grad.numpy().tolist() == [4.0, 3.0, 2.0, 1.0]
+
+
+def test_assign_into_a_tensor_of_another_shape_gives_it_the_source_shape():
+    dst = opsdk.zeros([2, 3])
+    r = opsdk.assign(opsdk.to_tensor([1.0, 2.0, 3.0]), dst)
+    assert r is dst and dst.shape == [3] and dst.numpy().tolist() == [1.0, 2.0, 3.0]
+    src = opsdk.to_tensor([1.0, 2.0], stop_gradient=False)
+    out = opsdk.assign(src, opsdk.zeros([2, 3]))
+    out.sum().backward()
+    assert out.shape == [2] and not out.stop_gradient and src.grad.numpy().tolist() == [1, 1]
+
+
+def test_a_tensor_with_live_views_cannot_change_shape_in_place():
+    dst = opsdk.zeros([2, 3], dtype="float32")
+    dst.stop_gradient = False
+    y = dst * 1
+    view = y[0]
+    with pytest.raises(ShapeError, match="views of the tensor"):
+        opsdk.assign(opsdk.ones([3]), y)
+    assert view.shape == [3] and y.shape == [2, 3]

@@ -1,0 +1,80 @@
+"""conv1d, conv2d, max_pool2d, avg_pool2d, batch_norm: values by hand, gradients to second
+order (central differences), and Paddle's values and gradients."""
+import numpy as np
+import pytest
+
+import opsdk
+import opsdk.nn.functional as F
+from helpers.frameworks import assert_same_as_paddle
+from helpers.gradients import assert_first_order, assert_gradients
+
+RNG = np.random.default_rng(0)
+X = RNG.standard_normal((2, 4, 5, 4))
+W = RNG.standard_normal((4, 2, 3, 2))
+
+
+def test_values_by_hand():
+    x = opsdk.to_tensor(np.arange(16.0).reshape(1, 1, 4, 4))
+    assert F.conv2d(x, opsdk.ones([1, 1, 2, 2], dtype="float64")).numpy()[0, 0, 0].tolist() == \
+        [10.0, 14.0, 18.0]
+    assert F.max_pool2d(x, 2).numpy()[0, 0].tolist() == [[5.0, 7.0], [13.0, 15.0]]
+    assert F.avg_pool2d(x, 2).numpy()[0, 0].tolist() == [[2.5, 4.5], [10.5, 12.5]]
+    # exclusive: the corner window holds 4 real values of 9
+    assert F.avg_pool2d(x, 3, stride=3, padding=1).numpy()[0, 0, 0, 0] == (0 + 1 + 4 + 5) / 4
+    y = F.conv1d(opsdk.to_tensor([[[1.0, 2.0, 3.0]]]), opsdk.to_tensor([[[1.0, -1.0]]]))
+    assert y.numpy().tolist() == [[[-1.0, -1.0]]]
+
+
+def test_first_order_gradients_match_central_differences():
+    x, w = X[:1, :2, :3, :3], W[:2, :1, :2, :2]
+    assert_first_order(lambda a, b: F.conv2d(a, b, padding=1, groups=2), [x, w])
+    assert_first_order(lambda a: F.max_pool2d(a, 2, stride=1) + F.avg_pool2d(a, 2, padding=1), [x])
+
+
+@pytest.mark.slow  # central differences of second order over every element: ~6 s
+def test_gradients_hold_to_second_order():
+    x, w = X[:1, :2, :3, :3], W[:2, :1, :2, :2]
+    assert_gradients(lambda a, b: F.conv2d(a, b, stride=[2, 1], padding=1, groups=2), [x, w])
+    assert_gradients(lambda a: F.max_pool2d(a, 2, padding=1), [x])
+    assert_gradients(lambda a: F.avg_pool2d(a, 3, stride=2, padding=1), [x])
+    rm, rv = opsdk.zeros([2], dtype="float64"), opsdk.ones([2], dtype="float64")
+    assert_gradients(lambda a, g: F.batch_norm(a, rm, rv, g, None, training=True),
+                     [X[:2, :2, :2, 0], X[1, 0, 0, :2]])
+
+
+def test_batch_norm_updates_the_running_statistics_as_paddle():
+    x = opsdk.to_tensor(X)
+    rm, rv = opsdk.zeros([4], dtype="float64"), opsdk.ones([4], dtype="float64")
+    F.batch_norm(x, rm, rv, training=True, momentum=0.9)
+    np.testing.assert_allclose(rm.numpy(), 0.1 * X.mean(axis=(0, 2, 3)))
+    # the biased batch variance, as Paddle
+    np.testing.assert_allclose(rv.numpy(), 0.9 + 0.1 * X.var(axis=(0, 2, 3)))
+
+
+def test_bad_arguments_are_named():
+    with pytest.raises(ValueError, match="conv2d: x has 4 channels"):
+        F.conv2d(opsdk.to_tensor(X), opsdk.to_tensor(W), groups=1)
+    with pytest.raises(NotImplementedError, match="ceil_mode=True"):
+        F.max_pool2d(opsdk.to_tensor(X), 2, ceil_mode=True)
+
+
+CASES = {
+    "conv2d": (lambda P, x, w: P.nn.functional.conv2d(x, w, stride=[2, 1], padding=[1, 2],
+                                                      dilation=[1, 2], groups=2), [X, W]),
+    "conv2d_same_nhwc": (lambda P, x, w: P.nn.functional.conv2d(
+        x, w, padding="SAME", groups=2, data_format="NHWC"), [X.transpose(0, 2, 3, 1), W]),
+    "conv1d": (lambda P, x, w: P.nn.functional.conv1d(x, w, stride=2, padding=1, dilation=2),
+               [X[:, :, 0], W[:, :, 0] * 1]),
+    "max_pool2d": (lambda P, x: P.nn.functional.max_pool2d(x, 3, stride=2, padding=1), [X]),
+    "avg_pool2d": (lambda P, x: P.nn.functional.avg_pool2d(x, 3, stride=2, padding=1), [X]),
+}
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("case", CASES)
+def test_values_and_gradients_match_paddle(case):
+    fn, arrays = CASES[case]
+    if case == "conv1d":
+        arrays = [arrays[0], RNG.standard_normal((3, 4, 3))]
+    # Paddle's pooling gradients are float32-accurate even in float64
+    assert_same_as_paddle(fn, arrays, diff=tuple(range(len(arrays))), rtol=1e-6, atol=1e-7)

@@ -1,0 +1,51 @@
+"""Conv1D, Conv2D, MaxPool2D, AvgPool2D, BatchNorm1D, BatchNorm2D as layers: shapes,
+parameters and buffers under Paddle's names, train/eval, and a small network against Paddle."""
+import numpy as np
+import pytest
+
+import opsdk
+
+
+def test_layers_shapes_parameters_and_modes():
+    conv = opsdk.nn.Conv2D(3, 8, 3, padding=1, groups=1)
+    assert conv.weight.shape == [8, 3, 3, 3] and conv.bias.shape == [8]
+    assert conv(opsdk.randn([2, 3, 5, 5])).shape == [2, 8, 5, 5]
+    assert opsdk.nn.Conv1D(3, 2, 3)(opsdk.randn([2, 3, 7])).shape == [2, 2, 5]
+    assert opsdk.nn.MaxPool2D(2)(opsdk.randn([1, 1, 4, 4])).shape == [1, 1, 2, 2]
+    assert opsdk.nn.AvgPool2D(2, stride=1)(opsdk.randn([1, 1, 4, 4])).shape == [1, 1, 3, 3]
+    bn = opsdk.nn.BatchNorm1D(3)
+    assert sorted(bn.state_dict()) == ["_mean", "_variance", "bias", "weight"]
+    x = opsdk.randn([16, 3]) * 2 + 5
+    y = bn(x)  # training: the batch's statistics
+    np.testing.assert_allclose(y.numpy().mean(0), 0, atol=1e-5)
+    assert bn._mean.numpy() == pytest.approx(0.1 * x.numpy().mean(0), rel=1e-5)
+    bn.eval()
+    np.testing.assert_allclose(bn(x).numpy(), (x.numpy() - bn._mean.numpy()) /
+                               np.sqrt(bn._variance.numpy() + 1e-5), rtol=1e-5)
+    assert opsdk.nn.BatchNorm2D(2)(opsdk.randn([2, 2, 3, 3])).shape == [2, 2, 3, 3]
+
+
+@pytest.mark.paddle
+def test_a_small_network_matches_paddle():
+    import paddle
+    x = np.random.default_rng(1).standard_normal((4, 3, 6, 6)).astype("float32")
+    runs = {}
+    state = None
+    for P in (paddle, opsdk):
+        net = P.nn.Sequential(P.nn.Conv2D(3, 4, 3, padding=1), P.nn.BatchNorm2D(4), P.nn.ReLU(),
+                              P.nn.MaxPool2D(2), P.nn.Conv2D(4, 2, 2), P.nn.AvgPool2D(2))
+        if state is None:
+            state = {k: v.numpy() for k, v in net.state_dict().items()}
+        else:
+            net.set_state_dict({k: P.to_tensor(v) for k, v in state.items()})
+        xt = P.to_tensor(x, stop_gradient=False)
+        y = net(xt)
+        y.sum().backward()
+        net.eval()
+        runs[P] = [y.numpy(), xt.grad.numpy(), net[0].weight.grad.numpy(), net[1]._mean.numpy(),
+                   net[1]._variance.numpy(), net(xt).numpy(), sorted(net.state_dict())]
+    *theirs, their_keys = runs[paddle]
+    *ours, our_keys = runs[opsdk]
+    assert their_keys == our_keys
+    for a, b in zip(theirs, ours):
+        np.testing.assert_allclose(b, a, rtol=1e-4, atol=1e-5)

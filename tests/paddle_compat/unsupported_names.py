@@ -1,0 +1,223 @@
+"""The public names of Paddle 3.3.1 that opsdk does not have, by namespace, each with its
+reason (REASONS). namewalk.py walks Paddle and fails on a public name that is neither
+supported by opsdk nor listed here; docs/paddle.md's name list is generated from both.
+
+Add a name here (under the reason that fits) only when opsdk will not have it soon; remove it
+when opsdk gets it (the walk fails on a listed name opsdk has).
+"""
+
+REASONS = {
+    "complex": "complex numbers: opsdk's tensors are real (float16/32/64, ints, bool)",
+    "conv": "convolution, pooling, padding, resampling and the normalizations with running "
+            "statistics: op-pack material (write them with `opsdk new-op`)",
+    "device": "device specifics (CUDA RNG state, pinned memory, data pointers): opsdk places "
+              "arrays with NumPy or CuPy",
+    "distributed": "a distributed runtime (see paddle.distributed above)",
+    "dtype": "dtype objects and typed tensor classes opsdk has no dtype for (bfloat16, float8, "
+             "uint16-64) or that are Paddle's type system (`dtype`, `finfo`, `x.float()`)",
+    "forward": "forward mode and Paddle's lazy Jacobian objects (their own piece of work); use "
+               "`paddle.grad(..., create_graph=True)`",
+    "fused": "fused GPU kernels and sequence-decoding helpers",
+    "layer": "not yet: layers rarely used by autograd code; cheap to add on request",
+    "linalg": "a matrix decomposition (see paddle.linalg)",
+    "loss": "not yet: specialised losses; the common ones are supported",
+    "model": "large model components (RNNs, attention, transformers): compose them from "
+             "`Linear` and the ops",
+    "op": "not yet: an op or helper without autograd subtleties; cheap to add on request",
+    "optimizer": "not yet: rarely used with Paddle autograd code",
+    "random": "random distributions and RNG-state functions not yet implemented (opsdk draws "
+              "from NumPy's generator)",
+    "sparse": "sparse tensor formats (only Embedding's row-sparse gradient exists)",
+    "static": "static graphs, the compiler and Paddle's internal tensor plumbing",
+}
+
+UNSUPPORTED = {
+    '': {
+        'complex': (
+            "angle as_complex as_real cdouble cfloat complex conj imag is_complex isreal "
+            "polar pstring raw real view_as_complex view_as_real "
+        ),
+        'conv': (
+            "adaptive_avg_pool1d conv3d group_norm unfold "
+        ),
+        'device': (
+            "CUDAPinnedPlace MmapStorage XPUPinnedPlace disable_signal_handler "
+            "get_cuda_rng_state set_cuda_rng_state "
+        ),
+        'distributed': (
+            "DataParallel shard_index "
+        ),
+        'dtype': (
+            "BFloat16Tensor BoolTensor ByteTensor CharTensor DoubleTensor FloatTensor "
+            "HalfTensor IntTensor LongTensor ShortTensor bfloat16 double dtype finfo float "
+            "float8_e4m3fn float8_e5m2 half iinfo uint16 uint32 uint64 "
+        ),
+        'op': (
+            "Generator Size add_n argwhere as_strided as_tensor asarray atleast_1d atleast_2d "
+            "atleast_3d autocast baddbmm baddbmm_ block_diag broadcast_shape broadcast_shapes "
+            "broadcast_tensors bucketize cartesian_prod cdist column_stack combinations crop "
+            "cummax cummin cumulative_trapezoid deg2rad diag_embed diagflat diagonal_scatter "
+            "dsplit dstack e erf_ expm1_ fmax fmin frexp from_numpy gather_nd ger "
+            "get_autocast_cpu_dtype get_autocast_dtype get_autocast_gpu_dtype heaviside "
+            "histogram_bin_edges histogramdd hsplit hstack i0e i1 i1e index_put index_put_ "
+            "index_sample inf inner is_autocast_enabled is_empty is_floating_point is_integer "
+            "isin isneginf isposinf layer_norm less_ logaddexp logspace matrix_transpose mod "
+            "msort multiplex mv nan nanmedian nanquantile narrow newaxis nextafter pdist pi "
+            "positive quantile rad2deg range rank ravel reduce_as reverse row_stack "
+            "scatter_add scatter_add_ scatter_nd scatter_nd_add scatter_reduce searchsorted "
+            "select_scatter set_printoptions sgn signbit sinc sinc_ slice slice_scatter "
+            "softmax strided_slice swapaxes swapdims take take_along_dim tensor_split "
+            "tensordot tolist trapezoid tril_indices triu_indices unflatten "
+            "unique_consecutive unstack vander vecdot view view_as vsplit vstack "
+        ),
+        'random': (
+            "bernoulli bernoulli_ binomial cauchy_ geometric_ get_rng_state log_normal "
+            "log_normal_ manual_seed multinomial normal_ poisson rand_like randint_like "
+            "randn_like set_rng_state standard_gamma "
+        ),
+        'static': (
+            "LazyGuard Model batch check_shape disable_compat enable_compat flops summary "
+        ),
+    },
+    'Tensor': {
+        'complex': (
+            "angle as_complex as_real cdouble cfloat complex128 complex64 conj imag "
+            "is_complex isreal polar real view_as_complex view_as_real "
+        ),
+        'conv': (
+            "unfold "
+        ),
+        'device': (
+            "data_ptr device get_device is_cuda pin_memory "
+        ),
+        'distributed': (
+            "is_dist num_shard placements process_mesh reconstruct_from_ shard_index "
+        ),
+        'dtype': (
+            "bfloat16 bool byte char double float float16 float32 float64 half int int16 "
+            "int32 int64 int8 long short uint8 "
+        ),
+        'fused': (
+            "top_p_sampling "
+        ),
+        'linalg': (
+            "cholesky cholesky_inverse cholesky_solve cond corrcoef cov eig eigvals eigvalsh "
+            "householder_product lstsq lu lu_unpack ormqr pca_lowrank pinv qr slogdet solve "
+            "svd_lowrank "
+        ),
+        'op': (
+            "add_n argwhere as_strided atan2 atleast_1d atleast_2d atleast_3d baddbmm "
+            "baddbmm_ block_diag broadcast_shape broadcast_shapes broadcast_tensors bucketize "
+            "cdist combinations create_parameter cummax cummin cumulative_trapezoid data "
+            "deg2rad diag_embed diagflat diagonal_scatter dsplit element_size erfinv_ "
+            "fill_diagonal_ fill_diagonal_tensor fill_diagonal_tensor_ fmax fmin frexp "
+            "gather_nd grad_ heaviside histogram_bin_edges histogramdd hsplit i0e i1 i1e "
+            "increment index_put index_put_ index_sample inner inverse is_empty "
+            "is_floating_point is_integer is_same_shape is_tensor isin isneginf isposinf "
+            "itemsize lerp_ less_ logaddexp mT matrix_power matrix_transpose msort multi_dot "
+            "multiplex mv nanmedian nanquantile narrow ndimension new_empty new_full new_ones "
+            "new_zeros nextafter quantile rad2deg rank ravel reduce_as repeat requires_grad "
+            "requires_grad_ resize_ reverse scatter_add scatter_add_ scatter_nd "
+            "scatter_nd_add scatter_reduce select_scatter set_ sgn signbit sinc sinc_ slice "
+            "slice_scatter softmax split_with_sizes strided_slice swapaxes swapdims take "
+            "take_along_dim tensor_split tensordot to trapezoid type_as unflatten "
+            "unique_consecutive unstack vander view_as vsplit where "
+        ),
+        'random': (
+            "bernoulli_ cauchy_ exponential_ geometric_ log_normal_ multinomial random_ "
+        ),
+        'sparse': (
+            "coalesce cols crows dense_dim get_selected_rows indices is_coalesced "
+            "is_selected_rows is_sparse is_sparse_coo is_sparse_csr nnz rows sparse_dim "
+            "to_dense to_sparse_coo to_sparse_csr values "
+        ),
+        'static': (
+            "block create_tensor get_map_tensor get_strides get_tensor is_dense istft layout "
+            "offset set_string_list set_tensor set_vocab stft stride strides value "
+        ),
+    },
+    'nn': {
+        'conv': (
+            "AdaptiveAvgPool1D AdaptiveAvgPool2D AdaptiveAvgPool3D AdaptiveMaxPool1D "
+            "AdaptiveMaxPool1d AdaptiveMaxPool2D AdaptiveMaxPool2d AdaptiveMaxPool3D "
+            "AdaptiveMaxPool3d AvgPool1D AvgPool3D BatchNorm "
+            "BatchNorm3D ChannelShuffle CircularPad1D CircularPad1d CircularPad2D "
+            "CircularPad2d CircularPad3D CircularPad3d ConstantPad1D ConstantPad1d "
+            "ConstantPad2D ConstantPad2d ConstantPad3D ConstantPad3d Conv1DTranspose "
+            "Conv1d Conv2DTranspose Conv2d Conv3D Conv3DTranspose Conv3d Fold "
+            "FractionalMaxPool2D FractionalMaxPool3D GroupNorm InstanceNorm1D InstanceNorm2D "
+            "InstanceNorm3D LPPool1D LPPool1d LPPool2D LPPool2d LocalResponseNorm MaxPool1D "
+            "MaxPool3D MaxUnPool1D MaxUnPool2D MaxUnPool3D Pad1D Pad2D Pad3D "
+            "PixelShuffle PixelUnshuffle ReflectionPad1D ReflectionPad1d ReflectionPad2D "
+            "ReflectionPad2d ReflectionPad3D ReflectionPad3d ReplicationPad1D "
+            "ReplicationPad1d ReplicationPad2D ReplicationPad2d ReplicationPad3D "
+            "ReplicationPad3d SpectralNorm Unfold Upsample UpsamplingBilinear2D "
+            "UpsamplingNearest2D ZeroPad1D ZeroPad2D ZeroPad3D "
+        ),
+        'distributed': (
+            "SyncBatchNorm "
+        ),
+        'layer': (
+            "AlphaDropout Bilinear Dropout2D Dropout3D FeatureAlphaDropout Maxout "
+            "PairwiseDistance ParameterDict RReLU Softmax2D "
+        ),
+        'loss': (
+            "AdaptiveLogSoftmaxWithLoss CTCLoss CosineEmbeddingLoss GaussianNLLLoss "
+            "HSigmoidLoss HingeEmbeddingLoss MarginRankingLoss MultiLabelMarginLoss "
+            "MultiLabelSoftMarginLoss MultiMarginLoss PoissonNLLLoss RNNTLoss SoftMarginLoss "
+            "TripletMarginLoss TripletMarginWithDistanceLoss "
+        ),
+        'model': (
+            "BeamSearchDecoder BiRNN GRU GRUCell LSTM LSTMCell MultiHeadAttention RNN "
+            "RNNCellBase SimpleRNN SimpleRNNCell Transformer TransformerDecoder "
+            "TransformerDecoderLayer TransformerEncoder TransformerEncoderLayer "
+            "dynamic_decode "
+        ),
+    },
+    'nn.functional': {
+        'conv': (
+            "adaptive_avg_pool1d adaptive_avg_pool2d adaptive_avg_pool3d adaptive_max_pool1d "
+            "adaptive_max_pool2d adaptive_max_pool3d affine_grid avg_pool1d "
+            "avg_pool3d channel_shuffle conv1d_transpose "
+            "conv2d_transpose conv3d conv3d_transpose fold fractional_max_pool2d "
+            "fractional_max_pool3d grid_sample group_norm instance_norm interpolate "
+            "local_response_norm lp_pool1d lp_pool2d max_pool1d max_pool3d "
+            "max_unpool1d max_unpool2d max_unpool3d pad pixel_shuffle pixel_unshuffle "
+            "rms_norm temporal_shift unfold upsample zeropad2d "
+        ),
+        'fused': (
+            "class_center_sample flash_attention_v3_varlen flash_attn_qkvpacked "
+            "flash_attn_varlen_qkvpacked flashmask_attention gather_tree margin_cross_entropy "
+            "moe_permute moe_unpermute scaled_dot_product_attention sequence_mask "
+            "sparse_attention swiglu "
+        ),
+        'layer': (
+            "alpha_dropout bilinear dropout1d dropout2d dropout3d feature_alpha_dropout "
+            "gumbel_softmax maxout pairwise_distance rrelu "
+        ),
+        'loss': (
+            "adaptive_log_softmax_with_loss cosine_embedding_loss ctc_loss dice_loss "
+            "gaussian_nll_loss hinge_embedding_loss hsigmoid_loss log_loss "
+            "margin_ranking_loss multi_label_margin_loss multi_label_soft_margin_loss "
+            "multi_margin_loss npair_loss poisson_nll_loss rnnt_loss sigmoid_focal_loss "
+            "soft_margin_loss triplet_margin_loss triplet_margin_with_distance_loss "
+        ),
+    },
+    'autograd': {
+        'forward': (
+            "hessian jacobian "
+        ),
+    },
+    'incubate.autograd': {
+        'forward': (
+            "Hessian Jacobian disable_prim enable_prim forward_grad grad jvp vjp "
+        ),
+    },
+    'optimizer': {
+        'optimizer': (
+            "ASGD Adadelta LBFGS NAdam RAdam Rprop "
+        ),
+    },
+    'amp': {
+    },
+}
