@@ -248,6 +248,11 @@ class ForwardModeError(DoubleBackwardError):
     names the op."""
 
 
+class TangentError(OpArgumentError, RuntimeError):
+    """jvp/vjp (paddle.incubate.autograd) got tangents or cotangents ``v`` that do not match the
+    inputs or outputs in count or shape (Paddle raises RuntimeError)."""
+
+
 class GradcheckError(OpsdkError, AssertionError):
     """gradcheck/gradgradcheck found analytic gradients that disagree with numeric ones;
     ``.report`` holds the full GradcheckReport."""

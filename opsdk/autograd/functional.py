@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..errors import DoubleBackwardError, ForwardModeError, OpArgumentError
+from ..errors import DoubleBackwardError, ForwardModeError, TangentError
 from ..functional.creation import zeros_like
 from ..functional.shape import concat, reshape
 from ..tensor import Tensor, _wrap
@@ -51,11 +51,11 @@ def _check_v_shape(v, refs, api, of):
     vs = list(v) if _is_seq(v) else [v]
     rs = list(refs) if _is_seq(refs) else [refs]
     if len(vs) != len(rs):
-        raise OpArgumentError(f"{api}: 'v' must hold one Tensor per {of}; expected: {len(rs)}; "
+        raise TangentError(f"{api}: 'v' must hold one Tensor per {of}; expected: {len(rs)}; "
                               f"got: {len(vs)}")
     for i, (e, r) in enumerate(zip(vs, rs)):
         if list(e.shape) != list(r.shape):
-            raise OpArgumentError(f"{api}: v[{i}] must have the shape of {of} {i}; expected: "
+            raise TangentError(f"{api}: v[{i}] must have the shape of {of} {i}; expected: "
                                   f"{list(r.shape)}; got: {list(e.shape)}")
 
 
@@ -361,11 +361,17 @@ def hessian(ys, xs, batch_axis=None):
     else:
         raise ValueError(f"batch_axis should be None or int, but got {type(batch_axis)}.")
     first = jacobian(ys, xs, batch_axis)
+
+    def gradient(j):
+        # the gradient, as Paddle's Jacobian object reads when passed as ys: (B, N) batched
+        g = j._whole()
+        return reshape(g, (g.shape[0], -1)) if batch_axis is not None else g
+
     if not _is_seq(xs):
-        h = jacobian(first._whole(), xs, batch_axis)
+        h = jacobian(gradient(first), xs, batch_axis)
         h.__class__ = Hessian
         return h
-    out = tuple(jacobian(j._whole(), xs, batch_axis) for j in first)
+    out = tuple(jacobian(gradient(j), xs, batch_axis) for j in first)
     for row in out:
         for h in row:
             h.__class__ = Hessian

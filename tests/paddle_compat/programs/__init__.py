@@ -10,7 +10,7 @@ import importlib
 PROGRAMS = {}
 
 MODULES = ("grad_api", "flags", "hooks", "pylayer", "inplace", "ops", "grad_mode", "nn_layers",
-           "embedding", "optimizers", "clip", "lr", "names", "amp", "seeds")
+           "embedding", "optimizers", "clip", "lr", "names", "amp", "seeds", "forward_mode")
 
 
 class Program:
