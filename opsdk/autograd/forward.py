@@ -221,6 +221,7 @@ def jvp_any_mode(rule, tangents, node):
 
     def transpose(zs, node=node):
         # d<z, J t>/dt = Jᵀ z: the op's backward (node, held here, keeps its edges alive)
-        return rule.input_grads(tuple(zs), True)
+        # (arrays in a first-order pass, Tensors under create_graph: the rule takes either)
+        return rule(zs)
 
     return linear_node(f"{rule.name}.vjp", out, t_edges, transpose)
