@@ -96,12 +96,21 @@ def _first_order_jvp(name, site):
     return refuse
 
 
-def linear_node(name, values, lin_edges, lin_rule):
-    """``values`` (Tensors, None skipped) with one node on top that routes a cotangent both ways:
-    on to each value's own graph unchanged, and to ``lin_edges`` through ``lin_rule(ws)`` (ws
-    one cotangent or None per value; it returns one gradient or None per lin_edge).
+def _zeros_as(data):
+    """Zeros like ``data``: an array in a first-order pass, a Tensor under create_graph."""
+    from . import grad_mode
 
-    The values are linear in what lin_edges point at; their own graphs hold the rest of their
+    z = (np if type(data) is np.ndarray else cupy_module()).zeros_like(data)
+    return _wrap(z) if grad_mode._state.enabled else z
+
+
+def linear_node(name, values, lin_tensors, lin_rule):
+    """``values`` (Tensors, None skipped) with one node on top that routes a cotangent both ways:
+    on to each value's own graph unchanged, and to the tensors ``lin_tensors`` (those needing a
+    gradient) through ``lin_rule(ws)`` (ws one cotangent or None per value; it returns one
+    gradient or None per lin_tensor).
+
+    The values are linear in the lin_tensors; their own graphs hold the rest of their
     dependence (on the op's inputs)."""
     kept = [i for i, v in enumerate(values) if v is not None]
     n = len(kept)
@@ -111,9 +120,18 @@ def linear_node(name, values, lin_edges, lin_rule):
         parts = [g] if n == 1 else list(g)
         for i, w in zip(kept, parts):
             ws[i] = w
-        return list(parts) + list(lin_rule(ws))
+        # zeros, not None, on every edge: the engine leaves a node a None reached waiting, and
+        # with it any node upstream that another path shares
+        passed = [w if w is not None else _zeros_as(datas[i]) for i, w in zip(kept, parts)]
+        lin = [t if t is not None or e is None else _zeros_as(like)
+               for t, e, like in zip(lin_rule(ws), lin_edges, lin_likes)]
+        return passed + lin
 
-    edges = tuple([edge_to(values[i]) for i in kept] + list(lin_edges))
+    lin_edges = [edge_to(t) for t in lin_tensors]
+    datas = [None if v is None else v._data for v in values]
+    # the gradients' data only: the rule must not keep the tensors (and their graphs) alive
+    lin_likes = [None if t is None else t._data for t in lin_tensors]
+    edges = tuple([edge_to(values[i]) for i in kept] + lin_edges)
     node = Node(name, rule, edges, (), None, n_out=n)
     out = list(values)
     for k, i in enumerate(kept):
@@ -191,7 +209,6 @@ def backward_through_jvp(rule, grads):
     """The gradients of a backward run with create_graph whose incoming gradients are in the
     graph, for a Function with its own jvp: their dependence on the incoming gradients is the
     jvp (a linear node), the rest is the backward's own graph (or a first-order guard)."""
-    u_edges = [edge_to(g) for g in grads]
     # the op's node: held by the linear node, whose rules reach the op's inputs through it
     # (the rule holds it weakly, and the forward's outputs may be gone by then)
     node = rule._node()
@@ -202,7 +219,7 @@ def backward_through_jvp(rule, grads):
         # d<w, g(u)>/du = J w: the op's jvp, tangent w on each input whose gradient got one
         return jvp_any_mode(rule, ws, node)
 
-    return linear_node(f"{rule.name}.jvp", out, u_edges, transpose)
+    return linear_node(f"{rule.name}.jvp", out, grads, transpose)
 
 
 def jvp_any_mode(rule, tangents, node):
@@ -224,4 +241,4 @@ def jvp_any_mode(rule, tangents, node):
         # (arrays in a first-order pass, Tensors under create_graph: the rule takes either)
         return rule(zs)
 
-    return linear_node(f"{rule.name}.vjp", out, t_edges, transpose)
+    return linear_node(f"{rule.name}.vjp", out, tangents, transpose)

@@ -127,3 +127,34 @@ def test_first_order_backward_still_works_and_never_calls_jvp():
     x = _t(X, grad=True)
     KernelCube.apply(x, 2.0).sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), 6 * X ** 2)
+
+
+class ProductExp(opsdk.autograd.PyLayer):
+    """x * w * exp(x): both gradients share exp(x), so a linear node that sent None down one of
+    them would leave exp's node waiting and drop its term (a bug this guards against)."""
+
+    @staticmethod
+    def forward(ctx, x, w):
+        ctx.save_for_backward(x, w)
+        return x * w * opsdk.exp(x)
+
+    @staticmethod
+    def backward(ctx, dy):
+        x, w = ctx.saved_tensor()
+        e = opsdk.exp(x)
+        return dy * w * (1 + x) * e, dy * x * e
+
+    @staticmethod
+    def jvp(ctx, x_t, w_t):
+        x, w = ctx.saved_tensor()
+        e = opsdk.exp(x)
+        return x_t * w * (1 + x) * e + w_t * x * e
+
+
+def test_second_derivative_is_right_when_the_incoming_gradient_needs_one():
+    x, w = _t([0.5, 1.0], grad=True), _t([2.0, -1.0], grad=True)
+    dy = _t([1.0, 1.0], grad=True)  # as gradgradcheck has it: the gradient is differentiated too
+    gx, _ = opsdk.grad(ProductExp.apply(x, w), [x, w], dy, create_graph=True)
+    (h,) = opsdk.grad(gx.sum(), [x])
+    xa, wa = x.numpy(), w.numpy()
+    np.testing.assert_allclose(h.numpy(), wa * (2 + xa) * np.exp(xa))
