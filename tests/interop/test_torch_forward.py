@@ -16,6 +16,7 @@ def _ref(t):
     return t * torch.sigmoid(1.5 * t)
 
 
+@pytest.mark.slow  # the first torch.func transform of the op defines its custom ops (seconds)
 def test_jvp_and_jacfwd_equal_the_native_maths():
     swish, x, v = _swish(), torch.randn(5, dtype=torch.float64), torch.randn(5, dtype=torch.float64)
     out, jv = torch.func.jvp(lambda t: swish(t, beta=1.5), (x,), (v,))
