@@ -69,12 +69,33 @@ def _transpose(cts, *operands, call, k, n_args):
 
 
 def _batch(batched, dims, *, call, k, n_args):
-    outs = jax.vmap(lambda *ops: _impl(*ops, call=call, k=k, n_args=n_args),
-                    in_axes=tuple(dims))(*batched)
-    return outs, [0] * len(outs)
+    """One bind per batch element (lax.map), so a transform outside the vmap still sees the
+    primitive (its jvp rule), never the bare callback."""
+    size = next(a.shape[d] for a, d in zip(batched, dims) if d is not None)
+    moved = [None if d is None else jax.numpy.moveaxis(a, d, 0)
+             for a, d in zip(batched, dims)]
+
+    def one(xs):
+        it = iter(xs)
+        ops = [next(it) if m is not None else a for a, m in zip(batched, moved)]
+        return tuple(jvp_p.bind(*ops, call=call, k=k, n_args=n_args))
+
+    outs = jax.lax.map(one, [m for m in moved if m is not None])
+    assert all(o.shape[0] == size for o in outs)
+    return list(outs), [0] * len(outs)
+
+
+def _no_jvp(primals, tangents, *, call, k, n_args):
+    from ..errors import InteropError
+    raise InteropError(
+        f"forward mode over forward mode through '{call.exported.qualname}': the op's tangent "
+        "(the opsdk_jvp primitive) is computed by opsdk on the host and has no derivative of "
+        "its own in JAX; expected: forward over reverse (jax.hessian, jacfwd(jacrev(f))); got: "
+        "a derivative of a tangent (jacfwd(jacfwd(f)))")
 
 
 jvp_p.def_impl(_impl)
+ad.primitive_jvps[jvp_p] = _no_jvp
 jvp_p.def_abstract_eval(_abstract)
 ad.primitive_transposes[jvp_p] = _transpose
 batching.primitive_batchers[jvp_p] = _batch

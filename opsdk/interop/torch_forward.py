@@ -61,7 +61,44 @@ def tangents_of(export, k, attrs, n_cotangents, args, arg_tangents, outputs):
     floats = [(t, d) for t, d in zip(tensors, t_tensors) if is_float_tensor(t)]
     tangents = [torch.zeros_like(t) if d is None else d for t, d in floats]
     tangents += [torch.zeros_like(c) if d is None else d for c, d in zip(cotangents, t_cots)]
-    got = iter(jvp_op(export, k)(cotangents, tangents, *tensors, **attrs))
+    got = iter(_Tangent.apply(export, k, attrs, len(cotangents), len(tangents), *cotangents,
+                              *tangents, *tensors))
     outs = outputs if isinstance(outputs, tuple) else (outputs,)
     result = tuple(next(got) if o.is_floating_point() else None for o in outs)
     return result if isinstance(outputs, tuple) else result[0]
+
+
+def _refuse(export, what):
+    from ..errors import InteropError
+    raise InteropError(
+        f"{what} through '{export.qualname}': the op's tangent (torch.ops.{export.namespace}."
+        f"{export.name}_jvp<k>) is computed by opsdk on the host and has no derivative of its "
+        "own in torch; expected: forward mode over reverse (torch.func.hessian, "
+        "jacfwd(jacrev(f))); got: a derivative of a tangent (jacfwd(jacfwd(f)) or jacrev(jacfwd(f)))")
+
+
+class _Tangent(torch.autograd.Function):
+    """The tangent op under torch.func: a transform above it (forward over forward, reverse over
+    forward) gets a clear error, never torch's silent zero for a custom op without a formula."""
+
+    generate_vmap_rule = True
+
+    @staticmethod
+    def forward(export, k, attrs, n_cotangents, n_tangents, *args):
+        # tensors flat (a list would be one non-tensor argument to functorch's pytrees)
+        cotangents = list(args[:n_cotangents])
+        tangents = list(args[n_cotangents:n_cotangents + n_tangents])
+        tensors = args[n_cotangents + n_tangents:]
+        return tuple(jvp_op(export, k)(cotangents, tangents, *tensors, **attrs))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.opsdk_export = inputs[0]
+
+    @staticmethod
+    def jvp(ctx, *tangents):
+        _refuse(ctx.opsdk_export, "forward mode over forward mode")
+
+    @staticmethod
+    def backward(ctx, *grads):
+        _refuse(ctx.opsdk_export, "reverse mode over forward mode")

@@ -63,3 +63,11 @@ def test_a_kernel_ops_own_jvp_gives_jvp_jacfwd_and_grad():
     np.testing.assert_allclose(jax.jit(jax.jacfwd(lambda t: cube(t, scale=2.0)))(x),
                                np.diag(6.0 * x ** 2))
     np.testing.assert_allclose(jax.grad(lambda t: cube(t, scale=2.0).sum())(x), 6.0 * x ** 2)
+
+
+def test_forward_over_forward_is_refused_naming_the_op():
+    from opsdk.errors import InteropError
+
+    with pytest.raises(InteropError, match="forward mode over forward mode through "
+                                           "'example.swish'"):
+        jax.jacfwd(jax.jacfwd(_swish))(jax.numpy.linspace(-1.0, 1.0, 3))

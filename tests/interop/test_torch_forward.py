@@ -52,3 +52,12 @@ def test_a_kernel_ops_own_jvp_gives_jvp_and_jacfwd():
     torch.testing.assert_close(jv, 6.0 * x ** 2 * v)
     torch.testing.assert_close(torch.func.jacfwd(lambda t: cube(t, scale=2.0))(x),
                                torch.diag(6.0 * x ** 2))
+
+
+def test_forward_over_forward_is_refused_naming_the_op_never_zero():
+    from opsdk.errors import InteropError
+
+    swish, x = _swish(), torch.randn(3, dtype=torch.float64)
+    with pytest.raises(InteropError, match="forward mode over forward mode through "
+                                           "'example.swish'"):
+        torch.func.jacfwd(torch.func.jacfwd(lambda t: swish(t, beta=1.5)))(x)
