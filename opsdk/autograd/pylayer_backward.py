@@ -60,7 +60,7 @@ def _first_order_only(name, site, cls=None):
             "written with opsdk ops, or one that calls another op's apply (a differentiable "
             "backward); got: create_graph=True through a first-order backward")
         # forward mode (autograd.functional) names the op that stopped it for want of a jvp
-        err.op_name = None if hasattr(cls, "jvp") else name
+        err.op_name = None if callable(getattr(cls, "jvp", None)) else name
         raise err
     return rule
 
@@ -110,8 +110,8 @@ class BackwardRule:
         if self.ctx._materialize:
             grads = self._materialized(grads)
         grads = self._in_output_dtypes(grads)
-        if create_graph and hasattr(self.cls, "jvp") and any(g is not None and g._req
-                                                              for g in grads):
+        if create_graph and callable(getattr(self.cls, "jvp", None)) and any(
+                g is not None and g._req for g in grads):
             # the op's own jvp is the derivative with respect to the incoming gradients
             from .forward import backward_through_jvp
             return backward_through_jvp(self, grads)

@@ -15,7 +15,7 @@ from ...autograd.forward import has_jvp
 from ...autograd.functional import jvp as functional_jvp
 from ...tensor import Tensor
 from ..result import Outcome
-from ..samples import argument_names
+from ..samples import ATTRIBUTE, argument_names
 from .wrapped import as_function
 
 NAME = "jvp"
@@ -98,7 +98,11 @@ def run(ctx):
             problems += found
     if problems:
         kind = "jvp" if own else "jvp derived from its double backward"
-        return Outcome.failed(f"{ctx.name}: the {kind} is wrong ({ctx.sample.describe()}): "
+        hint = ""
+        if ctx.sample.kind == ATTRIBUTE:
+            hint = (" (a sample whose attributes differ from the registered ones: a jvp right "
+                    "only there hard-codes an attribute instead of reading it from ctx)")
+        return Outcome.failed(f"{ctx.name}: the {kind} is wrong ({ctx.sample.describe()}){hint}: "
                               + "; ".join(problems), worst)
     return Outcome.passed(worst)
 

@@ -38,7 +38,7 @@ BUGS = {
     "half_inside": (9, "reference", "disagrees with its reference"),
     "swish_second": (9, "gradgradcheck", "d grad_x["),
     "jvp_missing_term": (10, "jvp", "'x' (input 0): J v differs from central differences"),
-    "jvp_default_attr": (10, "jvp", "beta="),
+    "jvp_default_attr": (10, "jvp", "hard-codes an attribute instead of reading it from ctx"),
     "jvp_drops_input": (10, "jvp", "'w' (input 1): the jvp ignores this input's tangent"),
 }
 
