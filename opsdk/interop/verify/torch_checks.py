@@ -71,9 +71,14 @@ def forward_mode(info):
 
 def _jacfwd_is_jacrev(torch, run, inputs):
     """torch.func.jacfwd (the op's forward mode) equals jacrev (its backward, gradcheck's)."""
+    def float_outputs(*values):
+        out = run(*values)
+        outs = out if isinstance(out, tuple) else (out,)
+        return tuple(o for o in outs if o.is_floating_point())
+
     xs = tuple(x.detach() for x in inputs)
     argnums = tuple(range(len(xs)))
-    fwd = torch.func.jacfwd(run, argnums=argnums)(*xs)
-    rev = torch.func.jacrev(run, argnums=argnums)(*xs)
+    fwd = torch.func.jacfwd(float_outputs, argnums=argnums)(*xs)
+    rev = torch.func.jacrev(float_outputs, argnums=argnums)(*xs)
     for a, b in zip(torch.utils._pytree.tree_leaves(fwd), torch.utils._pytree.tree_leaves(rev)):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-10, atol=1e-12)
