@@ -96,6 +96,7 @@ _LAZY = {
     "interop": ".interop", "linalg": ".linalg",
     # Paddle's namespaces, in opsdk/compat (their public names resolve there: compat.ALIASES)
     "framework": ".framework", "distributed": ".distributed", "jit": ".jit", "static": ".static",
+    "incubate": ".incubate",
 }
 
 

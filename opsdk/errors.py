@@ -248,6 +248,17 @@ class DoubleBackwardError(BackwardError):
     """A higher-order gradient was asked through an op whose backward is first-order only."""
 
 
+class ForwardModeError(DoubleBackwardError):
+    """Forward mode (a jvp, jacfwd, a Hessian by forward over reverse) reached an op that has
+    neither its own jvp nor a backward differentiable in its incoming gradient; the message
+    names the op."""
+
+
+class TangentError(OpArgumentError, RuntimeError):
+    """jvp/vjp (paddle.incubate.autograd) got tangents or cotangents ``v`` that do not match the
+    inputs or outputs in count or shape (Paddle raises RuntimeError)."""
+
+
 class GradcheckError(OpsdkError, AssertionError):
     """gradcheck/gradgradcheck found analytic gradients that disagree with numeric ones;
     ``.report`` holds the full GradcheckReport."""

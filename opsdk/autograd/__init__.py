@@ -4,12 +4,14 @@ from ..tensor import Tensor as _Tensor
 from .engine import run_backward as _run_backward
 from .function import Function, PyLayer, PyLayerContext, once_differentiable
 from .grad_api import check_grad_tensors, grad
+from .functional import Hessian, Jacobian, hessian, jacobian, jvp, vjp
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .saved_hooks import saved_tensors_hooks
 
 __all__ = ["Function", "PyLayer", "PyLayerContext", "once_differentiable", "grad", "backward",
            "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "gradcheck",
-           "gradgradcheck", "saved_tensors_hooks"]
+           "gradgradcheck", "saved_tensors_hooks", "jvp", "vjp", "jacobian", "hessian", "Jacobian",
+           "Hessian"]
 
 
 def backward(tensors, grad_tensors=None, retain_graph=False):

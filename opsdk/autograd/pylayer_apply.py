@@ -126,6 +126,8 @@ def apply(cls, args, kwargs):
     node.site = rule.site = caller_site(2) or definition_site(cls)
     rule.bind(node)
     wrapped = _returned_inputs(name, ctx, tensors, out_tensors, wrapped)
+    if ctx._saved_forward:
+        ctx._saved_forward = _final_saved(ctx._saved_forward, tensors, out_tensors, wrapped)
     if ctx._saved:
         ctx._saved = _final_saved(ctx._saved, tensors, out_tensors, wrapped)
         node.saved = tuple((t, version_total(t)) for t in ctx._saved

@@ -51,14 +51,17 @@ def _tracked(g):
     return p
 
 
-def _first_order_only(name, site):
+def _first_order_only(name, site, cls=None):
     def rule(g):
-        raise DoubleBackwardError(
+        err = DoubleBackwardError(
             f"'{name}' is first-order only: a higher-order gradient was asked through its "
             f"backward (forward called at {site}), which left the graph (raw arrays, .numpy(), "
             "no_grad or once_differentiable), so its derivative is unknown. expected: a backward "
             "written with opsdk ops, or one that calls another op's apply (a differentiable "
             "backward); got: create_graph=True through a first-order backward")
+        # forward mode (autograd.functional) names the op that stopped it for want of a jvp
+        err.op_name = None if callable(getattr(cls, "jvp", None)) else name
+        raise err
     return rule
 
 
@@ -107,6 +110,11 @@ class BackwardRule:
         if self.ctx._materialize:
             grads = self._materialized(grads)
         grads = self._in_output_dtypes(grads)
+        if create_graph and callable(getattr(self.cls, "jvp", None)) and any(
+                g is not None and g._req for g in grads):
+            # the op's own jvp is the derivative with respect to the incoming gradients
+            from .forward import backward_through_jvp
+            return backward_through_jvp(self, grads)
         fed = grads
         if create_graph and not self.first_order_only:
             fed = tuple(_tracked(g) for g in grads)
@@ -175,7 +183,8 @@ class BackwardRule:
         node = self._node()
         # differentiating through it reaches the op's inputs and the incoming grads
         edges = tuple(e for e in node.edges + tuple(edge_to(t) for t in grads) if e is not None)
-        guard = Node(f"{self.name}.backward", _first_order_only(self.name, self.site), edges,
+        guard = Node(f"{self.name}.backward",
+                     _first_order_only(self.name, self.site, self.cls), edges,
                      site=self.site)
         return _wrap_req(g._data, guard, 0)
 

@@ -14,6 +14,7 @@ class PyLayerContext:
     def __init__(self):
         self._saved = ()
         self._packed = None
+        self._saved_forward = ()
         self._non_diff = ()
         self._materialize = True
         self._not_inplace = ()
@@ -47,6 +48,15 @@ class PyLayerContext:
         return saved
 
     saved_tensors = property(saved_tensor)
+
+    def save_for_forward(self, *tensors):
+        """Keep tensors for the op's ``jvp(ctx, *tangents)`` (forward mode); read them back with
+        ``saved_for_forward()``. Like save_for_backward: inputs and outputs of forward."""
+        self._saved_forward = tensors
+
+    def saved_for_forward(self):
+        """The tensors given to save_for_forward, in order (outputs as apply returned them)."""
+        return tuple(t.get() if type(t) is OutputOf else t for t in self._saved_forward)
 
     def mark_non_differentiable(self, *tensors):
         """Outputs that never get a gradient (indices, masks): they come back with

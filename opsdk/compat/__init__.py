@@ -1,5 +1,5 @@
 """Paddle's own namespaces that opsdk answers for: ``opsdk.framework``, ``opsdk.static``,
-``opsdk.jit`` and ``opsdk.distributed`` (they live here, in ``opsdk.compat``).
+``opsdk.jit``, ``opsdk.distributed`` and ``opsdk.incubate`` (they live here, in ``opsdk.compat``).
 
 Each is reachable under its public name, also by ``import opsdk.framework`` and
 ``from opsdk.distributed.fleet.utils import recompute``: ``install_aliases`` puts a finder on
@@ -17,6 +17,7 @@ ALIASES = {
     "opsdk.static": "opsdk.compat.static",
     "opsdk.jit": "opsdk.compat.jit",
     "opsdk.distributed": "opsdk.compat.distributed",
+    "opsdk.incubate": "opsdk.compat.incubate",
 }
 
 

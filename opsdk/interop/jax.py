@@ -1,13 +1,15 @@
 """opsdk ops as JAX functions: ``opsdk.interop.jax.op(name)``.
 
-Each call is a ``jax.custom_vjp`` function whose primal runs the op's kernels on the host
+Each call is a ``jax.custom_jvp`` function whose primal runs the op's kernels on the host
 through ``jax.pure_callback``, so ``jax.jit``, ``jax.vmap`` (the callback's
 ``vmap_method="sequential"``: one kernel call per batch element, right for every op) and
 ``jax.grad`` work, and so does sharding: XLA runs the callback on each device's shard where the
-op is elementwise along the sharded axis, or gathers first. The backward is the op's gradient
-level 1, itself a custom_vjp over level 2, and so on (``opsdk.interop.levels``): second order
-works where the op's backward is differentiable (``double_backward=True``). Forward mode
-(``jax.jvp``, ``jax.jacfwd``) is not available: custom_vjp functions have reverse mode only.
+op is elementwise along the sharded axis, or gathers first. Its tangent is a primitive computed
+by opsdk's forward mode (the op's own jvp, or its double backward), whose transpose is the op's
+gradient level 1, itself a custom_jvp function over level 2, and so on
+(``opsdk.interop.levels``, ``opsdk.interop.jax_forward``): ``jax.jvp``, ``jacfwd``, ``grad``,
+``jacrev`` and ``hessian`` work, second order where the op's backward is differentiable
+(``double_backward=True``) or its jvp is written with opsdk ops.
 
 pure_callback hands the kernels NumPy arrays on the host; on a GPU that means a copy to the host
 and back (the CUDA kernels would need JAX's FFI, which this adapter does not use).
@@ -113,31 +115,26 @@ class _Call:
                                        vmap_method="sequential"))
 
     def level(self, k):
-        """Level k as a custom_vjp function of the present tensors and the cotangents."""
+        """Level k as a custom_jvp function of the present tensors and the cotangents: its
+        tangent is the primitive of interop.jax_forward, whose transpose is level k+1."""
         if k in self._fns:
             return self._fns[k]
 
-        @jax.custom_vjp
+        @jax.custom_jvp
         def fn(*args):
             return self._primal(k, args)
 
-        def fwd(*args):
-            # through fn, not the bare callback: a second derivative differentiates fwd too,
-            # and only fn knows how (pure_callback has no derivative of its own)
-            return fn(*args), args
+        def fn_jvp(primals, tangents):
+            from .jax_forward import tangent
 
-        def bwd(args, cotangents):
-            tensors, _ = self._split(args)
-            if k == 0:
-                floats = self.exported.float_outputs(
-                    [None if t is None else (tuple(t.shape), np.dtype(t.dtype)) for t in tensors],
-                    self.attrs)
-                cotangents = [cotangents[i] for i in floats]
-            grads = iter(self.level(k + 1)(*args, *cotangents))
-            return tuple(next(grads) if _is_float(a) else
-                         np.zeros(a.shape, dtype=jax.dtypes.float0) for a in args)
+            # through fn, not the bare callback: a transform above differentiates it too
+            out = fn(*primals)
+            floats = [t for a, t in zip(primals, tangents) if _is_float(a)]
+            got = iter(tangent(self, k, primals, floats))
+            return out, tuple(next(got) if _is_float(o) else
+                              np.zeros(o.shape, dtype=jax.dtypes.float0) for o in out)
 
-        fn.defvjp(fwd, bwd)
+        fn.defjvp(fn_jvp)
         self._fns[k] = fn
         return fn
 

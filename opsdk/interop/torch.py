@@ -47,7 +47,7 @@ class TorchOp(CustomOpDef):
         if transform is not None:
             if transform.key() == _VMAP:
                 return self._opoverload(*tensors, **attrs)
-            return _Transformable.apply(export, 0, attrs, 0, *tensors)
+            return _Transformable.apply(export, 0, _Attrs(attrs), 0, *tensors)
         if _plain_eager(tensors):
             return _Eager.apply(export, attrs, *tensors)
         return self._opoverload(*tensors, **attrs)
@@ -93,6 +93,11 @@ _eager_apply = super(torch.autograd.Function, _Eager).apply
 _unwrap_if_dead = _C._functorch.unwrap_if_dead
 
 
+class _Attrs(dict):
+    """The attributes, one leaf to functorch's pytrees (a dict would be a node, whose structure
+    the vmap of a jvp rule cannot match to its None tangent)."""
+
+
 class _Transformable(torch.autograd.Function):
     """Level k of the op under torch.func transforms (grad, vjp, jacrev, vmap): the same custom
     ops, in an autograd.Function with a separate setup_context, which functorch requires
@@ -114,6 +119,16 @@ class _Transformable(torch.autograd.Function):
         ctx.opsdk = (export, k, attrs, n_cotangents)
         outs = output if isinstance(output, tuple) else (output,)
         ctx.opsdk_float_outputs = [i for i, o in enumerate(outs) if o.is_floating_point()]
+        ctx.save_for_forward(*args)  # jvp reads them as saved_tensors (batched under vmap)
+        ctx.opsdk_output = output
+
+    @staticmethod
+    def jvp(ctx, export_t, k_t, attrs_t, n_t, *tangents):
+        # forward mode (torch.func.jvp, jacfwd, hessian): level k's tangents (torch_forward)
+        from .torch_forward import tangents_of
+        export, k, attrs, n_cotangents = ctx.opsdk
+        return tangents_of(export, k, attrs, n_cotangents, ctx.saved_tensors, tangents,
+                           ctx.opsdk_output)
 
     @staticmethod
     def backward(ctx, *grads):

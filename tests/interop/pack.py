@@ -1,5 +1,6 @@
 """An in-test pack for what first-party ops do not exercise: a bool tensor argument, an int64
-output, two outputs, an optional tensor and a list attribute."""
+output, two outputs, an optional tensor and a list attribute; a kernel op with its own jvp and
+a first-order backward (forward mode)."""
 import numpy as np
 
 import opsdk
@@ -46,6 +47,30 @@ def _samples(rng, dtype):
             Sample((x, mask, offset), {"scale": 0.5, "idx": [1, 3]})]
 
 
+class KernelCube(opsdk.Function):
+    """scale * x**3 in raw arrays: a first-order backward and its own jvp (kernels)."""
+
+    @staticmethod
+    def forward(ctx, x, scale=1.0):
+        ctx.save_for_backward(x)
+        ctx.save_for_forward(x)
+        ctx.scale = scale
+        return opsdk.to_tensor(scale * x.numpy() ** 3)
+
+    @staticmethod
+    @opsdk.autograd.once_differentiable
+    def backward(ctx, dy):
+        (x,) = ctx.saved_tensor()
+        return opsdk.to_tensor(3 * ctx.scale * x.numpy() ** 2 * dy.numpy())
+
+    @staticmethod
+    def jvp(ctx, x_t, scale_t=None):
+        (x,) = ctx.saved_for_forward()
+        return opsdk.to_tensor(3 * ctx.scale * x.numpy() ** 2 * x_t.numpy())
+
+
 @hookimpl
 def register_ops(register):
     register(MaskedScale, name="masked_scale", samples=_samples, double_backward=True)
+    register(KernelCube, name="kernel_cube", inputs=[opsdk.TensorSpec(shape=(4,))],
+             attrs={"scale": 1.5})

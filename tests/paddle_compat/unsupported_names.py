@@ -15,8 +15,9 @@ REASONS = {
     "distributed": "a distributed runtime (see paddle.distributed above)",
     "dtype": "dtype objects and typed tensor classes opsdk has no dtype for (bfloat16, float8, "
              "uint16-64) or that are Paddle's type system (`dtype`, `finfo`, `x.float()`)",
-    "forward": "forward mode and Paddle's lazy Jacobian objects (their own piece of work); use "
-               "`paddle.grad(..., create_graph=True)`",
+    "forward": "the primitive-operator system of static graphs (`enable_prim`, and the "
+               "`forward_grad`/`grad` that work on its programs); in dynamic mode use "
+               "`incubate.autograd.jvp`/`vjp` or `paddle.grad`",
     "fused": "fused GPU kernels and sequence-decoding helpers",
     "layer": "not yet: layers rarely used by autograd code; cheap to add on request",
     "linalg": "a matrix decomposition (see paddle.linalg)",
@@ -204,13 +205,10 @@ UNSUPPORTED = {
         ),
     },
     'autograd': {
-        'forward': (
-            "hessian jacobian "
-        ),
     },
     'incubate.autograd': {
         'forward': (
-            "Hessian Jacobian disable_prim enable_prim forward_grad grad jvp vjp "
+            "disable_prim enable_prim forward_grad grad "
         ),
     },
     'optimizer': {

@@ -6,11 +6,11 @@ A check module has ``NAME``, ``SUMMARY``, ``applies(op, backend)`` and ``run(ctx
 the op's own).
 """
 from . import (accumulate, accumulation, backward_agreement, cuda_sizes, double_backward_error,
-               forward, gradcheck, gradgradcheck, hooks, isolation, layout, materialize_grads,
+               forward, gradcheck, gradgradcheck, hooks, isolation, jvp, layout, materialize_grads,
                needs_input_grad, no_grad, protocol, reference, retain_graph, sizes, special_points,
                stop_gradient, ties)
 
-_ORDER = (forward, gradcheck, gradgradcheck, double_backward_error, backward_agreement, reference,
+_ORDER = (forward, gradcheck, gradgradcheck, jvp, double_backward_error, backward_agreement, reference,
           isolation, layout, sizes, accumulation, special_points, ties, protocol,
           needs_input_grad, materialize_grads, accumulate, stop_gradient, no_grad, retain_graph,
           hooks, cuda_sizes)

@@ -1,9 +1,11 @@
-"""JAX's own checks on an exported op: check_grads under jit, vmap against a loop, forward."""
+"""JAX's own checks on an exported op: check_grads under jit, vmap against a loop, forward,
+forward mode (jacfwd against jacrev under jit)."""
 import contextlib
 
 import numpy as np
 
 from .outcome import Recorder, float64_cases, opsdk_reference
+from .torch_checks import forward_mode
 
 
 @contextlib.contextmanager
@@ -62,7 +64,23 @@ def verify_jax(info):
                     np.testing.assert_allclose(np.asarray(m), np.stack([r[j] for r in loop]),
                                                rtol=1e-12, atol=1e-12)
 
+            def jacfwd(inputs=inputs):
+                # forward mode (the op's jvp, or its double backward) against reverse mode
+                def float_outputs(*xs):
+                    out = of_floats(*xs)
+                    outs = out if isinstance(out, tuple) else (out,)
+                    return tuple(o for o in outs if np.dtype(o.dtype).kind == "f")
+
+                argnums = tuple(range(len(inputs)))
+                fwd = jax.jit(jax.jacfwd(float_outputs, argnums=argnums))(*inputs)
+                rev = jax.jit(jax.jacrev(float_outputs, argnums=argnums))(*inputs)
+                for a, b in zip(jax.tree_util.tree_leaves(fwd), jax.tree_util.tree_leaves(rev)):
+                    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-10,
+                                               atol=1e-12)
+
             record("forward", index, forward)
             record("check_grads[jit]", index, grads)
             record("vmap", index, vmap)
+            if index == 0 and forward_mode(info):  # one sample: a whole Jacobian each way
+                record("jacfwd[jit]", index, jacfwd)
     return record.outcomes

@@ -1,5 +1,6 @@
-"""Paddle checks on an exported op: forward and gradients against opsdk, and a numeric
-directional derivative of the Paddle op itself."""
+"""Paddle checks on an exported op: forward and gradients against opsdk, a numeric
+directional derivative of the Paddle op itself, and Paddle's forward mode (incubate jvp)
+against its reverse mode."""
 import numpy as np
 
 from .outcome import Recorder, float64_cases, opsdk_reference
@@ -78,9 +79,34 @@ def verify_paddle(info):
             numeric_value = (moved[0] - moved[1]) / (2 * _EPS)
             np.testing.assert_allclose(analytic, numeric_value, rtol=1e-5, atol=1e-7)
 
+        def jvp(arrays=arrays, attrs=attrs, weights=weights, index=index):
+            # Paddle's forward mode (its double-vjp construction) against its reverse mode:
+            # <w, J v> = <Jᵀw, v>
+            tensors = _tensors(paddle, arrays)
+            floats = [i for i, t in enumerate(tensors) if t is not None and not t.stop_gradient]
+            direction = [np.random.default_rng(index + 11).standard_normal(arrays[i].shape)
+                         for i in floats]
+
+            def of_floats(*xs):
+                full = list(tensors)
+                for i, x in zip(floats, xs):
+                    full[i] = x
+                return first_output(full, attrs)
+
+            xs = [tensors[i] for i in floats]
+            _, jv = paddle.incubate.autograd.jvp(of_floats, xs, [paddle.to_tensor(d)
+                                                                 for d in direction])
+            grads = paddle.grad(loss(tensors), xs, allow_unused=True)
+            forward_side = float((jv.numpy() * weights).sum())
+            reverse_side = sum(float((g.numpy() * d).sum()) for g, d in zip(grads, direction)
+                               if g is not None)
+            np.testing.assert_allclose(forward_side, reverse_side, rtol=1e-10, atol=1e-12)
+
         record("forward", index, forward)
         record("gradients", index, lambda: gradients(1))
         if info.double_backward:
             record("second order", index, lambda: gradients(2))
+            if index == 0:  # Paddle's jvp needs second order (see docs/interop.md)
+                record("jvp", index, jvp)
         record("numeric gradient", index, numeric)
     return record.outcomes

@@ -1,4 +1,5 @@
-"""torch's own checks on an exported op: opcheck, gradcheck, gradgradcheck, forward agreement."""
+"""torch's own checks on an exported op: opcheck, gradcheck, gradgradcheck, forward agreement,
+forward mode (jacfwd against jacrev)."""
 import numpy as np
 
 from .outcome import Recorder, float64_cases, opsdk_reference
@@ -56,4 +57,28 @@ def verify_torch(info):
                 record(f"gradgradcheck{label}", index,
                        lambda call=call: torch.autograd.gradgradcheck(of_floats(call), inputs)
                        and None)
+        if index == 0 and forward_mode(info):  # one sample: a whole Jacobian each way
+            record("jacfwd", index, lambda: _jacfwd_is_jacrev(torch, of_floats(fn), inputs))
     return record.outcomes
+
+
+def forward_mode(info):
+    """Whether the op has forward mode: its own jvp, or a differentiable backward."""
+    from ...autograd.forward import has_jvp
+
+    return has_jvp(info.function) or bool(info.double_backward)
+
+
+def _jacfwd_is_jacrev(torch, run, inputs):
+    """torch.func.jacfwd (the op's forward mode) equals jacrev (its backward, gradcheck's)."""
+    def float_outputs(*values):
+        out = run(*values)
+        outs = out if isinstance(out, tuple) else (out,)
+        return tuple(o for o in outs if o.is_floating_point())
+
+    xs = tuple(x.detach() for x in inputs)
+    argnums = tuple(range(len(xs)))
+    fwd = torch.func.jacfwd(float_outputs, argnums=argnums)(*xs)
+    rev = torch.func.jacrev(float_outputs, argnums=argnums)(*xs)
+    for a, b in zip(torch.utils._pytree.tree_leaves(fwd), torch.utils._pytree.tree_leaves(rev)):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-10, atol=1e-12)

@@ -187,6 +187,25 @@ class Elementwise:
         grads = _as_tuple(self.grad_function.apply(*inputs, dy, self, ctx.attrs))
         return _one_or_tuple([_sum_to(g, x.shape) for g, x in zip(grads, inputs)])
 
+    def jvp(self, ctx, *tangents):
+        """The Function's jvp (forward mode), derived: sum_i df/dx_i * t_i, the partial
+        derivatives from the grad kernel (as an op whose own derivative is grad2's, so the
+        tangent is differentiable to any order). Takes one tangent per forward argument (None for
+        the attributes), as the protocol hands them; returns the output's tangent."""
+        inputs = ctx.saved_tensor()
+        shape = numpy.broadcast_shapes(*(tuple(x.shape) for x in inputs))
+        ones = zeros_like(inputs[0]) + 1.0  # a constant: d(df/dx_i)/dx_j comes from grad2
+        if tuple(ones.shape) != shape:
+            ones = broadcast_to(ones, list(shape))
+        partials = _as_tuple(self.grad_function.apply(*inputs, ones, self, ctx.attrs))
+        terms = [p * t for p, t in zip(partials, tangents[:len(inputs)]) if t is not None]
+        if not terms:
+            return ones * 0.0
+        total = terms[0]
+        for term in terms[1:]:
+            total = total + term
+        return total if tuple(total.shape) == shape else broadcast_to(total, list(shape))
+
     def _arrays(self, inputs):
         """The inputs' arrays, checked: Tensors, floating point, one dtype."""
         if len(inputs) != len(self.inputs):

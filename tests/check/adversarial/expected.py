@@ -2,7 +2,7 @@
 its report must hold; and the correct ops, which no check may flag."""
 
 CORRECT = ("relu", "leaky", "mul", "bias_add", "softplus", "rms_norm", "lltm", "max_last",
-           "gather", "sqrt")
+           "gather", "sqrt", "jvp_correct")
 
 # op -> (class of the issue, a check that must fail, words its report must contain)
 BUGS = {
@@ -37,6 +37,9 @@ BUGS = {
     "gelu_const_c": (9, "reference", "disagrees with its reference"),
     "half_inside": (9, "reference", "disagrees with its reference"),
     "swish_second": (9, "gradgradcheck", "d grad_x["),
+    "jvp_missing_term": (10, "jvp", "'x' (input 0): J v differs from central differences"),
+    "jvp_default_attr": (10, "jvp", "hard-codes an attribute instead of reading it from ctx"),
+    "jvp_drops_input": (10, "jvp", "'w' (input 1): the jvp ignores this input's tangent"),
 }
 
 

@@ -12,7 +12,8 @@ import importlib
 PROGRAMS = {}
 
 MODULES = ("grad_api", "flags", "hooks", "pylayer", "inplace", "ops", "grad_mode", "nn_layers",
-           "embedding", "optimizers", "clip", "lr", "names", "amp", "seeds", "outside")
+           "embedding", "optimizers", "clip", "lr", "names", "amp", "seeds", "outside",
+           "forward_mode")
 
 
 class Program:

@@ -12,7 +12,8 @@ from check.adversarial_helpers import pack_functions
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE = "opsdk_adversarial"
 NAME = "adv"
-MODULES = ("correct", "bugs_state", "bugs_numerics", "bugs_sizes", "bugs_shapes", "bugs_points")
+MODULES = ("correct", "bugs_state", "bugs_numerics", "bugs_sizes", "bugs_shapes", "bugs_points",
+           "bugs_forward")
 
 
 def import_pack():
