@@ -42,15 +42,19 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason=f"marked {name}: {name} is not installed"))
 
 
-@pytest.fixture(autouse=True, scope="session")
-def _private_kernel_cache():
-    if "OPSDK_CACHE_DIR" in os.environ:  # the caller chose one (CI may reuse a warm cache)
-        yield
-        return
+def pytest_configure(config):
+    # one private kernel cache for the run (compiled kernels never go to the user's), made before
+    # pytest-xdist starts its workers so that they inherit it: each kernel compiles once per run,
+    # not once per worker
+    if hasattr(config, "workerinput") or "OPSDK_CACHE_DIR" in os.environ:
+        return  # a worker, given the run's cache; or the caller chose one (CI may reuse a warm one)
     path = tempfile.mkdtemp(prefix="opsdk-test-cache-")
     os.environ["OPSDK_CACHE_DIR"] = path
-    try:
-        yield
-    finally:
+    config.opsdk_test_cache = path
+
+
+def pytest_unconfigure(config):
+    path = getattr(config, "opsdk_test_cache", None)
+    if path:
         os.environ.pop("OPSDK_CACHE_DIR", None)
         shutil.rmtree(path, ignore_errors=True)

@@ -218,11 +218,11 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 if type(node) is OutputReadingNode:
                     node.out = None
             for edge, g in zip(edges, in_grads):
-                if edge is None or g is None:
+                if edge is None:
                     continue
                 target, idx = edge
                 if idx < 0:
-                    if capture and (blocked and edge in blocked):
+                    if g is None or (capture and (blocked and edge in blocked)):
                         continue
                     key = id(target)
                     old = leaf_grads.get(key)
@@ -230,15 +230,22 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                     continue
                 if capture and (target not in needed or (blocked and edge in blocked)):
                     continue
-                if target.n_out == 1:
-                    old = grads.get(target)
-                    grads[target] = g if old is None else old + g
-                else:
-                    _add_pending(grads, target, idx, g)
+                if g is not None:
+                    if target.n_out == 1:
+                        old = grads.get(target)
+                        grads[target] = g if old is None else old + g
+                    else:
+                        _add_pending(grads, target, idx, g)
+                # a None gradient (a rule saying "no gradient for this input") still settles
+                # the edge: a node waiting on it, or upstream of it, must run with what the
+                # other paths sent
                 left = deps[target] - 1
                 deps[target] = left
                 if left == 0:
-                    ready.append(target)
+                    if target in grads:
+                        ready.append(target)
+                    else:
+                        _release(target, deps, grads, ready, needed if capture else None, blocked)
             if node.cut_grads is not None and not capture:
                 cut_leaves = _cut_leaves(node, cut_leaves)
     finally:
@@ -258,6 +265,26 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
         key, (leaf, g) = leaf_grads.popitem()
         _accumulate(leaf, g, create_graph, _wrap, cut_leaves is not None and key in cut_leaves)
     return None
+
+
+def _release(node, deps, grads, ready, needed, blocked):
+    """Settle the edges of a node that no gradient reached (every edge into it carried None):
+    it does not run, and the nodes it points at stop waiting for it."""
+    stack = [node]
+    while stack:
+        for edge in stack.pop().edges:
+            if edge is None or edge[1] < 0:
+                continue
+            target = edge[0]
+            if needed is not None and (target not in needed or (blocked and edge in blocked)):
+                continue
+            left = deps[target] - 1
+            deps[target] = left
+            if left == 0:
+                if target in grads:
+                    ready.append(target)
+                else:
+                    stack.append(target)
 
 
 def _cut_leaves(node, cut):

@@ -292,3 +292,38 @@ def test_backward_from_an_output_and_a_later_output_built_from_it_counts_both():
     opsdk.autograd.backward([a, b])
     # d/dx (a + 3a) = 4 * 2 cos(2x)
     assert x.grad is not None and x.grad.item() == pytest.approx(8 * np.cos(2.0))
+
+
+class _FirstOnly(opsdk.autograd.PyLayer):
+    """a + b whose backward gives no gradient to b (as a rule that declares b non-differentiable)."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return a + b
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, None
+
+
+def test_a_none_gradient_still_lets_a_shared_upstream_node_run():
+    # exp(x) feeds both inputs; the None for b once left exp's node waiting for good, and x.grad
+    # came back None: a silently lost gradient
+    x = opsdk.to_tensor([1.0, 2.0], stop_gradient=False)
+    e = opsdk.exp(x)
+    _FirstOnly.apply(e * 2, e * 3).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 2 * np.exp([1.0, 2.0]), rtol=1e-6)
+
+
+def test_a_none_gradient_settles_a_chain_above_it_under_opsdk_grad():
+    x = opsdk.to_tensor([0.5, -1.0], dtype="float64", stop_gradient=False)
+    e = opsdk.exp(x)
+    (dx,) = opsdk.grad(_FirstOnly.apply(opsdk.sin(e) * 2, opsdk.tanh(e * 3)).sum(), [x])
+    np.testing.assert_allclose(dx.numpy(), 2 * np.cos(np.exp([0.5, -1.0])) * np.exp([0.5, -1.0]))
+
+
+def test_only_none_gradients_reach_a_leaf_leaves_it_without_a_gradient():
+    x = opsdk.to_tensor([1.0], stop_gradient=False)
+    w = opsdk.to_tensor([1.0], stop_gradient=False)
+    _FirstOnly.apply(w * 1, opsdk.exp(x) * 3).sum().backward()
+    assert x.grad is None and w.grad is not None

@@ -35,7 +35,7 @@ def plugin_reports(tmp, module_text, timeout=900):
 
     (tmp / "test_pack_checks.py").write_text(module_text)
     env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *_plugin_args(),
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", *_plugin_args(),
                     "--rootdir", str(tmp), "--junitxml", str(tmp / "out.xml"),
                     "test_pack_checks.py"], cwd=tmp, env=env, capture_output=True, text=True,
                    timeout=timeout)

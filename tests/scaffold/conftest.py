@@ -97,7 +97,10 @@ class GeneratedPack:
                               capture_output=True, text=True, timeout=timeout)
 
     def pytest(self, *args):
-        return self.run("-m", "pytest", "-v", "-p", "no:cacheprovider", *plugin_args(), *args)
+        # no Hypothesis plugin: none of a generated pack's tests uses it, and its import is about
+        # half of a child pytest's start-up
+        return self.run("-m", "pytest", "-v", "-p", "no:cacheprovider", "-p", "no:hypothesispytest",
+                        *plugin_args(), *args)
 
     def pip_install_editable(self, venv):
         """`pip install -e` of the pack into a new virtual environment at ``venv``, as a user would.

@@ -47,7 +47,7 @@ def _pytest(tmp_path, *args):
     env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
     if cudasim.active():  # cli_verdicts runs in this process: the child must see the same CUDA
         env["OPSDK_CUDA_SIM"] = "1"
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *_plugin_args(),
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", *_plugin_args(),
                            "--rootdir", str(tmp_path), *args], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=300)
 
@@ -74,7 +74,8 @@ def plugin_run(tmp_path_factory, cache_dir):
 def plugin_sample(tmp_path_factory, cache_dir):
     """The cases the default suite reads, selected with -k as a user would (seconds)."""
     return _plugin_outcomes(tmp_path_factory.mktemp("plugin_sample"), "-k",
-                            "ordinary or brokenpack or cube_f32_drift or (goodpack and cube and gradcheck)")
+                            "ordinary or brokenpack or badpack.cube_f32_drift[c-float32-forward] "
+                            "or goodpack.cube[c-float32-gradcheck]")
 
 
 @pytest.fixture(scope="module")

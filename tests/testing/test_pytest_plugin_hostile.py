@@ -32,7 +32,7 @@ def run(tmp_path_factory, cache_dir):
     (root / "test_checks.py").write_text(DECLARATION)
     env = dict(os.environ, OPSDK_LOAD_PLUGINS=",".join(PACKS), OPSDK_PLUGIN_TIMEOUT="0.5",
                PYTHONPATH=os.pathsep.join([REPO, str(root / "site"), os.environ.get("PYTHONPATH", "")]))
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *_plugin_args(),
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", *_plugin_args(),
                            "--rootdir", str(root), "-q", "--junitxml", str(root / "out.xml"),
                            "test_checks.py"], cwd=root, env=env, capture_output=True, text=True,
                           timeout=300)
