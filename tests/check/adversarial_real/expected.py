@@ -3,8 +3,10 @@
 CORRECT: ops that must pass every run (a flag on one of them is a false alarm).
 BUGS: one entry per bug variant: its class (the classes of issue 21 first), the public source it
 is modelled on, where it lives (python, c or cuda), the cause a good verifier should name (a
-regular expression matched, case-insensitively, against the failure messages of the op), and
-the backends a run must include for the bug to be reachable at all.
+regular expression matched, case-insensitively, against the failure messages of the op), the
+backends a run must include for the bug to be reachable at all, and the dtypes (a float
+accumulator in the float32 kernel does not exist in a run that checks float64 alone: the user
+asked not to run float32).
 
 The cause patterns are deliberately broad (the words a report of that cause would use), so a
 miss means the cause went unnamed, not that the wording differs.
@@ -29,8 +31,9 @@ CORRECT = {
 }
 
 
-def bug(cls, source, where, cause, backends=("python", "c")):
-    return {"class": cls, "source": source, "where": where, "cause": cause, "backends": backends}
+def bug(cls, source, where, cause, backends=("python", "c"), dtypes=("float32", "float64")):
+    return {"class": cls, "source": source, "where": where, "cause": cause, "backends": backends,
+            "dtypes": dtypes}
 
 
 CUDA = ("cuda",)
@@ -67,13 +70,13 @@ BUGS = {
     # -- float32 accumulation ----------------------------------------------------------------------
     "logsumexp_bug_c_f32_sum": bug(
         F32_ACC, "karpathy/llm.c train_gpt2.c softmax_forward: `float sum` over a 50257-long row",
-        "c", r"accumulat|float32|precision|sum"),
+        "c", r"accumulat|float32|precision|sum", dtypes=("float32",)),
     "fused_bias_act_bug_c_db_f32": bug(
         F32_ACC, "bias gradient reduction over N*H*W in a float accumulator (bias_act leaves it to torch's sum)",
-        "c", r"accumulat|float32|precision|sum"),
+        "c", r"accumulat|float32|precision|sum", dtypes=("float32",)),
     "segment_mean_bug_c_f32": bug(
         F32_ACC, "PaddlePaddle #73658 (fp32 accumulation in cumulative kernels); pytorch_scatter opmath_t",
-        "c", r"accumulat|float32|precision|sum"),
+        "c", r"accumulat|float32|precision|sum", dtypes=("float32",)),
     # -- buffer reuse -------------------------------------------------------------------------------
     "fused_bias_act_bug_c_dx_buffer": bug(
         BUFFER, "a C adapter caching its gradient buffer per shape (issue 21 class 4)",
@@ -142,3 +145,13 @@ ISSUE_21_CLASSES = (REGIME, TIES, F32_ACC, BUFFER, BROADCAST)
 def op_name(short):
     """The qualified name of an op of the pack."""
     return f"realops.{short}"
+
+
+# bugs today's verifier misses in every run, with why: the test of each is a strict xfail, so a
+# verifier that starts catching it fails the test until the entry goes (they are not hidden:
+# run_matrix.py prints them, and the issue note counts them)
+KNOWN_MISSES = {
+    "fused_bias_act_bug_swish_unguarded": (
+        "the NaN needs pre-activations above 88 (float32) or 709 (float64), far outside the "
+        "declared domain (-3, 3), and special points probe only inside an input's domain"),
+}

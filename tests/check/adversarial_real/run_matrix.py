@@ -118,6 +118,8 @@ def verdict(op, run, run_kwargs):
     spec = expected.BUGS.get(short)
     if spec is not None and (("cuda" in spec["backends"]) != bool(run_kwargs.get("cuda"))):
         return "-", None, None
+    if spec is not None and run_kwargs.get("dtype") not in spec["dtypes"]:
+        return "-", None, None
     if not in_run:
         return "-", None, None
     if run["results"] is None:
