@@ -10,6 +10,18 @@ from opsdk.registry import Sample
 NAME = "interoptest"
 FIRST_PARTY = ("opsdk.erf", "example.swish", "nn.gelu", "nn.silu", "nn.softplus", "nn.mish",
                "nn.softmax", "nn.log_softmax", "nn.layer_norm", "nn.rms_norm", "nn.cross_entropy")
+# the default suite verifies one op of each shape in each framework (an elementwise op of the
+# core and of a pack, a row op with attributes, this pack's op with int, bool and optional
+# arguments); every op runs in the full verification (each costs 2-13 s of compiles per framework)
+SAMPLED = ("opsdk.erf", "example.swish", "nn.layer_norm", "interoptest.masked_scale")
+
+
+def per_op():
+    """pytest params over every first-party op and this pack's, the unsampled ones slow."""
+    import pytest
+
+    return [pytest.param(name, marks=[] if name in SAMPLED else [pytest.mark.slow])
+            for name in FIRST_PARTY + ("interoptest.masked_scale",)]
 
 
 class MaskedScale(opsdk.Function):

@@ -3,7 +3,7 @@ import pytest
 
 import opsdk
 
-from .pack import FIRST_PARTY
+from .pack import per_op
 
 paddle = pytest.importorskip("paddle", reason="paddle is not installed (pip install opsdk[paddle])")
 pytestmark = pytest.mark.paddle
@@ -11,7 +11,7 @@ pytestmark = pytest.mark.paddle
 from opsdk.interop.verify import render, verify  # noqa: E402
 
 
-@pytest.mark.parametrize("name", FIRST_PARTY + ("interoptest.masked_scale",))
+@pytest.mark.parametrize("name", per_op())
 def test_op_agrees_with_opsdk_forward_gradients_and_a_numeric_gradient(name):
     outcomes = verify("paddle", [opsdk.ops.get(name)])
     assert {"forward", "gradients", "second order", "numeric gradient"} <= {o.check for o in outcomes}

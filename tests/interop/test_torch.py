@@ -4,7 +4,7 @@ import pytest
 
 import opsdk
 
-from .pack import FIRST_PARTY
+from .pack import per_op
 
 torch = pytest.importorskip("torch", reason="torch is not installed (pip install opsdk[torch])")
 pytestmark = pytest.mark.torch
@@ -12,7 +12,7 @@ pytestmark = pytest.mark.torch
 from opsdk.interop.verify import render, verify  # noqa: E402
 
 
-@pytest.mark.parametrize("name", FIRST_PARTY + ("interoptest.masked_scale",))
+@pytest.mark.parametrize("name", per_op())
 def test_op_passes_opcheck_gradcheck_and_gradgradcheck(name):
     outcomes = verify("torch", [opsdk.ops.get(name)])
     checks = {o.check for o in outcomes}

@@ -31,6 +31,7 @@ def test_benchmark_prints_a_row_per_op_against_the_streaming_floor():
         assert f"\n{op} " in done.stdout
 
 
+@pytest.mark.slow
 def test_gpu_check_runs_on_the_simulator_and_prints_its_verdicts():
     env = {k: v for k, v in os.environ.items() if k != "OPSDK_CUDA_SIM"}
     done = subprocess.run([sys.executable, "gpu_check.py", "--simulate", "--ops", "opsdk.erf", "--skip-tests"],

@@ -38,7 +38,7 @@ NAIVE = {"erf": numpy.vectorize(math.erf), "erfc": numpy.vectorize(math.erfc),
 
 
 # the first few run by default; the rest (each a C compile) with the slow tests
-DEFAULT = 5
+DEFAULT = 3
 CASES = [pytest.param(i, marks=() if i < DEFAULT else pytest.mark.slow, id=f"f{i}") for i in range(len(FORMULAS))]
 
 
