@@ -28,8 +28,23 @@ def plugin_reports(tmp_path_factory):
     return reports_of(tmp_path_factory.mktemp("outsider"), TEST_MODULE.format(tests=TESTS))
 
 
+def _order_free(ids):
+    """The case ids without the collateral failures of state bugs: an op keeping state outside
+    ctx also fails whichever other check calls it after another sample left its state, and the
+    CLI runs an op's cases in another order than pytest does. Its own check must agree."""
+    kept = set()
+    for case in ids:
+        op, rest = case.split("[", 1)
+        name = op.split(".", 1)[1]
+        check = rest.rstrip("]").split("-")[-1]
+        if name in BUGS and BUGS[name][0] == "state" and check != BUGS[name][1]:
+            continue
+        kept.add(case)
+    return kept
+
+
 def test_plugin_fails_exactly_the_cases_opsdk_check_fails(plugin_reports, outsider_seed0):
-    assert plugin_failed(plugin_reports) == cli_failed(outsider_seed0)
+    assert _order_free(plugin_failed(plugin_reports)) == _order_free(cli_failed(outsider_seed0))
 
 
 @pytest.mark.parametrize("name", sorted(BUGS))
