@@ -5,6 +5,9 @@ import pytest
 
 from .expected import BUGS, CORRECT, missed
 
+# the whole pack checked once (15 s on two cores), beside its seed sweep: the full verification
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.parametrize("name", sorted(BUGS))
 def test_each_bug_is_reported_by_the_check_that_names_its_cause(regimes_seed0, name):
