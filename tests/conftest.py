@@ -5,6 +5,7 @@ framework is not installed; `slow` and `sweep` tests are deselected unless the r
 import importlib.util
 import os
 import shutil
+import sys
 import tempfile
 
 import pytest
@@ -43,14 +44,23 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_configure(config):
+    if hasattr(config, "workerinput"):
+        return  # a pytest-xdist worker: it inherited what the run's first process set up
     # one private kernel cache for the run (compiled kernels never go to the user's), made before
     # pytest-xdist starts its workers so that they inherit it: each kernel compiles once per run,
-    # not once per worker
-    if hasattr(config, "workerinput") or "OPSDK_CACHE_DIR" in os.environ:
-        return  # a worker, given the run's cache; or the caller chose one (CI may reuse a warm one)
-    path = tempfile.mkdtemp(prefix="opsdk-test-cache-")
-    os.environ["OPSDK_CACHE_DIR"] = path
-    config.opsdk_test_cache = path
+    # not once per worker. A cache the caller chose is used as it is (CI may reuse a warm one)
+    if "OPSDK_CACHE_DIR" not in os.environ:
+        config.opsdk_test_cache = os.environ["OPSDK_CACHE_DIR"] = tempfile.mkdtemp(
+            prefix="opsdk-test-cache-")
+    # where the environment forbids bytecode files (PYTHONDONTWRITEBYTECODE), every process the
+    # suite starts (workers, hundreds of opsdk commands and child pytest runs) compiled opsdk from
+    # source again, half a second each: the run's processes share bytecode in a private
+    # directory instead, removed at the end, so nothing is written beside the sources
+    if os.environ.get("PYTHONDONTWRITEBYTECODE") and "PYTHONPYCACHEPREFIX" not in os.environ:
+        prefix = tempfile.mkdtemp(prefix="opsdk-test-pyc-")
+        del os.environ["PYTHONDONTWRITEBYTECODE"]
+        config.opsdk_test_pyc = os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = prefix
+        sys.dont_write_bytecode = False
 
 
 def pytest_unconfigure(config):
@@ -58,3 +68,9 @@ def pytest_unconfigure(config):
     if path:
         os.environ.pop("OPSDK_CACHE_DIR", None)
         shutil.rmtree(path, ignore_errors=True)
+    prefix = getattr(config, "opsdk_test_pyc", None)
+    if prefix:
+        os.environ.pop("PYTHONPYCACHEPREFIX", None)
+        os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+        sys.pycache_prefix, sys.dont_write_bytecode = None, True
+        shutil.rmtree(prefix, ignore_errors=True)
