@@ -1,7 +1,8 @@
 """The pytest plugin over the outsider's pack gives `opsdk check`'s verdicts, reports included."""
 import pytest
 
-from ..adversarial_helpers import TESTS, cli_failed, plugin_failed, plugin_flagged, plugin_texts
+from ..adversarial_helpers import (TESTS, cli_failed, plugin_failed, plugin_flagged, plugin_texts,
+                                   without_collateral)
 from .expected import BUGS, CORRECT
 
 # a child pytest over the whole outsider pack (minutes): deselected unless -m slow (tests/conftest.py)
@@ -28,23 +29,14 @@ def plugin_reports(tmp_path_factory):
     return reports_of(tmp_path_factory.mktemp("outsider"), TEST_MODULE.format(tests=TESTS))
 
 
-def _order_free(ids):
-    """The case ids without the collateral failures of state bugs: an op keeping state outside
-    ctx also fails whichever other check calls it after another sample left its state, and the
-    CLI runs an op's cases in another order than pytest does. Its own check must agree."""
-    kept = set()
-    for case in ids:
-        op, rest = case.split("[", 1)
-        name = op.split(".", 1)[1]
-        check = rest.rstrip("]").split("-")[-1]
-        if name in BUGS and BUGS[name][0] == "state" and check != BUGS[name][1]:
-            continue
-        kept.add(case)
-    return kept
+# the isolation class (state outside ctx, in-place writes, shared buffers): their collateral
+# failures depend on call order; the check that names each bug must agree
+STATEFUL = {name: check for name, (cls, check, _) in BUGS.items() if cls == "state"}
 
 
 def test_plugin_fails_exactly_the_cases_opsdk_check_fails(plugin_reports, outsider_seed0):
-    assert _order_free(plugin_failed(plugin_reports)) == _order_free(cli_failed(outsider_seed0))
+    assert without_collateral(plugin_failed(plugin_reports), STATEFUL) == \
+        without_collateral(cli_failed(outsider_seed0), STATEFUL)
 
 
 @pytest.mark.parametrize("name", sorted(BUGS))
