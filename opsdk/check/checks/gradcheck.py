@@ -1,7 +1,7 @@
 """gradcheck: the op's backward on the backend matches central differences of its forward."""
 from ..result import Outcome
 from .reports import checker_options, loosened_note, outcome_of
-from .wrapped import as_function, names_of
+from .wrapped import function_or_reason, names_of
 
 NAME = "gradcheck"
 SUMMARY = ("backward matches numeric derivatives of forward, within tolerances derived from "
@@ -22,12 +22,9 @@ def run(ctx):
     Goes through ``check_gradients`` (gradcheck's report, never raised) so the report names
     the op's arguments instead of ``inputs[i]``.
     """
-    problem = ctx.gradient_problem()
-    if problem:
-        return Outcome.not_applicable(problem)
-    wrapped = as_function(ctx)
-    if wrapped is None:
-        return Outcome.not_applicable("the op has no differentiable output")
+    wrapped = function_or_reason(ctx)
+    if isinstance(wrapped, Outcome):
+        return wrapped
     from ...gradcheck import check_gradients
 
     func, inputs = wrapped

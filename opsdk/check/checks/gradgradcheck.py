@@ -1,7 +1,7 @@
 """gradgradcheck: for an op that claims double backward, second derivatives match numeric ones."""
 from ..result import Outcome
 from .reports import second_order
-from .wrapped import as_function
+from .wrapped import function_or_reason
 
 NAME = "gradgradcheck"
 SUMMARY = "second derivatives match numeric ones (ops registered with double_backward=True)"
@@ -17,11 +17,8 @@ def applies(op, backend):
 
 def run(ctx):
     """opsdk.autograd.gradgradcheck on the sample (its report names the op's arguments)."""
-    problem = ctx.gradient_problem()
-    if problem:
-        return Outcome.not_applicable(problem)
-    wrapped = as_function(ctx)
-    if wrapped is None:
-        return Outcome.not_applicable("the op has no differentiable output")
+    wrapped = function_or_reason(ctx)
+    if isinstance(wrapped, Outcome):
+        return wrapped
     func, inputs = wrapped
     return second_order(ctx, func, inputs)

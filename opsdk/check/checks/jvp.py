@@ -16,7 +16,7 @@ from ...autograd.functional import jvp as functional_jvp
 from ...tensor import Tensor
 from ..result import Outcome
 from ..samples import ATTRIBUTE, argument_names
-from .wrapped import as_function
+from .wrapped import function_or_reason
 
 NAME = "jvp"
 SUMMARY = ("forward mode (the op's jvp, or the one derived from double backward) matches central "
@@ -73,12 +73,9 @@ def run(ctx):
     own = _own(ctx.op)
     if not own and not ctx.sample.lead:
         return Outcome.not_applicable("a derived jvp is checked on the op's first sample")
-    problem = ctx.gradient_problem()
-    if problem:
-        return Outcome.not_applicable(problem)
-    wrapped = as_function(ctx)
-    if wrapped is None:
-        return Outcome.not_applicable("the op has no differentiable output")
+    wrapped = function_or_reason(ctx)
+    if isinstance(wrapped, Outcome):
+        return wrapped
     func, inputs = wrapped
     rng = np.random.default_rng(ctx.sample.seed)
     names = [argument_names(ctx.op, len(ctx.sample.args))[p] for p in ctx.sample.diff_positions]

@@ -1,5 +1,6 @@
 """The op as a function of its differentiable inputs only: what gradcheck and gradgradcheck call."""
 from ..context import outputs_of
+from ..result import Outcome
 
 
 def differentiable_outputs(ctx):
@@ -31,6 +32,18 @@ def as_function(ctx):
 
     func.__name__ = ctx.op.function.__name__
     return func, tuple(args[p] for p in positions)
+
+
+def function_or_reason(ctx):
+    """``as_function(ctx)``, or the not-applicable Outcome of a gradient check that cannot run:
+    the sample's gradient problem, or no differentiable output."""
+    problem = ctx.gradient_problem()
+    if problem:
+        return Outcome.not_applicable(problem)
+    wrapped = as_function(ctx)
+    if wrapped is None:
+        return Outcome.not_applicable("the op has no differentiable output")
+    return wrapped
 
 
 def names_of(ctx):
