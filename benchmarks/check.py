@@ -29,8 +29,11 @@ Issue 11's run (before the regime, tie, long-row samples and the ties and accumu
 9.87 s at load 2.8; before issue 11, 6.5 s cold, about 2 s warm.
 """
 import argparse
+import json
+import os
 import statistics
-import time
+import subprocess
+import sys
 
 NEW = {"isolation", "layout", "sizes", "special_points", "reference"}
 FIRST_PARTY = ("opsdk", "example", "nn")
@@ -39,13 +42,22 @@ BUDGET_RUN = 8.0
 BUDGET_OP = 20.0
 
 
-def _run(packs, mode):
-    from opsdk.check import plan_cases, run_checks, select_ops
+def _run(packs, mode, jobs):
+    """One `opsdk check` as a user runs it (a fresh process, its own forks): (seconds the command
+    reports for the run, its results)."""
+    command = [sys.executable, "-m", "opsdk.cli", "check", "--json", "--no-progress", "-j", str(jobs)]
+    command += [arg for pack in packs for arg in ("--pack", pack)]
+    if mode == "fast":
+        command.append("--fast")
+    done = subprocess.run(command, capture_output=True, text=True, timeout=3600)
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"opsdk check ended with {done.returncode}:\n{done.stderr}")
+    report = json.loads(done.stdout)
+    from opsdk.check import CheckResult
 
-    ops, failures = select_ops(packs=packs)
-    start = time.perf_counter()
-    results = run_checks(plan_cases(ops), failures, mode=mode)
-    return time.perf_counter() - start, results
+    fields = set(CheckResult.__dataclass_fields__)
+    results = [CheckResult(**{k: v for k, v in r.items() if k in fields}) for r in report["results"]]
+    return report["summary"]["seconds"], results
 
 
 def _table(results, total):
@@ -81,23 +93,28 @@ def main(argv=None):
     args = parser.parse_args(argv)
     packs = args.packs or list(FIRST_PARTY)
     mode = "fast" if args.fast else "full"
-    _run(packs, mode)  # warm: kernels built and loaded, samples drawn once
-    from opsdk.check import clear_caches
+    _run(packs, mode, 1)  # warm: kernels built into the cache
+    from opsdk.check import plan_cases, select_ops
+    from opsdk.check.parallel import jobs_for
 
-    timings, results = [], None
-    for _ in range(args.repeat):
-        clear_caches()
-        seconds, results = _run(packs, mode)
-        timings.append(seconds)
-    total = statistics.median(timings)
-    print(f"opsdk check over {', '.join(packs)} ({mode} mode, warm kernel cache): "
-          f"{total:.2f} s (median of {args.repeat}; runs: "
-          f"{', '.join(f'{t:.2f}' for t in timings)}); budget {BUDGET_RUN:.0f} s")
+    jobs = jobs_for(plan_cases(select_ops(packs=packs)[0]), None)
+    timings, results = {1: [], jobs: []}, None
+    for _ in range(args.repeat):  # one process and `opsdk check`'s default, taking turns
+        for count in timings:
+            seconds, results = _run(packs, mode, count)
+            timings[count].append(seconds)
+    for count, runs in timings.items():
+        how = ("one process (-j 1)" if count == 1 else
+               f"{count} processes (the default here, -j auto)")
+        print(f"opsdk check over {', '.join(packs)} ({mode} mode, warm kernel cache), {how}: "
+              f"{statistics.median(runs):.2f} s (median of {args.repeat}; runs: "
+              f"{', '.join(f'{t:.2f}' for t in runs)}); budget {BUDGET_RUN:.0f} s")
+    if jobs > 1:
+        print(f"speed-up of {jobs} processes over one: "
+              f"{statistics.median(timings[1]) / statistics.median(timings[jobs]):.2f}x")
     slowest = _slowest_ops(results)
     print(f"slowest op: {slowest[0][0]} {slowest[0][1]:.2f} s (budget {BUDGET_OP:.0f} s per op); "
           f"next: " + ", ".join(f"{op} {t:.2f} s" for op, t in slowest[1:]))
-    import os
-
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"load average at the end: {load:.2f} on {os.cpu_count()} CPU(s)")
     print(_table(results, sum(r.seconds for r in results)))

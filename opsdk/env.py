@@ -54,6 +54,16 @@ def _whole(minimum, unit):
     return parse
 
 
+def process_count(text):
+    """'auto' -> None (one per CPU); a whole number >= 1 -> itself."""
+    if text.strip().lower() == "auto":
+        return None
+    try:
+        return _whole(1, "processes")(text)
+    except ValueError as error:
+        raise ValueError(f"{error}, or auto") from None
+
+
 def _seconds(text):
     try:
         value = float(text.strip())
@@ -168,6 +178,8 @@ VARIABLES = {v.name: v for v in (
              "deriving a formula"),
     Variable("OPSDK_CHECK_MAX_MEMORY", byte_size, None, "a quarter of the machine's memory",
              "memory one sample of `opsdk check` may use (4G, 512M, 25%); beyond it the op fails"),
+    Variable("OPSDK_CHECK_JOBS", process_count, None, "auto", "processes `opsdk check` runs ops in "
+             "(auto: one per CPU, at most 4; 1: no fork)"),
     Variable("OPSDK_CUDA_SIM", _simulator, None, "off", "1: the cuda backend runs on the CPU CUDA "
              "simulator; auto: only where CuPy finds no GPU"),
     Variable("OPSDK_CUDA_SIM_DEVICES", _whole(1, "devices"), 1, "1", "how many GPUs the simulator "

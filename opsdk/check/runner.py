@@ -273,24 +273,43 @@ def run_case(case, mode="full", seed=0, on_sample=None):
     return result
 
 
-def run_checks(cases, failures=(), mode="full", seed=0, progress=None):
+def run_checks(cases, failures=(), mode="full", seed=0, progress=None, jobs=1):
     """Run every case; load failures of selected packs come first, as failed ``load`` rows.
 
     Args:
         cases: from ``plan_cases``.
         failures: PluginFailure records (from ``select_ops``).
         mode, seed: as for ``run_case``.
-        progress: called with each finished CheckResult (progress bars); its ``sample``
-            attribute, when it has one, with (case, index, count) before each sample.
+        progress: called with each finished CheckResult (progress bars), in the planned order
+            whatever ``jobs`` is; its ``sample`` attribute, when it has one, with
+            (case, index, count) before each sample.
+        jobs: processes to run the ops in: a number, None (one per CPU) or "auto"
+            ($OPSDK_CHECK_JOBS, else one per CPU); see parallel.py. Each op's cases run in
+            one process, and the results are those of 1.
 
     Returns:
-        list of CheckResult.
+        list of CheckResult, in the order of ``cases``.
     """
     results = [failure_result(f) for f in failures]
     on_sample = getattr(progress, "sample", None)
-    for case in cases:
-        result = run_case(case, mode, seed, on_sample)
+
+    def deliver(result):
         results.append(result)
         if progress is not None:
             progress(result)
+
+    from .parallel import jobs_for, run_parallel
+
+    jobs = jobs_for(cases, jobs)
+    if jobs > 1:
+        def delivered(index, result):
+            if result.failed and not result.replay:  # a case whose process died
+                result.replay = replay_command(cases[index], seed)
+                result.detail += f"\nreplay: {result.replay}"
+            deliver(result)
+
+        run_parallel(cases, jobs, run_case, mode, seed, delivered, on_sample)
+        return results
+    for case in cases:
+        deliver(run_case(case, mode, seed, on_sample))
     return results

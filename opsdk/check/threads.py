@@ -16,7 +16,7 @@ _RUNTIMES = ("libgomp.so.1", "libomp.so", "libomp.so.5", "libiomp5.so", "libgomp
 THREADS = 2
 
 
-def _loaded_runtimes():
+def loaded_runtimes():
     """The OpenMP runtimes the process has loaded (never loads one)."""
     mode = getattr(os, "RTLD_NOLOAD", None)
     if mode is None:
@@ -45,7 +45,7 @@ def parallel_threads(kernels=()):
             except Exception:  # a build error is the check's to report
                 pass
     changed = []
-    for lib in _loaded_runtimes():
+    for lib in loaded_runtimes():
         before = int(lib.omp_get_max_threads())
         if before < THREADS:
             lib.omp_set_num_threads(THREADS)

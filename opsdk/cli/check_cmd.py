@@ -72,6 +72,19 @@ def _memory_budget(ctx, param, value):
         raise click.BadParameter(str(error)) from None
 
 
+def _jobs(ctx, param, value):
+    """-j as a number of processes, None (auto), or "auto" when not given: then
+    $OPSDK_CHECK_JOBS decides (a bad value there warns and counts as auto, see opsdk/env.py)."""
+    if value is None:
+        return "auto"
+    from ..env import process_count
+
+    try:
+        return process_count(value)
+    except ValueError as error:
+        raise click.BadParameter(f"expected {error}; got {value!r}") from None
+
+
 @click.command("check")
 @click.argument("ops", nargs=-1)
 @click.option("--pack", "packs", multiple=True, metavar="P", help="Only ops of this pack (repeatable).")
@@ -114,8 +127,12 @@ def _memory_budget(ctx, param, value):
               help="Run the cuda backend on the CPU CUDA simulator (as OPSDK_CUDA_SIM=1): finds "
                    "out-of-bounds accesses, races, divergent barriers and mistyped launch arguments "
                    "without a GPU. See docs/kernels.md.")
+@click.option("-j", "--jobs", metavar="N", callback=_jobs,
+              help="Processes to check ops in at once: a number, or auto (the default: one per "
+                   "CPU, at most 4; OPSDK_CHECK_JOBS). Each op runs whole in one process; "
+                   "results and their order are those of -j 1.")
 def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_xml, show_progress,
-              quiet, verbose, html, framework, simulate, max_memory, foreign):
+              quiet, verbose, html, framework, simulate, max_memory, foreign, jobs):
     """Verify the gradients of registered ops: every op x backend x dtype x sample.
 
     OPS are op names (pack.op, or a short name one pack registers); none means every op of
@@ -156,7 +173,8 @@ def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_x
     if as_json and show_progress is None and not sys.stderr.isatty():
         show_progress = False  # `--json 2>&1` must stay JSON: the per-op lines are for logs of the text report
     with progress(len(cases), show_progress) as advance:
-        results = run_checks(cases, failures, mode=mode, seed=seed, progress=_telling(advance, cases))
+        results = run_checks(cases, failures, mode=mode, seed=seed, progress=_telling(advance, cases),
+                             jobs=jobs)
     seconds = time.perf_counter() - start
     _print_report(results, seconds, as_json, quiet, verbose)
     channel.summary_printed()

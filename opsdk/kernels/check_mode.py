@@ -8,6 +8,7 @@ by ``reshape(-1)``); the kernel and the indices are recorded for the report.
 
 Outside check mode nothing of this runs: plans (see kernel.py) are made without the wrapper.
 """
+import contextlib
 import functools
 import sys
 import threading
@@ -166,8 +167,9 @@ def watched(kernel_name, backend, fn):
     def run(*args, **kwargs):
         if not _active:
             return fn(*args, **kwargs)
-        result = _filled_call(fn, args, kwargs)
-        _scan(kernel_name, backend, result)
+        with _outermost():
+            result = _filled_call(fn, args, kwargs)
+            _scan(kernel_name, backend, result)
         return result
     return run
 
@@ -180,22 +182,45 @@ def watched_method(label, fn):
         if not _active:
             return fn(*args, **kwargs)
         found = len(_findings())
-        result = _filled_call(fn, args, kwargs)
-        if len(_findings()) == found:  # a kernel inside already named what it left unwritten
-            outputs = result if isinstance(result, (tuple, list)) else (result,)
-            _scan(label, None, [getattr(o, "_data", None) for o in outputs])
+        with _outermost():
+            result = _filled_call(fn, args, kwargs)
+            if len(_findings()) == found:  # a kernel inside already named what it left unwritten
+                outputs = result if isinstance(result, (tuple, list)) else (result,)
+                _scan(label, None, [getattr(o, "_data", None) for o in outputs])
         return result
     run._opsdk_watched = fn
     return run
 
 
+@contextlib.contextmanager
+def _outermost():
+    """Within the outermost watched call of this thread, arrays found fully written are
+    remembered: a Function's forward returning its kernel's output is not scanned twice (every
+    element of that array was written when the kernel returned, and stays so)."""
+    depth = getattr(_state, "depth", 0)
+    if depth == 0:
+        _state.clean = {}
+    _state.depth = depth + 1
+    try:
+        yield
+    finally:
+        _state.depth = depth
+        if depth == 0:
+            _state.clean = None
+
+
 def _scan(kernel_name, backend, result):
     outputs = result if isinstance(result, (tuple, list)) else (result,)
+    clean = getattr(_state, "clean", None)
     for k, out in enumerate(outputs):
         if not hasattr(out, "dtype") or not hasattr(out, "shape"):
             continue
+        if clean is not None and clean.get(id(out)) is out:
+            continue
         mask = unwritten_mask(out)
         if mask is None or not mask.any():
+            if clean is not None and mask is not None:
+                clean[id(out)] = out  # held, so its id names no other array meanwhile
             continue
         flat = numpy.flatnonzero(mask.reshape(-1))
         indices = [tuple(int(i) for i in numpy.unravel_index(f, mask.shape)) for f in flat[:SHOWN]]

@@ -30,6 +30,11 @@ def set_handover(on):
     _state["handover"] = bool(on)
 
 
+def detach():
+    """Stop reporting (a process forked from the worker: its parent speaks for it)."""
+    _state["fd"] = None
+
+
 def is_worker():
     return _state["fd"] is not None
 

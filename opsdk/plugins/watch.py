@@ -30,7 +30,7 @@ _SIGNAL_MEANING = {"SIGSEGV": "a crash in native code", "SIGBUS": "a crash in na
                    "SIGKILL": "killed from outside, e.g. by the out-of-memory killer"}
 
 
-def _die_with_parent(parent):
+def die_with_parent(parent):
     """Linux: the worker is killed with its supervisor, so a killed ``opsdk`` leaves no orphan."""
     import ctypes
 
@@ -70,7 +70,7 @@ class Worker:
             pid = os.fork()
         if pid == 0:
             os.close(read_end)
-            _die_with_parent(parent)
+            die_with_parent(parent)
             channel.attach(write_end, timeout)
             return None
         os.close(write_end)
@@ -211,12 +211,7 @@ class Worker:
     # -- the verdict -------------------------------------------------------------------------
     def how_it_ended(self):
         """'killed by signal SIGSEGV (a crash in native code)' or 'exit status 0'."""
-        code = os.waitstatus_to_exitcode(self.status)
-        if code >= 0:
-            return f"exit status {code}"
-        name = signal.Signals(-code).name
-        meaning = _SIGNAL_MEANING.get(name)
-        return f"killed by signal {name}" + (f" ({meaning})" if meaning else "")
+        return how_status_ended(self.status, exits=False)
 
     def pack_failure(self):
         """The PluginFailure of the pack that hung or ended the worker while loading, else None."""
@@ -236,7 +231,7 @@ class Worker:
                 how += " (os._exit(), or native code calling exit())"
             error = PluginCrashError(f"{where} ended the process while loading (at "
                                      f"{loading['stage']}): {how}; it was left out", code)
-        dump = _trimmed(self.dump, below=os.path.join("opsdk", "plugins", "loader.py"))
+        dump = trimmed_dump(self.dump, below=os.path.join("opsdk", "plugins", "loader.py"))
         return PluginFailure(loading["pack"], loading["distribution"], loading["version"],
                              loading["stage"], error, dump or "(the process ended before Python "
                                                               "could say where)")
@@ -258,11 +253,23 @@ class Worker:
             return self.exit_code if code == self.exit_code else 128 + _stop(self, code), None
         if code < 0 and (-code == signal.SIGINT or self.signals):
             return 128 + _stop(self, code), None  # stopped on request: the shell's convention
-        where = _trimmed(self.dump, below=os.path.join("opsdk", "cli", ""))
+        where = trimmed_dump(self.dump, below=os.path.join("opsdk", "cli", ""))
         return 1, (f"Error: the command ended abnormally: {self.how_it_ended()}"
                    + (" (os._exit(), or native code calling exit())" if code >= 0 else "")
                    + f"{doing}; " + ("no summary was printed; " if self.expect_summary else "")
                    + "the run counts as failed" + (f"\nwhere it ended:\n{where}" if where else ""))
+
+
+def how_status_ended(status, exits=True):
+    """How a process with wait status ``status`` ended: 'killed by signal SIGSEGV (a crash in
+    native code)', or 'exit status 0' (``exits``: with what ends a process that way)."""
+    code = os.waitstatus_to_exitcode(status)
+    if code >= 0:
+        return f"exit status {code}" + (" (os._exit(), or native code calling exit())"
+                                        if exits else "")
+    name = signal.Signals(-code).name
+    meaning = _SIGNAL_MEANING.get(name)
+    return f"killed by signal {name}" + (f" ({meaning})" if meaning else "")
 
 
 def _stop(worker, code):
@@ -272,7 +279,7 @@ def _stop(worker, code):
     return -code if code < 0 else worker.signals[-1]
 
 
-def _trimmed(lines, below=None):
+def trimmed_dump(lines, below=None):
     """faulthandler's dump without the noise: importlib's frames, the list of extension modules,
     and (``below``: a path) the frames from there down (opsdk's loader, its command line)."""
     kept = []

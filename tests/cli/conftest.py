@@ -101,3 +101,14 @@ def in_test_pack():
 
 
 from helpers.readonly import read_only  # noqa: E402,F401 - a fixture for the broken-cache tests
+
+
+@pytest.fixture(scope="module")
+def ends_in_op_site(tmp_path_factory):
+    """A site directory holding the pack whose op ends the process as HOSTILE_HOW says
+    (fixtures/hostile_packs/ends_in_op.py)."""
+    from fixtures.hostile_packs import install
+
+    site = tmp_path_factory.mktemp("site")
+    install(site, "ends_in_op")
+    return site

@@ -1,34 +1,27 @@
 """`opsdk check` of an op whose code ends the process: never status 0 without the summary, the op
 named; Ctrl-C ends it with 130. Run as the real command (its watching parent is what is tested),
 but for --framework, whose failed packs are named in-process."""
-import os
-import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
-from fixtures.hostile_packs import install, line_of
+from fixtures.hostile_packs import command_env, interrupted, line_of
 
 watched = pytest.mark.skipif(not sys.platform.startswith("linux"),
                              reason="the check runs in a watched worker (fork) on Linux only")
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CHECK = ("check", "ends_in_op.twice", "--check", "gradcheck", "--backend", "python", "--dtype",
          "float64", "--no-progress")
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    site = tmp_path_factory.mktemp("site")
-    install(site, "ends_in_op")
-    return site
+@pytest.fixture
+def site(ends_in_op_site):
+    return ends_in_op_site
 
 
 def _env(site, how, **extra):
-    return dict(os.environ, OPSDK_LOAD_PLUGINS="ends_in_op", HOSTILE_HOW=how, **extra,
-                PYTHONPATH=os.pathsep.join([REPO, str(site), os.environ.get("PYTHONPATH", "")]))
+    return command_env(site, "ends_in_op", HOSTILE_HOW=how, **extra)
 
 
 def _check(site, how):
@@ -79,22 +72,6 @@ def test_an_op_that_segfaults_fails_the_run_with_the_line_it_crashed_at(site):
 @watched
 def test_ctrl_c_during_check_exits_130_not_aborted(site, tmp_path):
     started = tmp_path / "started"
-    # a terminal's foreground job has SIGINT at its default; a suite started in the background
-    # (`pytest &`) hands its children SIGINT ignored, and Python then keeps ignoring it
-    proc = subprocess.Popen([sys.executable, "-m", "opsdk.cli", *CHECK], start_new_session=True,
-                            env=_env(site, "sleep", HOSTILE_STARTED=str(started)),
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 120
-        while not started.exists():
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "the check never reached the op"
-            time.sleep(0.05)
-        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-    assert proc.returncode == 130
+    code, _, err = interrupted(CHECK, _env(site, "sleep", HOSTILE_STARTED=str(started)), started)
+    assert code == 130
     assert "Interrupted." in err and "Aborted!" not in err and "Traceback" not in err
