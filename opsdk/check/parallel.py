@@ -15,8 +15,9 @@ how it ended and where, and the rest of that op's cases (blocked); the other ops
 process.
 
 Not forked (one process instead): where ``fork`` is unsafe or missing (macOS, Windows), and
-when something that runs threads or a GPU context of its own is already in the process (a real
-CuPy, PyTorch, JAX, Paddle, TensorFlow, or an OpenMP runtime a compiled kernel loaded): a child
+when something that runs threads or a GPU context of its own is already in the process (another
+Python thread, a real CuPy, PyTorch, JAX, Paddle, TensorFlow, or an OpenMP runtime a compiled
+kernel loaded): a child
 forked from such a process can hang or fail. The ``opsdk`` command forks before any kernel
 runs; a program that ran checks already gets one process (see ``fork_refusal``).
 """
@@ -51,6 +52,10 @@ def fork_refusal():
     cupy = sys.modules.get("cupy")
     if cupy is not None and not getattr(cupy, "__opsdk_simulator__", False):
         return "CuPy is imported (a CUDA context does not survive fork)"
+    import threading
+
+    if threading.active_count() > 1:  # a lock one of them holds (imports, a stream) stays held
+        return "other Python threads run in this process (their locks do not survive fork)"
     loaded = [name for name in _FORK_UNSAFE if name in sys.modules]
     if loaded:
         return f"{', '.join(loaded)} is imported (its threads do not survive fork)"

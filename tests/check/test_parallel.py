@@ -80,6 +80,20 @@ def test_a_loaded_openmp_runtime_means_one_process(monkeypatch):
     assert "OpenMP" in parallel.fork_refusal()
 
 
+def test_another_python_thread_means_one_process(monkeypatch):
+    import threading
+
+    monkeypatch.setattr(parallel.sys, "platform", "linux")
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert "threads" in parallel.fork_refusal()
+    finally:
+        release.set()
+        other.join()
+
+
 def test_off_linux_means_one_process(monkeypatch):
     monkeypatch.setattr(parallel.sys, "platform", "darwin")
     assert parallel.fork_refusal() == "fork is only used on Linux"
