@@ -60,7 +60,8 @@ class _OpLines:
         if self.op is None:
             return
         width = len(str(self.total))
-        took = time.perf_counter() - self.started
+        # the op's own time (with -j its results arrive in order, not when they were done)
+        took = sum(r.seconds for r in self.results)
         self.stream.write(f"[{self.done:>{width}}/{self.total}] {self.op}: {_counts(self.results)} "
                           f"({took:.1f} s)\n")
         self.stream.flush()

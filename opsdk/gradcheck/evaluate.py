@@ -4,7 +4,6 @@ Central differences in float32 lose most digits (a step of 1e-6 is below float32
 inputs above ~8), so func is re-run on float64 copies. Kernels that only take float32 make that
 re-run fail with a dtype error: then the original dtypes are used, with a larger step.
 """
-import time
 
 import numpy as np
 
@@ -42,7 +41,6 @@ class Evaluator:
         self.problem = problem
         self.note = None
         self.with_graph = False
-        self.seconds = float("inf")  # fastest call of func seen
         floats = [a for a in problem.args if isinstance(a, Tensor) and a.array.dtype.kind == "f"]
         if all(a.array.dtype == np.float64 for a in floats):
             # nothing to upcast: the outputs problem recorded are the float64 base point
@@ -92,14 +90,12 @@ class Evaluator:
         self.args = args
 
     def _call(self):
-        start = time.perf_counter()
         state = grad_mode._state
         enabled, state.enabled = state.enabled, self.with_graph
         try:
             return self.problem.func(*self.args)
         finally:
             state.enabled = enabled
-            self.seconds = min(self.seconds, time.perf_counter() - start)
 
     def evaluate(self):
         """func at the current working inputs, all checked outputs flattened into one vector.

@@ -42,3 +42,14 @@ def test_numeric_side_in_full_calls_func_twice_per_input_element(monkeypatch):
     func, calls = counting(lambda x: x * x)
     assert check_gradients(func, tensors(np.random.default_rng(0), "float64", (7,)), seed=0).ok
     assert len(calls) == 1 + 2 * 7
+
+
+def test_the_side_computed_in_full_is_counted_not_timed(monkeypatch):
+    # a timing made the side, and with a call budget the verdict, depend on the machine's load
+    monkeypatch.setattr("time.perf_counter", lambda: pytest.fail("full mode must not time calls"))
+    func, calls = counting(lambda x: x.sum(axis=-1))
+    assert check_gradients(func, tensors(np.random.default_rng(0), "float64", (3, 5)), seed=0,
+                           check_undefined_grad=False).ok
+    # analytic in full (3 outputs against 15 inputs), then numeric probes of the columns grouped
+    # by the rows they share: the 5 positions of a row, two calls each, after the graph's call
+    assert len(calls) == 1 + 2 * 5
