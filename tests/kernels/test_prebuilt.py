@@ -2,7 +2,7 @@
 and nobody else could have changed them; otherwise built from the sources, never run stale.
 
 A tiny package is compiled once per module the way a wheel build compiles it
-(``prebuilt.compile_into``); each test works on its own copy.
+(``opsdk.prebuild.compile.compile_into``); each test works on its own copy.
 """
 import importlib.util
 import os
@@ -16,6 +16,7 @@ import pytest
 from opsdk.errors import OpsdkWarning
 from opsdk.kernels import cache_info, prebuilt, trust
 from opsdk.kernels.compiler import find_compiler
+from opsdk.prebuild.compile import compile_into
 
 KERNEL_C = """#include <stdint.h>
 void twice_f64(const double *x, double *y, int64_t n) { for (int64_t i = 0; i < n; i++) y[i] = 2 * x[i]; }
@@ -39,7 +40,7 @@ def built_package(tmp_path_factory):
     (folder / "csrc" / "twice.c").write_text(KERNEL_C)
     (folder / "kern.py").write_text(KERNEL_PY.format(tag="build"))
     module = _import(folder / "kern.py", "build")
-    prebuilt.compile_into(module.SOURCE, os.path.join(folder, prebuilt.FOLDER), find_compiler())
+    compile_into(module.SOURCE, os.path.join(folder, prebuilt.FOLDER), find_compiler())
     return folder
 
 
