@@ -7,6 +7,7 @@ import threading
 import time
 import warnings
 from importlib.machinery import EXTENSION_SUFFIXES
+from typing import NamedTuple
 
 from opsdk.env import setting
 from opsdk.errors import (BackendUnavailableError, CacheUnusableError, CacheUntrustedError,
@@ -159,6 +160,40 @@ def c_buildable(source):
     except (OSError, KernelBuildError, CacheUnusableError):
         pass
     return False, _no_build_reason()
+
+
+class Origin(NamedTuple):
+    """Where a C kernel's code comes from here: ``kind`` is ``"prebuilt"`` (shipped in the pack's
+    wheel), ``"cache"`` (a build in the kernel cache), ``"compile"`` (compiled into the cache on
+    first call) or ``"python"`` (no C here: the python kernel runs); ``why`` says why."""
+
+    kind: str
+    why: str
+    stale: bool = False  # the package ships a build made from other sources (edited since)
+
+
+def c_origin(source):
+    """The ``Origin`` of source's C build, found without compiling or loading anything."""
+    try:
+        code = source.read()
+        shipped = prebuilt.lookup(source, code)
+        if shipped.kind == "prebuilt":
+            return Origin("prebuilt", shipped.why)
+        note, stale = shipped.why, shipped.kind in ("stale", "refused")
+        skey = source_key(source, code)
+        command = find_compiler()
+        if command is not None and cache_problem() is None:
+            entry = os.path.join(cache_dir(), "c", build_key(skey, compiler_identity(command)))
+            if read_entry(entry) is not None:
+                return Origin("cache", f"cached build {entry} ({note})", stale)
+            return Origin("compile", f"compiled into the cache on first call ({note})", stale)
+        found = _prebuilt_extension(skey)
+        if found is not None:
+            return Origin("cache", f"cached build {os.path.join(cache_dir(), 'c', found[0])}, no compiler "
+                                   f"needed ({note})", stale)
+        return Origin("python", f"{_no_build_reason()} ({note})", stale)
+    except (OSError, KernelBuildError, CompilerSettingError, CacheUnusableError) as exc:
+        return Origin("python", (str(exc).splitlines() or [type(exc).__name__])[-1].strip())
 
 
 def _module_name(key):

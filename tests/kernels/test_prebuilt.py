@@ -2,12 +2,9 @@
 and nobody else could have changed them; otherwise built from the sources, never run stale.
 
 A tiny package is compiled once per module the way a wheel build compiles it
-(``opsdk.prebuild.compile.compile_into``); each test works on its own copy.
+(``helpers.prebuilt_pack``); each test works on its own copy.
 """
-import importlib.util
 import os
-import shutil
-import sys
 import warnings
 
 import numpy
@@ -15,52 +12,15 @@ import pytest
 
 from opsdk.errors import OpsdkWarning
 from opsdk.kernels import cache_info, prebuilt, trust
-from opsdk.kernels.compiler import find_compiler
-from opsdk.prebuild.compile import compile_into
 
-KERNEL_C = """#include <stdint.h>
-void twice_f64(const double *x, double *y, int64_t n) { for (int64_t i = 0; i < n; i++) y[i] = 2 * x[i]; }
-void twice_f32(const float *x, float *y, int64_t n) { for (int64_t i = 0; i < n; i++) y[i] = 2 * x[i]; }
-"""
-KERNEL_PY = """from opsdk.kernels import CSource, Kernel
-SOURCE = CSource("csrc/twice.c")
-twice = Kernel("prebuilt_test.twice_{tag}")
-twice.python(lambda x: 2 * x)
-twice.c(SOURCE, "twice")
-"""
-
-
-@pytest.fixture(scope="module")
-def built_package(tmp_path_factory):
-    """A package folder whose C source is compiled into its _opsdk_prebuilt folder."""
-    if find_compiler() is None:
-        pytest.skip("needs a C compiler to make the prebuilt build")
-    folder = tmp_path_factory.mktemp("built") / "pkg"
-    (folder / "csrc").mkdir(parents=True)
-    (folder / "csrc" / "twice.c").write_text(KERNEL_C)
-    (folder / "kern.py").write_text(KERNEL_PY.format(tag="build"))
-    module = _import(folder / "kern.py", "build")
-    compile_into(module.SOURCE, os.path.join(folder, prebuilt.FOLDER), find_compiler())
-    return folder
-
-
-def _import(path, tag):
-    name = f"_prebuilt_test_{tag}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
+from helpers.prebuilt_pack import KERNEL_C, built_package, import_package, installed_copy  # noqa: F401
 
 @pytest.fixture
 def installed(built_package, tmp_path, request):
-    """A fresh copy of the built package, imported under a name of its own; returns (folder, module)."""
+    """A fresh copy of the built package with its own kernel name; returns (folder, module)."""
     folder = tmp_path / "site" / "pkg"
-    shutil.copytree(built_package, folder)
-    tag = request.node.name.replace("[", "_").replace("]", "_")
-    (folder / "kern.py").write_text(KERNEL_PY.format(tag=tag))
-    return folder, _import(folder / "kern.py", tag)
+    tag = "t" + request.node.name.replace("[", "_").replace("]", "_")
+    return folder, installed_copy(built_package, folder, tag)
 
 
 def _entry(folder):
@@ -171,7 +131,7 @@ def test_a_build_renamed_to_the_current_key_is_refused(installed):
 
 
 def test_a_package_without_builds_says_so(tmp_path):
-    (tmp_path / "k.py").write_text('from opsdk.kernels import CSource\nSOURCE = CSource(code="int f(void) { return 1; }")\n')
-    module = _import(tmp_path / "k.py", "nobuilds")
+    (tmp_path / "kern.py").write_text('from opsdk.kernels import CSource\nSOURCE = CSource(code="int f(void) { return 1; }")\n')
+    module = import_package(tmp_path, "nobuilds")
     found = prebuilt.lookup(module.SOURCE, module.SOURCE.read())
-    assert found.kind == "none" and "ships no prebuilt build of <inline in k.py:2>" in found.why
+    assert found.kind == "none" and "ships no prebuilt build of <inline in kern.py:2>" in found.why

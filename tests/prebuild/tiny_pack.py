@@ -1,9 +1,6 @@
 """A tiny op pack on disk, built the way `opsdk new-pack` sets packs up: one C kernel, made when
 the pack's register_ops hook imports it (as real packs do, so importing the pack builds nothing)."""
-KERNEL_C = """#include <stdint.h>
-void twice_f64(const double *x, double *y, int64_t n) { for (int64_t i = 0; i < n; i++) y[i] = 2 * x[i]; }
-void twice_f32(const float *x, float *y, int64_t n) { for (int64_t i = 0; i < n; i++) y[i] = 2 * x[i]; }
-"""
+from helpers.prebuilt_pack import KERNEL_C
 
 PYPROJECT = """\
 [build-system]
