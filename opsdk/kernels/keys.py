@@ -51,10 +51,14 @@ def cffi_version():
     return _cffi_backend.__version__
 
 
-def _recipe_parts(source, code, include_dirs):
-    """The headers' texts and every option of a build, as key parts."""
+def _recipe_parts(source, code, include_dirs, portable=False):
+    """The headers' texts and every option of a build, as key parts (``portable``: in an order that
+    does not depend on where the source and the headers are)."""
     parts = []
-    for path, text in local_headers(code, source.base_dir, source.include_dirs):
+    headers = local_headers(code, source.base_dir, source.include_dirs)
+    if portable:
+        headers = sorted(headers, key=lambda found: (os.path.basename(found[0]), found[1]))
+    for path, text in headers:
         parts += [os.path.basename(path), text]
     parts += ["flags", *source.extra_compile_args, "link", *source.extra_link_args]
     parts += ["libs", *source.libraries, "include", *include_dirs]
@@ -94,7 +98,7 @@ def prebuilt_key(source, code):
     loads under later cffi 1.x releases, and one that does not is rebuilt in the cache.
     """
     parts = [PREBUILT_RECIPE, code, source.key_cdef(), platform_tag(), prebuilt_abi()]
-    return digest_parts(*parts, *_recipe_parts(source, code, ()))[:32]
+    return digest_parts(*parts, *_recipe_parts(source, code, (), portable=True))[:32]
 
 
 def build_key(source_key_, compiler_identity):
