@@ -168,6 +168,8 @@ VARIABLES = {v.name: v for v in (
              "are cached: a new or empty directory of your own, or one opsdk made"),
     Variable("OPSDK_BUILD_TIMEOUT", _seconds, 600.0, "600 s", "seconds to wait for another process's "
              "compile of the same kernel"),
+    Variable("OPSDK_PREBUILD", _zero_or_one, True, "1", "0: a pack's wheel build ships its C kernels "
+             "as sources only, compiled on first call, instead of prebuilt"),
     Variable("OPSDK_POOL_MB", _whole(0, "MiB"), None, "OPSDK_NN_POOL_MB, else 256", "MiB of large "
              "kernel outputs kept for reuse (0: none)"),
     Variable("OPSDK_NN_POOL_MB", _whole(0, "MiB"), 256, "256", "the older name of OPSDK_POOL_MB, read "

@@ -18,6 +18,7 @@ class Finding:
     detail: str
     fix: str = ""
     traceback: str = ""
+    details: str = ""  # lines shown with --verbose (each kernel's origin)
 
 
 def _python():
@@ -189,6 +190,41 @@ def _packs():
     return found
 
 
+_FROM = {"prebuilt": "prebuilt in the wheel", "cache": "cached", "compile": "compiled on first call",
+         "python": "python fallback"}
+
+
+def _kernels():
+    """Per pack: where its C kernels come from here (prebuilt in its wheel, the cache, a compile
+    on first call, python) and why; a warning for a stale or refused prebuilt build, or no C."""
+    from .list_cmd import c_origins
+    from ..plugins import get_registry
+    from ..printable import printable
+
+    found, memo = [], {}
+    for pack in get_registry().packs():
+        origins = c_origins({k.name: k for op in pack.ops for k in op.kernels}.values(), memo)
+        if not origins:
+            continue
+        counts = {}
+        for origin in origins.values():
+            counts[origin.kind] = counts.get(origin.kind, 0) + 1
+        detail = f"{len(origins)} C kernel(s): " + ", ".join(f"{n} {_FROM[k]}" for k, n in counts.items())
+        stale = sorted({o.why for o in origins.values() if o.stale})
+        fallback = sorted({o.why for o in origins.values() if o.kind == "python"})
+        status, fix = OK, ""
+        if stale:
+            status, detail = WARN, f"{detail}; the wheel's build was not used: {stale[0]}"
+            fix = "reinstall the pack's wheel, or keep editing: edited sources compile into the cache"
+        elif fallback:
+            status, detail = WARN, f"{detail}; {fallback[0]}"
+            fix = "install the pack's prebuilt wheel, or a C compiler"
+        lines = "\n".join(f"{name}: {o.kind}: {o.why}" for name, o in sorted(origins.items()))
+        found.append(Finding(status, printable(f"kernels {pack.name}"), printable(detail), fix,
+                             details=printable(lines)))
+    return found
+
+
 _OTHER_VARIABLES = ("CC", "CXX", "CUDA_HOME")
 # what a strict variable's bad value breaks (a lenient one is ignored, with a warning)
 _BROKEN = {"OPSDK_BACKEND": "every kernel call fails", "OPSDK_CUDA_SIM_SCHEDULE": "every simulated launch fails"}
@@ -215,13 +251,15 @@ def findings():
         _python(), _opsdk(),
         _module("numpy", "NumPy", "pip install numpy"),
         _module("cffi", "cffi", "pip install cffi (C kernels are compiled through it)"),
-        _c_compiler(), _nvcc(), *_cupy_and_gpu(), _cuda_simulator(), _cache(), *_packs(), *_environment(),
+        _c_compiler(), _nvcc(), *_cupy_and_gpu(), _cuda_simulator(), _cache(), *_packs(), *_kernels(),
+        *_environment(),
     ]
 
 
 @click.command("doctor", short_help="Check compilers, CuPy, GPU, cache and packs, with fixes.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-@click.option("--verbose", "-v", is_flag=True, help="Show the full traceback of each failed pack.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Show the full traceback of each failed pack, and where each C kernel comes from.")
 def doctor_cmd(as_json, verbose):
     """Check what opsdk needs and finds here: Python, NumPy, cffi, C compiler, nvcc, CuPy, GPU,
     the kernel cache and the installed packs, each problem with a fix. Exits 1 on errors."""
@@ -234,8 +272,8 @@ def doctor_cmd(as_json, verbose):
             click.echo(f"{f.status:<5}  {f.name:<{width}}  {f.detail}")
             if f.fix:
                 click.echo(f"{'':<5}  {'':<{width}}  fix: {f.fix}")
-            if verbose and f.traceback:
-                click.echo("\n".join(f"{'':<9}{line}" for line in f.traceback.rstrip().splitlines()))
+            for text in (t for t in (f.traceback, f.details) if t.strip()) if verbose else ():
+                click.echo("\n".join(f"{'':<9}{line}" for line in text.rstrip().splitlines()))
         errors = sum(f.status == ERROR for f in found)
         warnings = sum(f.status == WARN for f in found)
         click.echo(f"\n{errors} error(s), {warnings} warning(s).")

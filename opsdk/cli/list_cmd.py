@@ -68,6 +68,22 @@ def backend_status(op):
     return status
 
 
+def c_origins(kernels, memo=None):
+    """``{kernel name: Origin}`` of the C kernels among kernels: where each one's build comes from
+    here (prebuilt in the wheel, the cache, a compile on first call, python) and why."""
+    from ..kernels.cbuild import c_origin
+
+    memo = {} if memo is None else memo  # kernels share sources: one lookup per source
+    found = {}
+    for kernel in kernels:
+        source = kernel.sources.get("c")
+        if source is not None:
+            if id(source) not in memo:
+                memo[id(source)] = c_origin(source)
+            found[kernel.name] = memo[id(source)]
+    return found
+
+
 def _table(headers, rows):
     """Rows as left-aligned columns under their headers."""
     widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows)]
@@ -75,8 +91,10 @@ def _table(headers, rows):
     return "\n".join([line(headers), *(line(r) for r in rows)])
 
 
-def _op_record(op, status):
-    return {"qualname": op.qualname, "name": op.name, "pack": op.pack, "version": op.pack_version,
+def _op_record(op, status, memo):
+    origins = c_origins(op.kernels, memo)
+    return {"c_kernels": {name: {"from": o.kind, "why": o.why} for name, o in origins.items()},
+            "qualname": op.qualname, "name": op.name, "pack": op.pack, "version": op.pack_version,
             "distribution": op.distribution, "backends": list(op.backends),
             "available": [b for b, why in status.items() if why is None],
             "unavailable": {b: why for b, why in status.items() if why is not None},
@@ -95,9 +113,10 @@ def collect():
     from ..plugins import get_registry
 
     registry = get_registry()
+    memo = {}
     return {
         "opsdk_version": __version__,
-        "ops": [_op_record(op, backend_status(op)) for op in registry.ops()],
+        "ops": [_op_record(op, backend_status(op), memo) for op in registry.ops()],
         "packs": [{"name": p.name, "distribution": p.distribution, "version": p.version,
                    "ops": [op.name for op in p.ops]} for p in registry.packs()],
         "failures": [_failure_record(f) for f in registry.failures()],
@@ -111,6 +130,12 @@ def _source(record):
     return f"{record['distribution']} {record['version'] or ''}".strip()
 
 
+def _c_from(record):
+    """Where an op's C kernels come from: prebuilt, cache, compile or python ('-' without C)."""
+    kinds = dict.fromkeys(k["from"] for k in record["c_kernels"].values())
+    return "+".join(kinds) or "-"
+
+
 def _shorten(text, width):
     return text if len(text) <= width else text[: width - 3].rstrip() + "..."
 
@@ -120,9 +145,9 @@ def _render(data):
     out = []
     if ops:
         rows = [(o["qualname"], o["version"] or "-", " ".join(o["backends"]),
-                 " ".join(o["available"]) or "(none)", "yes" if o["double_backward"] else "no",
+                 " ".join(o["available"]) or "(none)", _c_from(o), "yes" if o["double_backward"] else "no",
                  _shorten(o["summary"], 60)) for o in ops]
-        out.append(_table(("OP", "VERSION", "BACKENDS", "RUNS HERE", "2ND ORDER", "SUMMARY"), rows))
+        out.append(_table(("OP", "VERSION", "BACKENDS", "RUNS HERE", "C FROM", "2ND ORDER", "SUMMARY"), rows))
     else:
         out.append("No ops registered: install an op pack (pip install ...), "
                    "or make one: opsdk new-pack NAME")

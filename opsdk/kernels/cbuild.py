@@ -7,10 +7,12 @@ import threading
 import time
 import warnings
 from importlib.machinery import EXTENSION_SUFFIXES
+from typing import NamedTuple
 
 from opsdk.env import setting
 from opsdk.errors import (BackendUnavailableError, CacheUnusableError, CacheUntrustedError,
                           CompilerSettingError, KernelBuildError, OpsdkWarning)
+from opsdk.kernels import prebuilt
 from opsdk.kernels.cache import (KEY_NAME, append_build_log, build_lock, cache_dir, cache_problem, subdir,
                                  unusable_error)
 from opsdk.kernels.cgen import generate_c
@@ -21,6 +23,7 @@ from opsdk.kernels.loader import load_verified
 from opsdk.kernels.trust import open_dir, read_trusted, write_private
 
 _loaded = {}  # entry directory -> (lib, ffi), per process
+_refused = set()  # prebuilt entries already warned about, per process
 _process_lock = threading.Lock()  # threads of one process: the file lock is per process
 
 
@@ -52,9 +55,13 @@ def build_c(source, *, kernel=None):
         5
     """
     code = source.read(kernel)
+    name = kernel or source.display_name
+    with _process_lock:
+        shipped = _load_shipped(source, code, name)
+        if shipped is not None:
+            return shipped
     skey = source_key(source, code)
     command = find_compiler()
-    name = kernel or source.display_name
     with _process_lock:
         if command is None or cache_problem(writing=False) is not None:
             return _load_prebuilt(source, skey, kernel)
@@ -102,6 +109,27 @@ def build_c(source, *, kernel=None):
             ) from None
 
 
+def _load_shipped(source, code, name):
+    """(lib, ffi) of the build the installed package ships for source, when it matches the
+    sources and is trusted (``opsdk.kernels.prebuilt``); else None, warning when one was refused."""
+    found = prebuilt.lookup(source, code)
+    if found.kind == "refused" and found.entry not in _refused:
+        _refused.add(found.entry)
+        warnings.warn(f"kernel {name!r}: the prebuilt C build was not used, the kernel is built from "
+                      f"its sources: {found.why}", OpsdkWarning, stacklevel=4)
+    if found.build is None:
+        return None
+    hit = _loaded.get(found.entry)
+    if hit is not None:
+        return hit
+    try:
+        return _remember(found.entry, prebuilt.load(found))
+    except (ImportError, OSError) as exc:
+        warnings.warn(f"kernel {name!r}: the prebuilt C build in {found.entry} does not load, the kernel "
+                      f"is built from its sources: {exc}", OpsdkWarning, stacklevel=4)
+        return None
+
+
 def _os_error_fix(exc):
     """What to do about an OSError met while writing into the cache."""
     import errno
@@ -115,6 +143,11 @@ def c_buildable(source):
     """(True, '') if build_c can run here (a compiler and a usable cache, or a cached build of
     source), else (False, why)."""
     try:
+        if prebuilt.lookup(source, source.read()).build is not None:
+            return True, ""
+    except (OSError, KernelBuildError):
+        pass
+    try:
         command = find_compiler()
     except CompilerSettingError as exc:
         return False, str(exc)
@@ -127,6 +160,40 @@ def c_buildable(source):
     except (OSError, KernelBuildError, CacheUnusableError):
         pass
     return False, _no_build_reason()
+
+
+class Origin(NamedTuple):
+    """Where a C kernel's code comes from here: ``kind`` is ``"prebuilt"`` (shipped in the pack's
+    wheel), ``"cache"`` (a build in the kernel cache), ``"compile"`` (compiled into the cache on
+    first call) or ``"python"`` (no C here: the python kernel runs); ``why`` says why."""
+
+    kind: str
+    why: str
+    stale: bool = False  # the package ships a build made from other sources (edited since)
+
+
+def c_origin(source):
+    """The ``Origin`` of source's C build, found without compiling or loading anything."""
+    try:
+        code = source.read()
+        shipped = prebuilt.lookup(source, code)
+        if shipped.kind == "prebuilt":
+            return Origin("prebuilt", shipped.why)
+        note, stale = shipped.why, shipped.kind in ("stale", "refused")
+        skey = source_key(source, code)
+        command = find_compiler()
+        if command is not None and cache_problem() is None:
+            entry = os.path.join(cache_dir(), "c", build_key(skey, compiler_identity(command)))
+            if read_entry(entry) is not None:
+                return Origin("cache", f"cached build {entry} ({note})", stale)
+            return Origin("compile", f"compiled into the cache on first call ({note})", stale)
+        found = _prebuilt_extension(skey)
+        if found is not None:
+            return Origin("cache", f"cached build {os.path.join(cache_dir(), 'c', found[0])}, no compiler "
+                                   f"needed ({note})", stale)
+        return Origin("python", f"{_no_build_reason()} ({note})", stale)
+    except (OSError, KernelBuildError, CompilerSettingError, CacheUnusableError) as exc:
+        return Origin("python", (str(exc).splitlines() or [type(exc).__name__])[-1].strip())
 
 
 def _module_name(key):

@@ -9,6 +9,8 @@ from opsdk.kernels.digest import digest_parts
 
 # bump when the build recipe (flags, generated code) changes, so old entries are never reused
 BUILD_RECIPE = "opsdk-c-1"
+# the same for builds shipped in wheels (``prebuilt_key``): bump it with the compile command
+PREBUILT_RECIPE = "opsdk-c-prebuilt-1"
 
 # patterns stay strings: re compiles (and caches) them on first use, not at import
 _LOCAL_INCLUDE = r'(?m)^[ \t]*#[ \t]*include[ \t]*"([^"]+)"'
@@ -49,16 +51,54 @@ def cffi_version():
     return _cffi_backend.__version__
 
 
-def source_key(source, code):
-    """Key of everything but the compiler: finds a cached build when no compiler is present."""
+def _recipe_parts(source, code, include_dirs, portable=False):
+    """The headers' texts and every option of a build, as key parts (``portable``: in an order that
+    does not depend on where the source and the headers are)."""
+    parts = []
     headers = local_headers(code, source.base_dir, source.include_dirs)
-    parts = [BUILD_RECIPE, code, source.key_cdef(), python_abi(), cffi_version()]
+    if portable:
+        headers = sorted(headers, key=lambda found: (os.path.basename(found[0]), found[1]))
     for path, text in headers:
         parts += [os.path.basename(path), text]
     parts += ["flags", *source.extra_compile_args, "link", *source.extra_link_args]
-    parts += ["libs", *source.libraries, "include", *source.include_dirs]
+    parts += ["libs", *source.libraries, "include", *include_dirs]
     parts += ["macros", *(f"{n}={v}" for n, v in source.define_macros), f"openmp={source.openmp}"]
-    return digest_parts(*parts)[:32]
+    return parts
+
+
+def source_key(source, code):
+    """Key of everything but the compiler: finds a cached build when no compiler is present."""
+    parts = [BUILD_RECIPE, code, source.key_cdef(), python_abi(), cffi_version()]
+    return digest_parts(*parts, *_recipe_parts(source, code, source.include_dirs))[:32]
+
+
+def platform_tag():
+    """The machine a prebuilt extension runs on: OS and architecture (``linux x86_64``)."""
+    import platform
+
+    return f"{sys.platform} {platform.machine().lower()}"
+
+
+def prebuilt_abi():
+    """``abi3``: what cffi's API mode compiles against; a free-threaded CPython has no stable ABI
+    before 3.15, so there a build serves one interpreter (its cache tag, ``cpython-313t``)."""
+    import sysconfig
+
+    return f"{sys.implementation.cache_tag}t" if sysconfig.get_config_var("Py_GIL_DISABLED") else "abi3"
+
+
+def prebuilt_key(source, code):
+    """Key of a build shipped in a pack's wheel: recorded there at build time and matched against
+    the installed sources before it is loaded.
+
+    Unlike ``source_key`` it holds no path (the wheel is built in one place and installed in
+    another; the headers' texts are in it, wherever they were found) and no Python version: cffi's
+    API mode compiles against the stable ABI (``Py_LIMITED_API``), so one build serves every
+    CPython 3 of the platform. The cffi version is recorded beside it, not in it: a cffi module
+    loads under later cffi 1.x releases, and one that does not is rebuilt in the cache.
+    """
+    parts = [PREBUILT_RECIPE, code, source.key_cdef(), platform_tag(), prebuilt_abi()]
+    return digest_parts(*parts, *_recipe_parts(source, code, (), portable=True))[:32]
 
 
 def build_key(source_key_, compiler_identity):

@@ -22,16 +22,6 @@ def cache(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def no_compiler(tmp_path, monkeypatch):
-    """A PATH without any C compiler (and no CC)."""
-    empty = tmp_path / "empty-bin"
-    empty.mkdir()
-    monkeypatch.setenv("PATH", str(empty))
-    monkeypatch.delenv("CC", raising=False)
-    return str(empty)
-
-
-@pytest.fixture
 def fake_cupy(monkeypatch):
     """sys.modules['cupy'] replaced by a stand-in: `devices` GPUs of 2 multiprocessors; RawModule keeps its code."""
     module = types.ModuleType("cupy")
@@ -50,4 +40,5 @@ def fake_cupy(monkeypatch):
     return module
 
 
+from helpers.compilers import no_compiler  # noqa: E402,F401 - a fixture
 from helpers.readonly import read_only  # noqa: E402,F401 - a fixture for the broken-cache tests

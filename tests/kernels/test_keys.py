@@ -69,3 +69,20 @@ def test_cdef_changes_the_key(tmp_path):
 
 def test_compiler_identity_changes_the_key():
     assert build_key("abc", "gcc 12") != build_key("abc", "gcc 13")
+
+
+def test_the_prebuilt_key_does_not_depend_on_where_the_package_is(tmp_path):
+    from opsdk.kernels.keys import prebuilt_key
+
+    shared = tmp_path / "mm"
+    (shared / "lib").mkdir(parents=True)
+    (shared / "lib" / "shared.h").write_text("#define S 1\n")
+    keys = []
+    for place in ("aa", "zz"):  # one sorts before the include dir, the other after it
+        folder = tmp_path / place
+        folder.mkdir()
+        (folder / "local.h").write_text("#define L 2\n")
+        (folder / "k.c").write_text('#include "local.h"\n#include "lib/shared.h"\nint f(void) { return L + S; }\n')
+        source = CSource(str(folder / "k.c"), cdef="int f(void);", include_dirs=(str(shared),))
+        keys.append(prebuilt_key(source, source.read()))
+    assert keys[0] == keys[1]

@@ -1,0 +1,1 @@
+"""Building a pack's wheel with its C kernels compiled in (setuptools commands, see ``hooks``)."""
