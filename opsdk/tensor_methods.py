@@ -199,11 +199,11 @@ class TensorMethods:
 
     def uniform_(self, min=-1.0, max=1.0, seed=0, name=None):
         data = creation.get_rng().uniform(min, max, self._data.shape)
-        return inplace.fill_(self, data.astype(self._data.dtype))
+        return inplace.fill_values_(self, data.astype(self._data.dtype))
 
     def normal_(self, mean=0.0, std=1.0, name=None):
         data = creation.get_rng().normal(mean, std, self._data.shape)
-        return inplace.fill_(self, data.astype(self._data.dtype))
+        return inplace.fill_values_(self, data.astype(self._data.dtype))
 
     def where_(condition, x=None, y=None, name=None):
         """x, in place, takes y where condition is False (Paddle's where_: as a method the

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..autograd.grad_mode import no_grad
 from ..autograd.record import clone, needs_grad, record
-from ..errors import OpArgumentError, ShapeError
+from ..errors import ArgumentTypeError, OpArgumentError, ShapeError
 from ..tensor import Tensor, bump_version, int_result
 from . import indexing, maths, views
 from .creation import to_tensor
@@ -139,8 +139,17 @@ def _constant_like(x, value):
 _ZERO = (lambda g: maths.zeros_like(g),)
 
 
-fill_ = inplace_method(_constant_like, "fill_", reads_input=False)
-fill_.__doc__ = "Set every element to value, in place (the gradient to the old values is 0)."
+# fill_values_ also takes an array of x's shape (uniform_, normal_ fill with one)
+fill_values_ = inplace_method(_constant_like, "fill_", reads_input=False)
+
+
+def fill_(self, value):
+    """Set every element to value, in place (the gradient to the old values is 0)."""
+    # Paddle refuses a list, tuple, tensor or string value with a TypeError
+    if not isinstance(value, (int, float, np.number, np.bool_)):
+        raise ArgumentTypeError(f"fill_: value: expected: an int or float; got: "
+                                f"{type(value).__name__}")
+    return fill_values_(self, value)
 
 
 def zero_(self):

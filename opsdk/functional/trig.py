@@ -10,6 +10,7 @@ Integer inputs give the default float, as in Paddle.
 import numpy as np
 
 from ..autograd.record import record
+from ..errors import ArgumentTypeError
 from ..tensor import Tensor
 from . import maths
 from .casting import float_arg
@@ -81,6 +82,11 @@ def hypot(x, y, name=None):
     that formula: nan at x = y = 0)."""
     from .arithmetic import pow as _pow
     from .unary import sqrt
+    # Paddle takes only tensors here (a number is a TypeError)
+    for arg, value in (("x", x), ("y", y)):
+        if not isinstance(value, Tensor):
+            raise ArgumentTypeError(f"hypot: {arg}: expected: a Tensor; got: "
+                                    f"{type(value).__name__}")
     return sqrt(_pow(x, 2) + _pow(y, 2))
 
 

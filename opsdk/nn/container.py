@@ -5,6 +5,13 @@ from ..errors import OpArgumentError
 from .layer import Layer
 
 
+def _renumber(container, items):
+    """Make items the container's sublayers, named "0", "1", ... in order."""
+    container._sub_layers.clear()
+    for i, item in enumerate(items):
+        container._sub_layers[str(i)] = item
+
+
 class Sequential(Layer):
     """Apply layers one after the other.
 
@@ -51,8 +58,42 @@ class Sequential(Layer):
     def __iter__(self):
         return iter(self._sub_layers.values())
 
+    def __setitem__(self, name, layer):
+        """``seq[i] = layer`` (or a name): replaces the sublayer of that name, as in Paddle."""
+        if not isinstance(layer, Layer):
+            raise OpArgumentError(f"Sequential[{name!r}] = ...: expected: a Layer; got: "
+                                  f"{type(layer).__name__}")
+        self.add_sublayer(str(name), layer)
+
+    def __delitem__(self, name):
+        name = str(name)
+        if name not in self._sub_layers:
+            raise KeyError(f"Sequential: no sublayer named {name!r}; it has "
+                           f"{list(self._sub_layers)}")
+        del self._sub_layers[name]
+
     def append(self, layer):
         self.add_sublayer(str(len(self._sub_layers)), layer)
+        return self
+
+    def extend(self, layers):
+        for layer in layers:
+            self.append(layer)
+        return self
+
+    def insert(self, index, layer):
+        """Put ``layer`` at position ``index`` (-len..len), renumbering the later sublayers."""
+        # Paddle raises AssertionError for a non-Layer here, and its tests check for it
+        if not isinstance(layer, Layer):
+            raise AssertionError(f"Sequential.insert: expected: a Layer; got: "
+                                 f"{type(layer).__name__}")
+        n = len(self._sub_layers)
+        if not -n <= index <= n:
+            raise IndexError(f"Sequential.insert: index {index} out of range for {n} layers")
+        index = index + n if index < 0 else index
+        items = list(self._sub_layers.values())
+        items.insert(index, layer)
+        _renumber(self, items)
         return self
 
 
@@ -85,6 +126,15 @@ class LayerList(Layer):
     def __setitem__(self, idx, layer):
         self.add_sublayer(str(self._index(idx)), layer)
 
+    def __delitem__(self, idx):
+        """``del layers[i]`` or ``del layers[a:b]``; the rest are renumbered from 0."""
+        items = list(self._sub_layers.values())
+        if isinstance(idx, slice):
+            del items[idx]
+        else:
+            del items[self._index(idx)]
+        _renumber(self, items)
+
     def __len__(self):
         return len(self._sub_layers)
 
@@ -107,9 +157,7 @@ class LayerList(Layer):
     def insert(self, index, layer):
         items = list(self._sub_layers.values())
         items.insert(index, layer)
-        self._sub_layers.clear()
-        for i, item in enumerate(items):
-            self._sub_layers[str(i)] = item
+        _renumber(self, items)
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError("LayerList has no forward; iterate over it in your forward()")

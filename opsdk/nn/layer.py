@@ -204,20 +204,22 @@ class Layer:
             self._non_persistable_buffer_names.add(name)
 
     # -- walking the tree --------------------------------------------------------------------
-    def named_sublayers(self, prefix="", include_self=False, layers_set=None):
-        """(name, layer) for every sublayer, depth first, each layer once."""
+    def named_sublayers(self, prefix="", include_self=False, layers_set=None,
+                        remove_duplicate=True):
+        """(name, layer) for every sublayer, depth first; each layer once unless
+        remove_duplicate=False (then a layer held twice comes twice, as in Paddle)."""
         if layers_set is None:
             layers_set = set()
-        if include_self and id(self) not in layers_set:
+        if include_self and (id(self) not in layers_set or not remove_duplicate):
             layers_set.add(id(self))
             yield prefix, self
         for key, layer in self._sub_layers.items():
-            if layer is None or id(layer) in layers_set:
+            if layer is None or (remove_duplicate and id(layer) in layers_set):
                 continue
             name = prefix + ("." if prefix else "") + key
             layers_set.add(id(layer))
             yield name, layer
-            yield from layer.named_sublayers(name, False, layers_set)
+            yield from layer.named_sublayers(name, False, layers_set, remove_duplicate)
 
     def sublayers(self, include_self=False):
         """Every sublayer, depth first."""
@@ -234,32 +236,30 @@ class Layer:
     def children(self):
         return [layer for _, layer in self.named_children()]
 
-    def named_parameters(self, prefix="", include_sublayers=True):
-        """(structured name, parameter) for this layer's parameters and, by default, its tree's."""
+    def _named_members(self, attr, prefix, include_sublayers, remove_duplicate):
+        """(structured name, tensor) for the dict ``attr`` of this layer and, by default, of
+        its tree; a tensor held under two names comes once unless remove_duplicate=False."""
         seen = set()
-        layers = (self.named_sublayers(prefix, include_self=True) if include_sublayers
-                  else [(prefix, self)])
+        layers = (self.named_sublayers(prefix, include_self=True,
+                                       remove_duplicate=remove_duplicate)
+                  if include_sublayers else [(prefix, self)])
         for lname, layer in layers:
-            for key, p in layer._parameters.items():
-                if p is None or id(p) in seen:
+            for key, t in getattr(layer, attr).items():
+                if t is None or (remove_duplicate and id(t) in seen):
                     continue
-                seen.add(id(p))
-                yield lname + ("." if lname else "") + key, p
+                seen.add(id(t))
+                yield lname + ("." if lname else "") + key, t
+
+    def named_parameters(self, prefix="", include_sublayers=True, remove_duplicate=True):
+        """(structured name, parameter) for this layer's parameters and, by default, its tree's."""
+        return self._named_members("_parameters", prefix, include_sublayers, remove_duplicate)
 
     def parameters(self, include_sublayers=True):
         """A list of every parameter (each once)."""
         return [p for _, p in self.named_parameters(include_sublayers=include_sublayers)]
 
-    def named_buffers(self, prefix="", include_sublayers=True):
-        seen = set()
-        layers = (self.named_sublayers(prefix, include_self=True) if include_sublayers
-                  else [(prefix, self)])
-        for lname, layer in layers:
-            for key, b in layer._buffers.items():
-                if b is None or id(b) in seen:
-                    continue
-                seen.add(id(b))
-                yield lname + ("." if lname else "") + key, b
+    def named_buffers(self, prefix="", include_sublayers=True, remove_duplicate=True):
+        return self._named_members("_buffers", prefix, include_sublayers, remove_duplicate)
 
     def buffers(self, include_sublayers=True):
         return [b for _, b in self.named_buffers(include_sublayers=include_sublayers)]

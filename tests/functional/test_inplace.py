@@ -39,3 +39,19 @@ def test_a_tensor_with_live_views_cannot_change_shape_in_place():
     with pytest.raises(ShapeError, match="views of the tensor"):
         opsdk.assign(opsdk.ones([3]), y)
     assert view.shape == [3] and y.shape == [2, 3]
+
+
+@pytest.mark.parametrize("value", [[1], (1,), "a"])
+def test_fill_refuses_a_value_that_is_not_a_number(value):
+    # Paddle: TypeError for a list, tuple, tensor or string
+    x = opsdk.to_tensor([2, 3, 4])
+    with pytest.raises(TypeError, match="fill_: value: expected: an int or float; got: "):
+        x.fill_(value)
+    x.fill_(True)
+    np.testing.assert_array_equal(x.numpy(), [1, 1, 1])
+
+
+def test_uniform_fills_with_an_array_still():
+    x = opsdk.zeros([3, 4])
+    x.uniform_(-1.0, 1.0)
+    assert (x.numpy() != 0).any() and (abs(x.numpy()) <= 1).all()

@@ -66,3 +66,12 @@ test_values_and_gradients_match_paddle = paddle_cases({
     "nan_to_num": (lambda P, a: P.nan_to_num(a, nan=3.0),
                    [np.array([np.nan, np.inf, -np.inf, 1.5])]),
 })
+
+
+@pytest.mark.parametrize("x, y", [("t", 3.8), (3.8, "t"), ("t", 3)])
+def test_hypot_takes_only_tensors(x, y):
+    # Paddle: "y must be tensor type" (a TypeError); a number is not broadcast
+    t = opsdk.to_tensor([1.0, 2.0])
+    x, y = (t if v == "t" else v for v in (x, y))
+    with pytest.raises(TypeError, match="hypot: [xy]: expected: a Tensor; got: "):
+        opsdk.hypot(x, y)

@@ -75,3 +75,34 @@ def test_parameter_list_registers_parameters_for_the_optimizer():
     ps = paddle.nn.ParameterList([paddle.create_parameter([2], "float32") for _ in range(2)])
     ps.append(paddle.create_parameter([1], "float32"))
     assert len(ps) == 3 and len(ps.parameters()) == 3 and ps[2].shape == [1]
+
+
+def test_sequential_setitem_delitem_insert_extend_as_paddle():
+    # the list operations Paddle's test_imperative_container_sequential uses
+    x = paddle.randn([5, 10])
+    m = Sequential(Linear(10, 1), Linear(1, 2))
+    m[1] = Linear(1, 3)
+    assert m(x).shape == [5, 3]
+    m.insert(0, Linear(10, 10))
+    m.extend([Linear(3, 4)])
+    assert len(m) == 4 and m(x).shape == [5, 4]
+    named = Sequential(("l1", Linear(10, 1)), ("l2", Linear(1, 3)))
+    del named["l2"]
+    assert len(named) == 1 and named(x).shape == [5, 1]
+    with pytest.raises(AssertionError):  # Paddle's error for a non-Layer
+        Sequential().insert(0, 1)
+    with pytest.raises(IndexError):
+        Sequential().insert(1, Linear(1, 1))
+    with pytest.raises(KeyError, match="no sublayer named 'x'"):
+        del named["x"]
+
+
+def test_layerlist_delitem_by_index_and_slice_renumbers():
+    layers = [Linear(1, 1) for _ in range(4)]
+    ll = LayerList(layers)
+    del ll[-1]
+    assert list(ll) == layers[:3]
+    del ll[1:]
+    assert list(ll) == layers[:1] and list(ll._sub_layers) == ["0"]
+    with pytest.raises(IndexError):
+        del ll[5]

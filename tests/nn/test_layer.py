@@ -114,3 +114,28 @@ def test_delattr_unregisters_a_sublayer():
     m = MLP()
     del m.fc2
     assert [n for n, _ in m.named_parameters()] == ["fc1.weight", "fc1.bias"]
+
+
+def test_named_members_keep_duplicates_when_asked():
+    # Paddle's remove_duplicate=False lists a layer, parameter or buffer under every name
+    class Twice(Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = Linear(1, 1)
+            w = self.create_parameter([2, 3])
+            self.add_parameter("w1", w)
+            self.add_parameter("w2", w)
+            b = paddle.ones([2])
+            self.register_buffer("b1", b)
+            self.register_buffer("b2", b)
+
+    m = Twice()
+    assert len(list(m.named_parameters())) == 3
+    assert [n for n, _ in m.named_parameters(remove_duplicate=False)] == \
+        ["w1", "w2", "fc.weight", "fc.bias"]
+    assert len(list(m.named_buffers())) == 1
+    assert len(list(m.named_buffers(remove_duplicate=False))) == 2
+    fc = Linear(1, 1)
+    seq = Sequential(fc, fc)
+    assert [l for _, l in seq.named_sublayers()] == [fc]
+    assert [n for n, _ in seq.named_sublayers(remove_duplicate=False)] == ["0", "1"]

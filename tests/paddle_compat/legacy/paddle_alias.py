@@ -13,6 +13,13 @@ are stood in for here, each built on opsdk's public API:
   ``.grad``) and ``_register_backward_hook(fn)`` (a hook with no arguments run when a leaf's
   gradient arrives, i.e. ``register_hook`` on a leaf, with Paddle's ValueError otherwise).
 
+Static-graph mode, which the count leaves aside: ``paddle.enable_static()`` only records that
+the program is now in static mode (``disable_static()`` records it left), and every
+static-only name (``paddle.static.Program``, ``program_guard``, ``Executor``, ``data``, ...,
+``base.Program``, ...) raises ``StaticGraphUsed`` when called. ``in_static_mode()`` tells the
+runner whether a test that failed was running in static mode under Paddle at that point, or
+switched to it itself (``start_test()`` marks where a test begins).
+
 ``install()`` puts the alias in ``sys.modules`` and adds the two methods; use it only in a
 process of its own.
 """
@@ -26,6 +33,52 @@ import types
 import numpy as np
 
 import opsdk
+
+
+class StaticGraphUsed(Exception):
+    """A Paddle test reached static-graph mode, which opsdk does not have (not counted)."""
+
+
+_MODE = {"static": False, "entered": False}
+
+
+def in_static_mode():
+    """True while Paddle would be in static mode, or if the running test switched to it."""
+    return _MODE["static"] or _MODE["entered"]
+
+
+def start_test():
+    _MODE["entered"] = False
+
+
+def _enable_static():
+    _MODE["static"] = _MODE["entered"] = True
+
+
+def _disable_static(place=None):
+    _MODE["static"] = False
+
+
+def _static_only(name):
+    def refuse(*args, **kwargs):
+        raise StaticGraphUsed(f"{name}: static-graph mode")
+    refuse.__name__ = name.rsplit(".", 1)[-1]
+    return refuse
+
+
+def _static_module():
+    """paddle.static: opsdk's (InputSpec); any other name is static-graph only."""
+    def getattr_(name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        found = getattr(opsdk.static, name, None)
+        return found if found is not None else _static_only("paddle.static." + name)
+    return _module("paddle.static", __getattr__=getattr_)
+
+
+_STATIC_BASE_NAMES = ("Program", "program_guard", "Executor", "default_main_program",
+                      "default_startup_program", "global_scope", "scope_guard",
+                      "CompiledProgram", "data")
 
 
 def _module(name, **attrs):
@@ -55,7 +108,8 @@ def _final_hooks():
 
 
 def _build():
-    core = _module("paddle.base.core", eager=_final_hooks())
+    core = _module("paddle.base.core", eager=_final_hooks(),
+                   is_compiled_with_cuda=opsdk.is_compiled_with_cuda)
     framework = _module(
         "paddle.base.framework",
         EagerParamBase=_eager_param_base,
@@ -67,8 +121,10 @@ def _build():
     base = _module(
         "paddle.base", core=core, framework=framework, dygraph=dygraph,
         CPUPlace=opsdk.CPUPlace, CUDAPlace=opsdk.CUDAPlace, ParamAttr=opsdk.ParamAttr,
-        in_dygraph_mode=lambda: True, set_flags=lambda flags: opsdk.framework.set_flags(flags),
+        in_dygraph_mode=lambda: not _MODE["static"],
+        set_flags=lambda flags: opsdk.framework.set_flags(flags),
         get_flags=lambda flags: opsdk.framework.get_flags(flags),
+        **{name: _static_only("paddle.base." + name) for name in _STATIC_BASE_NAMES},
     )
     base.__path__ = []
     # paddle.tensor.random holds the random creation functions: opsdk has them at the top
@@ -77,7 +133,12 @@ def _build():
     tensor.__path__ = []
     return {"paddle.base": base, "paddle.base.core": core, "paddle.base.framework": framework,
             "paddle.base.dygraph": dygraph, "paddle.tensor": tensor,
-            "paddle.tensor.random": random}
+            "paddle.tensor.random": random, "paddle.static": _static_module()}
+
+
+# the mode switches of the alias's top level (see the module docstring)
+_TOP_NAMES = {"enable_static": _enable_static, "disable_static": _disable_static,
+              "in_dynamic_mode": lambda: not _MODE["static"]}
 
 
 class _Top(types.ModuleType):
@@ -92,6 +153,8 @@ class _Top(types.ModuleType):
         full = "paddle." + name
         if full in self._stand_ins:
             return self._stand_ins[full]
+        if name in _TOP_NAMES:
+            return _TOP_NAMES[name]
         return getattr(opsdk, name)
 
 

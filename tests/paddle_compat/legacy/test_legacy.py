@@ -13,7 +13,9 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUNNER = os.path.join(HERE, "run_legacy.py")
-TARGET = 55  # of the 68 that pass on PaddlePaddle 3.3.1 (issue 14)
+# of the 73 tests of run_legacy.FILES that pass on PaddlePaddle 3.3.1 (static-mode tests aside):
+# 95% (issue 26); 72 passed on 2025-12-02, with test_tensor_register_hook.py not in the folder
+TARGET, TOTAL = 70, 73
 
 
 def _run(code):
@@ -35,7 +37,7 @@ def test_alias_resolves_paddle_to_opsdk_and_stands_in_for_base():
 
 
 @pytest.mark.paddle
-def test_at_least_55_of_paddles_passing_legacy_tests_pass_under_opsdk(tmp_path):
+def test_95_percent_of_paddles_passing_legacy_tests_pass_under_opsdk(tmp_path):
     folder = os.environ.get("OPSDK_PADDLE_LEGACY_TESTS")
     if not folder or not os.path.isdir(folder):
         pytest.skip("set OPSDK_PADDLE_LEGACY_TESTS to a folder holding Paddle's legacy tests "
@@ -46,4 +48,4 @@ def test_at_least_55_of_paddles_passing_legacy_tests_pass_under_opsdk(tmp_path):
     line = out.strip().splitlines()[-1]
     ours, total = int(line.split()[0]), int(line.split()[3])
     assert ours >= TARGET, f"{line}\n{out}"
-    assert total == 68, line
+    assert total == TOTAL, line
