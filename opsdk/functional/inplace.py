@@ -143,13 +143,13 @@ _ZERO = (lambda g: maths.zeros_like(g),)
 fill_values_ = inplace_method(_constant_like, "fill_", reads_input=False)
 
 
-def fill_(self, value):
+def fill_(x, value):
     """Set every element to value, in place (the gradient to the old values is 0)."""
     # Paddle refuses a list, tuple, tensor or string value with a TypeError
     if not isinstance(value, (int, float, np.number, np.bool_)):
         raise ArgumentTypeError(f"fill_: value: expected: an int or float; got: "
                                 f"{type(value).__name__}")
-    return fill_values_(self, value)
+    return fill_values_(x, value)
 
 
 def zero_(self):
