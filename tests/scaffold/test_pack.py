@@ -9,7 +9,8 @@ from opsdk.errors import InvalidNameError, ScaffoldError
 from opsdk.scaffold import plan_pack, template_version
 
 PACK_FILES = {
-    ".gitignore", ".opsdk-answers.json", "README.md", "pyproject.toml",
+    ".gitignore", ".opsdk-answers.json", "README.md", "pyproject.toml", "MANIFEST.in",
+    ".github/workflows/wheels.yml", "src/pack_build.py",
     "src/demo_pk/__init__.py", "src/demo_pk/ops/__init__.py",
     "tests/test_pack.py", "tests/test_checks.py", "tests/test_cuda_kernels.py",
 }
