@@ -85,23 +85,26 @@ def _value_neighbours(ctx, other):
     found = []
     for key, slot in sample.slots():
         values = slot.values
-        if values.size < 2:
+        if values.size < 2 or values.dtype.kind not in "fiu":
             continue
         kept = key not in partner or np.array_equal(np.sort(partner[key].values, axis=None),
                                                     np.sort(values, axis=None))
-        if values.dtype.kind not in "iu" and not kept:
+        if values.dtype.kind == "f" and not kept:
             continue
         flat = values.reshape(-1).copy()
-        replacement = flat.max() if flat[0] != flat.max() else flat.min()
+        held = flat[np.isfinite(flat)] if values.dtype.kind == "f" else flat
+        if not held.size or not np.isfinite(flat[0]):
+            continue
+        replacement = held.max() if flat[0] != held.max() else held.min()
         if replacement == flat[0]:
             continue  # a constant input: every element the same
-        old, flat[0] = flat[0], replacement
+        old, flat[0] = flat[0].item(), replacement.item()
         name = slot_name(ctx.op, sample, key)
         moved = sample.with_slots(f"{sample.label}, one value of '{name}' changed",
                                   {key: slot.with_values(flat.reshape(values.shape))})
         where = "[" + ", ".join("0" for _ in values.shape) + "]"
         found.append(Neighbour(moved, f"the values of '{name}'", f"with {name}{where} = {old:.6g}",
-                               f"with {name}{where} = {replacement:.6g}",
+                               f"with {name}{where} = {flat[0].item():.6g}",
                                "shapes, dtype, attributes and other values"))
     return found
 
