@@ -138,7 +138,8 @@ def _second_call(ctx, seq, first, other):
 
 
 def _interleaved(ctx, seq, other, foreign):
-    """Interleaved calls from fresh state against separate runs from fresh state."""
+    """Interleaved calls from fresh state against separate runs from fresh state: ``(problems,
+    the op's state those calls changed)``."""
     state = ctx.state
     alone = {}
     for label, sample in (("A", ctx.sample), ("B", other)):
@@ -167,7 +168,7 @@ def _interleaved(ctx, seq, other, foreign):
         return [f"calls interfere: {', '.join(order)} raised {type(error).__name__}: {first} "
                 f"(separate runs from fresh op state do not){where} (state kept outside ctx: on "
                 "the Function class, at module level, or a cache keyed by something other than "
-                "the values)"]
+                "the values)"], changes
     changes = [c for c in state.changes() if c not in before]
     exact = ctx.backend in ("python", "c")
     problems = []
@@ -177,7 +178,7 @@ def _interleaved(ctx, seq, other, foreign):
         for what, message in differences(alone[label], call.result(), exact, ctx):
             problems.append(f"{what} of {label}: {message}")
     if not problems:
-        return []
+        return [], changes
     where = f"; state changed meanwhile: {', '.join(changes)}" if changes else ""
     return [f"calls interfere: {', '.join(order)} ({partner_words(other)}"
             f"{'' if foreign is None else '; X: the sample in the other dtype'}) differ from "
@@ -185,7 +186,7 @@ def _interleaved(ctx, seq, other, foreign):
             + "; ".join(problems[:2]) + (f" (and {len(problems) - 2} more)"
                                          if len(problems) > 2 else "") + where
             + " (state kept outside ctx: on the Function class, at module level, or a cache "
-              "keyed by something other than the values)"]
+              "keyed by something other than the values)"], changes
 
 
 def _updated(ctx, seq, other):
@@ -301,9 +302,12 @@ def run(ctx):
     if ctx.sample.lead:
         # state kept between calls shows on the op's first sample; its other samples (other
         # attributes) are checked for writes and shared memory above
-        problems += _interleaved(ctx, seq, other, foreign)
-        # a cache keyed on part of the call: the cause named, also where interleaving saw it
-        problems += keyed(ctx, seq, other)
+        found, kept = _interleaved(ctx, seq, other, foreign)
+        problems += found
+        if kept:
+            # the calls left state behind: a cache keyed on part of the call, named as such
+            # (also where interleaving saw it); an op keeping no state pays nothing here
+            problems += keyed(ctx, seq, other, kept)
         if not problems:
             problems += _one_graph(ctx, seq, other)
         if other is not None and not problems:

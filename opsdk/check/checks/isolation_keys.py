@@ -7,9 +7,9 @@ call's contents to a later call that differs in that part only: the attribute (`
 flag), the values of an input (an index, a weight table) or the dtype. For each such
 neighbour N of the first sample A, the op's results on N after a call on A must equal its
 results on N from fresh op state (bit for bit on deterministic backends); for the dtype, in
-both orders. Only where a call on A leaves state behind (a module-level dict filled, a
-functools cache, an attribute set on the Function class): without it there is no cache to go
-stale, and the check costs one call.
+both orders. Only where the interleaving's calls left state behind (a module-level dict
+filled, a functools cache, an attribute set on the Function class): without it there is no
+cache to go stale, and these calls cost nothing.
 """
 from dataclasses import replace
 
@@ -131,16 +131,13 @@ def _result(seq, sample):
     return call.result()
 
 
-def keyed(ctx, seq, other):
+def keyed(ctx, seq, other, kept):
     """Problem lines: N after A differs from N from fresh op state, for each neighbour N of the
-    first sample A (another attribute value, other values of one input, the other dtype)."""
+    first sample A (another attribute value, other values of one input, the other dtype);
+    ``kept``: the op's state that calls of A changed (the interleaving's), named in reports."""
     state = ctx.state
     state.restore()
-    before = state.changes()
     alone = _result(seq, ctx.sample)
-    kept = [c for c in state.changes() if c not in before]
-    if not kept:
-        return []
     neighbours = _attribute_neighbours(ctx) + _value_neighbours(ctx, other)
     dtype = _dtype_neighbour(ctx)
     neighbours += [dtype] if dtype is not None else []
@@ -178,5 +175,5 @@ def _report(n, on_first, on_then, found, kept):
             f"after a call {on_first} (same {n.same}) differs from the same call from fresh "
             "op state: " + "; ".join(found[:2])
             + (f" (and {len(found) - 2} more)" if len(found) > 2 else "")
-            + f"; state the first call left: {', '.join(kept[:3])} (its cached contents were "
+            + f"; state its calls changed: {', '.join(kept[:3])} (its cached contents were "
               f"used again: key the cache on {n.forgets} too)")
