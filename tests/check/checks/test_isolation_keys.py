@@ -79,17 +79,14 @@ class Counted(opsdk.PyLayer):
         return opsdk.to_tensor(dy.numpy() * ctx.eps)
 
 
-def test_an_op_whose_calls_leave_no_state_gets_no_keyed_calls(pack):
+def test_an_op_whose_calls_leave_no_state_gets_no_keyed_calls(pack, monkeypatch):
     from opsdk.check.checks import isolation_keys
 
     seen = []
     original = isolation_keys._attribute_neighbours
-    isolation_keys._attribute_neighbours = lambda ctx: seen.append(ctx) or original(ctx)
-    try:
-        result = verdict(pack, Counted, "isolation", inputs=[TensorSpec(shape=(3,))],
-                         attrs={"eps": 0.5})
-    finally:
-        isolation_keys._attribute_neighbours = original
+    monkeypatch.setattr(isolation_keys, "_attribute_neighbours",
+                        lambda ctx: seen.append(ctx) or original(ctx))
+    result = verdict(pack, Counted, "isolation", inputs=[TensorSpec(shape=(3,))],
+                     attrs={"eps": 0.5})
     # _CALLS grows, but a test module's lists are no op's state
     assert result.status == "pass" and seen == [] and _CALLS
-
