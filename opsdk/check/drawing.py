@@ -9,8 +9,8 @@ from .variants.long_rows import LONG_ROW, long_variants
 from .variants.regimes import regime_variants
 from .variants.thresholds import source_sizes
 from .variants.ties import tie_variants
-from .variants import (attribute_variants, broadcast_variants, layout_variants, probe_variants,
-                       size_variants, trial)
+from .variants import (attribute_variants, beyond_variants, broadcast_variants, layout_variants,
+                       probe_variants, size_variants, trial)
 
 _cache = {}
 
@@ -37,8 +37,8 @@ def draw_samples(op, dtype, seed=0, mode="full"):
 
     Returns:
         list of CaseSample: the op's own (kind ``own``), then ``broadcast``, ``attribute``,
-        ``layout``, ``regime``, ``size``, ``tie``, ``long`` and ``probe`` samples; each check
-        runs on the kinds it names.
+        ``layout``, ``regime``, ``size``, ``tie``, ``long``, ``probe`` and ``beyond`` samples;
+        each check runs on the kinds it names.
 
     Example::
 
@@ -117,6 +117,8 @@ def _draw(op, dtype, seed, mode):
         derived += tie_variants(op, accepted[0], accepts)
     for i, s in enumerate(accepted if full else accepted[:1]):
         derived += probe_variants(op, s, filled=full and i == 0, accepts=accepts)
+    # large finite inputs beyond the declared domain, where float64 is finite (probes.py)
+    derived += beyond_variants(op, accepted[0], accepts) if accepted else []
     # each derived sample gets its own seed for the grad_outputs checks draw
     fixed = sample_seed(0, op.qualname, dtype) + [1 << 20]
     derived = [replace(s, seed=(fixed if s.kind in SEEDLESS else seeds) + [len(own) + i],

@@ -17,6 +17,7 @@ ATTRIBUTE = "attribute"
 LAYOUT = "layout"
 SIZE = "size"
 PROBE = "probe"
+BEYOND = "beyond"
 REGIME = "regime"
 TIE = "tie"
 LONG = "long"
@@ -45,7 +46,7 @@ class CaseSample:
 
     ``make()`` builds fresh Tensors on every call, so checks never share gradients or hooks.
     ``kind`` says where the sample comes from (``own``, ``broadcast``, ``attribute``, ``layout``,
-    ``size``, ``probe``, ``regime``, ``tie``, ``long``); ``compiled`` is False for derived
+    ``size``, ``probe``, ``beyond``, ``regime``, ``tie``, ``long``); ``compiled`` is False for derived
     samples only the python backend runs; ``related`` is another sample a check compares this
     one with (the short row of a long-row sample); ``lead`` marks the op's first sample, the
     one checked most thoroughly (whole Jacobians, every engine check); ``origin`` is the index

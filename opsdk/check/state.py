@@ -145,7 +145,23 @@ class _Namespace:
                 found.append(f"{self.label}.{name} (rebound: {_describe(now)})")
             elif saved is not None and not _same_content(value, saved):
                 found.append(f"{self.label}.{name} (changed: {_describe(value)})")
+        # a functools.lru_cache / cache wrapper keeps its memo inside; restore() empties it
+        for name, value in current.items():
+            size = _memo_size(value)
+            if size:
+                found.append(f"{self.label}.{name} (functools cache of {size})")
         return found
+
+
+def _memo_size(value):
+    """Entries in a functools.lru_cache or cache wrapper's memo (0 for anything else)."""
+    info = getattr(value, "cache_info", None)
+    if not callable(info) or not callable(getattr(value, "cache_clear", None)):
+        return 0
+    try:
+        return int(info().currsize)
+    except Exception:  # a cache_info of another kind
+        return 0
 
 
 _MISSING = object()

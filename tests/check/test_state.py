@@ -65,3 +65,15 @@ def test_changes_name_what_moved_since_the_capture():
     changes = state.changes()
     assert "opsdk_state_probe.CACHE (changed: dict of 1)" in changes
     assert any("Op.saved (rebound: array [2])" in c for c in changes)
+
+
+def test_changes_name_a_functools_cache_the_op_filled():
+    # a memo inside an lru_cache wrapper is state too: a call that fills one can leave a
+    # stale entry for the next (isolation's keyed calls run only where a call left state)
+    module = _module()
+    state = OpState(_op_in(module, module.Op))
+    assert state.changes() == []
+    module.memo(3)
+    assert "opsdk_state_probe.memo (functools cache of 1)" in state.changes()
+    state.restore()
+    assert state.changes() == []

@@ -8,6 +8,10 @@
 - forward(A), forward(B), backward(B), backward(A) - after a call in the other dtype - give
   what separate runs from fresh op state give, bit for bit on deterministic backends (state on
   the Function class, a cache keyed by shape instead of values, a module-level mask);
+- a call that differs from A in one part only (an attribute, the values of one input, the
+  dtype), made after A, gives what it gives from fresh state (a cache keyed on part of the
+  call: a plan keyed without a flag, counts keyed by an index's shape, a table built in the
+  first call's dtype; isolation_keys.py);
 - the tensors of A given B's values in place, as an optimizer step does, give B's results (a
   cache keyed by a tensor's identity or address);
 - two calls in one graph and one backward through both give each call's gradients as separate
@@ -18,12 +22,13 @@ import copy
 
 import numpy as np
 
-from ..compare import bitwise, compare
+from ..compare import bitwise
 from ..context import host
 from ..samples import argument_names, gradient_names
 from ..result import Outcome
-from .isolation_calls import (Sequence, changed_arguments, partner, partner_words, shares_memory,
-                               update_in_place)
+from .isolation_calls import (Sequence, changed_arguments, differences, partner, partner_words,
+                               shares_memory, update_in_place)
+from .isolation_keys import keyed
 
 NAME = "isolation"
 SUMMARY = ("forward and backward write into no input or incoming gradient, share no memory with "
@@ -133,7 +138,8 @@ def _second_call(ctx, seq, first, other):
 
 
 def _interleaved(ctx, seq, other, foreign):
-    """Interleaved calls from fresh state against separate runs from fresh state."""
+    """Interleaved calls from fresh state against separate runs from fresh state: ``(problems,
+    the op's state those calls changed)``."""
     state = ctx.state
     alone = {}
     for label, sample in (("A", ctx.sample), ("B", other)):
@@ -162,17 +168,17 @@ def _interleaved(ctx, seq, other, foreign):
         return [f"calls interfere: {', '.join(order)} raised {type(error).__name__}: {first} "
                 f"(separate runs from fresh op state do not){where} (state kept outside ctx: on "
                 "the Function class, at module level, or a cache keyed by something other than "
-                "the values)"]
+                "the values)"], changes
     changes = [c for c in state.changes() if c not in before]
     exact = ctx.backend in ("python", "c")
     problems = []
     for label, call in (("A", a), ("B", b)):
         if call is None:
             continue
-        for what, message in _differences(alone[label], call.result(), exact, ctx):
+        for what, message in differences(alone[label], call.result(), exact, ctx):
             problems.append(f"{what} of {label}: {message}")
     if not problems:
-        return []
+        return [], changes
     where = f"; state changed meanwhile: {', '.join(changes)}" if changes else ""
     return [f"calls interfere: {', '.join(order)} ({partner_words(other)}"
             f"{'' if foreign is None else '; X: the sample in the other dtype'}) differ from "
@@ -180,7 +186,7 @@ def _interleaved(ctx, seq, other, foreign):
             + "; ".join(problems[:2]) + (f" (and {len(problems) - 2} more)"
                                          if len(problems) > 2 else "") + where
             + " (state kept outside ctx: on the Function class, at module level, or a cache "
-              "keyed by something other than the values)"]
+              "keyed by something other than the values)"], changes
 
 
 def _updated(ctx, seq, other):
@@ -200,7 +206,7 @@ def _updated(ctx, seq, other):
     again = seq.call_with(other, first.args, first.kwargs)
     seq.backward(again)
     exact = ctx.backend in ("python", "c")
-    problems = [f"{what}: {message}" for what, message in _differences(want, again.result(),
+    problems = [f"{what}: {message}" for what, message in differences(want, again.result(),
                                                                        exact, ctx)]
     if not problems:
         return []
@@ -250,7 +256,7 @@ def _one_graph(ctx, seq, other):
     exact = ctx.backend in ("python", "c")
     problems = []
     for label, call, want in (("first", first, alone[0]), ("second", then, alone[1])):
-        found = [(what, message) for what, message in _differences(want, call.result(), exact, ctx)
+        found = [(what, message) for what, message in differences(want, call.result(), exact, ctx)
                  if what.startswith("the gradient")]
         problems += [f"{what} of the {label} call: {message}" for what, message in found]
     if not problems:
@@ -285,24 +291,6 @@ def _interleave(seq, sample, other, x, order):
     return a, b
 
 
-def _differences(first, second, exact, ctx):
-    """``(what, message)`` for each output or gradient that differs between two runs."""
-    names = argument_names(ctx.op, len(ctx.sample.args))
-    labels = {"outputs": lambda k: f"output {k}",
-              "gradients": lambda k: f"the gradient of '{names[ctx.sample.diff_positions[k]]}'"}
-    out = []
-    for part in ("outputs", "gradients"):
-        for k, (x, y) in enumerate(zip(first[part], second[part])):
-            if x is None or y is None:
-                if (x is None) != (y is None):
-                    out.append((labels[part](k), "a gradient in one run only"))
-                continue
-            result = bitwise(y, x) if exact else compare(y, x, ctx.atol, ctx.rtol)
-            if not result.ok:
-                out.append((labels[part](k), result.message))
-    return out
-
-
 def run(ctx):
     """In-place writes, memory shared with inputs or earlier calls, and interleaving."""
     seq = Sequence(ctx)
@@ -314,7 +302,12 @@ def run(ctx):
     if ctx.sample.lead:
         # state kept between calls shows on the op's first sample; its other samples (other
         # attributes) are checked for writes and shared memory above
-        problems += _interleaved(ctx, seq, other, foreign)
+        found, kept = _interleaved(ctx, seq, other, foreign)
+        problems += found
+        if kept:
+            # the calls left state behind: a cache keyed on part of the call, named as such
+            # (also where interleaving saw it); an op keeping no state pays nothing here
+            problems += keyed(ctx, seq, other, kept)
         if not problems:
             problems += _one_graph(ctx, seq, other)
         if other is not None and not problems:

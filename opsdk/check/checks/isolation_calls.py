@@ -6,6 +6,7 @@ import numpy as np
 
 from ...autograd import grad
 from ..backends import dtype_availability
+from ..compare import bitwise, compare
 from ..context import host, outputs_of
 from ..samples import argument_names
 
@@ -204,3 +205,21 @@ def partner(ctx):
                 and [(k, tuple(s.shape)) for k, s in other.slots()] == shapes:
             return other
     return None
+
+
+def differences(first, second, exact, ctx):
+    """``(what, message)`` for each output or gradient that differs between two runs."""
+    names = argument_names(ctx.op, len(ctx.sample.args))
+    labels = {"outputs": lambda k: f"output {k}",
+              "gradients": lambda k: f"the gradient of '{names[ctx.sample.diff_positions[k]]}'"}
+    out = []
+    for part in ("outputs", "gradients"):
+        for k, (x, y) in enumerate(zip(first[part], second[part])):
+            if x is None or y is None:
+                if (x is None) != (y is None):
+                    out.append((labels[part](k), "a gradient in one run only"))
+                continue
+            result = bitwise(y, x) if exact else compare(y, x, ctx.atol, ctx.rtol)
+            if not result.ok:
+                out.append((labels[part](k), result.message))
+    return out

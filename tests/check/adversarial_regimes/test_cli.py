@@ -25,7 +25,7 @@ def test_every_class_of_the_issue_has_two_bugs_and_compiled_ones(regimes_seed0):
     classes = {}
     for name, (cls, _, _) in BUGS.items():
         classes.setdefault(cls, []).append(name)
-    assert sorted(classes) == ["accumulation", "broadcast", "buffer", "regime", "ties"]
+    assert sorted(classes) == ["accumulation", "broadcast", "buffer", "cache", "regime", "ties"]
     assert all(len(names) >= 2 for names in classes.values()), classes
     assert any(n.endswith("_c") for n in BUGS) and any(not n.endswith("_c") for n in BUGS)
 

@@ -1,6 +1,7 @@
 """The regimes pack: ops whose bugs hide in a selection regime, at exact ties, in a float32
-accumulation over long rows, in a buffer reused across calls, or behind a broadcast that asks
-for gigabytes (issue 21); and hard correct ops of the same kinds, which no check may flag.
+accumulation over long rows, in a buffer reused across calls, behind a broadcast that asks
+for gigabytes, or in a cache keyed on part of the call (issue 21); and hard correct ops of the
+same kinds, which no check may flag.
 
 Tests import this directory as the package ``opsdk_regimes`` (see ``import_pack``) and
 register it as pack ``reg`` with ``registered()``; ``BUGS`` (in ../expected.py) says, for each
@@ -15,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE = "opsdk_regimes"
 NAME = "reg"
 MODULES = ("correct", "ported", "bugs_regimes", "bugs_ties", "bugs_accumulation",
-           "bugs_buffers", "bugs_broadcast")
+           "bugs_buffers", "bugs_broadcast", "caches", "bugs_caches")
 
 
 def import_pack():
