@@ -4,8 +4,8 @@ import os
 import pytest
 
 PACK_FILES = {
-    ".gitignore", ".opsdk-answers.json", "README.md", "pyproject.toml",
-    "src/clidemo/__init__.py", "src/clidemo/ops/__init__.py",
+    ".gitignore", ".opsdk-answers.json", "README.md", "pyproject.toml", "MANIFEST.in",
+    ".github/workflows/wheels.yml", "src/pack_build.py", "src/clidemo/__init__.py", "src/clidemo/ops/__init__.py",
     "tests/test_pack.py", "tests/test_checks.py", "tests/test_cuda_kernels.py",
 }
 
