@@ -2,7 +2,6 @@
 op passes every check, each planted C++ backward bug is caught with its cause named. The build
 (half a minute or more) happens once per test session, in the slow job; the fast test needs no
 compiler."""
-import shutil
 import sys
 
 import pytest
@@ -13,17 +12,6 @@ pytestmark = pytest.mark.torch
 from opsdk.check import plan_cases, run_checks  # noqa: E402
 
 from . import lltm_cpp, lltm_ops  # noqa: E402
-
-
-@pytest.fixture(scope="session")
-def built(tmp_path_factory):
-    """The extension, compiled once per session in a temporary directory of its own."""
-    if not (shutil.which("c++") or shutil.which("g++")):
-        pytest.skip("no C++ compiler (c++ or g++) on PATH: the LLTM extension cannot build")
-    try:
-        return lltm_cpp.extension(str(tmp_path_factory.mktemp("lltm_build")))
-    except lltm_cpp.BuildError as error:
-        pytest.skip(str(error))
 
 
 def test_declaration_loads_without_compiling_and_a_failed_build_names_the_op(monkeypatch):
@@ -41,7 +29,7 @@ def test_declaration_loads_without_compiling_and_a_failed_build_names_the_op(mon
 
 
 @pytest.mark.slow
-def test_correct_extension_passes_every_check(built):
+def test_correct_extension_passes_every_check(lltm_built):
     results = run_checks(plan_cases([lltm_ops.lltm]))
     assert not [r for r in results if r.failed], [r.detail for r in results if r.failed]
     assert {"gradcheck", "reference", "isolation", "layout", "special_points"} <= {
@@ -50,7 +38,7 @@ def test_correct_extension_passes_every_check(built):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("op, check, words", lltm_ops.BUGS, ids=[b[0].name for b in lltm_ops.BUGS])
-def test_planted_cpp_backward_bug_is_caught_naming_the_cause(built, op, check, words):
+def test_planted_cpp_backward_bug_is_caught_naming_the_cause(lltm_built, op, check, words):
     (result,) = run_checks(plan_cases([op], checks=[check]))
     assert result.failed, result.detail
     assert words in result.detail
