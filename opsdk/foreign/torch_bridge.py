@@ -49,7 +49,11 @@ class Bridge:
         """The gradients of the graph's differentiable leaves for the cotangents of the outputs
         at ``given``: a Graph over the leaves and the cotangents."""
         seeds = [self.tensor(np.asarray(c), create) for c in cotangents]
-        pairs = [(graph.outputs[i], s) for i, s in zip(given, seeds)
+        # torch refuses an in-place write to a leaf that requires grad, which the seeds are when a
+        # higher order is wanted: the op gets a copy, as a user's create_graph=True gives it a
+        # non-leaf, and what its backward writes there is copied back to show as the user sees it
+        given_seeds = [s.clone() if create else s for s in seeds]
+        pairs = [(graph.outputs[i], s) for i, s in zip(given, given_seeds)
                  if graph.outputs[i].requires_grad]
         wrt = [graph.leaves[i] for i in graph.diff_leaves]
         grads = [None] * len(wrt)
@@ -58,7 +62,17 @@ class Bridge:
                 grads = torch.autograd.grad([o for o, _ in pairs], wrt, [s for _, s in pairs],
                                             retain_graph=True, create_graph=create,
                                             allow_unused=True)
+        if create:
+            _copy_back_writes(seeds, given_seeds)
         # an input the outputs do not depend on has gradient zero, to every order
         grads = [torch.zeros_like(w, requires_grad=False) if g is None else g
                  for g, w in zip(grads, wrt)]
         return Graph(graph.leaves + seeds, graph.diff + [create] * len(seeds), grads)
+
+
+def _copy_back_writes(seeds, given):
+    """What backward wrote into the copies of the incoming gradients, into their memory."""
+    with torch.no_grad():
+        for seed, copy in zip(seeds, given):
+            if not torch.equal(seed, copy):
+                seed.detach().copy_(copy)

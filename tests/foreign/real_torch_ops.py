@@ -9,6 +9,10 @@ each verified by a declaration of a few lines.
 - SortWithIndices: the example of PyTorch's own ``mark_non_differentiable`` docs, two outputs
   (the sorted values, their int64 indices), backward scattering the gradient back by index
   (``once_differentiable``); its ``index_add_`` along axis 0 holds for 1-d inputs only.
+
+BUGS: each with a bug of a class its projects' issue trackers report, planted in backward (or
+in what forward saves for it), with the check that must catch it and the words of its report;
+tests/foreign/ported_ops.py plants the same ones in the same maths ported to opsdk.
 """
 import torch
 
@@ -72,17 +76,84 @@ class SortWithIndices(torch.autograd.Function):
         return torch.zeros_like(x).index_add_(0, index, dvalues)
 
 
+class SwishWrongTerm(MemoryEfficientSwish):
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        s = torch.sigmoid(x)
+        return grad * s * (1 + x * s)                  # BUG: (1 - s) written s
+
+
+class SwishSavedSigmoid(MemoryEfficientSwish):
+    @staticmethod
+    def forward(ctx, x):
+        s = torch.sigmoid(x)
+        ctx.save_for_backward(x, s)                    # BUG: s a constant to double backward
+        return x * s
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, s = ctx.saved_tensors
+        return grad * s * (1 + x * (1 - s))
+
+
+class SparsemaxRowMean(Sparsemax):
+    @staticmethod
+    def backward(ctx, grad):
+        k, out = ctx.saved_tensors
+        g = torch.where(out != 0, grad, torch.zeros_like(grad))
+        mean = g.mean(dim=ctx.dim, keepdim=True)       # BUG: over the row, not the support
+        return torch.where(out != 0, g - mean, g), None
+
+
+class SparsemaxGradInPlace(Sparsemax):
+    @staticmethod
+    def backward(ctx, grad):
+        k, out = ctx.saved_tensors
+        grad[out == 0] = 0                             # BUG: no clone: the caller's gradient
+        mean = grad.sum(dim=ctx.dim, keepdim=True) / k.to(grad.dtype)
+        return torch.where(out != 0, grad - mean, grad), None
+
+
+class SortGathered(SortWithIndices):
+    @staticmethod
+    @torch.autograd.function.once_differentiable
+    def backward(ctx, dvalues, dindex):
+        x, index = ctx.saved_tensors
+        return dvalues[index]                          # BUG: gathered, not scattered back
+
+
 # the declarations: what a user of these projects writes to verify them
-swish = opsdk.foreign_op(MemoryEfficientSwish.apply, framework="torch", name="real.swish",
-                         inputs=[TensorSpec(shape=(3, 4), domain=(-4.0, 4.0))],
-                         double_backward=True,
-                         reference=lambda x: torch.nn.functional.silu(x))
+def declare_swish(function, name="swish"):
+    return opsdk.foreign_op(function.apply, framework="torch", name=f"real.{name}",
+                            inputs=[TensorSpec(shape=(3, 4), domain=(-4.0, 4.0))],
+                            double_backward=True,
+                            reference=lambda x: torch.nn.functional.silu(x))
 
-sparsemax = opsdk.foreign_op(Sparsemax.apply, framework="torch", name="real.sparsemax",
-                             inputs=[TensorSpec(shape=(3, 5))], attrs={"dim": -1},
-                             double_backward=True)
 
-sort = opsdk.foreign_op(SortWithIndices.apply, framework="torch", name="real.sort",
-                        inputs=[TensorSpec(shape=(6,))])
+def declare_sparsemax(function, name="sparsemax"):
+    return opsdk.foreign_op(function.apply, framework="torch", name=f"real.{name}",
+                            inputs=[TensorSpec(shape=(3, 5))], attrs={"dim": -1},
+                            double_backward=True)
+
+
+def declare_sort(function, name="sort"):
+    return opsdk.foreign_op(function.apply, framework="torch", name=f"real.{name}",
+                            inputs=[TensorSpec(shape=(6,))])
+
+
+swish = declare_swish(MemoryEfficientSwish)
+sparsemax = declare_sparsemax(Sparsemax)
+sort = declare_sort(SortWithIndices)
 
 OPS = [swish, sparsemax, sort]
+
+# (op, the check that must catch the bug, words its report must hold: the cause named)
+BUGS = [
+    (declare_swish(SwishWrongTerm, "swish_wrong_term"), "gradcheck", "w.r.t. x"),
+    (declare_swish(SwishSavedSigmoid, "swish_saved_sigmoid"), "gradgradcheck", "w.r.t. x"),
+    (declare_sparsemax(SparsemaxRowMean, "sparsemax_row_mean"), "gradcheck", "w.r.t. z"),
+    (declare_sparsemax(SparsemaxGradInPlace, "sparsemax_grad_in_place"), "isolation",
+     "incoming gradient"),
+    (declare_sort(SortGathered, "sort_gathered"), "gradcheck", "w.r.t. x"),
+]

@@ -27,3 +27,11 @@ def test_every_check_passes_in_every_dtype(op):
     assert not [r for r in results if r.failed], [r.detail for r in results if r.failed]
     assert {"isolation", "layout", "special_points"} <= {
         r.check for r in results if r.status == "pass"}
+
+
+@pytest.mark.parametrize("op, check, words", real_torch_ops.BUGS,
+                         ids=[b[0].name for b in real_torch_ops.BUGS])
+def test_planted_bug_fails_its_check_naming_the_cause(op, check, words):
+    (result,) = run_checks(plan_cases([op], dtypes=["float64"], checks=[check]))
+    assert result.status == "fail", result.detail
+    assert words in result.detail
