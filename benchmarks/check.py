@@ -7,24 +7,33 @@ its total time over all ops, backends and dtypes, its share of the run, and how 
 and samples it ran. The checks added for issue 11 (isolation, layout, sizes, special points,
 reference, and the derived samples the older checks now also run on) are marked new.
 
-Last results (issue 21; 2 CPU cores shared with other jobs, load average 3.1-3.3 while measured;
-Python 3.11.7, NumPy 2.4; --repeat 3; first-party ops: 11, CPU backends; warm kernel cache):
+Each run is the `opsdk check` command in a fresh process (as a user runs it: packs loaded, a
+worker forked, with -j its own processes), once with -j 1 and once with the default, taking
+turns; the table is the last default run's, each check's time summed over its cases.
 
-    full mode (the default): 13.68 s (runs 13.68, 13.75, 12.11); budget 8 s on an idle machine
-    slowest op: nn.layer_norm 1.65 s (budget 20 s); then nn.rms_norm 1.49, nn.softplus 1.45
+Last results (issue 21, after `-j` and the counted gradcheck side; 2 CPU cores, load average
+1.0-1.1 while measured; Python 3.11.7, NumPy 2.4; --repeat 3; first-party ops: 11, CPU
+backends; warm kernel cache):
+
+    one process (-j 1): 7.17 s (runs 7.17, 7.40, 7.08); 2 processes (-j auto): 4.43 s
+    (runs 4.44, 4.25, 4.43); speed-up 1.62x; budget 8 s
+    slowest op: nn.layer_norm 1.24 s (budget 20 s); then nn.cross_entropy 1.04, nn.rms_norm 0.94
+    `time opsdk check` (the whole command, start-up included): 4.9-5.0 s; -j 1: 7.8 s
 
 | check | seconds | share | cases | samples |
 | --- | --- | --- | --- | --- |
-| sizes (new) | 2.21 | 18 % | 44 | 230 |
-| gradcheck | 2.02 | 17 % | 66 | 294 |
-| isolation (new) | 1.45 | 12 % | 66 | 92 |
-| gradgradcheck | 1.31 | 11 % | 66 | 152 |
-| forward | 0.97 | 8 % | 55 | 299 |
-| backward_agreement | 0.80 | 7 % | 55 | 299 |
-| ties | 0.65 | 5 % | 66 | 392 |
-| reference, layout, accumulation, special_points | 2.05 | 18 % | | |
-| the seven engine checks (protocol ... no_grad) | 0.64 | 5 % | | |
+| sizes (new) | 1.49 | 18 % | 44 | 230 |
+| gradcheck | 1.39 | 17 % | 66 | 294 |
+| gradgradcheck | 0.87 | 10 % | 66 | 152 |
+| forward | 0.87 | 10 % | 55 | 299 |
+| isolation (new) | 0.86 | 10 % | 66 | 92 |
+| backward_agreement | 0.52 | 6 % | 55 | 299 |
+| ties | 0.47 | 6 % | 66 | 392 |
+| special_points, reference, layout, accumulation | 1.47 | 17 % | | |
+| the eight engine checks (protocol ... jvp) | 0.43 | 5 % | | |
 
+The run before (issue 21's first pass, one process, load 3.1-3.3): 13.68 s; the same code
+idle: 11.5 s.
 Issue 11's run (before the regime, tie, long-row samples and the ties and accumulation checks):
 9.87 s at load 2.8; before issue 11, 6.5 s cold, about 2 s warm.
 """
