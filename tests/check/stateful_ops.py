@@ -71,6 +71,25 @@ class WritesGradient(opsdk.PyLayer):
         return ten(g)
 
 
+class WritesSavedOutput(opsdk.PyLayer):
+    """tanh, whose backward turns the saved output into 1 - y^2 in place (the saved result
+    reused as scratch, as a C++ backward calling tanh_() or mul_() on it does)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        y = ten(np.tanh(arr(x)))
+        ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, dy):
+        (y,) = ctx.saved_tensor()
+        t = arr(y)
+        t *= t
+        np.subtract(1.0, t, out=t)
+        return ten(arr(dy) * t)
+
+
 class ReturnsInput(opsdk.PyLayer):
     """The identity, returning the input's memory."""
 

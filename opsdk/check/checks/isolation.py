@@ -89,6 +89,7 @@ def _single_call(ctx, seq):
         return problems, call
     seeds_before = [host(s) for s in call.seeds]
     after_forward = [host(t) for _, t in tensors]
+    outputs_before = [host(o) for o in call.outputs]
     seq.backward(call, create_graph=True)
     grad_names = gradient_names(ctx.op, len(call.outputs))
     for k, (seed, old) in enumerate(zip(call.seeds, seeds_before)):
@@ -100,6 +101,14 @@ def _single_call(ctx, seq):
                             f"{result.expected:.8g}, now {result.actual:.8g}; work on a copy")
     problems += _in_place("backward", after_forward, tensors)
     problems += changed_arguments("backward", after_forward_args)
+    # the caller still holds the outputs: a backward that works in place on an output it saved
+    # (tanh_() on the saved result) changes what the caller reads, and a second backward's input
+    for k, (out, old) in enumerate(zip(call.outputs, outputs_before)):
+        result = bitwise(host(out), old)
+        if not result.ok:
+            problems.append(f"backward changed output {k} in place (an output saved for backward "
+                            f"and written there?); at {list(result.index)}: was "
+                            f"{result.expected:.8g}, now {result.actual:.8g}; work on a copy")
     return problems, call
 
 

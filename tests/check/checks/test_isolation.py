@@ -9,7 +9,7 @@ from ..helpers import verdict
 from ..ops import Product, Square
 from ..stateful_ops import (ClassSaved, ClosureCachedRelu, DtypeBlindCache, GradientBuffer,
                             NormById, ReturnsInput, ShapeCachedRelu, SumsAxesInPlace, Twice,
-                            WorkspaceRelu, WritesGradient, WritesInput)
+                            WorkspaceRelu, WritesGradient, WritesInput, WritesSavedOutput)
 
 X = [TensorSpec(shape=(3, 4))]
 KINKED = [TensorSpec(shape=(3, 4), avoid=(0.0,), min_distance=0.05)]
@@ -32,6 +32,13 @@ def test_an_input_written_in_place_is_named(pack):
 def test_an_incoming_gradient_written_in_place_is_named(pack):
     result = verdict(pack, WritesGradient, "isolation", inputs=X)
     assert "backward wrote into its incoming gradient 'dy'" in result.detail
+
+
+def test_an_output_saved_and_written_in_place_by_backward_is_named(pack):
+    # the caller still holds y: its values change under it after backward
+    result = verdict(pack, WritesSavedOutput, "isolation", inputs=X)
+    assert result.status == "fail"
+    assert "backward changed output 0 in place (an output saved for backward" in result.detail
 
 
 def test_an_output_sharing_memory_with_an_input_is_reported(pack):
