@@ -23,7 +23,7 @@ from .functional.elementwise import (abs, add, allclose, cast, ceil, clip, cos, 
                                      remainder, round, rsqrt, sigmoid, sign, sin, sqrt, square,
                                      subtract, tanh, where)
 from .functional.indexing import gather, index_select, masked_select, nonzero, one_hot
-from .functional.linalg import bmm, dot, matmul, mm, outer
+from .functional.linalg import bmm, dot, inner, matmul, mm, outer
 from .functional.reduction import (all, amax, amin, any, argmax, argmin, logsumexp, max, mean,
                                    min, norm, std, sum, var)
 from .functional.shape import (broadcast_to, chunk, concat, expand, expand_as, flatten, flip,

@@ -32,7 +32,7 @@ SAME_NAME = {
     products: "prod kron cross",
     nan_reduction: "nansum nanmean count_nonzero",
     cumulative: "cumsum cumprod logcumsumexp cumsum_ cumprod_",
-    linalg: "matmul mm dot",
+    linalg: "matmul mm dot inner",
     shape: "reshape flatten transpose t squeeze unsqueeze expand expand_as broadcast_to split "
            "chunk unbind flip tile moveaxis",
     rearrange: "roll rot90 repeat_interleave",

@@ -1,13 +1,13 @@
 """Linear algebra with gradients to any order: matrix products and square-matrix ops.
 
-matmul (batching and broadcasting), mm, bmm, dot, outer; inv, det, solve (Paddle's
+matmul (batching and broadcasting), mm, bmm, dot, inner, outer; inv, det, solve (Paddle's
 paddle.linalg.inv, det, solve and paddle.inverse), batched over leading axes.
 """
 import numpy as np
 
 from ..autograd.record import OUTPUT, record
-from ..errors import DTypeError, OpArgumentError, ShapeError
-from ..tensor import tensor_arg
+from ..errors import ArgumentTypeError, DTypeError, OpArgumentError, ShapeError
+from ..tensor import Tensor, tensor_arg
 from . import cast_policy, maths
 from .casting import cast
 from .reduction import sum as _sum
@@ -96,6 +96,24 @@ def dot(x, y, name=None):
     if x.shape != y.shape:
         raise ShapeError(f"dot: expected: equal shapes; got: {x.shape} and {y.shape}")
     return _sum(x * y, axis=-1)
+
+
+def inner(x, y, name=None):
+    """Inner products over the last axis, ``x[i..., k] * y[j..., k]`` summed over k, of shape
+    ``x.shape[:-1] + y.shape[:-1]`` (NumPy's inner: complex values are not conjugated); a 0-d
+    argument multiplies. Both must be Tensors (Paddle refuses arrays)."""
+    for arg, value in (("x", x), ("y", y)):
+        if not isinstance(value, Tensor):
+            raise ArgumentTypeError(f"inner: argument '{arg}' must be a Tensor; got: "
+                                    f"{type(value).__name__}")
+    if x.ndim == 0 or y.ndim == 0:
+        return x * y
+    if x.shape[-1] != y.shape[-1]:
+        raise ShapeError(f"inner: x and y must have the same last axis; got: shapes {x.shape} "
+                         f"and {y.shape}")
+    k = x.shape[-1]
+    rows = matmul(reshape(x, [-1, k]), reshape(y, [-1, k]), transpose_y=True)
+    return reshape(rows, x.shape[:-1] + y.shape[:-1])
 
 
 def outer(x, y, name=None):

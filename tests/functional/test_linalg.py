@@ -167,3 +167,32 @@ def test_square_matrix_errors_name_the_op_and_argument():
     x = opsdk.to_tensor(np.array([[1.0, 2.0], [2.0, 4.0]]), stop_gradient=False)
     with pytest.raises(OpArgumentError, match="det \\(its gradient\\): the matrix is singular"):
         opsdk.grad(opsdk.linalg.det(x), x)
+
+
+@pytest.mark.parametrize("xs, ys", [((7,), (7,)), ((3, 4), (2, 4)), ((2, 3, 5), (4, 5)), ((), (3, 2))])
+def test_inner_is_numpys_inner_with_gradients_to_second_order(xs, ys):
+    a, b = signed(*xs), signed(*ys, seed=1)
+    got = opsdk.inner(opsdk.to_tensor(a), opsdk.to_tensor(b)).numpy()
+    np.testing.assert_allclose(got, np.inner(a, b), rtol=1e-12)
+    assert_gradients(opsdk.inner, [a, b])
+
+
+def test_inner_does_not_conjugate_complex_values():
+    a = signed(3, 4) + 1j * signed(3, 4, seed=2)
+    b = signed(4) + 1j * signed(4, seed=3)
+    np.testing.assert_allclose(opsdk.inner(opsdk.to_tensor(a), opsdk.to_tensor(b)).numpy(),
+                               np.inner(a, b), rtol=1e-12)
+
+
+@pytest.mark.paddle
+def test_inner_matches_paddle():
+    assert_same_as_paddle(lambda p, x, y: p.inner(x, y), [signed(2, 3, 5), signed(4, 5, seed=1)],
+                          diff=(0, 1))
+
+
+def test_inner_refuses_arrays_and_mismatched_last_axes():
+    x = opsdk.to_tensor(signed(20, 5))
+    with pytest.raises(TypeError, match="inner: argument 'y' must be a Tensor; got: ndarray"):
+        opsdk.inner(x, signed(5))
+    with pytest.raises(ShapeError, match=r"inner: x and y must have the same last axis"):
+        opsdk.inner(x, opsdk.to_tensor(signed(10, 2)))
