@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 
-from ..errors import GraphFreedError, InplaceModifiedError, UnreachableInputError
+from ..errors import GraphFreedError, InplaceModifiedError, UnreachableInputError, UnsupportedError
 from ..tensor import Tensor, _wrap, _wrap_req, as_array, version_total
 from . import grad_mode
 from .node import OutputReadingNode, OutputWritten
@@ -23,6 +23,24 @@ def _freed_error(node):
         f"backward through '{node.name}' a second time: its saved tensors were freed after the "
         "first backward. Pass retain_graph=True to the first backward() (or opsdk.grad) if you "
         "need to run backward through the same graph again.")
+
+
+def _complex(g, multi):
+    """Whether a node's incoming gradient is complex (a list of them for a multi-output node)."""
+    if multi:
+        return any(_complex(x, False) for x in g if x is not None)
+    dtype = getattr(g, "dtype", None)
+    return dtype is not None and getattr(dtype, "kind", None) == "c"
+
+
+def _complex_error(node):
+    # the rules are written for real values: on complex ones they would give gradients without
+    # the conjugate Paddle's convention takes (x * y: Paddle's grad_x is grad * conj(y)), so a
+    # wrong answer; a PyLayer's own backward (complex_ok) decides for itself
+    return UnsupportedError(
+        f"backward through '{node.name}' on complex values: opsdk's gradient rules are for real "
+        "values (see docs/paddle.md); expected: real (float) tensors where gradients are needed, "
+        "or a PyLayer whose backward handles complex values")
 
 
 def _check_versions(node):
@@ -204,6 +222,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                     args = [a._data if isinstance(a, Tensor) else (node.out if a is OUTPUT else a)
                             for a in args]
             edges = node.edges
+            if _complex(g, multi) and not getattr(rule, "complex_ok", False):
+                raise _complex_error(node)
             if type(rule) is not tuple:
                 in_grads = rule(g, *args)
             elif len(edges) == 1:

@@ -70,6 +70,9 @@ class BackwardRule:
     user's backward computes them all at once (``rule(gs)``, gs the list of the gradients of
     the Tensor outputs)."""
 
+    # the engine refuses complex gradients to its own rules; a PyLayer's backward is the user's
+    complex_ok = True
+
     __slots__ = ("cls", "ctx", "name", "n_args", "tensor_pos", "inputs", "outputs", "site",
                  "first_order_only", "_node", "keywords", "list_args")
 

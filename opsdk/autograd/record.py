@@ -189,6 +189,7 @@ def _listed(rule):
     def listed(g, *args):
         return rule([g], *args)
     listed.__wrapped__ = rule
+    listed.complex_ok = getattr(rule, "complex_ok", False)  # the engine reads it on the wrapper
     return listed
 
 

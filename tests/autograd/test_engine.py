@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import opsdk
-from opsdk.errors import BackwardError, GraphFreedError, OpsdkWarning
+from opsdk.errors import BackwardError, GraphFreedError, OpsdkWarning, UnsupportedError
 
 
 def leaf(values, dtype="float32"):
@@ -327,3 +327,27 @@ def test_only_none_gradients_reach_a_leaf_leaves_it_without_a_gradient():
     w = opsdk.to_tensor([1.0], stop_gradient=False)
     _FirstOnly.apply(w * 1, opsdk.exp(x) * 3).sum().backward()
     assert x.grad is None and w.grad is not None
+
+
+def test_backward_through_a_rule_on_complex_values_is_refused_not_wrong():
+    # the rules are for real values: on complex ones they would miss the conjugate Paddle's
+    # convention takes (grad_x of x * y is grad * conj(y)), a wrong gradient
+    x = opsdk.to_tensor(np.array([1 + 2j, 3 - 1j]), stop_gradient=False)
+    y = opsdk.to_tensor(np.array([2 - 1j, 1 + 1j]))
+    with pytest.raises(UnsupportedError, match="backward through 'multiply' on complex values"):
+        (x * y).abs().sum().backward()
+
+
+def test_a_pylayer_s_own_backward_may_take_complex_gradients():
+    class Conjugate(opsdk.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            return opsdk.to_tensor(np.conj(x.numpy()))
+
+        @staticmethod
+        def backward(ctx, dy):
+            return opsdk.to_tensor(np.conj(dy.numpy()))
+
+    x = opsdk.to_tensor(np.array([1 + 2j]), stop_gradient=False)
+    (dx,) = opsdk.grad([Conjugate.apply(x)], [x], grad_outputs=[opsdk.to_tensor(np.array([1j]))])
+    np.testing.assert_allclose(dx.numpy(), [-1j])
