@@ -5,9 +5,9 @@ What `opsdk check` catches here is what the foreign route must catch at least as
 import opsdk
 import opsdk.nn.functional as F
 from opsdk import TensorSpec
-from opsdk.registry.validation import build_opinfo
 
 from . import lltm_ops, real_torch_ops
+from .ported_jax_paddle_ops import port_as_declared as _port
 
 
 class Swish(opsdk.PyLayer):
@@ -155,13 +155,6 @@ def _lltm_reference(input, weights, bias, old_h, old_cell):
                                      transpose_y=True) + bias, 3, axis=1)
     new_cell = old_cell + F.elu(gates[2]) * opsdk.sigmoid(gates[0])
     return opsdk.tanh(new_cell) * opsdk.sigmoid(gates[1]), new_cell
-
-
-def _port(foreign, layer, **options):
-    """The ported op, declared as the foreign one is (name, inputs, attrs, double backward)."""
-    return build_opinfo("ported", None, None, layer, dict(
-        options, name=foreign.name, inputs=list(foreign.inputs), attrs=foreign.attrs or None,
-        double_backward=foreign.double_backward, dtypes=foreign.dtypes))
 
 
 _SWISH = {"reference": lambda x: x * opsdk.sigmoid(x)}
