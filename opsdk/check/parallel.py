@@ -96,6 +96,7 @@ class _Child:
     def __init__(self, pid, tasks, answers, crash_path):
         self.pid, self.tasks, self.answers, self.crash_path = pid, tasks, answers, crash_path
         self.group = None      # the op's case indices it is running
+        self.unanswered = []   # those of them it has sent no result for yet
         self.running = None    # the case index it started and has not answered yet
         self.ending = None     # how it said it is ending (sys.exit in an op), else None
 
@@ -203,26 +204,24 @@ def _ended(child):
 
 def _death_results(child, cases, how):
     """The results of the op a dead child was running: an error for the case it was in, the
-    op's cases after it blocked."""
+    op's cases it had not answered yet blocked."""
     results = {}
     crashed = child.running
-    where = _crash_text(child)
     if crashed is not None:
         case = cases[crashed]
+        where = _crash_text(child)
         detail = (f"the process checking {case.op.qualname} ended during this check: {how} (a "
                   "crash or an exit in the op's code?); the op's later checks did not run"
                   + (f"\nwhere it ended:\n{where}" if where else ""))
         results[crashed] = CheckResult(case.op.qualname, case.backend, case.dtype, case.check,
                                        ERROR, detail=detail, message=f"the process ended: {how}")
-    after = child.group[child.group.index(crashed) + 1:] if crashed in (child.group or ()) else []
-    if crashed is None:
-        after = list(child.group or ())
-    for index in after:
-        case = cases[index]
-        first = cases[crashed].case_id if crashed is not None else "its first check"
-        results[index] = CheckResult(case.op.qualname, case.backend, case.dtype, case.check,
-                                     BLOCKED, detail=f"not run: the process checking this op "
-                                     f"ended in {first}: {how}")
+    during = cases[crashed].case_id if crashed is not None else "between two checks"
+    for index in child.unanswered:
+        if index != crashed:
+            case = cases[index]
+            results[index] = CheckResult(case.op.qualname, case.backend, case.dtype, case.check,
+                                         BLOCKED, detail=f"not run: the process checking this op "
+                                         f"ended in {during}: {how}")
     return results
 
 
@@ -243,6 +242,7 @@ def run_parallel(cases, jobs, run_case, mode, seed, deliver, on_sample=None):
     def hand_out(child):
         if pending:
             child.group = groups[pending.pop(0)]
+            child.unanswered = list(child.group)
             child.tasks.send(child.group)
         else:
             child.group = None
@@ -265,9 +265,8 @@ def run_parallel(cases, jobs, run_case, mode, seed, deliver, on_sample=None):
                 try:
                     message = conn.recv()
                 except (EOFError, OSError):
-                    how = _ended(child)
-                    if child.ending:
-                        how = child.ending
+                    ended = _ended(child)  # reaped whatever it said
+                    how = child.ending or ended
                     children.remove(child)
                     if child.group is not None:
                         done.update(_death_results(child, cases, how))
@@ -283,6 +282,7 @@ def run_parallel(cases, jobs, run_case, mode, seed, deliver, on_sample=None):
                     child.running = message[1]
                 elif kind == "result":
                     done[message[1]] = message[2]
+                    child.unanswered.remove(message[1])
                     child.running = None
                     release()
                 elif kind == "sample":

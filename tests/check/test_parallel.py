@@ -97,3 +97,15 @@ def test_another_python_thread_means_one_process(monkeypatch):
 def test_off_linux_means_one_process(monkeypatch):
     monkeypatch.setattr(parallel.sys, "platform", "darwin")
     assert parallel.fork_refusal() == "fork is only used on Linux"
+
+
+def test_a_child_dying_between_checks_blocks_only_what_it_had_not_answered():
+    # results already received stay as they are; nothing is blamed as the crashed case
+    op = types.SimpleNamespace(qualname="p.op")
+    cases = [types.SimpleNamespace(op=op, backend="python", dtype="float64", check=c,
+                                   case_id=f"p.op[{c}]") for c in ("a", "b", "c")]
+    child = parallel._Child(0, None, None, "/nonexistent")
+    child.group, child.unanswered, child.running = [0, 1, 2], [2], None
+    results = parallel._death_results(child, cases, "killed by signal SIGKILL")
+    assert list(results) == [2] and results[2].status == "blocked"
+    assert "ended in between two checks: killed by signal SIGKILL" in results[2].detail
