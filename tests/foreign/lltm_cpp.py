@@ -96,7 +96,11 @@ BUGS = ("tanh_term", "grad_cell_dropped", "saved_written", "bias_mean")
 
 
 class BuildError(RuntimeError):
-    """The extension cannot build here (no C++ compiler, no ninja, a compile error)."""
+    """The extension did not build (a compile error, or NoToolchain)."""
+
+
+class NoToolchain(BuildError):
+    """This machine lacks what the build needs (ninja)."""
 
 
 def extension(directory=None):
@@ -110,7 +114,7 @@ def extension(directory=None):
     try:
         cpp_extension.verify_ninja_availability()
     except RuntimeError as error:
-        raise BuildError(f"the LLTM C++ extension cannot build here: {error} "
+        raise NoToolchain(f"the LLTM C++ extension cannot build here: {error} "
                          "(pip install ninja)") from None
     if directory is not None:
         os.makedirs(directory, mode=0o700, exist_ok=True)
