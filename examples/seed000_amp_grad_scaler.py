@@ -56,5 +56,5 @@ def main(verbose=True):
 
 if __name__ == "__main__":
     result = main()
-    assert result["preds_dtype"] == "float16" and result["loss_dtype"] == "float32", result
+    assert result["preds_dtype"] == "paddle.float16" and result["loss_dtype"] == "paddle.float32", result
     assert result["skipped"] and result["scale_after_skip"] == 2.0 ** 39, result

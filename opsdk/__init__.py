@@ -9,8 +9,13 @@ from . import dtypes as _dtypes
 from .autograd import (Function, PyLayer, PyLayerContext, enable_grad, grad, is_grad_enabled,
                        no_grad, set_grad_enabled)
 from .device import CPUPlace, CUDAPlace, Place, get_device, set_device
-from .dtypes import (bool_ as bool, complex64, complex128, float16, float32, float64,
-                     get_default_dtype, int8, int16, int32, int64, set_default_dtype, uint8)
+from .dtypes import DType as dtype
+from .dtypes import get_default_dtype, set_default_dtype
+# Paddle's dtype names, shown as Paddle shows them ('paddle.float32'); each stands for its NumPy dtype
+(bool, int8, int16, int32, int64, uint8, float16, float32, float64, complex64,
+ complex128) = (_dtypes.shown(name) for name in ("bool", "int8", "int16", "int32", "int64", "uint8",
+                                                "float16", "float32", "float64", "complex64",
+                                                "complex128"))
 from .functional.creation import (arange, empty, empty_like, eye, from_dlpack, full, full_like,
                                   linspace, normal, ones, ones_like, rand, randint, randn,
                                   randperm, seed, to_dlpack, to_tensor, uniform, zeros,
@@ -46,7 +51,7 @@ from .compat.modes import disable_static, enable_static, in_dynamic_mode
 from .tensor import Tensor, is_tensor
 from . import autograd as _autograd, tensor_methods as _tensor_methods
 from .functional.elementwise import scale
-from .functional.inplace import assign
+from .functional.inplace import assign, fill_constant
 from .functional.combined import addmm, diff, dist, lerp
 from .functional.counting import bincount, histogram, increment, numel, shape, unique
 from .functional.logic import equal_all, isclose

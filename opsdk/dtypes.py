@@ -17,6 +17,67 @@ complex128 = np.dtype("complex128")
 
 FLOAT_DTYPES = (float16, float32, float64)
 
+
+class DType:
+    """A dtype as Paddle shows it: ``str(paddle.float32)`` is ``'paddle.float32'``.
+
+    opsdk computes with NumPy dtypes; this is the face ``Tensor.dtype`` and ``opsdk.float32``
+    show. It stands for its NumPy dtype wherever NumPy takes a dtype (NumPy reads its ``dtype``
+    attribute), compares and hashes as that dtype (so it finds the same dict entries), and
+    answers the dtype's attributes (``kind``, ``itemsize``, ``name`` is NumPy's ``'float32'``).
+    """
+
+    __slots__ = ("dtype",)
+
+    def __new__(cls, dtype):
+        # one object per dtype: opsdk.float32 is the dtype of every float32 tensor
+        d = convert_dtype(dtype, op="dtype", arg="dtype")
+        found = _SHOWN.get(d)
+        if found is None:
+            found = _SHOWN[d] = object.__new__(cls)
+            found.dtype = d
+        return found
+
+    def __getattr__(self, name):
+        if name == "dtype":  # unset (during unpickling): no recursion through __getattr__
+            raise AttributeError(name)
+        return getattr(self.dtype, name)
+
+    def __eq__(self, other):
+        if isinstance(other, DType):
+            return self.dtype == other.dtype
+        if isinstance(other, str) and other.startswith("paddle."):
+            other = other[7:]
+        try:
+            return bool(self.dtype == other)
+        except TypeError:
+            return False
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self.dtype)
+
+    def __str__(self):
+        return "paddle." + self.dtype.name
+
+    __repr__ = __str__
+
+    def __reduce__(self):
+        return DType, (self.dtype.str,)
+
+
+_SHOWN = {}
+
+
+def shown(dtype):
+    """The DType that shows ``dtype`` (a NumPy dtype or anything convert_dtype takes)."""
+    try:
+        return _SHOWN[dtype]
+    except (KeyError, TypeError):
+        return DType(dtype)
+
 _default_float = float32
 
 
@@ -26,6 +87,8 @@ def convert_dtype(dtype, op="to_tensor", arg="dtype"):
         return None
     if isinstance(dtype, np.dtype):
         return dtype
+    if isinstance(dtype, DType):
+        return dtype.dtype
     if isinstance(dtype, str):
         name = dtype.rsplit(".", 1)[-1]
         if name == "bool":
@@ -99,6 +162,9 @@ def promote(dx, dy, x_0d, y_0d, op):
 def promote_scalar(dtype, value, op):
     """The result dtype of a binary op on a tensor of ``dtype`` and a Python number."""
     kind = dtype.kind
+    if type(value) is complex and kind != "c":
+        # Paddle: a complex number makes every real tensor complex64, float64 complex128
+        return complex128 if dtype == float64 else complex64
     if kind == "f" or kind == "c":
         return dtype
     if type(value) is float:

@@ -286,6 +286,11 @@ class ArgumentTypeError(OpArgumentError, TypeError):
     int is); a TypeError too, as Paddle raises there."""
 
 
+class LayerArgumentError(OpArgumentError, AssertionError):
+    """A layer container got an argument of the wrong kind (``LayerDict.update(1)``); an
+    AssertionError too, as Paddle asserts there."""
+
+
 class StateError(OpsdkError, RuntimeError):
     """A call the current state forbids: set_lr on a scheduler-driven optimizer, clipping by a
     non-finite norm with error_if_nonfinite=True; a RuntimeError too, as Paddle raises there."""

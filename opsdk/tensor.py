@@ -11,6 +11,7 @@ import numpy as np
 
 from . import device as _device
 from .dtypes import convert_dtype, default_float
+from .dtypes import shown as _shown
 from .errors import BackwardError, OpArgumentError
 
 _new = object.__new__
@@ -78,7 +79,8 @@ class Tensor:
 
     @property
     def dtype(self):
-        return self._data.dtype
+        # Paddle's face ('paddle.float32'); it stands for the NumPy dtype everywhere
+        return _shown(self._data.dtype)
 
     @property
     def ndim(self):
@@ -201,7 +203,7 @@ class Tensor:
 
     def __repr__(self):
         body = np.array2string(self._host(), separator=", ", prefix="       ")
-        return (f"Tensor(shape={self.shape}, dtype={self.dtype}, place={self.place}, "
+        return (f"Tensor(shape={self.shape}, dtype={self._data.dtype}, place={self.place}, "
                 f"stop_gradient={self.stop_gradient},\n       {body})")
 
     __str__ = __repr__
@@ -406,7 +408,7 @@ def _tensors_to_lists(seq):
              else (v.numpy() if isinstance(v, Tensor) else v)) for v in seq]
 
 
-_SCALARS = (int, float, bool)
+_SCALARS = (int, float, bool, complex)
 
 
 def tensor_arg(x, op, arg="x"):

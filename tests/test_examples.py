@@ -70,7 +70,7 @@ def test_seed000_global_norm_clip_brings_the_norm_to_5():
 
 def test_seed000_amp_float16_forward_float32_loss_and_skipped_overflow_step():
     r = _run("seed000_amp_grad_scaler")
-    assert (r["preds_dtype"], r["loss_dtype"]) == ("float16", "float32")
+    assert (r["preds_dtype"], r["loss_dtype"]) == ("paddle.float16", "paddle.float32")
     assert r["last_loss"] < r["first_loss"] and r["scale"] == 2.0 ** 16
     assert r["skipped"] and r["scale_after_skip"] == 2.0 ** 39
 

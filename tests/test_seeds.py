@@ -99,7 +99,7 @@ def test_seed001_print_helpers_show_shape_dtype_stop_gradient_and_grad(capsys):
     show_tensor("x", x)
     show_grad("x", x)
     out = capsys.readouterr().out
-    assert "shape: [3]" in out and "dtype: float32" in out and "stop_gradient: False" in out
+    assert "shape: [3]" in out and "dtype: paddle.float32" in out and "stop_gradient: False" in out
     assert "[2., 2., 2.]" in out
 
 

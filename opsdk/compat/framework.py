@@ -8,6 +8,7 @@ import numpy as np
 
 from ..autograd import grad, no_grad
 from ..device import CPUPlace, CUDAPlace
+from ..dtypes import DType as dtype
 from ..dtypes import get_default_dtype, set_default_dtype
 from ..errors import ArgumentTypeError, OpArgumentError
 from ..functional.creation import seed
@@ -16,7 +17,6 @@ from ..nn.parameter import Parameter
 from ..serialization import load, save
 from .modes import disable_static, enable_static, in_dynamic_mode
 
-dtype = np.dtype
 
 # the flags Paddle code sets most often, with Paddle's defaults; no opsdk behaviour reads them
 FLAGS = {

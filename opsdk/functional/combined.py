@@ -7,6 +7,7 @@ import numpy as np
 from ..errors import OpArgumentError
 from ..tensor import Tensor, _wrap
 from .linalg import matmul
+from .logic import not_equal
 from .op_args import axis_arg, int_arg, tensor_arg
 from .reduction import norm, sum
 from .shape import concat
@@ -91,7 +92,9 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None):
         length = x._data.shape[axis]
         if length == 0:
             break
-        x = x[lead + (slice(1, length),)] - x[lead + (slice(0, length - 1),)]
+        later, earlier = x[lead + (slice(1, length),)], x[lead + (slice(0, length - 1),)]
+        # booleans have no subtraction: Paddle's difference of two booleans is "they differ"
+        x = not_equal(later, earlier) if x._data.dtype.kind == "b" else later - earlier
     return x
 
 

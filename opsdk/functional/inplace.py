@@ -17,7 +17,7 @@ from ..autograd.record import clone, needs_grad, record
 from ..errors import ArgumentTypeError, OpArgumentError, ShapeError
 from ..tensor import Tensor, bump_version, int_result
 from . import indexing, maths, views
-from .creation import to_tensor
+from .creation import full, to_tensor
 
 
 def _tensors(args, kwargs):
@@ -238,3 +238,16 @@ def assign(x, output=None):
         views.check_writable(output, "assign")
         return views.write(output, r, "assign", reshapes=True)
     return plain_result(output, r, "assign", reshapes=True)
+
+
+def fill_constant(shape, dtype, value, force_cpu=False, out=None, name=None):
+    """``paddle.tensor.fill_constant``: a tensor of ``shape`` and ``dtype`` filled with ``value``,
+    or those values written into ``out`` (as ``assign`` writes).
+
+    Example:
+        >>> opsdk.fill_constant([2], "int64", 3).numpy().tolist()
+        [3, 3]
+    """
+    made = full(shape, value, dtype)
+    return made if out is None else assign(made, out)
+

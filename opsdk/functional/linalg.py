@@ -3,6 +3,8 @@
 matmul (batching and broadcasting), mm, bmm, dot, inner, outer; inv, det, solve (Paddle's
 paddle.linalg.inv, det, solve and paddle.inverse), batched over leading axes.
 """
+import math
+
 import numpy as np
 
 from ..autograd.record import OUTPUT, record
@@ -112,7 +114,9 @@ def inner(x, y, name=None):
         raise ShapeError(f"inner: x and y must have the same last axis; got: shapes {x.shape} "
                          f"and {y.shape}")
     k = x.shape[-1]
-    rows = matmul(reshape(x, [-1, k]), reshape(y, [-1, k]), transpose_y=True)
+    # explicit row counts: [-1, 0] cannot be inferred when k is 0 (Paddle takes empty sizes)
+    xs, ys = (reshape(t, [math.prod(t.shape[:-1]), k]) for t in (x, y))
+    rows = matmul(xs, ys, transpose_y=True)
     return reshape(rows, x.shape[:-1] + y.shape[:-1])
 
 

@@ -5,6 +5,7 @@ Integer inputs give the default float (frac keeps integers), as in Paddle; trunc
 import numpy as np
 
 from ..autograd.record import OUTPUT, record
+from ..errors import DTypeError
 from ..tensor import _wrap, as_array, tensor_arg
 from .casting import float_arg
 from .unary import tanh, trunc
@@ -82,6 +83,10 @@ _EXPM1 = (lambda g, y: g * y + g,)
 __all__ = ["log1p", "log2", "log10", "expm1", "trunc", "frac", "stanh"]
 
 
+# Paddle's frac kernel takes these (int8, int16, uint8 and bool raise TypeError there)
+_FRAC_DTYPES = ("int32", "int64", "float16", "float32", "float64")
+
+
 def frac(x, name=None):
     """x - trunc(x), the fractional part with x's sign; the gradient is 1 (integers: 0).
 
@@ -90,7 +95,10 @@ def frac(x, name=None):
         [0.5, -0.25]
     """
     x = tensor_arg(x, "frac")
-    if x._data.dtype.kind in "iub":
+    if x._data.dtype.name not in _FRAC_DTYPES:
+        raise DTypeError(f"frac: argument 'x' has an unsupported dtype; expected: one of "
+                         f"{', '.join(_FRAC_DTYPES)}; got: {x._data.dtype}")
+    if x._data.dtype.kind == "i":
         return _wrap(as_array(np.zeros_like(x._data)))
     return x - trunc(x)
 

@@ -1,7 +1,8 @@
 """Containers: Sequential (layers applied in order), LayerList, LayerDict, ParameterList."""
 from collections import OrderedDict
+from collections.abc import Iterable
 
-from ..errors import OpArgumentError
+from ..errors import LayerArgumentError, OpArgumentError
 from .layer import Layer
 
 
@@ -212,9 +213,19 @@ class LayerDict(Layer):
 
     def update(self, sublayers):
         """Add (name, layer) pairs from a dict or an iterable of pairs."""
-        pairs = sublayers.items() if hasattr(sublayers, "items") else sublayers
-        for name, layer in pairs:
-            self.add_sublayer(name, layer)
+        if hasattr(sublayers, "items"):
+            pairs = sublayers.items()
+        elif isinstance(sublayers, Iterable):
+            pairs = sublayers
+        else:  # Paddle asserts this: code that catches AssertionError keeps working
+            raise LayerArgumentError(f"LayerDict.update: argument 'sublayers' must be a mapping "
+                                     f"or an iterable of (name, layer) pairs; got: "
+                                     f"{type(sublayers).__name__}")
+        for i, pair in enumerate(pairs):
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                raise OpArgumentError(f"LayerDict.update: element {i} of 'sublayers' must be a "
+                                      f"(name, layer) pair; got: {pair!r}")
+            self.add_sublayer(*pair)
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError("LayerDict has no forward; pick its layers in your forward()")

@@ -51,6 +51,12 @@ def test_diff_values_and_bad_arguments():
         opsdk.diff(opsdk.to_tensor(1.0))
 
 
+def test_diff_of_booleans_is_whether_neighbours_differ():
+    # booleans have no subtraction; Paddle 3.3.1 gives [True, False, True] here
+    out = opsdk.diff(opsdk.to_tensor([True, False, False, True]))
+    assert out.dtype == np.bool_ and out.numpy().tolist() == [True, False, True]
+
+
 def test_addmm_refuses_a_non_matrix():
     with pytest.raises(OpArgumentError, match="addmm: argument 'x' must be a matrix"):
         opsdk.addmm(opsdk.ones([2]), opsdk.ones([2]), opsdk.ones([2, 2]))

@@ -55,3 +55,12 @@ def test_uniform_fills_with_an_array_still():
     x = opsdk.zeros([3, 4])
     x.uniform_(-1.0, 1.0)
     assert (x.numpy() != 0).any() and (abs(x.numpy()) <= 1).all()
+
+
+def test_fill_constant_makes_a_tensor_or_fills_out():
+    made = opsdk.fill_constant([2, 2], "float32", 1.5)
+    assert made.dtype == opsdk.float32 and made.numpy().tolist() == [[1.5, 1.5], [1.5, 1.5]]
+    out = opsdk.zeros([3], dtype="int64")
+    assert opsdk.fill_constant([3], "int64", 7, out=out) is out
+    assert out.numpy().tolist() == [7, 7, 7]
+

@@ -177,6 +177,18 @@ def test_inner_is_numpys_inner_with_gradients_to_second_order(xs, ys):
     assert_gradients(opsdk.inner, [a, b])
 
 
+@pytest.mark.parametrize("xs, ys", [((5, 10, 0), (2, 0)), ((0,), (0,)), ((0, 0), (1, 0)),
+                                    ((5, 1, 1), (1, 0, 1))])
+def test_inner_of_empty_tensors_has_numpys_shape_and_gradients_of_the_inputs_shapes(xs, ys):
+    # the shapes of Paddle's own zero-size inner test (test_inner.py)
+    x = opsdk.to_tensor(np.ones(xs), stop_gradient=False)
+    y = opsdk.to_tensor(np.ones(ys), stop_gradient=False)
+    out = opsdk.inner(x, y)
+    assert out.shape == list(np.inner(np.ones(xs), np.ones(ys)).shape)
+    out.sum().backward()
+    assert x.grad.shape == list(xs) and y.grad.shape == list(ys)
+
+
 def test_inner_does_not_conjugate_complex_values():
     a = signed(3, 4) + 1j * signed(3, 4, seed=2)
     b = signed(4) + 1j * signed(4, seed=3)

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import opsdk
+from opsdk.errors import DTypeError
 from helpers.frameworks import assert_same_as_paddle, paddle_cases
 from helpers.gradients import assert_gradients
 from helpers.samples import positive, signed
@@ -37,6 +38,13 @@ def test_integer_inputs_take_the_default_float_but_trunc_and_frac_keep_integers(
     i = opsdk.to_tensor([1, 4])
     assert opsdk.log2(i).dtype == np.float32 and opsdk.expm1(i).dtype == np.float32
     assert opsdk.trunc(i).dtype == np.int64 and opsdk.frac(i).numpy().tolist() == [0, 0]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "uint8", "bool"])
+def test_frac_refuses_the_dtypes_paddles_kernel_refuses(dtype):
+    # Paddle raises TypeError for these (its kernel takes int32, int64 and floats)
+    with pytest.raises(DTypeError, match=f"frac: argument 'x' .*got: {dtype}"):
+        opsdk.frac(opsdk.zeros([2], dtype=dtype))
 
 
 def test_trunc_has_zero_gradient_and_frac_one():

@@ -71,6 +71,17 @@ def test_layer_dict_registers_its_layers_by_name():
     assert sorted(heads) == ["b", "c"]
 
 
+def test_layer_dict_update_refuses_what_is_not_pairs_as_paddle_does():
+    heads = paddle.nn.LayerDict()
+    # Paddle asserts a mapping or an iterable: code catching AssertionError keeps working
+    with pytest.raises(AssertionError, match="LayerDict.update: argument 'sublayers'.*got: int"):
+        heads.update(1)
+    with pytest.raises(OpArgumentError, match="element 0 of 'sublayers'.*pair"):
+        heads.update([("a", paddle.nn.Linear(2, 1), "extra")])
+    heads.update([("a", paddle.nn.Linear(2, 1))])
+    assert list(heads.keys()) == ["a"]
+
+
 def test_parameter_list_registers_parameters_for_the_optimizer():
     ps = paddle.nn.ParameterList([paddle.create_parameter([2], "float32") for _ in range(2)])
     ps.append(paddle.create_parameter([1], "float32"))

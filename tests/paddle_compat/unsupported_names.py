@@ -14,7 +14,7 @@ REASONS = {
               "arrays with NumPy or CuPy",
     "distributed": "a distributed runtime (see paddle.distributed above)",
     "dtype": "dtype objects and typed tensor classes opsdk has no dtype for (bfloat16, float8, "
-             "uint16-64) or that are Paddle's type system (`dtype`, `finfo`, `x.float()`)",
+             "uint16-64) or that are Paddle's type system (`finfo`, `x.float()`)",
     "forward": "the primitive-operator system of static graphs (`enable_prim`, and the "
                "`forward_grad`/`grad` that work on its programs); in dynamic mode use "
                "`incubate.autograd.jvp`/`vjp` or `paddle.grad`",
@@ -50,7 +50,7 @@ UNSUPPORTED = {
         ),
         'dtype': (
             "BFloat16Tensor BoolTensor ByteTensor CharTensor DoubleTensor FloatTensor "
-            "HalfTensor IntTensor LongTensor ShortTensor bfloat16 double dtype finfo float "
+            "HalfTensor IntTensor LongTensor ShortTensor bfloat16 double finfo float "
             "float8_e4m3fn float8_e5m2 half iinfo uint16 uint32 uint64 "
         ),
         'op': (

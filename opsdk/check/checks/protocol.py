@@ -70,7 +70,7 @@ def problems(ctx, args, returned):
             found.append(f"{label}: wrong shape; expected: {list(arg.shape)} (or a shape it "
                          f"broadcasts to); got: {list(data.shape)}")
         if data.dtype != arg.dtype:
-            found.append(f"{label}: wrong dtype; expected: {arg.dtype}; got: {data.dtype}")
+            found.append(f"{label}: wrong dtype; expected: {arg.dtype.name}; got: {data.dtype}")
         if _device(data) != _device(arg.array):
             found.append(f"{label}: wrong device; expected: {_device(arg.array)}; "
                          f"got: {_device(data)}")

@@ -115,6 +115,7 @@ def _build():
         EagerParamBase=_eager_param_base,
         _current_expected_place=lambda: opsdk.CPUPlace(),
         _dygraph_tracer=lambda: types.SimpleNamespace(_has_grad=True),
+        in_dygraph_mode=lambda: not _MODE["static"],
     )
     dygraph = _module("paddle.base.dygraph", guard=lambda place=None: contextlib.nullcontext(),
                       no_grad=opsdk.no_grad)
@@ -129,7 +130,9 @@ def _build():
     base.__path__ = []
     # paddle.tensor.random holds the random creation functions: opsdk has them at the top
     random = _module("paddle.tensor.random", __getattr__=lambda name: getattr(opsdk, name))
-    tensor = _module("paddle.tensor", random=random)
+    # paddle.tensor re-exports Paddle's tensor functions (fill_constant among them): opsdk's are
+    # at its top level
+    tensor = _module("paddle.tensor", random=random, __getattr__=lambda name: getattr(opsdk, name))
     tensor.__path__ = []
     return {"paddle.base": base, "paddle.base.core": core, "paddle.base.framework": framework,
             "paddle.base.dygraph": dygraph, "paddle.tensor": tensor,
