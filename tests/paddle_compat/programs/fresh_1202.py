@@ -64,7 +64,10 @@ def fr_clear_gradient_zero(paddle):
     return {"after_default": after_default, "after_false": x.grad}
 
 
-@program(item=ITEM)
+@program(item=ITEM, differs=(
+        ["after", "grad2", "first"],
+        ("docs/paddle.md, In place and views: under no_grad `w -= ...` updates w in "
+         "place in opsdk; Paddle rebinds w to a new stop_gradient tensor")))
 def fr_manual_sgd_no_grad(paddle):
     w = paddle.to_tensor([0.0], stop_gradient=False)
     first = w
@@ -447,7 +450,10 @@ def fr_setitem_grad(paddle):
     return {"y": y, "grad": x.grad}
 
 
-@program(item=ITEM)
+@program(item=ITEM, differs=(
+        ["x"],
+        ("docs/paddle.md, In place and views: opsdk raises before writing; Paddle "
+         "writes, then raises")))
 def fr_inplace_leaf_raises(paddle):
     x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
     r = attempt(x.add_, paddle.to_tensor([1.0, 1.0]))
@@ -682,7 +688,10 @@ def fr_cross_entropy_hard(paddle):
     return {"loss": loss, "grad": logits.grad, "none": l2}
 
 
-@program(item=ITEM)
+@program(item=ITEM, differs=(
+        ["ignore"],
+        ("docs/paddle.md, cross_entropy's mean with ignored labels: Paddle counts "
+         "samples with the default ignore_index -100 in the denominator")))
 def fr_cross_entropy_ignore_soft(paddle):
     F = paddle.nn.functional
     logits = paddle.to_tensor([[2.0, 1.0, 0.1], [0.5, 2.5, 0.3], [1.0, 1.0, 1.0]])
@@ -819,7 +828,10 @@ def fr_clip_grad_norm_util(paddle):
 
 # --- amp --------------------------------------------------------------------------------------
 
-@program(item=ITEM)
+@program(item=ITEM, differs=(
+        ["y", "y_dtype"],
+        ("docs/paddle.md, AMP: opsdk keeps auto_cast on on the CPU (matmul in float16); "
+         "Paddle's CPU build turns it off")))
 def fr_auto_cast_cpu(paddle):
     x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
     with paddle.amp.auto_cast():
@@ -828,7 +840,10 @@ def fr_auto_cast_cpu(paddle):
     return {"y": y, "z": z, "y_dtype": str(y.dtype)}
 
 
-@program(item=ITEM)
+@program(item=ITEM, differs=(
+        ["scaled", "g", "scale"],
+        ("docs/paddle.md, AMP: opsdk keeps GradScaler on on the CPU; Paddle's CPU build "
+         "turns it off (scale 1)")))
 def fr_grad_scaler(paddle):
     w = _param(paddle, [1.0, 2.0])
     opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=[w])
