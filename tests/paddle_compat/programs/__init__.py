@@ -13,7 +13,7 @@ PROGRAMS = {}
 
 MODULES = ("grad_api", "flags", "hooks", "pylayer", "inplace", "ops", "grad_mode", "nn_layers",
            "embedding", "optimizers", "clip", "lr", "names", "amp", "seeds", "outside",
-           "forward_mode")
+           "forward_mode", "fresh_1202")
 
 
 class Program:
