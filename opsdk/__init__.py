@@ -11,6 +11,7 @@ from .autograd import (Function, PyLayer, PyLayerContext, enable_grad, grad, is_
 from .device import CPUPlace, CUDAPlace, Place, get_device, set_device
 from .dtypes import DType as dtype
 from .dtypes import get_default_dtype, set_default_dtype
+from .size import Size
 # Paddle's dtype names, shown as Paddle shows them ('paddle.float32'); each stands for its NumPy dtype
 (bool, int8, int16, int32, int64, uint8, float16, float32, float64, complex64,
  complex128) = (_dtypes.shown(name) for name in ("bool", "int8", "int16", "int32", "int64", "uint8",

@@ -12,6 +12,7 @@ import numpy as np
 from . import device as _device
 from .dtypes import convert_dtype, default_float
 from .dtypes import shown as _shown
+from .size import Size
 from .errors import BackwardError, OpArgumentError
 
 _new = object.__new__
@@ -52,6 +53,7 @@ class Tensor:
     _view_fn = None  # base -> this view, as graph ops (views made in grad mode; see views.py)
     _views = None  # on a base: weak references to its views that have a _view_fn
     _detached = False  # made by detach(): shares memory, never the graph
+    _grad_cleared = False  # on a leaf: clear_gradient() zeroed .grad; the next gradient replaces it
     _hooks = None
     # an integer tensor asked for stop_gradient=False reports it (as Paddle) but gets no gradient
     _sg_off = False
@@ -75,7 +77,7 @@ class Tensor:
     # -- basic attributes -------------------------------------------------------------------
     @property
     def shape(self):
-        return list(self._data.shape)
+        return Size(self._data.shape)  # a list that prints as Paddle's ('paddle.Size([2, 3])')
 
     @property
     def dtype(self):
@@ -161,7 +163,7 @@ class Tensor:
             return d[index].item()
         if d.size != 1:
             raise ValueError(f"Tensor.item(): only a tensor with one element converts to a Python "
-                             f"number; got: shape {self.shape}")
+                             f"number; got: shape {list(self.shape)}")
         return d.reshape(()).item()
 
     def tolist(self):
@@ -203,7 +205,7 @@ class Tensor:
 
     def __repr__(self):
         body = np.array2string(self._host(), separator=", ", prefix="       ")
-        return (f"Tensor(shape={self.shape}, dtype={self._data.dtype}, place={self.place}, "
+        return (f"Tensor(shape={list(self._data.shape)}, dtype={self._data.dtype}, place={self.place}, "
                 f"stop_gradient={self.stop_gradient},\n       {body})")
 
     __str__ = __repr__
@@ -225,6 +227,9 @@ class Tensor:
         if set_to_zero and self.grad._node is None:
             self.grad._data[...] = 0
             bump_version(self.grad)
+            # Paddle: the zeroed tensor stays zero (a reference to it keeps reading zeros); the
+            # next backward gives .grad a new tensor
+            self._grad_cleared = True
         else:
             self.grad = None
 

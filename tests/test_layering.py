@@ -20,7 +20,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "opsdk"
 
 LAYERS = [
     ("base", ["opsdk.errors", "opsdk.dtypes", "opsdk.device", "opsdk.writable", "opsdk.env",
-              "opsdk.printable", "opsdk.version"]),
+              "opsdk.printable", "opsdk.version", "opsdk.size"]),
     ("tensor", ["opsdk.tensor"]),
     ("autograd core", ["opsdk.autograd.grad_mode", "opsdk.autograd.node",
                        "opsdk.autograd.call_site", "opsdk.autograd.record",

@@ -99,7 +99,7 @@ def test_seed001_print_helpers_show_shape_dtype_stop_gradient_and_grad(capsys):
     show_tensor("x", x)
     show_grad("x", x)
     out = capsys.readouterr().out
-    assert "shape: [3]" in out and "dtype: paddle.float32" in out and "stop_gradient: False" in out
+    assert "shape: paddle.Size([3])" in out and "dtype: paddle.float32" in out and "stop_gradient: False" in out
     assert "[2., 2., 2.]" in out
 
 
@@ -336,7 +336,7 @@ def test_seed001_debug_helper_prints_the_autograd_state(capsys):
     debug_autograd("w", w)
     print("loss:", loss.numpy())
     out = capsys.readouterr().out
-    assert "shape: [1, 1]" in out and "stop_gradient: False" in out and "[[-8.]]" in out
+    assert "shape: paddle.Size([1, 1])" in out and "stop_gradient: False" in out and "[[-8.]]" in out
 
 
 # -- seed 003: 反向传播 (PyTorch examples in Paddle spelling) ----------------------------------

@@ -332,7 +332,7 @@ def _results(inputs, results, create_graph, allow_unused, seeds):
                 why = ("has stop_gradient=True" if not t._req else
                        "is not reachable from the outputs")
                 raise UnreachableInputError(
-                    f"opsdk.grad: inputs[{pos}] (shape {t.shape}) {why}, so it has no "
+                    f"opsdk.grad: inputs[{pos}] (shape {list(t.shape)}) {why}, so it has no "
                     "gradient; pass allow_unused=True to get None for it")
             out.append(None)
             continue
@@ -436,6 +436,11 @@ def new_grad(arr, cut=False):
 
 def _accumulate(leaf, g, create_graph, _wrap, cut=False):
     """Add g into leaf.grad, taking over g's buffer when the engine owns it alone."""
+    if leaf._grad_cleared:
+        # the zeros clear_gradient() left stay with whoever holds them; .grad starts anew (Paddle)
+        leaf._grad_cleared = False
+        if leaf.grad is not None and leaf.grad._node is None:
+            leaf.grad = None
     if type(g) is not np.ndarray and getattr(g, "is_sparse_rows", False):
         if not leaf._hooks:
             # a row-sparse gradient (sparse embedding) stays sparse in leaf.grad

@@ -29,7 +29,7 @@ def backward(self, grad_tensor=None, retain_graph=False):
         g = grad_tensor._data
         if tuple(g.shape) != tuple(self._data.shape):
             raise BackwardError(f"backward: grad_tensor must have the shape of the tensor; "
-                                f"expected: {self.shape}; got: {list(g.shape)}")
+                                f"expected: {list(self.shape)}; got: {list(g.shape)}")
         if g.dtype != self._data.dtype:
             g = g.astype(self._data.dtype)
     run_backward([self], [g], retain_graph, False)
@@ -139,7 +139,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             continue
         if list(g.shape) != t.shape:
             raise BackwardError(f"opsdk.grad: grad_outputs[{i}] must have the shape of "
-                                f"outputs[{i}]; expected: {t.shape}; got: {g.shape}")
+                                f"outputs[{i}]; expected: {list(t.shape)}; got: {list(g.shape)}")
         if not create_graph:
             g = g._data
         elif not isinstance(g, Tensor):

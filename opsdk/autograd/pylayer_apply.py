@@ -79,7 +79,7 @@ def _returned_inputs(name, ctx, inputs, outs, wrapped):
             continue
         if t._node is None and t._req:
             raise LeafInplaceError(
-                f"{name}.forward returned its input (shape {t.shape}), a leaf tensor that needs a "
+                f"{name}.forward returned its input (shape {list(t.shape)}), a leaf tensor that needs a "
                 "gradient, as an output: that is an in-place change of the leaf, which Paddle "
                 "refuses too; return x.clone() (or x * 1), or call ctx.mark_not_inplace(x) in "
                 "forward")
@@ -139,6 +139,7 @@ def apply(cls, args, kwargs):
         if id(o) in ctx._non_diff:
             w._node = None
             w._req = False
+            w._op_result = True  # stop_gradient=True, but an op's result: not a leaf (Paddle)
     return _with_outputs(result, single, outs, out_pos, wrapped)
 
 

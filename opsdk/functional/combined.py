@@ -40,7 +40,7 @@ def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):
     for arg, t in (("x", x), ("y", y)):
         if t._data.ndim != 2:
             raise OpArgumentError(f"addmm: argument '{arg}' must be a matrix; expected: 2 "
-                                  f"dimensions; got: shape {t.shape}")
+                                  f"dimensions; got: shape {list(t.shape)}")
     return input * beta + matmul(x, y) * alpha
 
 

@@ -70,7 +70,7 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
         w = tensor_arg(weight, "histogram", "weight")._host().reshape(-1)
         if w.size != data.size:
             raise ShapeError(f"histogram: argument 'weight' must have input's shape; expected: "
-                             f"{x.shape}; got: {list(np.shape(w))}")
+                             f"{list(x.shape)}; got: {list(np.shape(w))}")
     counts, _ = np.histogram(data, bins=bins, range=(lo, hi) if lo != hi else None, weights=w,
                              density=density)
     if w is None and not density:
@@ -93,7 +93,7 @@ def bincount(x, weights=None, minlength=0, name=None):
     if data.dtype.kind not in "iu":
         raise DTypeError(f"bincount: argument 'x' must be an integer tensor; got: {data.dtype}")
     if data.ndim != 1:
-        raise ShapeError(f"bincount: argument 'x' must be 1-D; got: shape {x.shape}")
+        raise ShapeError(f"bincount: argument 'x' must be 1-D; got: shape {list(x.shape)}")
     if data.size and data.min() < 0:
         raise OpArgumentError(f"bincount: argument 'x' must hold non-negative values; got: "
                               f"{int(data.min())}")
@@ -103,7 +103,7 @@ def bincount(x, weights=None, minlength=0, name=None):
     w = tensor_arg(weights, "bincount", "weights")._host()
     if w.shape != data.shape:
         raise ShapeError(f"bincount: argument 'weights' must have x's shape; expected: "
-                         f"{x.shape}; got: {list(w.shape)}")
+                         f"{list(x.shape)}; got: {list(w.shape)}")
     return _wrap(np.bincount(data, weights=w, minlength=minlength).astype(w.dtype))
 
 
@@ -137,7 +137,7 @@ def increment(x, value=1.0, name=None):
     x = tensor_arg(x, "increment")
     if x._data.size != 1:
         raise ShapeError(f"increment: argument 'x' must have exactly one element; got: shape "
-                         f"{x.shape}")
+                         f"{list(x.shape)}")
     return x.add_(value)
 
 

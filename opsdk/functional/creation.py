@@ -111,8 +111,9 @@ def full(shape, fill_value, dtype=None, place=None, stop_gradient=True, name=Non
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     if dtype is None:
-        dtype = ("bool" if isinstance(fill_value, bool) else
-                 "int64" if isinstance(fill_value, int) else default_float())
+        # Paddle 3.3.1: a bool fill makes a bool tensor, any other number the default float
+        # (paddle.full([2], 7) is float32)
+        dtype = "bool" if isinstance(fill_value, bool) else default_float()
     return _make(np.full(_shape_list(shape, "full"), fill_value, convert_dtype(dtype, op="full")),
                  place, stop_gradient)
 

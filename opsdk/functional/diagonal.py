@@ -36,7 +36,7 @@ def _diagonal_view(a, offset, a1, a2):
 def _diagonal_axes(x, axis1, axis2, op):
     nd = x._data.ndim
     if nd < 2:
-        raise ShapeError(f"{op}: expected: a tensor with at least 2 dims; got: shape {x.shape}")
+        raise ShapeError(f"{op}: expected: a tensor with at least 2 dims; got: shape {list(x.shape)}")
     a1 = axis_arg(axis1, nd, op, "axis1")
     a2 = axis_arg(axis2, nd, op, "axis2")
     if a1 == a2:
@@ -95,7 +95,7 @@ def diag(x, offset=0, padding_value=0, name=None):
         flat = np.ascontiguousarray(_diagonal_view(positions(x._data.shape), k, 0, 1))
         return take("diag", x, flat)
     if nd > 2:
-        raise ShapeError(f"diag: expected: a 0-d, 1-D or 2-D tensor; got: shape {x.shape}")
+        raise ShapeError(f"diag: expected: a 0-d, 1-D or 2-D tensor; got: shape {list(x.shape)}")
     pad = padding_value.item() if isinstance(padding_value, Tensor) and \
         padding_value.size == 1 else padding_value
     if isinstance(pad, (bool, np.bool_)) or not isinstance(pad, (int, float, np.number)):

@@ -25,7 +25,7 @@ def gaussian(shape, mean=0.0, std=1.0, seed=0, dtype=None, name=None):
     Example:
         >>> opsdk.seed(0)
         >>> opsdk.gaussian([2, 3], mean=1.0, std=0.5).shape
-        [2, 3]
+        paddle.Size([2, 3])
     """
     dims = creation._shape_list(shape, "gaussian")
     if not float(std) >= 0:

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..autograd.record import needs_grad, record
-from ..errors import OpArgumentError
+from ..errors import IndexOutOfRangeError, OpArgumentError
 from ..tensor import Tensor, _wrap, as_array, bump_version
 from . import maths
 from .op_args import check_axis, tensor_arg as _arg
@@ -74,8 +74,8 @@ def getitem(x, idx):
             idx = items + (Ellipsis,)
     try:
         out = xd[idx]
-    except IndexError as e:
-        raise OpArgumentError(f"getitem: index {shown!r} does not fit a tensor of shape "
+    except IndexError as e:  # an IndexError too, as Paddle raises
+        raise IndexOutOfRangeError(f"getitem: index {shown!r} does not fit a tensor of shape "
                               f"{list(xd.shape)}; got: {e}") from None
     out = as_array(out)
     fn = (lambda b: getitem(b, idx)) if basic else None
@@ -122,9 +122,10 @@ def _assign(x, idx, value, out, op):
     try:
         out[idx] = vd
     except (ValueError, IndexError) as e:
-        raise OpArgumentError(f"{op}: cannot assign a value of shape {list(np.shape(vd))} at "
-                              f"index {idx!r} of a tensor of shape {list(out.shape)}; "
-                              f"got: {e}") from None
+        # an index past the end is an IndexError too, as Paddle raises
+        kind = IndexOutOfRangeError if isinstance(e, IndexError) else OpArgumentError
+        raise kind(f"{op}: cannot assign a value of shape {list(np.shape(vd))} at "
+                   f"index {idx!r} of a tensor of shape {list(out.shape)}; got: {e}") from None
     if not needs_grad(x, vt):
         return _wrap(out)
     outside = np.ones_like(out, dtype=bool)

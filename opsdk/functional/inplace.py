@@ -36,7 +36,7 @@ def in_graph(t, args=(), kwargs=None):
 
 def _broadcast_error(op, t, od):
     return ShapeError(f"{op}: operand of shape {list(np.shape(od))} does not broadcast to the "
-                      f"tensor's shape {t.shape}")
+                      f"tensor's shape {list(t.shape)}")
 
 
 def plain_ufunc(t, ufunc, other, op):
@@ -173,7 +173,7 @@ def setitem(self, idx, value):
     except (ValueError, IndexError) as e:
         raise OpArgumentError(f"__setitem__: cannot assign a value of shape "
                               f"{list(np.shape(vd))} at index {idx!r} of a tensor of shape "
-                              f"{self.shape}; got: {e}") from None
+                              f"{list(self.shape)}; got: {e}") from None
     bump_version(self)
 
 

@@ -96,7 +96,7 @@ def dot(x, y, name=None):
     x = tensor_arg(x, "dot", "x")
     y = tensor_arg(y, "dot", "y")
     if x.shape != y.shape:
-        raise ShapeError(f"dot: expected: equal shapes; got: {x.shape} and {y.shape}")
+        raise ShapeError(f"dot: expected: equal shapes; got: {list(x.shape)} and {list(y.shape)}")
     return _sum(x * y, axis=-1)
 
 
@@ -111,8 +111,8 @@ def inner(x, y, name=None):
     if x.ndim == 0 or y.ndim == 0:
         return x * y
     if x.shape[-1] != y.shape[-1]:
-        raise ShapeError(f"inner: x and y must have the same last axis; got: shapes {x.shape} "
-                         f"and {y.shape}")
+        raise ShapeError(f"inner: x and y must have the same last axis; got: shapes {list(x.shape)} "
+                         f"and {list(y.shape)}")
     k = x.shape[-1]
     # explicit row counts: [-1, 0] cannot be inferred when k is 0 (Paddle takes empty sizes)
     xs, ys = (reshape(t, [math.prod(t.shape[:-1]), k]) for t in (x, y))

@@ -38,7 +38,7 @@ def int_arg(v, op, arg):
         if v._data.dtype.kind not in "iu" or v._data.size != 1:
             raise OpArgumentError(f"{op}: argument '{arg}' must be an int; expected: an int or a "
                                   f"one-element integer tensor; got: a {v._data.dtype} tensor "
-                                  f"of shape {v.shape}")
+                                  f"of shape {list(v.shape)}")
         return int(v._data.reshape(-1)[0])
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer, float, np.floating)):
         raise OpArgumentError(f"{op}: argument '{arg}' must be an int; got: {type(v).__name__} "

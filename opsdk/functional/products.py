@@ -156,7 +156,7 @@ def _cross_operands(x, y):
     """Equal shapes; two float dtypes promote to the wider one (as Paddle), others must match."""
     if x._data.shape != y._data.shape:
         raise ShapeError(f"cross: 'x' and 'y' must have the same shape (no broadcasting); got: "
-                         f"x {x.shape}, y {y.shape}")
+                         f"x {list(x.shape)}, y {list(y.shape)}")
     dx, dy = x._data.dtype, y._data.dtype
     if dx.kind == "b" or dy.kind == "b":
         raise DTypeError(f"cross: expected: numeric tensors; got: x {dx}, y {dy}")

@@ -91,7 +91,7 @@ def rot90(x, k=1, axes=[0, 1], name=None):  # noqa: B006 (Paddle's default; neve
     if len(axes) != 2:
         raise OpArgumentError(f"rot90: argument 'axes' must name two axes; got: {axes}")
     if nd < 2:
-        raise ShapeError(f"rot90: expected: a tensor with at least 2 dims; got: shape {x.shape}")
+        raise ShapeError(f"rot90: expected: a tensor with at least 2 dims; got: shape {list(x.shape)}")
     a0, a1 = (axis_arg(a, nd, "rot90", "axes") for a in axes)
     if a0 == a1:
         raise OpArgumentError(f"rot90: the two 'axes' must differ; got: {axes}")
@@ -163,7 +163,7 @@ def meshgrid(*args, **kwargs):
     Example:
         >>> a, b = opsdk.meshgrid(opsdk.to_tensor([1.0, 2.0]), opsdk.to_tensor([3.0, 4.0, 5.0]))
         >>> a.shape, b.shape
-        ([2, 3], [2, 3])
+        (paddle.Size([2, 3]), paddle.Size([2, 3]))
     """
     indexing = kwargs.pop("indexing", "ij")
     kwargs.pop("name", None)
@@ -176,7 +176,7 @@ def meshgrid(*args, **kwargs):
     for i, t in enumerate(ts):
         if t._data.ndim > 1:
             raise ShapeError(f"meshgrid: every input must be 0-d or 1-D; got: args[{i}] of "
-                             f"shape {t.shape}")
+                             f"shape {list(t.shape)}")
     sizes = [t._data.size for t in ts]
     dims = list(range(len(ts)))
     if indexing == "xy" and len(ts) > 1:

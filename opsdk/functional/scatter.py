@@ -132,7 +132,7 @@ def _index_add(x, index, axis, value, alpha=1, name=None):
     want[axis] = ind.size
     if list(v._data.shape) != want:
         raise ShapeError(f"{op}: 'value' must have x's shape with axis {axis} of len(index); "
-                         f"expected: {want}; got: {v.shape}")
+                         f"expected: {want}; got: {list(v.shape)}")
     check_same_dtype(op, x, v, "x", "value")
     if alpha != 1:
         if x._data.dtype.kind in "iu" and alpha != int(alpha):
@@ -192,8 +192,8 @@ def masked_fill(x, mask, value, name=None):
     try:
         np.broadcast_shapes(m.shape, x._data.shape, v._data.shape)
     except ValueError:
-        raise ShapeError(f"masked_fill: 'x' {x.shape}, 'mask' {list(m.shape)} and 'value' "
-                         f"{v.shape} do not broadcast together") from None
+        raise ShapeError(f"masked_fill: 'x' {list(x.shape)}, 'mask' {list(m.shape)} and 'value' "
+                         f"{list(v.shape)} do not broadcast together") from None
     return where(_wrap(m), v, x)
 
 

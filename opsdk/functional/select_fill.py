@@ -55,7 +55,7 @@ def masked_scatter(x, mask, value, name=None):
         m = np.broadcast_to(m, x._data.shape)
     except ValueError:
         raise ShapeError(f"masked_scatter: 'mask' of shape {list(m.shape)} does not broadcast "
-                         f"to x's shape {x.shape}") from None
+                         f"to x's shape {list(x.shape)}") from None
     count = int(m.sum())
     if count > value.size:
         raise OpArgumentError(f"masked_scatter: 'mask' selects {count} places; 'value' has "

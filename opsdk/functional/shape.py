@@ -182,7 +182,7 @@ def concat(x, axis=0, name=None):
     try:
         out = np.concatenate([t._data for t in ts], axis=axis)
     except ValueError as e:
-        raise ShapeError(f"concat: shapes {[t.shape for t in ts]} do not fit along axis {axis}; "
+        raise ShapeError(f"concat: shapes {[list(t.shape) for t in ts]} do not fit along axis {axis}; "
                          f"expected: equal sizes on every other axis; got: {e}") from None
     bounds = np.cumsum([0] + [t._data.shape[axis] for t in ts]).tolist()
     # each input's gradient is its slice of g along axis

@@ -28,7 +28,7 @@ _KEEP = (_kept,)
 def _triangle(name, x, diagonal, lower):
     x = tensor_arg(x, name)
     if x._data.ndim < 2:
-        raise ShapeError(f"{name}: expected: a tensor with at least 2 dims; got: shape {x.shape}")
+        raise ShapeError(f"{name}: expected: a tensor with at least 2 dims; got: shape {list(x.shape)}")
     k = int_arg(diagonal, name, "diagonal")
     n, m = x._data.shape[-2:]
     mask = np.tri(n, m, k, dtype=bool) if lower else ~np.tri(n, m, k - 1, dtype=bool)

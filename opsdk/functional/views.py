@@ -95,7 +95,7 @@ def check_writable(t, op):
     """Raise before an in-place op in grad mode that could not keep the graph right."""
     if t._node is None and t._req:
         raise LeafInplaceError(
-            f"{op}: in-place update of a leaf tensor that needs a gradient (shape {t.shape}); "
+            f"{op}: in-place update of a leaf tensor that needs a gradient (shape {list(t.shape)}); "
             "wrap the update in `with opsdk.no_grad():` (as for `w -= lr * w.grad`), or compute "
             "out of place")
     if t._base is None or t._detached:
@@ -103,14 +103,14 @@ def check_writable(t, op):
     if t._view_fn is None:
         raise ViewInplaceError(
             f"{op}: in-place update, in grad mode, of a view made under no_grad (shape "
-            f"{t.shape}); expected: a view made in grad mode (so opsdk can route gradients "
+            f"{list(t.shape)}); expected: a view made in grad mode (so opsdk can route gradients "
             "through its base), or an update under no_grad; got: a grad-mode write. Make the "
             "view outside no_grad, or update a clone()")
     root = t._base
     if root._node is None and root._req:
         raise LeafInplaceError(
             f"{op}: in-place update, through a view, of a leaf tensor that needs a gradient "
-            f"(view shape {t.shape}, leaf shape {root.shape}) with a value that needs a "
+            f"(view shape {list(t.shape)}, leaf shape {list(root.shape)}) with a value that needs a "
             "gradient; wrap the update in `with opsdk.no_grad():`, or compute out of place")
 
 
@@ -122,8 +122,8 @@ def view_of_leaf(t):
 
 
 def shape_error(t, r, op):
-    return ShapeError(f"{op}: the result's shape {r.shape} differs from the tensor's "
-                      f"{t.shape}; an in-place op cannot change a tensor's shape")
+    return ShapeError(f"{op}: the result's shape {list(r.shape)} differs from the tensor's "
+                      f"{list(t.shape)}; an in-place op cannot change a tensor's shape")
 
 
 def write(t, r, op, reshapes=False):
@@ -157,8 +157,8 @@ def take_result(t, r, op, graph):
     makes x bool). A view moves to its own memory (its base keeps its values); a tensor with
     live views of its own is refused (they would be left viewing memory it no longer has)."""
     if any(ref() is not None for ref in t._views or ()):
-        raise ShapeError(f"{op}: the result (shape {r.shape}, {r._data.dtype}) differs from the "
-                         f"tensor (shape {t.shape}, {t._data.dtype}), and views of the tensor "
+        raise ShapeError(f"{op}: the result (shape {list(r.shape)}, {r._data.dtype}) differs from the "
+                         f"tensor (shape {list(t.shape)}, {t._data.dtype}), and views of the tensor "
                          f"share its memory; expected: a tensor without live views, or a "
                          f"result of its shape and dtype")
     bump_version(t)

@@ -43,7 +43,7 @@ def tensor_of(array):
 
     Example:
         >>> tensor_of(numpy.ones(2)).shape
-        [2]
+        paddle.Size([2])
     """
     if type(array) is _ndarray or is_gpu_array(array):
         return _wrap(array)

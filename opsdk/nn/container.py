@@ -22,7 +22,7 @@ class Sequential(Layer):
         >>> model = opsdk.nn.Sequential(opsdk.nn.Linear(4, 8), opsdk.nn.ReLU(),
         ...                             opsdk.nn.Linear(8, 2))
         >>> model(opsdk.randn([3, 4])).shape
-        [3, 2]
+        paddle.Size([3, 2])
     """
 
     def __init__(self, *layers):

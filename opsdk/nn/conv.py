@@ -39,7 +39,7 @@ class Conv2D(_ConvNd):
     Example:
         >>> conv = opsdk.nn.Conv2D(3, 8, 3, padding=1)
         >>> conv(opsdk.randn([2, 3, 5, 5])).shape
-        [2, 8, 5, 5]
+        paddle.Size([2, 8, 5, 5])
     """
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
@@ -119,7 +119,7 @@ class BatchNorm1D(_BatchNormNd):
     Example:
         >>> bn = opsdk.nn.BatchNorm1D(3)
         >>> bn(opsdk.randn([4, 3])).shape
-        [4, 3]
+        paddle.Size([4, 3])
     """
 
     def __init__(self, num_features, momentum=0.9, epsilon=1e-5, weight_attr=None,

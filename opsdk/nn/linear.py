@@ -16,7 +16,7 @@ class Linear(Layer):
     Example:
         >>> fc = opsdk.nn.Linear(784, 10)
         >>> fc(opsdk.randn([64, 784])).shape
-        [64, 10]
+        paddle.Size([64, 10])
     """
 
     def __init__(self, in_features, out_features, weight_attr=None, bias_attr=None, name=None):

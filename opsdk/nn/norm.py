@@ -15,7 +15,7 @@ class LayerNorm(Layer):
     Example:
         >>> ln = opsdk.nn.LayerNorm(3)
         >>> ln(opsdk.to_tensor([[1.0, 2.0, 3.0]])).shape
-        [1, 3]
+        paddle.Size([1, 3])
     """
 
     def __init__(self, normalized_shape, epsilon=1e-5, weight_attr=None, bias_attr=None,

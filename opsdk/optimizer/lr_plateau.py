@@ -59,7 +59,7 @@ class ReduceOnPlateau(LRScheduler):
         if isinstance(metrics, Tensor):
             if metrics.size != 1:
                 raise OpArgumentError(f"ReduceOnPlateau.step: metrics must hold one value; "
-                                      f"got: shape {metrics.shape}")
+                                      f"got: shape {list(metrics.shape)}")
             metrics = metrics.item()
         current = float(metrics)
         if math.isnan(current):

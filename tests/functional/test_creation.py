@@ -70,8 +70,11 @@ def test_zeros_ones_full_fill_with_float32_by_default():
         assert (t.numpy() == value).all()
 
 
-def test_full_infers_int64_from_an_int_fill_value():
-    assert opsdk.full([2], 3).dtype == np.int64
+def test_full_of_an_int_is_the_default_float_and_of_a_bool_is_bool():
+    # Paddle 3.3.1: paddle.full([2], 3).dtype is paddle.float32
+    assert opsdk.full([2], 3).dtype == np.float32 and opsdk.full([2], 3).numpy().tolist() == [3, 3]
+    assert opsdk.full([2], True).dtype == np.bool_
+    assert opsdk.full([2], 3, dtype="int64").dtype == np.int64
 
 
 def test_creation_functions_accept_dtype_and_stop_gradient():

@@ -54,7 +54,7 @@ UNSUPPORTED = {
             "float8_e4m3fn float8_e5m2 half iinfo uint16 uint32 uint64 "
         ),
         'op': (
-            "Generator Size add_n argwhere as_strided as_tensor asarray atleast_1d atleast_2d "
+            "Generator add_n argwhere as_strided as_tensor asarray atleast_1d atleast_2d "
             "atleast_3d autocast baddbmm baddbmm_ block_diag broadcast_shape broadcast_shapes "
             "broadcast_tensors bucketize cartesian_prod cdist column_stack combinations crop "
             "cummax cummin cumulative_trapezoid deg2rad diag_embed diagflat diagonal_scatter "

@@ -24,7 +24,7 @@ def linear(x, weight, bias=None, name=None):
 
     Example:
         >>> F.linear(opsdk.ones([2, 3]), opsdk.ones([3, 4])).shape
-        [2, 4]
+        paddle.Size([2, 4])
     """
     x = float_arg(x, "linear", "x")
     w = float_arg(weight, "linear", "weight")

@@ -112,11 +112,11 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
     weight = float_arg(weight, op, "weight")
     if x.ndim != 4 or weight.ndim != 4:
         raise ShapeError(f"{op}: expected: x [N, C, H, W] and weight [O, C/groups, KH, KW]; "
-                         f"got: {x.shape} and {weight.shape}")
+                         f"got: {list(x.shape)} and {list(weight.shape)}")
     n, c = x.shape[0], x.shape[1]
     o, cg, kh, kw = weight.shape
     if groups < 1 or c % groups or o % groups or cg != c // groups:
-        raise ShapeError(f"{op}: x has {c} channels, weight {weight.shape} with groups={groups};"
+        raise ShapeError(f"{op}: x has {c} channels, weight {list(weight.shape)} with groups={groups};"
                          f" expected: weight.shape[1] == channels / groups, both divisible")
     stride, dilation = _pair(stride, 2, op, "stride"), _pair(dilation, 2, op, "dilation")
     pads = _padding(padding, x.shape[2:], [kh, kw], stride, dilation, op)
@@ -150,7 +150,7 @@ def _pool_args(x, kernel_size, stride, padding, ceil_mode, data_format, op):
         raise UnsupportedError(f"{op}: ceil_mode=True is not supported; pad the input instead")
     x = _nchw(float_arg(x, op, "x"), data_format, op)
     if x.ndim != 4:
-        raise ShapeError(f"{op}: expected: x [N, C, H, W]; got: {x.shape}")
+        raise ShapeError(f"{op}: expected: x [N, C, H, W]; got: {list(x.shape)}")
     kernel = _pair(kernel_size, 2, op, "kernel_size")
     stride = kernel if stride is None else _pair(stride, 2, op, "stride")
     pads = _padding(padding, x.shape[2:], kernel, stride, [1, 1], op)
@@ -201,7 +201,7 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     channels_last = data_format in ("NHWC", "NLC", "NDHWC")
     axis = x.ndim - 1 if channels_last else 1
     if x.ndim < 2:
-        raise ShapeError(f"{op}: expected: x with a batch and a channel axis; got: {x.shape}")
+        raise ShapeError(f"{op}: expected: x with a batch and a channel axis; got: {list(x.shape)}")
     shape = [1] * x.ndim
     shape[axis] = x.shape[axis]
     others = [a for a in range(x.ndim) if a != axis]

@@ -39,7 +39,7 @@ def embedding(x, weight, padding_idx=None, sparse=False, name=None):
     Example:
         >>> w = opsdk.create_parameter([10, 4], "float32")
         >>> F.embedding(opsdk.to_tensor([[1, 3]]), w).shape
-        [1, 2, 4]
+        paddle.Size([1, 2, 4])
     """
     ids_t = tensor_arg(x, "embedding", "x")
     w = float_arg(weight, "embedding", "weight")

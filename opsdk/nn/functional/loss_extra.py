@@ -57,7 +57,7 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None)
     y = float_arg(label, "binary_cross_entropy", "label")
     if p.shape != y.shape:
         raise ShapeError(f"binary_cross_entropy: input and label must have one shape; got: "
-                         f"{p.shape} and {y.shape}")
+                         f"{list(p.shape)} and {list(y.shape)}")
     # log(q) kept >= -100 without ever taking log(0): q is floored just below e^-100 first
     tiny = float(np.exp(-101.0))
 
@@ -101,7 +101,7 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
                               f"{lab.array.dtype}")
     if x.ndim < 2 or list(lab.shape) != [x.shape[0]] + list(x.shape[2:]):
         raise ShapeError(f"nll_loss: expected input [N, C, ...] and label [N, ...]; got: "
-                         f"input {x.shape}, label {lab.shape}")
+                         f"input {list(x.shape)}, label {list(lab.shape)}")
     ids = lab.array
     valid = ids != ignore_index
     c = x.shape[1]
@@ -176,7 +176,7 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
     Example:
         >>> logits = opsdk.to_tensor([[2.0, 0.5, -1.0]])
         >>> F.softmax_with_cross_entropy(logits, opsdk.to_tensor([[0]])).shape
-        [1, 1]
+        paddle.Size([1, 1])
     """
     from .activation import log_softmax, softmax
     x = float_arg(logits, "softmax_with_cross_entropy", "logits")
@@ -191,7 +191,7 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
             idx = np.expand_dims(idx, ax)
         if idx.ndim != x.ndim or idx.shape[ax] != 1:
             raise ShapeError(f"softmax_with_cross_entropy: expected: a label shaped like logits "
-                             f"{x.shape} with axis {ax} of size 1; got: {list(lab.shape)}")
+                             f"{list(x.shape)} with axis {ax} of size 1; got: {list(lab.shape)}")
         ignored = idx == ignore_index
         safe = np.where(ignored, 0, idx).astype(np.int64)
         n = x.shape[ax]

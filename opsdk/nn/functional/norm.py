@@ -21,7 +21,7 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-5, name=N
     k = len(shape)
     if k == 0 or list(x.shape[x.ndim - k:]) != shape:
         raise ShapeError(f"layer_norm: the last dims of x must be normalized_shape; expected: "
-                         f"[..., {', '.join(map(str, shape))}]; got: {x.shape}")
+                         f"[..., {', '.join(map(str, shape))}]; got: {list(x.shape)}")
     axes = list(range(x.ndim - k, x.ndim))
     centered = x - mean(x, axis=axes, keepdim=True)
     var = mean(centered * centered, axis=axes, keepdim=True)

@@ -14,7 +14,7 @@ def vector_to_parameters(vec, parameters, name=None):
     total = sum(p.size for p in params)
     if vec.ndim != 1 or vec.shape[0] != total:
         raise ShapeError(f"vector_to_parameters: expected: a 1-d vector of {total} elements; "
-                         f"got: shape {vec.shape}")
+                         f"got: shape {list(vec.shape)}")
     data = vec.numpy()
     start = 0
     for p in params:
