@@ -7,7 +7,10 @@ by a declaration of a few lines.
   eps), then scaled and shifted per channel. Forward keeps y, var and the weight; backward is
   written by hand: with g = dy * weight, dx = (g - mean_C(g) - y * mean_C(g * y)) / sqrt(var +
   eps), dweight = sum over N, H, W of dy * y, dbias = sum over N, H, W of dy. Its backward reads
-  what forward saved, not the graph, so it is first-order only (as declared).
+  what forward saved, not the graph, so it is first-order only (as declared). One change from
+  the original: backward returns None for the inputs that need no gradient, as Paddle 3.x
+  requires (PaddlePaddle/Paddle issue 72601 asks the same); the original returns all three, and
+  `opsdk check` finds it fails once weight or bias is frozen (LayerNorm2DAsShipped).
 
 BUGS: each with a bug of a class custom-backward authors report, planted in backward (or in
 what forward keeps for it); tests/foreign/ported_jax_paddle_ops.py plants the same ones in the
@@ -37,6 +40,13 @@ def _over_n_h_w(t):
     return t.sum(axis=[0, 2, 3])
 
 
+def _needing(ctx, *grads):
+    """None for the inputs that need no gradient: Paddle 3.x refuses a gradient for an input whose
+    stop_gradient is True (PaddleGAN's backward returns all three: it breaks on a frozen weight
+    or bias; see LayerNorm2DAsShipped)."""
+    return tuple(g if need else None for g, need in zip(grads, ctx.needs))
+
+
 class LayerNorm2D(PyLayer):
     @staticmethod
     def forward(ctx, x, weight, bias, eps=1e-6):
@@ -44,9 +54,22 @@ class LayerNorm2D(PyLayer):
         mu = x.mean(axis=1, keepdim=True)
         var = (x - mu).pow(2).mean(axis=1, keepdim=True)
         y = (x - mu) / (var + eps).sqrt()
-        ctx.eps = eps
+        ctx.eps, ctx.needs = eps, [not t.stop_gradient for t in (x, weight, bias)]
         ctx.save_for_backward(y, var, weight)
         return _per_channel(weight, c) * y + _per_channel(bias, c)
+
+    @staticmethod
+    def backward(ctx, dy):
+        y, var, weight = ctx.saved_tensor()
+        g = dy * _per_channel(weight, dy.shape[1])
+        mean_g = g.mean(axis=1, keepdim=True)
+        mean_gy = (g * y).mean(axis=1, keepdim=True)
+        dx = (g - y * mean_gy - mean_g) / (var + ctx.eps).sqrt()
+        return _needing(ctx, dx, _over_n_h_w(dy * y), _over_n_h_w(dy))
+
+
+class LayerNorm2DAsShipped(LayerNorm2D):
+    """The backward's return as PaddleGAN ships it: three gradients whatever needs them."""
 
     @staticmethod
     def backward(ctx, dy):
@@ -64,8 +87,9 @@ class LayerNorm2DNoVarianceTerm(LayerNorm2D):
     def backward(ctx, dy):
         y, var, weight = ctx.saved_tensor()
         g = dy * _per_channel(weight, dy.shape[1])
-        dx = (g - g.mean(axis=1, keepdim=True)) / (var + ctx.eps).sqrt()   # BUG: y * mean(g*y)
-        return dx, _over_n_h_w(dy * y), _over_n_h_w(dy)                     # term dropped
+        # BUG (missing term): y * mean(g * y), the variance's dependence on x, dropped
+        dx = (g - g.mean(axis=1, keepdim=True)) / (var + ctx.eps).sqrt()
+        return _needing(ctx, dx, _over_n_h_w(dy * y), _over_n_h_w(dy))
 
 
 class LayerNorm2DEpsForgotten(LayerNorm2D):
@@ -75,8 +99,8 @@ class LayerNorm2DEpsForgotten(LayerNorm2D):
         g = dy * _per_channel(weight, dy.shape[1])
         mean_g = g.mean(axis=1, keepdim=True)
         mean_gy = (g * y).mean(axis=1, keepdim=True)
-        dx = (g - y * mean_gy - mean_g) / var.sqrt()                        # BUG: eps left out
-        return dx, _over_n_h_w(dy * y), _over_n_h_w(dy)
+        dx = (g - y * mean_gy - mean_g) / var.sqrt()              # BUG (epsilon): eps left out
+        return _needing(ctx, dx, _over_n_h_w(dy * y), _over_n_h_w(dy))
 
 
 class LayerNorm2DScaledWeightGrad(LayerNorm2D):
@@ -87,7 +111,7 @@ class LayerNorm2DScaledWeightGrad(LayerNorm2D):
         mean_g = g.mean(axis=1, keepdim=True)
         mean_gy = (g * y).mean(axis=1, keepdim=True)
         dx = (g - y * mean_gy - mean_g) / (var + ctx.eps).sqrt()
-        return dx, _over_n_h_w(g * y), _over_n_h_w(dy)                      # BUG: g, not dy
+        return _needing(ctx, dx, _over_n_h_w(g * y), _over_n_h_w(dy))  # BUG: g, not dy
 
 
 class LayerNorm2DSavedYInPlace(LayerNorm2D):
@@ -96,9 +120,10 @@ class LayerNorm2DSavedYInPlace(LayerNorm2D):
         y, var, weight = ctx.saved_tensor()
         g = dy * _per_channel(weight, dy.shape[1])
         mean_g = g.mean(axis=1, keepdim=True)
-        y_term = y.multiply_((g * y).mean(axis=1, keepdim=True))            # BUG: in place on
-        dx = (g - y_term - mean_g) / (var + ctx.eps).sqrt()                 # the saved y, read
-        return dx, _over_n_h_w(dy * y), _over_n_h_w(dy)                     # again below
+        # BUG (in place on a saved tensor): the saved y multiplied in place, then read again
+        y_term = y.multiply_((g * y).mean(axis=1, keepdim=True))
+        dx = (g - y_term - mean_g) / (var + ctx.eps).sqrt()
+        return _needing(ctx, dx, _over_n_h_w(dy * y), _over_n_h_w(dy))
 
 
 class LayerNorm2DStashedVariance(LayerNorm2D):
@@ -108,7 +133,7 @@ class LayerNorm2DStashedVariance(LayerNorm2D):
         mu = x.mean(axis=1, keepdim=True)
         var = (x - mu).pow(2).mean(axis=1, keepdim=True)
         y = (x - mu) / (var + eps).sqrt()
-        ctx.eps = eps
+        ctx.eps, ctx.needs = eps, [not t.stop_gradient for t in (x, weight, bias)]
         ctx.save_for_backward(y, weight)
         LayerNorm2DStashedVariance.var = var                    # BUG: on the class, not ctx
         return _per_channel(weight, c) * y + _per_channel(bias, c)
@@ -121,7 +146,7 @@ class LayerNorm2DStashedVariance(LayerNorm2D):
         mean_g = g.mean(axis=1, keepdim=True)
         mean_gy = (g * y).mean(axis=1, keepdim=True)
         dx = (g - y * mean_gy - mean_g) / (var + ctx.eps).sqrt()
-        return dx, _over_n_h_w(dy * y), _over_n_h_w(dy)
+        return _needing(ctx, dx, _over_n_h_w(dy * y), _over_n_h_w(dy))
 
 
 # the declaration: what a user of PaddleGAN writes to verify it
@@ -136,6 +161,10 @@ def declare_layer_norm_2d(function, name="layer_norm_2d"):
 OP = declare_layer_norm_2d(LayerNorm2D)
 CORRECT = [OP]
 BUGS = [
+    # found, not planted: the real op's backward fails under Paddle 3.x once weight or bias is
+    # frozen (stop_gradient=True)
+    (declare_layer_norm_2d(LayerNorm2DAsShipped, "layer_norm_2d_as_shipped"),
+     "gradient for a frozen input", "a gradient returned for an input with stop_gradient"),
     (declare_layer_norm_2d(LayerNorm2DNoVarianceTerm, "layer_norm_2d_no_variance_term"),
      "missing term", "dx without the y * mean(g * y) term (the variance's dependence on x)"),
     (declare_layer_norm_2d(LayerNorm2DEpsForgotten, "layer_norm_2d_eps_forgotten"),
