@@ -10,8 +10,8 @@ by a declaration of a few lines.
   and x summed over the rows of segment b only; ``sizes`` gets no cotangent.
 
 BUGS: each with a bug of a class custom-VJP authors report, planted in the VJP (or in what it
-keeps between calls); tests/foreign/ported_jax_paddle_ops.py plants the same ones in the same
-maths ported to opsdk. Each entry: (op, bug class, what the bug does).
+keeps between calls), with the check that must catch it and the words of its report;
+tests/foreign/ported_jax_paddle_ops.py plants the same ones in the same maths ported to opsdk.
 """
 import jax
 import jax.numpy as jnp
@@ -35,12 +35,14 @@ def segment_matmul_plain(x, weights, sizes):
     return jnp.where(mask, per_segment, 0.0).sum(axis=0)
 
 
-def _vjp_rule(dx_weights, dweight_terms):
+def _vjp_rule(dx_weights, dweight_terms, name="segment_matmul"):
     """A custom_vjp segment matmul whose VJP is built from the two pieces given."""
 
-    @jax.custom_vjp
-    def segment_matmul(x, weights, sizes):
+    def primal(x, weights, sizes):
         return segment_matmul_plain(x, weights, sizes)
+
+    primal.__name__ = primal.__qualname__ = name  # what opsdk's reports name
+    segment_matmul = jax.custom_vjp(primal)
 
     def fwd(x, weights, sizes):
         return segment_matmul_plain(x, weights, sizes), (x, weights, sizes)
@@ -95,10 +97,14 @@ def _dweights_float32(x, dy, sizes):
     return _dweights(x.astype(jnp.float32), dy.astype(jnp.float32), sizes)
 
 
-segment_matmul_every_row = _vjp_rule(_transposed, _dweights_every_row)
-segment_matmul_inclusive_starts = _vjp_rule(_transposed, _dweights_inclusive_starts)
-segment_matmul_cached_transpose = _vjp_rule(_transposed_cached, _dweights)
-segment_matmul_float32_dweights = _vjp_rule(_transposed, _dweights_float32)
+segment_matmul_every_row = _vjp_rule(_transposed, _dweights_every_row,
+                                     "segment_matmul_every_row")
+segment_matmul_inclusive_starts = _vjp_rule(_transposed, _dweights_inclusive_starts,
+                                            "segment_matmul_inclusive_starts")
+segment_matmul_cached_transpose = _vjp_rule(_transposed_cached, _dweights,
+                                            "segment_matmul_cached_transpose")
+segment_matmul_float32_dweights = _vjp_rule(_transposed, _dweights_float32,
+                                            "segment_matmul_float32_dweights")
 
 
 # the declaration: what a user of jax-md writes to verify it
@@ -111,15 +117,20 @@ def declare_segment_matmul(fn, name="segment_matmul"):
 
 OP = declare_segment_matmul(segment_matmul)
 CORRECT = [OP]
+# (op, the check that must catch the bug, words its report must hold: the cause named)
 BUGS = [
+    # wrong reduction: the weight gradient summed over every row, not the segment's
     (declare_segment_matmul(segment_matmul_every_row, "segment_matmul_every_row"),
-     "wrong reduction", "weight gradient summed over every row, not the segment's"),
+     "gradcheck", "w.r.t. weights"),
+    # index mismatch: backward's segment starts an inclusive cumsum (shifted by the size)
     (declare_segment_matmul(segment_matmul_inclusive_starts, "segment_matmul_inclusive_starts"),
-     "index mismatch", "backward's segment starts an inclusive cumsum (shifted by the size)"),
+     "gradcheck", "w.r.t. weights"),
+    # stateful cache: transposed weights memoised by shape (under jax.jit, a tracer kept)
     (declare_segment_matmul(segment_matmul_cached_transpose, "segment_matmul_cached_transpose"),
-     "stateful cache", "transposed weights memoised by shape: later calls use the first's"),
+     "needs_input_grad", "uses a value traced in an earlier call"),
+    # dtype: the weight gradient computed and returned in float32 for float64 weights
     (declare_segment_matmul(segment_matmul_float32_dweights, "segment_matmul_float32_dweights"),
-     "dtype", "weight gradient computed and returned in float32 for float64 weights"),
+     "protocol", "wrong dtype; expected: float64; got: float32"),
 ]
 
 # every op: opsdk check --op foreign.real_jax_ops:OPS (from tests/)

@@ -13,8 +13,8 @@ by a declaration of a few lines.
   `opsdk check` finds it fails once weight or bias is frozen (LayerNorm2DAsShipped).
 
 BUGS: each with a bug of a class custom-backward authors report, planted in backward (or in
-what forward keeps for it); tests/foreign/ported_jax_paddle_ops.py plants the same ones in the
-same maths ported to opsdk. Each entry: (op, bug class, what the bug does).
+what forward keeps for it), with the check that must catch it and the words of its report;
+tests/foreign/ported_jax_paddle_ops.py plants the same ones in the same maths ported to opsdk.
 """
 import paddle
 from paddle.autograd import PyLayer
@@ -160,21 +160,27 @@ def declare_layer_norm_2d(function, name="layer_norm_2d"):
 
 OP = declare_layer_norm_2d(LayerNorm2D)
 CORRECT = [OP]
+# (op, the check that must catch the bug, words its report must hold: the cause named)
 BUGS = [
-    # found, not planted: the real op's backward fails under Paddle 3.x once weight or bias is
-    # frozen (stop_gradient=True)
+    # found, not planted: the backward as PaddleGAN ships it returns a gradient for a frozen
+    # input (stop_gradient=True), which Paddle 3.x refuses
     (declare_layer_norm_2d(LayerNorm2DAsShipped, "layer_norm_2d_as_shipped"),
-     "gradient for a frozen input", "a gradient returned for an input with stop_gradient"),
+     "stop_gradient", "should return None at"),
+    # missing term: dx without y * mean(g * y) (the variance's dependence on x)
     (declare_layer_norm_2d(LayerNorm2DNoVarianceTerm, "layer_norm_2d_no_variance_term"),
-     "missing term", "dx without the y * mean(g * y) term (the variance's dependence on x)"),
+     "gradcheck", "w.r.t. x"),
+    # epsilon: backward divides by sqrt(var), forward by sqrt(var + eps): inf on a flat pixel
     (declare_layer_norm_2d(LayerNorm2DEpsForgotten, "layer_norm_2d_eps_forgotten"),
-     "epsilon", "backward divides by sqrt(var), forward by sqrt(var + eps)"),
+     "special_points", "where every output is finite"),
+    # wrong tensor: the weight gradient from g = dy * weight, not dy
     (declare_layer_norm_2d(LayerNorm2DScaledWeightGrad, "layer_norm_2d_scaled_weight_grad"),
-     "wrong tensor", "weight gradient from g = dy * weight, not dy"),
+     "gradcheck", "w.r.t. weight"),
+    # in place on a saved tensor: backward multiplies the saved y in place, then reads it again
     (declare_layer_norm_2d(LayerNorm2DSavedYInPlace, "layer_norm_2d_saved_y_in_place"),
-     "in place on a saved tensor", "backward multiplies the saved y in place, then reads it"),
+     "gradcheck", "backward is not deterministic"),
+    # stateful: the variance kept on the class, so the last forward's is used
     (declare_layer_norm_2d(LayerNorm2DStashedVariance, "layer_norm_2d_stashed_variance"),
-     "stateful cache", "variance kept on the class: the last forward's is used"),
+     "isolation", "calls interfere"),
 ]
 
 # every op: opsdk check --op foreign.real_paddle_ops:OPS (from tests/)
