@@ -16,7 +16,6 @@ BUGS: each with a bug of a class custom-backward authors report, planted in back
 what forward keeps for it), with the check that must catch it and the words of its report;
 tests/foreign/ported_jax_paddle_ops.py plants the same ones in the same maths ported to opsdk.
 """
-import paddle
 from paddle.autograd import PyLayer
 
 import opsdk
