@@ -10,37 +10,65 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ..errors import StateError
 from .graph import Graph, as_outputs, check_types
 
 FRAMEWORK = "jax"
 # compiled levels kept (the oldest dropped first): an op called with ever new attribute values
 # must not grow memory without bound
 _KEPT = 128
-# what JAX raises when the op's code branches on a traced value: such code runs eagerly
-_UNTRACEABLE = (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
+# what JAX raises when the op's code branches on a traced value or hands it to NumPy (a
+# custom_vjp wrapping NumPy code, as fast-soft-sort's): such code runs eagerly
+_UNTRACEABLE = (jax.errors.ConcretizationTypeError, jax.errors.TracerArrayConversionError,
+                jax.errors.TracerBoolConversionError,
                 jax.errors.TracerIntegerConversionError)
+
+
+def _leaked_tracer(error):
+    """Whether ``error`` is JAX's for a value traced in an earlier call used in this one."""
+    return isinstance(error, jax.errors.UnexpectedTracerError) or (
+        type(error) is TypeError and str(error).startswith("No constant handler for type")
+        and "Tracer" in str(error))
+
+
+def _kept_state(name, error):
+    return StateError(
+        f"foreign op '{name}' (jax) uses a value traced in an earlier call: its code keeps a JAX "
+        f"array between calls (a cache, a global, an attribute), so what it returns depends on "
+        f"earlier calls, not only on its arguments (under jax.jit the value kept is a tracer of "
+        f"a finished trace; eager, it is the earlier call's array). expected: the function and "
+        f"its fwd/bwd rules pure, computing every value from their arguments or residuals; "
+        f"JAX said: {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}")
 
 
 class _Level:
     """A level's pure function under ``jax.jit``; eager from the first call the op's code cannot
-    be traced, as JAX users run such code. ``single``: the op returned one array, not a tuple."""
+    be traced, as JAX users run such code. ``single``: the op returned one array, not a tuple.
+    A tracer leaking from one call into another (state the op keeps) is a StateError naming
+    the op."""
 
-    def __init__(self, pure, single):
+    def __init__(self, pure, single, name="?"):
         self.pure = pure
         self.jitted = jax.jit(pure)
         self._single = single
+        self.name = name
 
     @property
     def single(self):
         return bool(self._single and self._single[0])
 
     def __call__(self, *args):
-        if self.jitted is not None:
-            try:
-                return self.jitted(*args)
-            except _UNTRACEABLE:
-                self.jitted = None
-        return self.pure(*args)
+        try:
+            if self.jitted is not None:
+                try:
+                    return self.jitted(*args)
+                except _UNTRACEABLE:
+                    self.jitted = None
+            return self.pure(*args)
+        except (jax.errors.UnexpectedTracerError, TypeError) as error:
+            if _leaked_tracer(error):
+                raise _kept_state(self.name, error) from error
+            raise
 
 
 def _key(*parts):
@@ -62,13 +90,13 @@ class Bridge:
         jax.config.update("jax_enable_x64", True)
         self._levels = {}  # key -> _Level: the verifier calls each level hundreds of times
 
-    def _level(self, key, make):
+    def _level(self, key, make, name):
         if key is None:
-            return _Level(*make())
+            return _Level(*make(), name)
         if key not in self._levels:
             if len(self._levels) >= _KEPT:
                 del self._levels[next(iter(self._levels))]
-            self._levels[key] = _Level(*make())
+            self._levels[key] = _Level(*make(), name)
         return self._levels[key]
 
     def tensor(self, array, requires_grad=False):
@@ -93,7 +121,7 @@ class Bridge:
             return pure, single
 
         key = _key(fn, tuple(sorted(attrs.items())), tuple(diff))
-        level = self._level(key, make)
+        level = self._level(key, make, name)
         leaves = [self.tensor(a) for a in arrays]
         outputs = level(*leaves)
         check_types(outputs, jax.Array, "a JAX array", FRAMEWORK, name)
@@ -124,7 +152,7 @@ class Bridge:
             return pullback, []
 
         key = None if parent is None else (parent, tuple(given))
-        level = self._level(key, make)
+        level = self._level(key, make, f.name)
         seeds = [self.tensor(np.asarray(c)) for c in cotangents]
         grads = level(*graph.leaves, *seeds)
         return Graph(graph.leaves + seeds, graph.diff + [True] * len(seeds), list(grads),
