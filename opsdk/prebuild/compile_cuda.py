@@ -78,13 +78,19 @@ def compile_cuda_into(source, folder, nvcc, archs, jobs=None):
             raise CudaCompileError(f"{source.display_name}: nvcc for the wheel failed\n"
                                    f"  {_first_nvcc_error(log)}\n  command: {shlex.join(args)}\n"
                                    f"  nvcc output:\n{_indent(log)}")
+    seal_entry(entry, source, key, labels, nvcc_version(nvcc))
+    return entry, labels
+
+
+def seal_entry(entry, source, key, labels, toolchain):
+    """Write the MANIFEST of a CUDA entry whose files (``prebuilt_cuda.file_name(key, label)`` for
+    each label) are made, and take group and others' write permission from it all."""
     lines = [f"kind {prebuilt_cuda.KIND}", f"key {key}", f"source {prebuilt.source_label(source)}",
              f"kernels {' '.join(source.names)}"]
     for label in labels:
         name = prebuilt_cuda.file_name(key, label)
         path = os.path.join(entry, name)
         lines.append(f"{label} {name} {os.path.getsize(path)} {digest_file(path)}")
-    lines.append(f"nvcc {nvcc_version(nvcc)}")
+    lines.append(f"nvcc {toolchain}")
     trust.write_private(os.path.join(entry, "MANIFEST"), "\n".join(lines) + "\n")
     trust.seal(entry)
-    return entry, labels
