@@ -72,7 +72,11 @@ def _shipped_module(cupy, source, code, name):
 
     if not os.path.isdir(prebuilt.folder_of(source)):
         return None  # the common case of a source install: nothing to hash
-    found = prebuilt_cuda.lookup(source, code, device_capability(cupy))
+    try:
+        capability = device_capability(cupy)
+    except Exception:  # noqa: BLE001 - CuPy's runtime errors: no file can be chosen, CuPy compiles
+        return None
+    found = prebuilt_cuda.lookup(source, code, capability)
     if found.kind == "refused" and found.entry not in _refused:
         _refused.add(found.entry)
         warnings.warn(f"kernel {name!r}: the prebuilt CUDA build was not used, the kernel is compiled "
