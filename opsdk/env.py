@@ -203,8 +203,8 @@ VARIABLES = {v.name: v for v in (
              "are cached: a new or empty directory of your own, or one opsdk made"),
     Variable("OPSDK_BUILD_TIMEOUT", _seconds, 600.0, "600 s", "seconds to wait for another process's "
              "compile of the same kernel"),
-    Variable("OPSDK_PREBUILD", _zero_or_one, True, "1", "0: a pack's wheel build ships its C kernels "
-             "as sources only, compiled on first call, instead of prebuilt"),
+    Variable("OPSDK_PREBUILD", _zero_or_one, True, "1", "0: a pack's wheel build ships its C and CUDA "
+             "kernels as sources only, compiled on first call, instead of prebuilt"),
     Variable("OPSDK_CUDA_ARCHS", cuda_archs, None, "the pack's [tool.opsdk] cuda-archs, else "
              "75,80,90,100,120", "GPU architectures a pack's wheel build compiles its CUDA kernels for "
              "with nvcc: a cubin each and PTX for the lowest (80,90 or sm_80 sm_90; none: sources only)"),

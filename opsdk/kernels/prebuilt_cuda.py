@@ -116,7 +116,7 @@ def lookup(source, code, capability):
 
     return prebuilt.find(source, prebuilt_cuda_key(source, code), KIND, read, missing=(
         f"the package ships no PTX or cubin of {label} (installed from source, editable, or its "
-        f"wheel built without nvcc or with OPSDK_CUDA_ARCHS=none)"))
+        f"wheel built without nvcc, with OPSDK_CUDA_ARCHS=none or with OPSDK_PREBUILD=0)"))
 
 
 def _intact(entry, name, size, digest):
