@@ -157,6 +157,41 @@ def _schedule(text):
     return SCHEDULES[name], int(seed or 0)
 
 
+# cubins a pack's wheel holds unless told: Turing (T4), Ampere (A100; the sm_86 and sm_89 GPUs run
+# the sm_80 cubin), Hopper (H100, H200), Blackwell (B200, RTX 50); the PTX of the lowest serves
+# any later GPU
+CUDA_ARCHS = (75, 80, 90, 100, 120)
+_ARCH = r"(?:sm_|compute_)?(\d{2,3})|(\d+)\.(\d)"
+_ARCHS_EXPECTED = "architectures such as 80,90 (or sm_80 sm_90, 8.0;9.0), or none"
+
+
+def cuda_archs(text):
+    """The GPU architectures a list names, as numbers: ``"80,90"``, ``"sm_80 sm_90"`` and
+    ``"8.0;9.0"`` all give ``(80, 90)``; ``"none"`` gives ``()``.
+
+    Raises:
+        ValueError: an item is not an architecture; the message says what is expected.
+
+    Example:
+        >>> cuda_archs("sm_90, 8.0")
+        (80, 90)
+    """
+    import re
+
+    items = [item for item in re.split(r"[\s,;]+", text.strip().lower()) if item]
+    if items == ["none"]:
+        return ()
+    archs = set()
+    for item in items:
+        match = re.fullmatch(_ARCH, item)
+        if match is None:
+            raise ValueError(f"{_ARCHS_EXPECTED}; {item!r} is not one")
+        archs.add(int(match[1]) if match[1] else 10 * int(match[2]) + int(match[3]))
+    if not archs:
+        raise ValueError(_ARCHS_EXPECTED)
+    return tuple(sorted(archs))
+
+
 VARIABLES = {v.name: v for v in (
     Variable("OPSDK_BACKEND", _backend, None, "auto", "force a backend for every kernel call: python, "
              "c, cuda (auto or empty: none)", strict=True),
@@ -168,8 +203,11 @@ VARIABLES = {v.name: v for v in (
              "are cached: a new or empty directory of your own, or one opsdk made"),
     Variable("OPSDK_BUILD_TIMEOUT", _seconds, 600.0, "600 s", "seconds to wait for another process's "
              "compile of the same kernel"),
-    Variable("OPSDK_PREBUILD", _zero_or_one, True, "1", "0: a pack's wheel build ships its C kernels "
-             "as sources only, compiled on first call, instead of prebuilt"),
+    Variable("OPSDK_PREBUILD", _zero_or_one, True, "1", "0: a pack's wheel build ships its C and CUDA "
+             "kernels as sources only, compiled on first call, instead of prebuilt"),
+    Variable("OPSDK_CUDA_ARCHS", cuda_archs, None, "the pack's [tool.opsdk] cuda-archs, else "
+             "75,80,90,100,120", "GPU architectures a pack's wheel build compiles its CUDA kernels for "
+             "with nvcc: a cubin each and PTX for the lowest (80,90 or sm_80 sm_90; none: sources only)"),
     Variable("OPSDK_POOL_MB", _whole(0, "MiB"), None, "OPSDK_NN_POOL_MB, else 256", "MiB of large "
              "kernel outputs kept for reuse (0: none)"),
     Variable("OPSDK_NN_POOL_MB", _whole(0, "MiB"), 256, "256", "the older name of OPSDK_POOL_MB, read "

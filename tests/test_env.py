@@ -14,7 +14,8 @@ BAD = {"OPSDK_BACKEND": "bogus", "OPSDK_CUDA_SIM": "bogus", "OPSDK_CUDA_SIM_SCHE
        "OPSDK_PLUGIN_TIMEOUT": "-1", "OPSDK_FORMULA_TIMEOUT": "inf", "OPSDK_CUDA_SIM_DEVICES": "0",
        "OPSDK_CUDA_SIM_SMS": "two", "OPSDK_CUDA_SIM_TIMEOUT": "nan", "OPSDK_CUDA_SIM_RACECHECK": "yes",
        "OPSDK_CUDA_SIM_STACK_KB": "8", "OPSDK_CHECK_MAX_MEMORY": "lots", "OPSDK_CUDA_SIM_INSTRUMENT": "off",
-       "OPSDK_CUDA_SIM_STRICT": "on", "OPSDK_CHECK_JOBS": "0", "OPSDK_PREBUILD": "no"}
+       "OPSDK_CUDA_SIM_STRICT": "on", "OPSDK_CHECK_JOBS": "0", "OPSDK_PREBUILD": "no",
+       "OPSDK_CUDA_ARCHS": "hopper"}
 FREE_TEXT = {"OPSDK_LOAD_PLUGINS", "OPSDK_CACHE_DIR", "OPSDK_TEMPLATES_DIR"}
 LENIENT = sorted(n for n in BAD if not env.VARIABLES[n].strict)
 
@@ -57,6 +58,7 @@ def test_an_unset_variable_gives_its_default():
     ("OPSDK_BACKEND", "auto", None), ("OPSDK_CUDA_SIM_RACECHECK", "0", False),
     ("OPSDK_CUDA_SIM_SCHEDULE", "shuffle:7", (2, 7)), ("OPSDK_LOAD_PLUGINS", "a,b", "a,b"),
     ("OPSDK_CHECK_JOBS", "Auto", None), ("OPSDK_CHECK_JOBS", " 3 ", 3),
+    ("OPSDK_CUDA_ARCHS", "sm_90, 8.0", (80, 90)), ("OPSDK_CUDA_ARCHS", "None", ()),
 ])
 def test_a_good_value_is_parsed(name, raw, value):
     assert env.setting(name, {name: raw}) == value

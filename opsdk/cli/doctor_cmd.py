@@ -192,37 +192,48 @@ def _packs():
 
 _FROM = {"prebuilt": "prebuilt in the wheel", "cache": "cached", "compile": "compiled on first call",
          "python": "python fallback"}
+_CUDA_FROM = {"cubin": "prebuilt cubin", "ptx": "prebuilt PTX", "prebuilt": "prebuilt in the wheel",
+              "compile": "compiled by CuPy on first call", "simulator": "run on the simulator"}
 
 
 def _kernels():
     """Per pack: where its C kernels come from here (prebuilt in its wheel, the cache, a compile
-    on first call, python) and why; a warning for a stale or refused prebuilt build, or no C."""
-    from .list_cmd import c_origins
+    on first call, python) and why; a warning for a stale or refused prebuilt build, or no C.
+    The same for its CUDA kernels (a prebuilt cubin or PTX, a compile by CuPy, the simulator)."""
+    from .list_cmd import c_origins, cuda_origins
     from ..plugins import get_registry
-    from ..printable import printable
 
     found, memo = [], {}
     for pack in get_registry().packs():
-        origins = c_origins({k.name: k for op in pack.ops for k in op.kernels}.values(), memo)
-        if not origins:
-            continue
-        counts = {}
-        for origin in origins.values():
-            counts[origin.kind] = counts.get(origin.kind, 0) + 1
-        detail = f"{len(origins)} C kernel(s): " + ", ".join(f"{n} {_FROM[k]}" for k, n in counts.items())
-        stale = sorted({o.why for o in origins.values() if o.stale})
-        fallback = sorted({o.why for o in origins.values() if o.kind == "python"})
-        status, fix = OK, ""
-        if stale:
-            status, detail = WARN, f"{detail}; the wheel's build was not used: {stale[0]}"
-            fix = "reinstall the pack's wheel, or keep editing: edited sources compile into the cache"
-        elif fallback:
-            status, detail = WARN, f"{detail}; {fallback[0]}"
-            fix = "install the pack's prebuilt wheel, or a C compiler"
-        lines = "\n".join(f"{name}: {o.kind}: {o.why}" for name, o in sorted(origins.items()))
-        found.append(Finding(status, printable(f"kernels {pack.name}"), printable(detail), fix,
-                             details=printable(lines)))
+        kernels = {k.name: k for op in pack.ops for k in op.kernels}.values()
+        c = _origins_finding(f"kernels {pack.name}", "C", c_origins(kernels, memo), _FROM)
+        cuda = _origins_finding(f"cuda kernels {pack.name}", "CUDA", cuda_origins(kernels, memo), _CUDA_FROM)
+        found += [f for f in (c, cuda) if f is not None]
     return found
+
+
+def _origins_finding(name, language, origins, words):
+    """The doctor line of one language's kernels of a pack: counts by origin; a warning for a
+    stale or refused prebuilt build, or (C) for the python fallback."""
+    from ..printable import printable
+
+    if not origins:
+        return None
+    counts = {}
+    for origin in origins.values():
+        counts[origin.kind] = counts.get(origin.kind, 0) + 1
+    detail = f"{len(origins)} {language} kernel(s): " + ", ".join(f"{n} {words[k]}" for k, n in counts.items())
+    stale = sorted({o.why for o in origins.values() if o.stale})
+    fallback = sorted({o.why for o in origins.values() if o.kind == "python"})
+    status, fix = OK, ""
+    if stale:
+        status, detail = WARN, f"{detail}; the wheel's build was not used: {stale[0]}"
+        fix = "reinstall the pack's wheel, or keep editing: edited sources are compiled on first call"
+    elif fallback:
+        status, detail = WARN, f"{detail}; {fallback[0]}"
+        fix = "install the pack's prebuilt wheel, or a C compiler"
+    lines = "\n".join(f"{kernel}: {o.kind}: {o.why}" for kernel, o in sorted(origins.items()))
+    return Finding(status, printable(name), printable(detail), fix, details=printable(lines))
 
 
 _OTHER_VARIABLES = ("CC", "CXX", "CUDA_HOME")

@@ -84,6 +84,23 @@ def c_origins(kernels, memo=None):
     return found
 
 
+def cuda_origins(kernels, memo=None):
+    """``{kernel name: Origin}`` of the CUDA kernels among kernels: where each one's module comes
+    from here (a prebuilt cubin or PTX of the wheel, a compile by CuPy on first call, the
+    simulator) and why."""
+    from ..kernels.cuda import cuda_origin
+
+    memo = {} if memo is None else memo
+    found = {}
+    for kernel in kernels:
+        source = kernel.sources.get("cuda")
+        if source is not None:
+            if ("cuda", id(source)) not in memo:
+                memo["cuda", id(source)] = cuda_origin(source)
+            found[kernel.name] = memo["cuda", id(source)]
+    return found
+
+
 def _table(headers, rows):
     """Rows as left-aligned columns under their headers."""
     widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows)]
@@ -92,8 +109,9 @@ def _table(headers, rows):
 
 
 def _op_record(op, status, memo):
-    origins = c_origins(op.kernels, memo)
+    origins, cuda = c_origins(op.kernels, memo), cuda_origins(op.kernels, memo)
     return {"c_kernels": {name: {"from": o.kind, "why": o.why} for name, o in origins.items()},
+            "cuda_kernels": {name: {"from": o.kind, "why": o.why} for name, o in cuda.items()},
             "qualname": op.qualname, "name": op.name, "pack": op.pack, "version": op.pack_version,
             "distribution": op.distribution, "backends": list(op.backends),
             "available": [b for b, why in status.items() if why is None],
@@ -130,9 +148,10 @@ def _source(record):
     return f"{record['distribution']} {record['version'] or ''}".strip()
 
 
-def _c_from(record):
-    """Where an op's C kernels come from: prebuilt, cache, compile or python ('-' without C)."""
-    kinds = dict.fromkeys(k["from"] for k in record["c_kernels"].values())
+def _c_from(record, field="c_kernels"):
+    """Where an op's C (or CUDA) kernels come from: prebuilt, cache, compile or python; cubin, ptx,
+    prebuilt, compile or simulator ('-' without any)."""
+    kinds = dict.fromkeys(k["from"] for k in record[field].values())
     return "+".join(kinds) or "-"
 
 
@@ -145,9 +164,10 @@ def _render(data):
     out = []
     if ops:
         rows = [(o["qualname"], o["version"] or "-", " ".join(o["backends"]),
-                 " ".join(o["available"]) or "(none)", _c_from(o), "yes" if o["double_backward"] else "no",
-                 _shorten(o["summary"], 60)) for o in ops]
-        out.append(_table(("OP", "VERSION", "BACKENDS", "RUNS HERE", "C FROM", "2ND ORDER", "SUMMARY"), rows))
+                 " ".join(o["available"]) or "(none)", _c_from(o), _c_from(o, "cuda_kernels"),
+                 "yes" if o["double_backward"] else "no", _shorten(o["summary"], 60)) for o in ops]
+        out.append(_table(("OP", "VERSION", "BACKENDS", "RUNS HERE", "C FROM", "CUDA FROM", "2ND ORDER",
+                           "SUMMARY"), rows))
     else:
         out.append("No ops registered: install an op pack (pip install ...), "
                    "or make one: opsdk new-pack NAME")

@@ -11,6 +11,8 @@ from opsdk.kernels.digest import digest_parts
 BUILD_RECIPE = "opsdk-c-1"
 # the same for builds shipped in wheels (``prebuilt_key``): bump it with the compile command
 PREBUILT_RECIPE = "opsdk-c-prebuilt-1"
+# the same for CUDA builds shipped in wheels (``prebuilt_cuda_key``): PTX and cubins made by nvcc
+PREBUILT_CUDA_RECIPE = "opsdk-cuda-prebuilt-1"
 
 # patterns stay strings: re compiles (and caches) them on first use, not at import
 _LOCAL_INCLUDE = r'(?m)^[ \t]*#[ \t]*include[ \t]*"([^"]+)"'
@@ -99,6 +101,56 @@ def prebuilt_key(source, code):
     """
     parts = [PREBUILT_RECIPE, code, source.key_cdef(), platform_tag(), prebuilt_abi()]
     return digest_parts(*parts, *_recipe_parts(source, code, (), portable=True))[:32]
+
+
+def cuda_include_dirs(options):
+    """The folders a CUDA source's options add to the include path (``-Idir``, ``-I dir``,
+    ``--include-path=dir``, ``--include-path dir``)."""
+    found, options = [], list(options)
+    for i, option in enumerate(options):
+        for flag in ("-I", "--include-path=", "--include-path"):
+            if option.startswith(flag):
+                rest = option[len(flag):]
+                if rest:
+                    found.append(rest)
+                elif i + 1 < len(options):
+                    found.append(options[i + 1])
+                break
+    return found
+
+
+def _portable_cuda_options(options):
+    """A CUDA source's options as key parts, an include folder standing as a bare ``-I``: where
+    the package sits differs between the build and the install, and the headers found there are
+    in the key by their texts."""
+    parts, skip = [], False
+    for option in options:
+        if skip:
+            skip = False
+            continue
+        if option in ("-I", "--include-path"):
+            parts.append("-I")
+            skip = True
+        elif option.startswith(("-I", "--include-path=")):
+            parts.append("-I")
+        else:
+            parts.append(option)
+    return parts
+
+
+def prebuilt_cuda_key(source, code):
+    """Key of a CUDA source's PTX and cubins shipped in a pack's wheel: what CuPy would compile
+    at run time (the code, its headers' texts, the options, the kernel names asked for).
+
+    Like ``prebuilt_key`` it holds no path; it holds no platform either (PTX and cubins do not
+    depend on the host) and no architecture (the MANIFEST lists those the build holds).
+    """
+    headers = local_headers(code, source.base_dir, cuda_include_dirs(source.options))
+    names, options = source.names, _portable_cuda_options(source.options)
+    parts = [PREBUILT_CUDA_RECIPE, code, str(len(names)), *names, str(len(options)), *options]
+    for path, text in sorted(headers, key=lambda found: (os.path.basename(found[0]), found[1])):
+        parts += [os.path.basename(path), text]
+    return digest_parts(*parts)[:32]
 
 
 def build_key(source_key_, compiler_identity):

@@ -1,4 +1,4 @@
-"""C kernels shipped compiled inside a pack's wheel, and the checks before one is loaded.
+"""Kernels shipped compiled inside a pack's wheel, and the checks before one is loaded.
 
 A pack's wheel build (``opsdk.prebuild``) compiles each C source of the pack into a folder
 beside the Python module that created the source::
@@ -17,6 +17,9 @@ nobody else can change the file between the check and the load: the file, its fo
 folder above them must be yours or root's and writable by nobody else (a world-writable folder
 with the sticky bit, /tmp, is fine: others cannot rename what is in it). Anything else is
 refused, with the reason, and the kernel is compiled into the cache instead.
+
+CUDA sources are shipped the same way, as PTX and cubins (``prebuilt_cuda``); ``find`` holds the
+checks both share.
 """
 import os
 import stat
@@ -91,7 +94,7 @@ def chain_distrust(path):
         current = parent
 
 
-def _manifest(entry):
+def manifest(entry):
     """The MANIFEST's fields of an entry (read through trust), or {}."""
     try:
         text = trust.read_trusted(os.path.join(entry, "MANIFEST")).decode("utf-8")
@@ -101,35 +104,66 @@ def _manifest(entry):
 
 
 def lookup(source, code):
-    """The ``Lookup`` of source (its text ``code``) in the installed package."""
+    """The ``Lookup`` of C source (its text ``code``) in the installed package."""
+    from opsdk.kernels.keys import prebuilt_key
+
+    return find(source, prebuilt_key(source, code), "c", _read_c)
+
+
+def _read_c(entry, fields):
+    from opsdk.kernels.entries import read_entry
+
+    return read_entry(entry)
+
+
+def find(source, key, kind, read, missing=None):
+    """The ``Lookup`` of the build under ``key`` beside source's module, checked as every prebuilt
+    build is (the folder chain, the MANIFEST's key, what failed to load before).
+
+    Args:
+        source: the CSource or CudaSource.
+        key: the key the installed sources give (``keys.prebuilt_key`` / ``prebuilt_cuda_key``).
+        kind: what the MANIFEST's ``kind`` field says (``"c"`` where it has none).
+        read: ``read(entry, fields)`` -> the checked build, None when it does not match its
+            MANIFEST, or a ``Lookup`` to return as it is; may raise CacheUntrustedError.
+        missing: why there is no build, in words (default: the C wording).
+    """
     folder = folder_of(source)
     label = source_label(source)
     if not os.path.isdir(folder):
-        return Lookup("none", f"the package ships no prebuilt build of {label} (installed from "
-                              f"source, editable, or built with OPSDK_PREBUILD=0)")
-    from opsdk.kernels.entries import read_entry
-    from opsdk.kernels.keys import prebuilt_key
-
-    key = prebuilt_key(source, code)
+        return Lookup("none", missing or f"the package ships no prebuilt build of {label} (installed "
+                                         f"from source, editable, or built with OPSDK_PREBUILD=0)")
     entry = os.path.join(folder, key)
     if not os.path.lexists(entry):
-        if any(_manifest(os.path.join(folder, name)).get("source") == label for name in _names(folder)):
+        if any(_is_build_of(manifest(os.path.join(folder, name)), label, kind) for name in _names(folder)):
             return Lookup("stale", f"the wheel's build of {label} was made from other sources "
                                    f"(edited since it was built): compiled from the sources instead")
-        return Lookup("none", f"the package ships no prebuilt build of {label} for this platform")
+        return Lookup("none", missing or f"the package ships no prebuilt build of {label} for this platform")
     why = chain_distrust(entry)
     if why:
         return Lookup("refused", f"not loaded from {entry}: {why}", entry)
+    fields = manifest(entry)
     try:
-        build = read_entry(entry)
+        build = read(entry, fields)
     except CacheUntrustedError as exc:
         return Lookup("refused", f"not loaded from {entry}: {exc}", entry)
-    if build is None or _manifest(entry).get("key") != key:
+    if isinstance(build, Lookup):
+        return build
+    if build is None or fields.get("key") != key:
         return Lookup("refused", f"not loaded from {entry}: it does not match its MANIFEST "
                                  f"(altered or damaged since it was installed)", entry)
     if entry in _failed:
         return Lookup("refused", f"{entry} did not load: {_failed[entry]}", entry)
     return Lookup("prebuilt", f"prebuilt in the package: {entry}", entry, build)
+
+
+def _is_build_of(fields, label, kind):
+    return fields.get("source") == label and fields.get("kind", "c") == kind
+
+
+def failed(entry, error):
+    """Remember that the build in entry did not load (``lookup`` then refuses it, saying why)."""
+    _failed[entry] = (str(error).splitlines() or [type(error).__name__])[0]
 
 
 def _names(folder):
@@ -151,5 +185,5 @@ def load(found):
     try:
         return load_extension(module_name(key), os.path.join(os.path.realpath(found.entry), found.build.name))
     except (ImportError, OSError) as exc:
-        _failed[found.entry] = (str(exc).splitlines() or [type(exc).__name__])[0]
+        failed(found.entry, exc)
         raise

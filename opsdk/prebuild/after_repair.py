@@ -63,6 +63,8 @@ def refresh(wheel):
     changed = {}
     for name in _manifests(contents):
         fields = dict(line.split(" ", 1) for line in contents[name].decode("utf-8").splitlines() if " " in line)
+        if fields.get("kind", "c") != "c":
+            continue  # PTX and cubins (a CUDA build): a repair relinks no such file
         so = name.rsplit("/", 1)[0] + "/" + fields.get("so", "")
         if so not in contents:
             raise ValueError(f"{wheel}: {name} names {fields.get('so')!r}, which the wheel lacks")

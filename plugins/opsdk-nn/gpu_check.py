@@ -11,6 +11,9 @@
    --backend cuda`` of every op; every ``gpu``-marked test of the repository;
 3. prints one table: each verdict here beside the simulator's, as recorded in
    gpu_check_simulated.md (written by ``--simulate --write-reference``), and says where they differ;
+   then the prebuilt section (prebuilt_check.py): a kernel run from the PTX and the cubin nvcc
+   compiles ahead of time, as a pack's wheel ships them, against the same kernel compiled from
+   source (with --simulate: the loader's choice of file, and the simulator taking the source);
 4. on a GPU, benchmarks each elementwise kernel as bandwidth against the device-to-device copy
    (target: >= 60%) and every op's forward + backward against the composed CuPy version.
 
@@ -298,6 +301,7 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--skip-tests", action="store_true", help="no pytest -m gpu run")
     parser.add_argument("--skip-bench", action="store_true", help="no benchmark")
+    parser.add_argument("--skip-prebuilt", action="store_true", help="no prebuilt PTX/cubin section")
     parser.add_argument("--markdown", metavar="FILE", help="also write the tables to FILE")
     args = parser.parse_args(argv)
 
@@ -334,6 +338,13 @@ def main(argv=None):
     title = f"# CUDA verdicts ({'simulated: ' if args.simulate else ''}{device})"
     print("\n".join([title, ""] + report))
     failed = [item for item, verdict in verdicts.items() if verdict.startswith("FAIL")]
+    prebuilt = {}
+    if ok and not args.skip_prebuilt:
+        import prebuilt_check
+
+        prebuilt = prebuilt_check.verdicts(args.simulate)
+        print("\n".join(["", "## prebuilt PTX and cubins", ""] + [f"- {k}: {v}" for k, v in prebuilt.items()]))
+        failed += [item for item, verdict in prebuilt.items() if verdict.startswith("FAIL")]
     if args.simulate and args.write_reference:
         with open(REFERENCE, "w", encoding="utf-8") as f:
             f.write("\n".join([title.replace(device, "opsdk CUDA simulator"), "",
@@ -355,7 +366,8 @@ def main(argv=None):
             print(f"gpu_check: below {TARGET:.0%} of the copy bandwidth: {', '.join(slow)}")
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as f:
-            f.write("\n".join([title, ""] + report + [""] + extra) + "\n")
+            f.write("\n".join([title, ""] + report + [""] + [f"- {k}: {v}" for k, v in prebuilt.items()] + [""]
+                              + extra) + "\n")
     if not ok or failed:
         print(f"gpu_check: FAILED ({len(failed)} verdict(s) failed)" if ok else "gpu_check: FAILED (build)")
         return 1

@@ -57,3 +57,12 @@ def test_a_manifest_naming_a_missing_extension_is_an_error_naming_both(tmp_path,
 
 def test_no_wheel_is_a_usage_error():
     assert main([]) == 2
+
+
+def test_a_cuda_build_beside_the_extension_is_left_alone(tmp_path):
+    wheel = write_wheel(tmp_path / "pk.whl", b"same", b"same")
+    with zipfile.ZipFile(wheel, "a") as zf:  # PTX and cubins: no file a repair relinks
+        zf.writestr("pk/_opsdk_prebuilt/c0de/MANIFEST", "kind cuda\nkey c0de\nsm_90 _opsdk_c0de.sm_90.cubin 3 d\n")
+    before = wheel.read_bytes()
+    assert refresh(wheel) == []
+    assert wheel.read_bytes() == before

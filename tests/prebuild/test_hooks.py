@@ -67,3 +67,27 @@ def test_a_wheel_built_offline_runs_its_c_kernel_where_no_compiler_is(tmp_path):
     done = subprocess.run([sys.executable, "-c", _RUN], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert f"ran from {target / 'tinypack'}" in done.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(find_compiler() is None, reason="needs a C compiler to build the wheel")
+def test_a_wheel_builds_without_nvcc_with_its_cuda_as_source_and_says_so(tmp_path):
+    project = write_tiny_pack(tmp_path / "tinypack-src", cuda=True)
+    ours = [p for p in sys.path if p]
+    path = os.pathsep.join(f for f in os.environ.get("PATH", "").split(os.pathsep)
+                           if f and not os.path.exists(os.path.join(f, "nvcc")))
+    env = _child_env(ours, PATH=path)
+    for name in ("CUDA_HOME", "CUDA_PATH", "OPSDK_CUDA_ARCHS"):
+        env.pop(name, None)
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-v",
+                           "-w", str(tmp_path / "dist"), str(project)], env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    said = [line for line in (done.stdout + done.stderr).splitlines() if "no nvcc" in line]
+    assert len(said) == 1 and "the wheel ships the pack's CUDA kernels as sources, compiled by CuPy on first " \
+                               "call" in said[0]
+    (wheel,) = (tmp_path / "dist").iterdir()
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "tinypack/cuda/twice.cu" in names
+    assert not any(n.endswith((".ptx", ".cubin")) for n in names)
+    assert any(n.endswith(".abi3.so") for n in names)  # the C kernel is prebuilt all the same

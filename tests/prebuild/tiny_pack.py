@@ -1,6 +1,13 @@
-"""A tiny op pack on disk, built the way `opsdk new-pack` sets packs up: one C kernel, made when
-the pack's register_ops hook imports it (as real packs do, so importing the pack builds nothing)."""
+"""A tiny op pack on disk, built the way `opsdk new-pack` sets packs up: one C kernel (and, asked
+for, its CUDA implementation), made when the pack's register_ops hook imports it (as real packs
+do, so importing the pack builds nothing)."""
 from helpers.prebuilt_pack import KERNEL_C
+
+KERNEL_CU = """extern "C" __global__ void twice_f32(const float *x, float *y, long long n) {
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+        y[i] = 2 * x[i];
+}
+"""
 
 PYPROJECT = """\
 [build-system]
@@ -19,7 +26,7 @@ tiny = "tinypack"
 include = ["tinypack*"]
 
 [tool.setuptools.package-data]
-tinypack = ["csrc/*.c"]
+tinypack = ["csrc/*.c", "cuda/*.cu"]
 
 [tool.setuptools.cmdclass]
 build_py = "opsdk.prebuild.hooks.BuildPy"
@@ -46,11 +53,27 @@ twice.c(SOURCE, "twice")
 '''
 
 
-def write_tiny_pack(root):
-    """Write the pack's project into root (a pathlib.Path); returns root."""
+CUDA_KERN = """
+from opsdk.kernels import CudaSource
+
+CUDA_SOURCE = CudaSource("cuda/twice.cu")
+
+
+@twice.cuda(CUDA_SOURCE)
+def _twice_cuda(module, x):
+    return module.get_function("twice_f32")
+"""
+
+
+def write_tiny_pack(root, cuda=False):
+    """Write the pack's project into root (a pathlib.Path), its kernel with a CUDA implementation
+    if ``cuda``; returns root."""
     (root / "tinypack" / "csrc").mkdir(parents=True)
     (root / "pyproject.toml").write_text(PYPROJECT)
     (root / "tinypack" / "__init__.py").write_text(INIT)
-    (root / "tinypack" / "kern.py").write_text(KERN)
+    (root / "tinypack" / "kern.py").write_text(KERN + (CUDA_KERN if cuda else ""))
     (root / "tinypack" / "csrc" / "twice.c").write_text(KERNEL_C)
+    if cuda:
+        (root / "tinypack" / "cuda").mkdir()
+        (root / "tinypack" / "cuda" / "twice.cu").write_text(KERNEL_CU)
     return root

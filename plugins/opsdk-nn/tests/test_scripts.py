@@ -1,11 +1,12 @@
-"""The pack's runnable scripts keep working: gpu_check.py and benchmarks/fused_ops.py."""
+"""The pack's runnable scripts keep working: gpu_check.py (with its prebuilt section,
+prebuilt_check.py) and benchmarks/fused_ops.py."""
 import os
 import subprocess
 import sys
 
 import pytest
 
-from opsdk.kernels import cuda_status
+from opsdk.kernels import cuda_status, find_nvcc
 
 PACK = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -39,6 +40,28 @@ def test_gpu_check_runs_on_the_simulator_and_prints_its_verdicts():
     assert done.returncode == 0, done.stdout + done.stderr
     assert "| kernel opsdk.erf | pass (28 runs) |" in done.stdout
     assert "| check opsdk.erf float64 | pass (" in done.stdout and "gpu_check: PASSED" in done.stdout
+    if find_nvcc() is not None:
+        assert "- prebuilt choice: pass" in done.stdout
+
+
+@pytest.mark.skipif(find_nvcc() is None, reason="needs nvcc to compile the PTX and cubins")
+def test_prebuilt_check_dry_path_checks_the_files_the_choice_and_the_simulator():
+    done = _run("prebuilt_check.py", "--simulate")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines() == [
+        "prebuilt files: pass",
+        "prebuilt choice: pass (8.0, 8.6: the sm_80 cubin; 9.0: the PTX; 7.5: the source)",
+        "prebuilt on the simulator: pass (the simulator takes the source)"]
+
+
+def test_prebuilt_check_without_nvcc_says_it_skipped():
+    path = os.pathsep.join(f for f in os.environ.get("PATH", "").split(os.pathsep)
+                           if f and not os.path.exists(os.path.join(f, "nvcc")))
+    env = {k: v for k, v in os.environ.items() if k not in ("CUDA_HOME", "CUDA_PATH")}
+    done = subprocess.run([sys.executable, "prebuilt_check.py", "--simulate"], capture_output=True, text=True,
+                          cwd=PACK, timeout=120, env={**env, "PATH": path})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "prebuilt: skipped: no nvcc here to compile the PTX and cubins\n"
 
 
 def test_the_recorded_simulator_verdicts_name_every_first_party_cuda_kernel():

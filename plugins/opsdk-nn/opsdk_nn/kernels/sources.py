@@ -1,4 +1,5 @@
 """The C and CUDA sources of the pack: where they live, their declarations, how they compile."""
+import hashlib
 import os
 
 from opsdk.kernels import CSource, CudaSource
@@ -60,12 +61,14 @@ CROSS_ENTROPY_C = _c_source("../csrc/cross_entropy.c", _both(
 
 
 def _cuda_options():
-    """NVRTC sees the shared header through -I; CuPy caches by source text and options only,
-    so the header's size and mtime ride along as a macro to invalidate that cache on edits."""
+    """NVRTC sees the shared header through -I; CuPy caches by source text and options only, so a
+    digest of the header rides along as a macro to invalidate that cache on edits (a digest, not
+    the file's date: the wheel's prebuilt PTX and cubins are keyed by these options too, and an
+    installed copy of the header has a date of its own)."""
     header = os.path.join(_CUDA_DIR, "nn_common.cuh")
     try:
-        stat = os.stat(header)
-        stamp = f"{stat.st_size}_{stat.st_mtime_ns}"
+        with open(header, "rb") as f:
+            stamp = hashlib.blake2b(f.read(), digest_size=8).hexdigest()
     except OSError:
         stamp = "missing"
     return (f"-I{_CUDA_DIR}", f"-DNN_COMMON_STAMP={stamp}")
