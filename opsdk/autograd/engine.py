@@ -222,7 +222,14 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                     args = [a._data if isinstance(a, Tensor) else (node.out if a is OUTPUT else a)
                             for a in args]
             edges = node.edges
-            if _complex(g, multi) and not getattr(rule, "complex_ok", False):
+            if multi:
+                complex_g = _complex(g, True)
+            else:
+                try:
+                    complex_g = g.dtype.kind == "c"
+                except AttributeError:  # a Python number
+                    complex_g = False
+            if complex_g and not getattr(rule, "complex_ok", False):
                 raise _complex_error(node)
             if type(rule) is not tuple:
                 in_grads = rule(g, *args)
