@@ -15,6 +15,7 @@ from ._require import require
 
 torch = require("torch")
 
+from torch._functorch import pyfunctorch as _pyfunctorch  # noqa: E402
 from torch._library.custom_ops import CustomOpDef  # noqa: E402 (after the clear import error)
 
 from .exported import Exported  # noqa: E402
@@ -42,6 +43,16 @@ class TorchOp(CustomOpDef):
         tensors, attrs = export.signature.bind(args, kwargs, _is_tensor)
         attrs = export.signature.declared(attrs)
         if torch.compiler.is_compiling():
+            if _C._are_functorch_transforms_active() and _transform_key() != _VMAP:
+                # inside torch.func's grad, jvp, jacfwd, hessian torch traces the custom op with
+                # no forward-mode rule (it has no way to register one: zero tangents) and with an
+                # autograd it refuses under transforms: run this call eagerly, where the op's
+                # jvp and vjp apply (a graph break; fullgraph=True refuses it, saying so)
+                torch._dynamo.graph_break(
+                    f"opsdk op {export.qualname}: inside torch.func's grad, jvp, jacfwd or hessian "
+                    "it runs eagerly under torch.compile (torch cannot trace its forward-mode "
+                    "and transform rules); with fullgraph=True, apply the transform outside the "
+                    "compiled function")
             return self._opoverload(*tensors, **attrs)
         transform = _C._functorch.peek_interpreter_stack()
         if transform is not None:
@@ -56,6 +67,11 @@ class TorchOp(CustomOpDef):
     def opsdk_op(self):
         """The registered opsdk op (OpInfo) this torch op runs."""
         return self._opsdk_export.exported.info
+
+
+def _transform_key():
+    """The innermost functorch transform (a TransformType); torch.compile traces this query."""
+    return _pyfunctorch.retrieve_current_functorch_interpreter().key()
 
 
 def _is_tensor(value):

@@ -61,3 +61,37 @@ def test_forward_over_forward_is_refused_naming_the_op_never_zero():
     with pytest.raises(InteropError, match="forward mode over forward mode through "
                                            "'example.swish'"):
         torch.func.jacfwd(torch.func.jacfwd(lambda t: swish(t, beta=1.5)))(x)
+
+
+def _compiled(fn, **options):
+    torch._dynamo.reset()  # each test compiles afresh: no graph cached by another test
+    return torch.compile(fn, backend="aot_eager", **options)
+
+
+def test_jvp_inside_torch_compile_gives_the_native_tangents_not_zeros():
+    # torch traces a custom op without its forward-mode rule (zero tangents, no error): the
+    # op runs that call eagerly instead
+    swish, x, v = _swish(), torch.randn(5, dtype=torch.float64), torch.randn(5, dtype=torch.float64)
+    jvp = _compiled(lambda a, b: torch.func.jvp(lambda t: swish(t, beta=1.5), (a,), (b,))[1])
+    torch.testing.assert_close(jvp(x, v), torch.func.jvp(_ref, (x,), (v,))[1])
+
+
+@pytest.mark.slow  # each transform compiles a graph of its own (seconds)
+@pytest.mark.parametrize("transform", ["jacfwd", "grad", "hessian"])
+def test_transforms_inside_torch_compile_equal_the_native_maths(transform):
+    swish, x = _swish(), torch.randn(4, dtype=torch.float64)
+    make = {"jacfwd": lambda f: torch.func.jacfwd(f),
+            "grad": lambda f: torch.func.grad(lambda t: f(t).sum()),
+            "hessian": lambda f: torch.func.hessian(lambda t: (f(t) ** 2).sum())}[transform]
+    got = _compiled(make(lambda t: swish(t, beta=1.5)))(x)
+    torch.testing.assert_close(got, make(_ref)(x), rtol=1e-12, atol=1e-13)
+
+
+@pytest.mark.slow  # compiles (seconds)
+def test_fullgraph_compile_of_a_transform_is_refused_naming_the_op():
+    swish, x = _swish(), torch.randn(3, dtype=torch.float64)
+    jvp = _compiled(lambda a: torch.func.jvp(lambda t: swish(t, beta=1.5), (a,), (a,))[1],
+                    fullgraph=True)
+    with pytest.raises(Exception, match="opsdk op example.swish"):
+        jvp(x)
+
