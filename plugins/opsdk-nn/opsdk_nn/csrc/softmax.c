@@ -11,7 +11,7 @@
 
 #define NN_COLS 64
 
-#define NN_SOFTMAX(T, S, EXP, LOG, NEG_INF)                                                  \
+#define NN_SOFTMAX(T, S, A, EXP, LOG, NEG_INF)                                               \
     NN_CLONES static void rows_fwd_##S(const T *restrict x, T *restrict y, int64_t lo,       \
                                        int64_t hi, int64_t n, int as_log) {                     \
         for (int64_t r = lo; r < hi; r++) {                                                  \
@@ -19,10 +19,10 @@
             T *yr = y + r * n;                                                               \
             T m = NEG_INF;                                                                   \
             NN_SIMD_MAX(m) for (int64_t j = 0; j < n; j++) m = xr[j] > m ? xr[j] : m;        \
-            T s = 0;                                                                         \
+            A s = 0; /* sums in A (double): a float accumulator errs along long rows */     \
             if (as_log) {                                                                       \
                 NN_SIMD_SUM(s) for (int64_t j = 0; j < n; j++) s += EXP(xr[j] - m);          \
-                T ls = LOG(s); /* (x - m) - ls: subtracting m first keeps large x exact */   \
+                T ls = LOG((T)s); /* (x - m) - ls: subtracting m first keeps large x exact */\
                 NN_SIMD for (int64_t j = 0; j < n; j++) yr[j] = (xr[j] - m) - ls;            \
             } else {                                                                         \
                 NN_SIMD_SUM(s) for (int64_t j = 0; j < n; j++) {                             \
@@ -30,7 +30,7 @@
                     yr[j] = e;                                                               \
                     s += e;                                                                  \
                 }                                                                            \
-                T inv = (T)1 / s;                                                            \
+                T inv = (T)(1 / s);                                                          \
                 NN_SIMD for (int64_t j = 0; j < n; j++) yr[j] *= inv;                        \
             }                                                                                \
         }                                                                                    \
@@ -41,13 +41,15 @@
         for (int64_t r = lo; r < hi; r++) {                                                  \
             const T *yr = y + r * n, *gr = dy + r * n;                                       \
             T *dr = dx + r * n;                                                              \
-            T s = 0;                                                                         \
+            A s = 0;                                                                         \
             if (as_log) {                                                                       \
                 NN_SIMD_SUM(s) for (int64_t j = 0; j < n; j++) s += gr[j];                   \
-                NN_SIMD for (int64_t j = 0; j < n; j++) dr[j] = gr[j] - EXP(yr[j]) * s;      \
+                T st = (T)s;                                                                 \
+                NN_SIMD for (int64_t j = 0; j < n; j++) dr[j] = gr[j] - EXP(yr[j]) * st;     \
             } else {                                                                         \
-                NN_SIMD_SUM(s) for (int64_t j = 0; j < n; j++) s += gr[j] * yr[j];           \
-                NN_SIMD for (int64_t j = 0; j < n; j++) dr[j] = yr[j] * (gr[j] - s);         \
+                NN_SIMD_SUM(s) for (int64_t j = 0; j < n; j++) s += (A)gr[j] * yr[j];        \
+                T st = (T)s;                                                                 \
+                NN_SIMD for (int64_t j = 0; j < n; j++) dr[j] = yr[j] * (gr[j] - st);        \
             }                                                                                \
         }                                                                                    \
     }                                                                                        \
@@ -55,7 +57,8 @@
     NN_CLONES static void cols_fwd_##S(const T *restrict x, T *restrict y, int64_t lo,       \
                                        int64_t hi, int64_t n, int64_t inner, int as_log) {      \
         int64_t blocks = (inner + NN_COLS - 1) / NN_COLS;                                    \
-        T m[NN_COLS], s[NN_COLS];                                                            \
+        T m[NN_COLS];                                                                        \
+        A s[NN_COLS];                                                                        \
         for (int64_t p = lo; p < hi; p++) {                                                  \
             int64_t o = p / blocks, c0 = (p % blocks) * NN_COLS;                             \
             int64_t w = inner - c0 < NN_COLS ? inner - c0 : NN_COLS;                         \
@@ -72,16 +75,16 @@
                 NN_SIMD for (int64_t k = 0; k < w; k++) s[k] += EXP(xo[j * inner + k] - m[k]); \
             }                                                                                \
             if (as_log) {                                                                       \
-                for (int64_t k = 0; k < w; k++) s[k] = LOG(s[k]);                            \
+                for (int64_t k = 0; k < w; k++) s[k] = LOG((T)s[k]);                         \
                 for (int64_t j = 0; j < n; j++) {                                            \
                     NN_SIMD for (int64_t k = 0; k < w; k++)                                  \
-                        yo[j * inner + k] = (xo[j * inner + k] - m[k]) - s[k];               \
+                        yo[j * inner + k] = (xo[j * inner + k] - m[k]) - (T)s[k];            \
                 }                                                                            \
             } else {                                                                         \
-                for (int64_t k = 0; k < w; k++) s[k] = (T)1 / s[k];                          \
+                for (int64_t k = 0; k < w; k++) s[k] = 1 / s[k];                             \
                 for (int64_t j = 0; j < n; j++) {                                            \
                     NN_SIMD for (int64_t k = 0; k < w; k++)                                  \
-                        yo[j * inner + k] = EXP(xo[j * inner + k] - m[k]) * s[k];            \
+                        yo[j * inner + k] = EXP(xo[j * inner + k] - m[k]) * (T)s[k];         \
                 }                                                                            \
             }                                                                                \
         }                                                                                    \
@@ -90,7 +93,7 @@
                                        T *restrict dx, int64_t lo, int64_t hi, int64_t n,    \
                                        int64_t inner, int as_log) {                             \
         int64_t blocks = (inner + NN_COLS - 1) / NN_COLS;                                    \
-        T s[NN_COLS];                                                                        \
+        A s[NN_COLS];                                                                        \
         for (int64_t p = lo; p < hi; p++) {                                                  \
             int64_t o = p / blocks, c0 = (p % blocks) * NN_COLS;                             \
             int64_t w = inner - c0 < NN_COLS ? inner - c0 : NN_COLS;                         \
@@ -100,12 +103,12 @@
             for (int64_t k = 0; k < w; k++) s[k] = 0;                                        \
             for (int64_t j = 0; j < n; j++) {                                                \
                 NN_SIMD for (int64_t k = 0; k < w; k++)                                      \
-                    s[k] += as_log ? go[j * inner + k] : go[j * inner + k] * yo[j * inner + k]; \
+                    s[k] += as_log ? (A)go[j * inner + k] : (A)go[j * inner + k] * yo[j * inner + k]; \
             }                                                                                \
             for (int64_t j = 0; j < n; j++) {                                                \
                 NN_SIMD for (int64_t k = 0; k < w; k++) {                                    \
                     int64_t i = j * inner + k;                                               \
-                    d[i] = as_log ? go[i] - EXP(yo[i]) * s[k] : yo[i] * (go[i] - s[k]);         \
+                    d[i] = as_log ? go[i] - EXP(yo[i]) * (T)s[k] : yo[i] * (go[i] - (T)s[k]);   \
                 }                                                                            \
             }                                                                                \
         }                                                                                    \
@@ -131,5 +134,5 @@
         }                                                                                    \
     }
 
-NN_SOFTMAX(float, f32, nn_expf, logf, -HUGE_VALF)
-NN_SOFTMAX(double, f64, exp, log, -HUGE_VAL)
+NN_SOFTMAX(float, f32, double, nn_expf, logf, -HUGE_VALF)
+NN_SOFTMAX(double, f64, double, exp, log, -HUGE_VAL)
