@@ -104,7 +104,7 @@ def main(argv=None):
     mode = "fast" if args.fast else "full"
     _run(packs, mode, 1)  # warm: kernels built into the cache
     from opsdk.check import plan_cases, select_ops
-    from opsdk.check.parallel import jobs_for
+    from opsdk.verification.check.parallel import jobs_for
 
     jobs = jobs_for(plan_cases(select_ops(packs=packs)[0]), None)
     timings, results = {1: [], jobs: []}, None

@@ -74,7 +74,7 @@ globals().update(_tensor_methods.module_inplace_functions())
 
 def _erf_method(x, name=None):
     # the built-in pack's op (kernels, the registry) loads when first called
-    from .builtin_ops.erf import erf
+    from .packs.builtin.erf import erf
     return erf(x)
 
 
@@ -84,7 +84,7 @@ _tensor_methods.provide(erf=_erf_method)
 def _gradcheck(name):
     # the gradient checks (opsdk.gradcheck, a layer above autograd) load when first asked for
     def load():
-        from . import gradcheck
+        from .verification import gradcheck
         return getattr(gradcheck, name)
     return load
 
@@ -96,7 +96,10 @@ _autograd.from_above.update(gradcheck=_gradcheck("gradcheck"),
 _install_aliases()
 
 _LAZY = {
+    # check, gradcheck (verification/), plugins, registry, hookspecs, ops (packs/): public names
+    # of modules that only re-export where the code lives
     "nn": ".nn", "optimizer": ".optimizer", "amp": ".amp", "ops": ".ops", "plugins": ".plugins",
+    "registry": ".registry",
     "kernels": ".kernels", "testing": ".testing", "check": ".check", "hookspecs": ".hookspecs",
     "errors": ".errors", "gradcheck": ".gradcheck", "regularizer": ".optimizer.regularizer",
     "interop": ".interop", "linalg": ".linalg",
@@ -125,15 +128,15 @@ def __getattr__(name):
 _LAZY_ATTRS = {
     "create_parameter": (".nn.parameter", "create_parameter"),
     "recompute": (".nn.recompute", "recompute"),
-    "hookimpl": (".hookspecs", "hookimpl"),
-    "TensorSpec": (".registry", "TensorSpec"),
+    "hookimpl": (".packs.hookspecs", "hookimpl"),
+    "TensorSpec": (".packs.registry", "TensorSpec"),
     "foreign_op": (".foreign", "foreign_op"),
-    "list_ops": (".plugins", "list_ops"),
-    "Sample": (".registry", "Sample"),
-    "erf": (".builtin_ops.erf", "erf"),
+    "list_ops": (".packs.loading", "list_ops"),
+    "Sample": (".packs.registry", "Sample"),
+    "erf": (".packs.builtin.erf", "erf"),
     "ParamAttr": (".nn.param_attr", "ParamAttr"),
-    "register_pack": (".plugins", "register_pack"),
-    "unregister_pack": (".plugins", "unregister_pack"),
+    "register_pack": (".packs.loading", "register_pack"),
+    "unregister_pack": (".packs.loading", "unregister_pack"),
     "gaussian": (".functional.gaussian", "gaussian"),
     "standard_normal": (".functional.gaussian", "standard_normal"),
     "save": (".serialization", "save"),

@@ -19,7 +19,7 @@ def test_unknown_attribute_is_an_attribute_error():
 
 def test_import_opsdk_loads_no_compiler_gpu_or_plugin_machinery():
     code = ("import sys, opsdk; heavy = ['cffi', 'pluggy', 'cupy', 'torch', 'jinja2', 'click', "
-            "'opsdk.nn', 'opsdk.kernels', 'opsdk.plugins', 'importlib.metadata']; "
+            "'opsdk.nn', 'opsdk.kernels', 'opsdk.packs.loading', 'importlib.metadata']; "
             "print([m for m in heavy if m in sys.modules])")
     # the import as users get it: not under the CUDA simulator, whatever this suite runs under
     env = {k: v for k, v in os.environ.items() if k != "OPSDK_CUDA_SIM"}

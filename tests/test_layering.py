@@ -3,9 +3,11 @@ goes to the same layer or one below, and no file imports itself back through oth
 
 The order, lowest first (a module belongs to the layer of its longest listed prefix):
 the Tensor, then autograd's recording and engine, the ops (functional), the PyLayer protocol
-and the gradient API, the Tensor's method table; then the kernel machinery, the packs and
-their registry, the Paddle-facing layers (nn, optimizer, amp, compat), the verification
-tools, interop, scaffolding and the command line; ``opsdk/__init__`` (the public face) on top.
+and the gradient API, the Tensor's method table; then the kernel machinery, the packs
+(packs/: hooks, registry, loading, the built-in pack), the Paddle-facing layers (nn, optimizer,
+amp, compat), verification (verification/), interop, the framework route of verification
+(which drives interop's exports), scaffolding and the command line; ``opsdk/__init__`` (the
+public face) on top.
 A policy from above is handed down by registration (functional.cast_policy, maths.provide,
 tensor_methods.provide), never imported up.
 
@@ -30,12 +32,15 @@ LAYERS = [
     ("PyLayer and grad API", ["opsdk.autograd"]),
     ("tensor methods", ["opsdk.tensor_methods"]),
     ("kernels", ["opsdk.kernels"]),
-    ("packs", ["opsdk.registry", "opsdk.hookspecs", "opsdk.plugins", "opsdk.builtin_ops",
-               "opsdk.builtin_pack", "opsdk.ops"]),
+    # opsdk.registry, opsdk.hookspecs, opsdk.plugins, opsdk.ops: public names re-exporting packs/
+    ("packs", ["opsdk.packs", "opsdk.registry", "opsdk.hookspecs", "opsdk.plugins", "opsdk.ops"]),
     ("Paddle-facing", ["opsdk.linalg", "opsdk.serialization", "opsdk.amp", "opsdk.nn",
                        "opsdk.optimizer", "opsdk.compat"]),
-    ("verification", ["opsdk.check", "opsdk.gradcheck", "opsdk.testing"]),
+    # opsdk.check, opsdk.gradcheck: public names re-exporting verification/
+    ("verification", ["opsdk.verification", "opsdk.check", "opsdk.gradcheck", "opsdk.testing"]),
     ("interop", ["opsdk.interop"]),
+    # ops exported through interop, checked with each framework's own tools
+    ("verification through frameworks", ["opsdk.verification.frameworks"]),
     ("foreign ops", ["opsdk.foreign"]),
     ("scaffold", ["opsdk.scaffold"]),
     ("cli", ["opsdk.cli"]),

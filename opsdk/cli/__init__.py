@@ -96,14 +96,14 @@ class LazyGroup(click.Group):
         finally:
             # a worker tells its supervisor it leaves through Python (not os._exit, not a crash);
             # a process that never loaded the channel is no worker
-            channel = sys.modules.get("opsdk.plugins.channel")
+            channel = sys.modules.get("opsdk.packs.loading.channel")
             if channel is not None:
                 channel.exiting(code)
 
     def resolve_command(self, ctx, args):
         name, command, rest = super().resolve_command(ctx, args)
         if self.supervised and name in SUPERVISED:
-            from ..plugins import supervisor
+            from ..packs.loading import supervisor
 
             supervisor.enable("handover")
         return name, command, rest

@@ -65,7 +65,7 @@ def build_cmd(packs):
     from ..errors import CompilerSettingError
     from ..kernels import cache_problem
     from ..kernels.compiler import find_compiler
-    from ..plugins import get_registry
+    from ..packs.loading import get_registry
     from .cache_cmd import refuse
 
     problem = cache_problem()

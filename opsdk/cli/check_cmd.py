@@ -4,8 +4,8 @@ import time
 
 import click
 
-from ..check.checks import CHECKS
-from ..registry.tolerances import VERIFIABLE_DTYPES
+from ..verification.check.checks import CHECKS
+from ..packs.registry.tolerances import VERIFIABLE_DTYPES
 from .report_files import report_file, write_report
 
 BACKENDS = ("python", "c", "cuda")
@@ -15,7 +15,7 @@ def _html_ready(ctx, param, value):
     """--html needs matplotlib for its plots: say which extra to install before running."""
     value = report_file(ctx, param, value)
     if value is not None:
-        from ..check.render.plots import missing_dependency
+        from ..verification.check.render.plots import missing_dependency
 
         missing = missing_dependency()
         if missing:
@@ -35,7 +35,7 @@ def _nothing_selected(selected, backends, dtypes, checks):
 
 
 def _select(ops, packs):
-    from ..check import select_ops
+    from ..verification.check import select_ops
     from ..errors import OpsdkError
 
     try:
@@ -64,7 +64,7 @@ def _memory_budget(ctx, param, value):
     """--max-memory as bytes (None: the default), refused before anything runs."""
     if value is None:
         return None
-    from ..check.memory import parse_size
+    from ..verification.check.memory import parse_size
 
     try:
         return parse_size(value)
@@ -143,9 +143,9 @@ def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_x
     the engine around the op (accumulation, stop_gradient, no_grad, retain_graph, hooks).
     Exits 1 when any check fails or a selected pack failed to load. See docs/verifying.md.
     """
-    from ..check import plan_cases, run_checks
-    from ..check.progress import progress
-    from ..plugins import channel
+    from ..verification.check import plan_cases, run_checks
+    from ..verification.check.progress import progress
+    from ..packs.loading import channel
 
     # under the `opsdk` command a supervisor watches this process: ending with status 0 without
     # the summary (a pack's code called os._exit(0), sys.exit(0)) then counts as a failure
@@ -155,7 +155,7 @@ def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_x
 
         install()
     if max_memory is not None:
-        from ..check.memory import set_budget
+        from ..verification.check.memory import set_budget
 
         set_budget(max_memory)
         click.get_current_context().call_on_close(lambda: set_budget(None))
@@ -185,7 +185,7 @@ def check_cmd(ops, packs, backends, dtypes, checks, fast, seed, as_json, junit_x
 
 def _telling(advance, cases):
     """``advance`` that also tells a supervisor which op runs next, to name it if the process dies."""
-    from ..plugins import channel
+    from ..packs.loading import channel
 
     if not channel.is_worker() or not cases:
         return advance
@@ -203,7 +203,7 @@ def _telling(advance, cases):
 
 
 def _print_report(results, seconds, as_json, quiet, verbose):
-    from ..check.render import render_report, to_json
+    from ..verification.check.render import render_report, to_json
 
     if as_json:
         click.echo(to_json(results, seconds))
@@ -218,11 +218,11 @@ def _write_reports(results, seconds, junit_xml, html, seed, mode):
     """Write the report files asked for; True when one could not be written (said on stderr)."""
     problems = []
     if junit_xml:
-        from ..check.render import to_junit_xml
+        from ..verification.check.render import to_junit_xml
 
         problems.append(write_report(junit_xml, to_junit_xml(results), "JUnit XML"))
     if html:
-        from ..check.render.html import render_html
+        from ..verification.check.render.html import render_html
 
         problems.append(write_report(html, render_html(results, seconds, seed=seed, mode=mode), "HTML"))
     for problem in filter(None, problems):
@@ -233,8 +233,8 @@ def _write_reports(results, seconds, junit_xml, html, seed, mode):
 def _framework_check(framework, selected, failures, as_json, quiet):
     """--framework: the interop verification of the selected ops; selected packs that failed to
     load are named (on stderr, so --json stays JSON) and fail the run, as in the plain check."""
-    from ..interop.verify.command import run_framework_check
-    from ..plugins import channel
+    from ..verification.frameworks.command import run_framework_check
+    from ..packs.loading import channel
     from ..printable import printable
 
     code = 0

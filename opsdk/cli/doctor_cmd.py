@@ -174,7 +174,7 @@ def _cache():
 
 def _packs():
     from .list_cmd import failure_hint
-    from ..plugins import get_registry
+    from ..packs.loading import get_registry
     from ..printable import printable
 
     registry = get_registry()
@@ -201,7 +201,7 @@ def _kernels():
     on first call, python) and why; a warning for a stale or refused prebuilt build, or no C.
     The same for its CUDA kernels (a prebuilt cubin or PTX, a compile by CuPy, the simulator)."""
     from .list_cmd import c_origins, cuda_origins
-    from ..plugins import get_registry
+    from ..packs.loading import get_registry
 
     found, memo = [], {}
     for pack in get_registry().packs():

@@ -128,7 +128,7 @@ def _failure_record(failure):
 def collect():
     """Everything ``opsdk list`` shows, as plain data (the ``--json`` output)."""
     from ..version import __version__
-    from ..plugins import get_registry
+    from ..packs.loading import get_registry
 
     registry = get_registry()
     memo = {}

@@ -2,8 +2,8 @@
 import inspect
 
 from ..errors import RegistrationError
-from ..registry import OpInfo, build_opinfo
-from ..check.layouts import NEGATIVE
+from ..packs.registry import OpInfo, build_opinfo
+from ..verification.check.layouts import NEGATIVE
 from .bridges import FRAMEWORKS, bridge
 from .function import make_function
 

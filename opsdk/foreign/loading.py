@@ -78,7 +78,7 @@ def _load_toml(path):
 
 def _declaration(name, table, where):
     """foreign_op's arguments from one table: TensorSpecs, tuples, objects imported."""
-    from ..registry import TensorSpec
+    from ..packs.registry import TensorSpec
 
     if not isinstance(table, dict):
         raise OpArgumentError(f"{where}: expected a table of foreign_op arguments; got: "

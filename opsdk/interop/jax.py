@@ -159,9 +159,9 @@ def op(name):
         x = jax.numpy.linspace(-2.0, 2.0, 8)
         jax.jit(jax.grad(lambda x: swish(x, beta=1.5).sum()))(x)
     """
-    from .. import ops
+    from ..packs.lookup import get
 
-    info = ops.get(name)
+    info = get(name)
     if info.qualname not in _OPS:
         _OPS[info.qualname] = JaxOp(Exported(info))
     return _OPS[info.qualname]

@@ -224,9 +224,9 @@ def op(name):
         x.stop_gradient = False
         swish(x, beta=1.5).sum().backward()
     """
-    from .. import ops
+    from ..packs.lookup import get
 
-    info = ops.get(name)
+    info = get(name)
     if info.qualname not in _OPS:
         _OPS[info.qualname] = PaddleOp(Exported(info))
     return _OPS[info.qualname]

@@ -184,9 +184,9 @@ def op(name):
         swish(x, beta=1.5).sum().backward()
         torch.library.opcheck(swish, (x,), {"beta": 1.5})
     """
-    from .. import ops
+    from ..packs.lookup import get
 
-    info = ops.get(name)
+    info = get(name)
     export = _EXPORTS.get(info.qualname)
     if export is None:
         export = _EXPORTS[info.qualname] = TorchExport(Exported(info))

@@ -7,7 +7,7 @@ from functools import partial
 import numpy
 
 from opsdk.errors import BackendUnavailableError, CacheUnusableError, KernelArgumentError, OpsdkWarning
-from opsdk.kernels import check_mode
+from opsdk.kernels import unwritten
 from opsdk.kernels.adapters import CAdapter, CudaAdapter
 from opsdk.kernels.arrays import device_of, mixed_dtypes_error
 from opsdk.kernels.cbuild import build_c, c_buildable
@@ -29,7 +29,7 @@ def _forget_plans(kernels=()):
         k._plans = {}
 
 
-check_mode.on_switch(_forget_plans)
+unwritten.on_switch(_forget_plans)
 
 
 def _last_line(exc):
@@ -296,8 +296,8 @@ class Kernel:
             raise self._unavailable(backend, f"{backend!r} is not implemented")
         fn = self._impls[backend]
         declared = isinstance(fn, (CAdapter, CudaAdapter))  # adapters the SDK writes, bound below
-        if check_mode.active() and not declared:  # opsdk check: fresh buffers NaN-filled, outputs scanned
-            fn = check_mode.watched(self.name, backend, fn)
+        if unwritten.active() and not declared:  # opsdk check: fresh buffers NaN-filled, outputs scanned
+            fn = unwritten.watched(self.name, backend, fn)
         if backend == "python":
             kind = _ndarray if device == "cpu" else __import__("cupy").ndarray
             return fn, None, None, _Fixer(self, backend, None, kind)
@@ -332,7 +332,7 @@ class Kernel:
     def _watched(self, fn, backend):
         """A bound declared adapter, scanned for unwritten outputs in check mode (its outputs come
         from opsdk.kernels.outputs, which NaN-fills them there)."""
-        return check_mode.watched(self.name, backend, fn) if check_mode.active() else fn
+        return unwritten.watched(self.name, backend, fn) if unwritten.active() else fn
 
     def _dtype_error(self, backend, argument, value, allowed):
         """KernelArgumentError for an array whose dtype the c/cuda implementation does not take."""

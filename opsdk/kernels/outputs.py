@@ -19,7 +19,7 @@ from collections import OrderedDict
 import numpy
 
 from opsdk.env import setting
-from opsdk.kernels import check_mode
+from opsdk.kernels import unwritten
 from opsdk.kernels.arrays import is_gpu_array
 
 _MIN_BYTES = 4 << 20  # below this glibc reuses freed memory by itself
@@ -54,7 +54,7 @@ def empty(shape, dtype=float, like=None):
     """An uninitialised C-contiguous output array (recycled memory when large and the pool allows).
 
     In check mode (``opsdk check``) it is filled with a marked NaN, so elements a kernel never
-    writes are found (``check_mode``).
+    writes are found (``unwritten``).
 
     Args:
         shape: the array's shape.
@@ -72,7 +72,7 @@ def empty(shape, dtype=float, like=None):
         out = sys.modules["cupy"].empty(shape, dtype)
     else:
         out = _pooled(shape, numpy.dtype(dtype))
-    return check_mode.fill(out) if check_mode._active else out
+    return unwritten.fill(out) if unwritten._active else out
 
 
 def _pooled(shape, dtype):
@@ -102,7 +102,7 @@ def empty_like(array, dtype=None):
         >>> empty_like(numpy.ones(3)).shape
         (3,)
     """
-    if type(array) is numpy.ndarray and array.nbytes < _MIN_BYTES and not check_mode._active:
+    if type(array) is numpy.ndarray and array.nbytes < _MIN_BYTES and not unwritten._active:
         return numpy.empty(array.shape, array.dtype if dtype is None else dtype)  # the common case, fast
     return empty(array.shape, array.dtype if dtype is None else dtype, like=array)
 

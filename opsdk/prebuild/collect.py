@@ -15,7 +15,7 @@ def pack_kernels(build_lib, points):
     """{name: Kernel} of the packs at entry points ``points`` (``name=module[:attr]``), loaded from
     build_lib as opsdk loads an installed pack."""
     from opsdk.kernels import all_kernels
-    from opsdk.plugins import get_registry, register_pack
+    from opsdk.packs.loading import get_registry, register_pack
 
     for point in points:
         name, target = point.split("=", 1)

@@ -15,7 +15,7 @@ class OpCheckItem(pytest.Item):
         self.result = None
 
     def runtest(self):
-        from ..check import run_case
+        from ..verification.check import run_case
 
         self.result = run_case(self.case, self.mode, self.seed)
         _verdict(self.result)
@@ -37,7 +37,7 @@ class PackLoadItem(pytest.Item):
         self.failure = failure
 
     def runtest(self):
-        from ..check.selection import failure_result
+        from ..verification.check.selection import failure_result
 
         raise CheckFailed(failure_result(self.failure))
 
@@ -52,7 +52,7 @@ class PackLoadItem(pytest.Item):
 
 def _verdict(result):
     """A CheckResult as pytest's outcome: skip, n/a -> skipped; fail, error, blocked -> failed."""
-    from ..check.result import NA, SKIP
+    from ..verification.check.result import NA, SKIP
 
     if result.status == SKIP:
         pytest.skip(result.detail.splitlines()[0] if result.detail else "skipped")
@@ -88,8 +88,8 @@ def settings(getoption, declaration):
 
 def collect_declaration(collector, declaration):
     """The items of one declaration, in op, backend, dtype, check order (failed packs first)."""
-    from ..check import plan_cases, select_ops
-    from ..plugins import supervisor
+    from ..verification.check import plan_cases, select_ops
+    from ..packs.loading import supervisor
 
     mode, seed = settings(collector.config.getoption, declaration)
     # packs not imported yet load in a child first: one that hangs or ends the process becomes a

@@ -98,8 +98,8 @@ class CudaKernelMismatch(AssertionError):
 
 def collect_cuda_kernels(collector, declaration):
     """The items of one declaration (failed packs first)."""
-    from ..check import select_ops
-    from ..check.cuda_cases import cases
+    from ..verification.check import select_ops
+    from ..verification.check.cuda_cases import cases
     from .collect import PackLoadItem
 
     ops, failures = select_ops(declaration.ops, declaration.packs)

@@ -43,7 +43,7 @@ def pytest_configure(config):
     if budget is not None:
         import pytest
 
-        from opsdk.check.memory import parse_size, set_budget
+        from opsdk.verification.check.memory import parse_size, set_budget
 
         try:
             set_budget(parse_size(budget))

@@ -109,7 +109,7 @@ def build(ops):
 
 def kernel_verdicts(ops):
     """{"kernel <name>": verdict} of every CUDA kernel over every size, dtype and layout."""
-    from opsdk.check.cuda_cases import cases
+    from opsdk.verification.check.cuda_cases import cases
     from opsdk.kernels.cudasim.differential import case_sizes, run_case
 
     verdicts = {}

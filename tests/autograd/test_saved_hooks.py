@@ -3,7 +3,7 @@ unpacked when backward reads it (Paddle 3.3.1 calls them for both)."""
 import numpy as np
 
 import opsdk
-from check.ops import Square
+from verification.check.ops import Square
 
 
 def test_hooks_pack_at_save_and_unpack_in_backward():

@@ -203,7 +203,7 @@ def test_new_op_in_a_pack_whose_answers_file_was_edited_to_inject_code(invoke, t
 
 def test_registering_an_attr_that_is_nan():
     from opsdk.errors import RegistrationError
-    from opsdk.registry import TensorSpec, build_opinfo
+    from opsdk.packs.registry import TensorSpec, build_opinfo
 
     from .conftest import Twice
 
@@ -216,7 +216,7 @@ def test_registering_an_attr_that_is_nan():
 
 def test_check_junit_xml_into_a_missing_directory_is_refused_before_running(invoke, monkeypatch):
     ran = []
-    monkeypatch.setattr("opsdk.check.run_checks", lambda *a, **k: ran.append(1) or [])
+    monkeypatch.setattr("opsdk.verification.check.run_checks", lambda *a, **k: ran.append(1) or [])
     _run(invoke, "`opsdk check --junit-xml missing/dir/x.xml`", "check", "--junit-xml", "missing/dir/x.xml")
     assert not ran
 
@@ -234,7 +234,7 @@ def test_check_with_a_dtype_the_op_lacks(invoke):
 
 
 def test_check_of_an_op_whose_c_kernel_does_not_compile(invoke, in_test_pack):
-    from opsdk.check import clear_caches
+    from opsdk.verification.check import clear_caches
 
     clear_caches()
     pack = in_test_pack(c_code=BAD_C, cuda=False)

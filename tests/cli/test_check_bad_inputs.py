@@ -155,7 +155,7 @@ def test_ctrl_c_during_check(invoke, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("opsdk.check.run_checks", interrupted)
+    monkeypatch.setattr("opsdk.verification.check.run_checks", interrupted)
     result = invoke("check", "--no-progress")
     expect("Ctrl-C during `opsdk check`", result)
     assert "Aborted!" not in result.output

@@ -8,7 +8,7 @@ holds their ops.
 import numpy as np
 
 import opsdk
-from opsdk.registry.validation import build_opinfo
+from opsdk.packs.registry.validation import build_opinfo
 
 
 def port_as_declared(foreign, layer, **options):

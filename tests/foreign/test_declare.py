@@ -5,9 +5,9 @@ torch = pytest.importorskip("torch", reason="torch is not installed (pip install
 pytestmark = pytest.mark.torch
 
 import opsdk  # noqa: E402
-from opsdk.check import plan_cases, run_checks  # noqa: E402
+from opsdk.verification.check import plan_cases, run_checks  # noqa: E402
 from opsdk.errors import RegistrationError  # noqa: E402
-from opsdk.registry import Sample  # noqa: E402
+from opsdk.packs.registry import Sample  # noqa: E402
 
 SPEC = opsdk.TensorSpec(shape=(2, 3))
 

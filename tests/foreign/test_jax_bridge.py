@@ -9,7 +9,7 @@ pytestmark = pytest.mark.jax
 import jax.numpy as jnp  # noqa: E402
 
 import opsdk  # noqa: E402
-from opsdk.check import plan_cases, run_checks  # noqa: E402
+from opsdk.verification.check import plan_cases, run_checks  # noqa: E402
 from opsdk.errors import StateError  # noqa: E402
 from opsdk.foreign.jax_bridge import Bridge  # noqa: E402
 

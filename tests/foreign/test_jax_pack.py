@@ -5,7 +5,7 @@ pytest.importorskip("jax", reason="jax is not installed (pip install opsdk[jax])
 # importing JAX and compiling each level take seconds
 pytestmark = [pytest.mark.jax, pytest.mark.slow]
 
-from opsdk.check import plan_cases, run_checks  # noqa: E402
+from opsdk.verification.check import plan_cases, run_checks  # noqa: E402
 
 from . import jax_ops  # noqa: E402
 

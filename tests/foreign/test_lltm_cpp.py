@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("torch", reason="torch is not installed (pip install opsdk[torch])")
 pytestmark = pytest.mark.torch
 
-from opsdk.check import clear_caches, plan_cases, run_checks  # noqa: E402
+from opsdk.verification.check import clear_caches, plan_cases, run_checks  # noqa: E402
 
 from . import lltm_cpp, lltm_ops  # noqa: E402
 

@@ -5,7 +5,7 @@ pytest.importorskip("paddle", reason="paddle is not installed (pip install opsdk
 # importing Paddle takes seconds
 pytestmark = [pytest.mark.paddle, pytest.mark.slow]
 
-from opsdk.check import plan_cases, run_checks  # noqa: E402
+from opsdk.verification.check import plan_cases, run_checks  # noqa: E402
 
 from . import paddle_ops  # noqa: E402
 

@@ -6,7 +6,7 @@ import pytest
 pytest.importorskip("torch", reason="torch is not installed (pip install opsdk[torch])")
 pytestmark = [pytest.mark.torch, pytest.mark.slow]
 
-from opsdk.check import plan_cases, run_checks  # noqa: E402
+from opsdk.verification.check import plan_cases, run_checks  # noqa: E402
 
 from . import ported_ops  # noqa: E402
 

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-from opsdk.check import plan_cases, run_checks
+from opsdk.verification.check import plan_cases, run_checks
 
 from . import ported_jax_paddle_ops
 

@@ -7,7 +7,7 @@ import inspect
 
 import pytest
 
-from opsdk.check import plan_cases, run_checks
+from opsdk.verification.check import plan_cases, run_checks
 
 # importing JAX or Paddle and compiling JAX's levels take seconds
 pytestmark = pytest.mark.slow

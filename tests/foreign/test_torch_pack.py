@@ -5,7 +5,7 @@ import pytest
 torch = pytest.importorskip("torch", reason="torch is not installed (pip install opsdk[torch])")
 pytestmark = pytest.mark.torch
 
-from opsdk.check import plan_cases, run_checks  # noqa: E402
+from opsdk.verification.check import plan_cases, run_checks  # noqa: E402
 
 from . import torch_ops  # noqa: E402
 

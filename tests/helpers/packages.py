@@ -21,7 +21,7 @@ def import_directory(directory, name):
 def registered_pack(package, name):
     """The imported package ``package`` registered as pack ``name`` for the block."""
     import opsdk.plugins
-    from opsdk.check import clear_caches
+    from opsdk.verification.check import clear_caches
 
     opsdk.plugins.register_pack(package, name=name)
     clear_caches()

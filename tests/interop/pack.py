@@ -4,8 +4,8 @@ a first-order backward (forward mode)."""
 import numpy as np
 
 import opsdk
-from opsdk.hookspecs import hookimpl
-from opsdk.registry import Sample
+from opsdk.packs.hookspecs import hookimpl
+from opsdk.packs.registry import Sample
 
 NAME = "interoptest"
 FIRST_PARTY = ("opsdk.erf", "example.swish", "nn.gelu", "nn.silu", "nn.softplus", "nn.mish",

@@ -8,13 +8,13 @@ from .pack import per_op
 jax = pytest.importorskip("jax", reason="jax is not installed (pip install opsdk[jax])")
 pytestmark = pytest.mark.jax
 
-from opsdk.interop.verify import render, verify  # noqa: E402
+from opsdk.verification.frameworks import render, verify  # noqa: E402
 
 
 @pytest.mark.parametrize("name", per_op())
 def test_op_passes_check_grads_under_jit_and_vmap_agrees_with_a_loop(name):
     outcomes = verify("jax", [opsdk.ops.get(name)])
-    from opsdk.interop.verify.torch_checks import forward_mode
+    from opsdk.verification.frameworks.torch_checks import forward_mode
 
     expected = {"forward", "check_grads[jit]", "vmap"}
     if forward_mode(opsdk.ops.get(name)):

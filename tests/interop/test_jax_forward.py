@@ -13,7 +13,7 @@ pytestmark = [pytest.mark.jax, pytest.mark.slow]
 
 @pytest.fixture(autouse=True)
 def float64():
-    from opsdk.interop.verify.jax_checks import float64_enabled
+    from opsdk.verification.frameworks.jax_checks import float64_enabled
 
     with float64_enabled(jax):
         yield

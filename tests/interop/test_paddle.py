@@ -8,7 +8,7 @@ from .pack import per_op
 paddle = pytest.importorskip("paddle", reason="paddle is not installed (pip install opsdk[paddle])")
 pytestmark = pytest.mark.paddle
 
-from opsdk.interop.verify import render, verify  # noqa: E402
+from opsdk.verification.frameworks import render, verify  # noqa: E402
 
 
 @pytest.mark.parametrize("name", per_op())

@@ -9,7 +9,7 @@ from .pack import per_op
 torch = pytest.importorskip("torch", reason="torch is not installed (pip install opsdk[torch])")
 pytestmark = pytest.mark.torch
 
-from opsdk.interop.verify import render, verify  # noqa: E402
+from opsdk.verification.frameworks import render, verify  # noqa: E402
 
 
 @pytest.mark.parametrize("name", per_op())

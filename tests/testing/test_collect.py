@@ -1,6 +1,6 @@
 import pytest
 
-from opsdk.check.result import CheckResult
+from opsdk.verification.check.result import CheckResult
 from opsdk.testing.collect import CheckFailed, _failure_text, _verdict
 
 

@@ -82,7 +82,7 @@ def plugin_sample(tmp_path_factory, cache_dir):
 def cli_verdicts(cache_dir):
     """`opsdk check` verdicts over the same packs, in this process, as pytest outcomes."""
     from fixtures.packs import registered
-    from opsdk.check import plan_cases, run_checks, select_ops
+    from opsdk.verification.check import plan_cases, run_checks, select_ops
 
     with registered("good_pack", "goodpack"), registered("bad_pack", "badpack"), \
             registered("broken_pack", "brokenpack"):
@@ -122,7 +122,7 @@ def test_importing_the_plugin_loads_no_pack_and_no_compiler_machinery():
     code = textwrap.dedent("""
         import sys
         import opsdk.testing.pytest_plugin
-        heavy = [m for m in ("opsdk.plugins", "opsdk.check", "opsdk.kernels", "cffi", "cupy", "pluggy")
+        heavy = [m for m in ("opsdk.packs.loading", "opsdk.verification.check", "opsdk.kernels", "cffi", "cupy", "pluggy")
                  if m in sys.modules]
         print(heavy)
     """)
@@ -141,7 +141,7 @@ def test_a_memory_budget_that_means_nothing_is_a_usage_error(tmp_path, cache_dir
 
 def test_the_memory_budget_reaches_the_checks(tmp_path, cache_dir):
     (tmp_path / "test_budget.py").write_text(
-        "from opsdk.check import memory\n\n"
+        "from opsdk.verification.check import memory\n\n"
         "def test_budget():\n    assert memory.budget() == 512 << 20\n")
     proc = _pytest(tmp_path, "-q", "--opsdk-max-memory", "512M", "test_budget.py")
     assert proc.returncode == 0, proc.stdout

@@ -9,7 +9,7 @@ import numpy as np
 
 from ...amp.state import keep_float32
 from ...autograd.record import OUTPUT, needs_grad, record
-from ...builtin_ops.erf import erf_array as erf
+from ...packs.builtin.erf import erf_array as erf
 from ...functional import maths
 from ...functional.casting import cast
 from ...functional.elementwise import sigmoid, tanh

@@ -8,7 +8,7 @@ import numpy
 import pytest
 
 from opsdk.errors import CudaSimulatorError, OpsdkError
-from opsdk.check import cuda_cases
+from opsdk.verification.check import cuda_cases
 from opsdk.kernels.cudasim import differential, launch, loader
 from opsdk.kernels.cudasim.toolchain import toolchain
 
@@ -198,7 +198,7 @@ def test_without_instrumentation_a_general_protection_fault_points_at_misalignme
 
 @pytest.mark.parametrize("op", ["example.swish", "nn.softmax", "nn.layer_norm", "nn.cross_entropy"])
 def test_first_party_kernels_give_the_same_bytes_under_every_schedule(cp, monkeypatch, op):
-    from opsdk.check import select_ops
+    from opsdk.verification.check import select_ops
 
     (found,), _ = select_ops((op,), ())
     for case in cuda_cases.cases(found, dtypes=("float32",), layouts=("contiguous",)):

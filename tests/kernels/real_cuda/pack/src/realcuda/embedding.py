@@ -105,7 +105,7 @@ def calls(rng, dtype, b=3, t=7, c=13, vocab=5):
 
 
 def _samples(rng, dtype):
-    from opsdk.registry import Sample
+    from opsdk.packs.registry import Sample
 
     (_, (inp, wte, wpe), _), _ = calls(rng, dtype, b=2, t=3, c=4, vocab=4)
     return [Sample((inp.astype(numpy.int64), wte, wpe), {})]

@@ -125,7 +125,7 @@ def calls(rng, dtype, n=3000, bins=37):
 
 
 def _samples(rng, dtype):
-    from opsdk.registry import Sample
+    from opsdk.packs.registry import Sample
 
     index = numpy.array([0, 3, 3, 1, 7, 0, 3, 5, 2, 2, 6], dtype=numpy.int64)
     return [Sample((index, rng.uniform(-2, 2, index.size).astype(dtype)), {"bins": 8})]

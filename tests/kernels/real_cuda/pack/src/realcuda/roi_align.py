@@ -162,7 +162,7 @@ def calls(rng, dtype, n=2, c=3, h=9, w=11):
 
 
 def _samples_for_check(rng, dtype):
-    from opsdk.registry import Sample
+    from opsdk.packs.registry import Sample
 
     (_, (x, rois), attrs), _ = calls(rng, dtype, n=2, c=2, h=6, w=7)
     rois = rois * numpy.array([1, 0.6, 0.6, 0.6, 0.6], dtype=dtype)   # inside a 6 x 7 map, mostly

@@ -189,7 +189,7 @@ def calls(rng, dtype):
 
 
 def _sum_samples(rng, dtype):
-    from opsdk.registry import Sample
+    from opsdk.packs.registry import Sample
 
     indptr = numpy.array([0, 2, 2, 5, 6], dtype=numpy.int64)
     return [Sample((rng.standard_normal((6, 3)).astype(dtype), indptr), {}),
@@ -197,7 +197,7 @@ def _sum_samples(rng, dtype):
 
 
 def _max_samples(rng, dtype):
-    from opsdk.registry import Sample
+    from opsdk.packs.registry import Sample
 
     index = numpy.array([0, 2, 2, 3, 0, 2, 1], dtype=numpy.int64)
     return [Sample((rng.permutation(7).astype(dtype) * 0.5 - 1.0, index), {"dim_size": 5})]
