@@ -1,19 +1,23 @@
-"""Linear algebra with gradients to any order: matrix products and square-matrix ops.
+"""Linear algebra with gradients to any order: matrix products, square-matrix ops, norms.
 
 matmul (batching and broadcasting), mm, bmm, dot, inner, outer; inv, det, solve (Paddle's
-paddle.linalg.inv, det, solve and paddle.inverse), batched over leading axes.
+paddle.linalg.inv, det, solve and paddle.inverse), batched over leading axes; the rest of
+paddle.linalg built on them: norm, vector_norm, matrix_norm, matrix_power, multi_dot,
+matrix_transpose. ``opsdk.linalg`` (opsdk/linalg.py) is the public namespace over this module.
 """
 import math
 
 import numpy as np
 
 from ..autograd.record import OUTPUT, record
-from ..errors import ArgumentTypeError, DTypeError, OpArgumentError, ShapeError
+from ..errors import ArgumentTypeError, DTypeError, OpArgumentError, ShapeError, UnsupportedError
 from ..tensor import Tensor, tensor_arg
 from . import cast_policy, maths
 from .casting import cast
-from .reduction import sum as _sum
-from .shape import reshape, squeeze, transpose, unsqueeze
+from .creation import eye
+from .reduction import amax, amin, norm as _p_norm, sum as _sum
+from .shape import broadcast_to, reshape, squeeze, transpose, unsqueeze
+from .unary import abs as _abs
 
 
 def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
@@ -255,5 +259,82 @@ def _solve_grad_in_x(g, x, z):
 
 
 _SOLVE = (_solve_grad_in_x, _solve_grad_in_y)
+
+
+# -- the rest of paddle.linalg: norms, powers, chains of products -----------------------------
+def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None):
+    """The p-norm of x's elements over axis (all of them when None)."""
+    return _p_norm(x, p=p, axis=axis, keepdim=keepdim)
+
+
+def matrix_norm(x, p="fro", axis=(-2, -1), keepdim=False, name=None):
+    """A matrix norm over the two axes: 'fro', or 1, -1, inf, -inf (max/min absolute column or
+    row sum). The 2-norm and the nuclear norm need an SVD, which opsdk does not provide."""
+    axis = list(axis)
+    if len(axis) != 2:
+        raise OpArgumentError(f"matrix_norm: argument 'axis' must name two axes; got: {axis}")
+    if p == "fro":
+        return vector_norm(x, 2.0, axis, keepdim)
+    if p in ("nuc", 2, -2):
+        raise UnsupportedError(f"matrix_norm: p={p!r} needs a singular value decomposition, "
+                               f"which opsdk does not provide; supported: 'fro', 1, -1, inf, -inf")
+    if p not in (1, -1, float("inf"), float("-inf")):
+        raise OpArgumentError(f"matrix_norm: argument 'p' must be 'fro', 1, -1, inf or -inf; got: {p!r}")
+    rows, cols = axis
+    summed, over = (rows, cols) if abs(p) == 1 else (cols, rows)
+    sums = _sum(_abs(x), axis=summed, keepdim=True)
+    pick = amax if p > 0 else amin
+    out = pick(sums, axis=over, keepdim=True)
+    return out if keepdim else squeeze(out, axis)
+
+
+def norm(x, p=None, axis=None, keepdim=False, name=None):
+    """Paddle's linalg.norm: the 2-norm of all elements by default; a vector norm over one axis,
+    a matrix norm over two (there p must be given: Paddle's default is the spectral norm)."""
+    if axis is not None and isinstance(axis, (list, tuple)) and len(axis) == 2:
+        if p is None:  # Paddle's default over two axes is the spectral norm, not Frobenius
+            raise UnsupportedError("norm: over two axes p=None is the spectral norm (as in Paddle), "
+                                   "which needs a singular value decomposition opsdk does not "
+                                   "provide; pass p='fro' for the Frobenius norm")
+        return matrix_norm(x, p, axis, keepdim)
+    return vector_norm(x, 2.0 if p is None or p == "fro" else p, axis, keepdim)
+
+
+def matrix_transpose(x, name=None):
+    """x with its last two axes swapped."""
+    x = tensor_arg(x, "matrix_transpose", "x")
+    if x.ndim < 2:
+        raise OpArgumentError(f"matrix_transpose: argument 'x' needs at least 2 dimensions; "
+                              f"got: shape {list(x.shape)}")
+    return matrix_transposed(x)
+
+
+def matrix_power(x, n, name=None):
+    """x multiplied by itself n times (the identity for 0, powers of inv(x) for n < 0)."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise OpArgumentError(f"matrix_power: argument 'n' must be an int; got: {type(n).__name__}")
+    x = square_matrix_arg(x, "matrix_power")
+    if n == 0:  # connected to x, as in Paddle: a zero gradient, not none
+        return x * 0 + broadcast_to(eye(x.shape[-1], dtype=x.dtype), x.shape)
+    base = inv(x) if n < 0 else x
+    result, power, n = None, base, abs(n)
+    while n:  # square and multiply: log2(n) products
+        if n & 1:
+            result = power if result is None else matmul(result, power)
+        n >>= 1
+        if n:
+            power = matmul(power, power)
+    return result
+
+
+def multi_dot(x, name=None):
+    """The product of a list of matrices (the first may be a vector, as may the last)."""
+    if not isinstance(x, (list, tuple)) or len(x) < 2:
+        raise OpArgumentError(f"multi_dot: argument 'x' must be a list of at least 2 tensors; got: {x!r}")
+    out = x[0]
+    for t in x[1:]:
+        out = matmul(out, t)
+    return out
+
 
 maths.provide(matmul=matmul, mT=matrix_transposed)
