@@ -5,6 +5,7 @@ from ..errors import RegistrationError
 from ..packs.registry import OpInfo, build_opinfo
 from ..verification.check.layouts import NEGATIVE
 from .bridges import FRAMEWORKS, bridge
+from .device import BACKENDS, CPU, CUDA, DEVICES, availability, devices_of
 from .function import make_function
 
 # what a foreign op cannot take from register(...): it runs in its framework, not on kernels
@@ -22,12 +23,34 @@ class ForeignOp(OpInfo):
     """An op written in another framework (``framework``), verified through it.
 
     ``foreign`` is the callable declared, ``origin`` the ``module:attr`` it was loaded from
-    (``opsdk check --op``), which the replay line of a failure names.
+    (``opsdk check --op``), which the replay line of a failure names. ``devices``: where the
+    framework runs it, each a backend: ``cpu`` is ``python`` (the reference), ``cuda`` is
+    ``cuda`` (the framework on the GPU, fed CuPy arrays by DLPack: see device.py).
     """
 
     framework = None
     foreign = None
     origin = None
+    devices = DEVICES
+
+    @property
+    def backends(self):
+        """``python`` (the framework on the CPU), then ``cuda`` where the op is declared for it."""
+        return tuple(BACKENDS[d] for d in self.devices)
+
+    def backend_availability(self, backend):
+        """``(True, '')`` when the framework can run the op on ``backend`` here, else
+        ``(False, why)``: on ``cuda``, the framework's CUDA build and device and real CuPy."""
+        if backend not in self.backends:
+            return False, f"the op is declared for devices {', '.join(self.devices)} only"
+        if backend == BACKENDS[CUDA]:
+            return availability(bridge(self.framework))
+        return True, ""
+
+    def compiled_here(self):
+        """Whether a backend other than the reference runs here (the verifier then derives the
+        sizes, long rows and ties it holds such a backend to)."""
+        return any(self.backend_availability(b)[0] for b in self.backends if b != BACKENDS[CPU])
 
     def inapplicable(self, check, sample):
         """Why ``check`` cannot apply to this framework on ``sample`` (None when it does)."""
@@ -157,7 +180,7 @@ def _reference(bridge_, reference, cls_name, input_names, attrs, module):
 
 
 def foreign_op(fn, *, framework, name=None, inputs=None, attrs=None, double_backward=False,
-               reference=None, **options):
+               reference=None, devices=DEVICES, **options):
     """Declare a differentiable callable of torch, JAX or Paddle as an op `opsdk check` verifies.
 
     Forward values and gradients (every order) are computed by the framework itself
@@ -175,6 +198,11 @@ def foreign_op(fn, *, framework, name=None, inputs=None, attrs=None, double_back
         attrs: the non-tensor arguments, passed as keywords (``{"beta": 1.5}``).
         double_backward: True claims second derivatives (gradgradcheck runs them).
         reference: the same maths in the framework's ops, ``reference(*tensors, **attrs)``.
+        devices: where the framework runs the op, ``("cpu", "cuda")`` (the default) or
+            ``("cpu",)``: ``cpu`` is the ``python`` backend, the reference; ``cuda`` the
+            ``cuda`` backend, the framework on the GPU held to the CPU, run where the
+            framework has a CUDA build and a device and CuPy is installed (else its checks
+            are skipped, with the reason).
         **options: the other arguments of a pack's ``register`` (dtypes, atol, rtol,
             attr_ranges, samples, doc, max_size, cost, ...).
 
@@ -198,6 +226,7 @@ def foreign_op(fn, *, framework, name=None, inputs=None, attrs=None, double_back
             raise RegistrationError(f"foreign op {name or _own_name(fn)}: {key}= does not apply: "
                                     f"{why}")
     pack, short = _split_name(name, framework, fn)
+    devices = devices_of(devices, f"{pack}.{short}")
     attrs = dict(attrs or {})
     _check_attrs(fn, attrs, f"{pack}.{short}")
     samples = options.get("samples")
@@ -215,4 +244,5 @@ def foreign_op(fn, *, framework, name=None, inputs=None, attrs=None, double_back
     op.__dict__.update(vars(info))
     op.framework = framework
     op.foreign = fn
+    op.devices = devices
     return op

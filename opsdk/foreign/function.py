@@ -31,8 +31,9 @@ def _tensors(values):
 
 
 def _outputs(ctx, graph, bridge):
-    """opsdk Tensors over the framework outputs' memory; integer ones non-differentiable."""
-    arrays = [bridge.array(o, i) for i, o in enumerate(graph.outputs)]
+    """opsdk Tensors over the framework outputs' memory (device arrays for device inputs);
+    integer ones non-differentiable."""
+    arrays = [bridge.array(o, i, graph.device) for i, o in enumerate(graph.outputs)]
     tensors = [_wrap(a) for a in arrays]
     integers = [t for t in tensors if t._data.dtype.kind not in "fc"]
     if integers:

@@ -4,18 +4,20 @@
 class Graph:
     """Framework tensors: ``leaves`` (one per opsdk Tensor fed in, ``diff[i]`` when it needs a
     gradient), ``outputs`` (what the computation returned), ``single`` when it returned one
-    tensor rather than a tuple; ``state`` is the bridge's own (JAX keeps the function here).
+    tensor rather than a tuple; ``state`` is the bridge's own (JAX keeps the function here);
+    ``device`` when the inputs were device arrays (the cuda backend: outputs go back as such).
     ``tensors``: the positions of the leaves that came from opsdk Tensors (an optional tensor
     argument given as None is a leaf too), in the order the Function got them."""
 
-    __slots__ = ("leaves", "diff", "outputs", "single", "state", "tensors")
+    __slots__ = ("leaves", "diff", "outputs", "single", "state", "tensors", "device")
 
-    def __init__(self, leaves, diff, outputs, single=False, state=None):
+    def __init__(self, leaves, diff, outputs, single=False, state=None, device=False):
         self.leaves = list(leaves)
         self.diff = list(diff)
         self.outputs = list(outputs)
         self.single = single
         self.state = state
+        self.device = device
         self.tensors = list(range(len(self.leaves)))
 
     @property

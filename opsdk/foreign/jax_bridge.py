@@ -1,16 +1,20 @@
-"""JAX: the op as a pure function of JAX arrays (from the samples' memory by DLPack where it is
-contiguous), gradients of every order by ``jax.vjp`` of the level below, each level compiled
-once (``jax.jit``) per callable, attributes and shapes.
+"""JAX: the op as a pure function of JAX arrays (from the samples' memory, NumPy or CuPy, by
+DLPack where it is contiguous), gradients of every order by ``jax.vjp`` of the level below,
+each level compiled once (``jax.jit``) per callable, attributes and shapes.
 
 JAX arrays are immutable and have no strides: an op cannot write its inputs or alias them, and
 layouts cannot reach it (the layout check says so). float64 samples need JAX's 64-bit types,
-which the bridge enables (``jax_enable_x64``) when it is first used.
+which the bridge enables (``jax_enable_x64``) when it is first used. The op runs with its
+inputs' device as JAX's default device (the CPU for the python backend, even where JAX has a
+GPU), so arrays its code creates live where a user running it there has them.
 """
+from contextlib import nullcontext
+
 import jax
-import jax.numpy as jnp
 import numpy as np
 
 from ..errors import StateError
+from .device import arriving, device_array, is_device_array, on_device, warmed
 from .graph import Graph, as_outputs, check_types
 
 FRAMEWORK = "jax"
@@ -99,7 +103,33 @@ class Bridge:
             self._levels[key] = _Level(*make(), name)
         return self._levels[key]
 
+    def gpu_status(self):
+        """``(True, '')`` when JAX has a GPU backend with a device here, else ``(False, why)``."""
+        try:
+            found = jax.devices("gpu")
+        except Exception as error:  # noqa: BLE001 - JAX's RuntimeError: no such backend
+            first = str(error).splitlines()[0] if str(error) else type(error).__name__
+            # "Unknown backend" says no more than this; a plugin that failed to start says why
+            why = "" if first.startswith("Unknown backend") else f": {first}"
+            return False, f"jax {jax.__version__} has no GPU backend (jax[cuda12] has one){why}"
+        if not found:
+            return False, f"jax {jax.__version__} finds no GPU device"
+        return warmed("jax", lambda: jax.device_put(np.zeros(1), found[0]).block_until_ready())
+
+    def from_device(self, array):
+        """A JAX array over a contiguous device array's memory (DLPack: no copy)."""
+        return jax.dlpack.from_dlpack(array)
+
     def tensor(self, array, requires_grad=False):
+        """A JAX array over ``array``'s memory, a NumPy or a device array, where it is
+        contiguous (JAX arrays have no strides: a copy otherwise)."""
+        if is_device_array(array):
+            if not array.flags.c_contiguous:
+                array = array.copy()  # C order, on the device
+            try:
+                return self.from_device(array)
+            except Exception:  # noqa: BLE001 - memory JAX refuses (alignment): a fresh copy
+                return self.from_device(array.copy())
         if not isinstance(array, np.ndarray):
             return array
         if array.flags.c_contiguous and array.flags.aligned:
@@ -107,7 +137,15 @@ class Bridge:
                 return jax.dlpack.from_dlpack(array)
             except Exception:  # noqa: BLE001 - a dtype or alignment DLPack refuses: copy below
                 pass
-        return jnp.asarray(array)
+        return jax.device_put(array, jax.devices("cpu")[0])
+
+    @staticmethod
+    def _on_device_of(leaves):
+        """JAX's default device set to the device of the first input array while the op runs."""
+        for leaf in leaves:
+            if isinstance(leaf, jax.Array):
+                return jax.default_device(next(iter(leaf.devices())))
+        return nullcontext()
 
     def call(self, fn, arrays, diff, attrs, name):
         def make():
@@ -123,12 +161,17 @@ class Bridge:
         key = _key(fn, tuple(sorted(attrs.items())), tuple(diff))
         level = self._level(key, make, name)
         leaves = [self.tensor(a) for a in arrays]
-        outputs = level(*leaves)
+        with self._on_device_of(leaves):
+            outputs = level(*leaves)
         check_types(outputs, jax.Array, "a JAX array", FRAMEWORK, name)
-        return Graph(leaves, diff, outputs, level.single, state=(level, key))
+        return Graph(leaves, diff, outputs, level.single, state=(level, key),
+                     device=on_device(arrays))
 
-    def array(self, output, index):
-        """A writable NumPy copy (JAX's buffers are read-only and never alias an input)."""
+    def array(self, output, index, device=False):
+        """A writable copy, NumPy or on the device when ``device`` (JAX's buffers are read-only
+        and never alias an input)."""
+        if device:
+            return device_array(output, index, FRAMEWORK).copy()
         return np.array(output)
 
     def vjp(self, graph, given, cotangents, create):
@@ -153,7 +196,8 @@ class Bridge:
 
         key = None if parent is None else (parent, tuple(given))
         level = self._level(key, make, f.name)
-        seeds = [self.tensor(np.asarray(c)) for c in cotangents]
-        grads = level(*graph.leaves, *seeds)
+        seeds = [self.tensor(arriving(c)) for c in cotangents]
+        with self._on_device_of(graph.leaves):
+            grads = level(*graph.leaves, *seeds)
         return Graph(graph.leaves + seeds, graph.diff + [True] * len(seeds), list(grads),
-                     state=(level, key))
+                     state=(level, key), device=graph.device)

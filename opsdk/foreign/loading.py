@@ -9,7 +9,7 @@ from ..errors import OpArgumentError
 # the keys of a [tool.opsdk.ops."pack.op"] table that name Python objects ("module:attr")
 _OBJECTS = ("function", "reference")
 # the keys whose TOML arrays are tuples to register(...)
-_TUPLES = ("dtypes", "sizes")
+_TUPLES = ("dtypes", "sizes", "devices")
 
 
 def _on_path(directory):

@@ -14,13 +14,18 @@
    then the prebuilt section (prebuilt_check.py): a kernel run from the PTX and the cubin nvcc
    compiles ahead of time, as a pack's wheel ships them, against the same kernel compiled from
    source (with --simulate: the loader's choice of file, and the simulator taking the source);
-4. on a GPU, benchmarks each elementwise kernel as bandwidth against the device-to-device copy
+4. foreign ops on the GPU: ``opsdk check --op ... --backend cuda`` of one torch, one JAX and one
+   Paddle op of tests/foreign (the framework on the GPU, fed CuPy arrays by DLPack, held to the
+   same framework on the CPU), one process and one table row per framework; a framework without
+   a GPU build here is a skipped row, with the reason (and every row is, under --simulate);
+5. on a GPU, benchmarks each elementwise kernel as bandwidth against the device-to-device copy
    (target: >= 60%) and every op's forward + backward against the composed CuPy version.
 
 Exit status: 0 when everything passed, 1 on any failure, 2 when no GPU is usable here (and
 --simulate was not given).
 """
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -163,6 +168,70 @@ def gpu_test_verdicts(simulate):
         return verdicts
 
 
+# -- foreign ops: torch, JAX and Paddle on the GPU -------------------------------------------------
+
+# (module:attr from tests/, the op) of each framework's foreign pack: a correct op each
+FOREIGN = {"torch": ("foreign.torch_ops:CORRECT", "torchpack.swish"),
+           "jax": ("foreign.jax_ops:CORRECT", "jaxpack.swish"),
+           "paddle": ("foreign.paddle_ops:CORRECT", "paddlepack.center_rows")}
+FOREIGN_TIMEOUT = 900
+
+
+def _foreign_verdict(report):
+    """A row's verdict from the JSON report of one foreign op's cuda checks."""
+    results = report.get("results", [])
+    bad = [r for r in results if r["status"] in ("fail", "error", "blocked")]
+    if bad:
+        first = (bad[0]["detail"] or "").strip().splitlines()
+        return f"FAIL {bad[0]['dtype']} {bad[0]['check']}: {first[0][:160] if first else ''}"
+    passed = [r for r in results if r["status"] == "pass"]
+    if not passed:
+        skipped = [r for r in results if r["status"] == "skip"]
+        why = (skipped[0]["detail"] or "").splitlines()[0] if skipped else "no check ran"
+        return f"skipped: {why[:240]}"
+    n_a = sum(r["status"] == "n/a" for r in results)
+    return f"pass ({len(passed)} checks, {n_a} n/a)"
+
+
+def foreign_verdicts(simulate):
+    """{framework: (op, verdict)} of ``opsdk check --op ... --backend cuda``, one process per
+    framework (their GPU builds need not share one)."""
+    import importlib.util
+
+    out = {}
+    for framework, (spec, op) in FOREIGN.items():
+        if importlib.util.find_spec(framework) is None:
+            out[framework] = (op, f"skipped: {framework} is not installed")
+            continue
+        command = [sys.executable, "-m", "opsdk.cli", "check", "--op", spec, op, "--backend",
+                   "cuda", "--json", "--no-progress", "-j", "1", *(["--simulate"] if simulate else [])]
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [os.path.join(REPO, "tests"), REPO] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+        start = time.perf_counter()
+        try:
+            done = subprocess.run(command, cwd=os.path.join(REPO, "tests"), env=env,
+                                  capture_output=True, text=True, timeout=FOREIGN_TIMEOUT)
+            report = json.loads(done.stdout)
+        except subprocess.TimeoutExpired:
+            out[framework] = (op, f"FAIL: no verdict within {FOREIGN_TIMEOUT} s")
+            continue
+        except ValueError:
+            tail = (done.stderr or done.stdout).strip().splitlines()
+            out[framework] = (op, f"FAIL: exit {done.returncode}: {tail[-1][:200] if tail else ''}")
+            continue
+        seconds = time.perf_counter() - start
+        out[framework] = (op, f"{_foreign_verdict(report)}, {seconds:.0f} s")
+    return out
+
+
+def foreign_table(verdicts):
+    """The foreign ops' rows as markdown lines."""
+    lines = ["| framework | op | opsdk check --op ... --backend cuda |", "| --- | --- | --- |"]
+    lines += [f"| {framework} | {op} | {verdict.replace('|', '/')} |"
+              for framework, (op, verdict) in verdicts.items()]
+    return lines
+
+
 # -- the table ------------------------------------------------------------------------------------
 
 def read_reference(path=REFERENCE):
@@ -302,6 +371,8 @@ def main(argv=None):
     parser.add_argument("--skip-tests", action="store_true", help="no pytest -m gpu run")
     parser.add_argument("--skip-bench", action="store_true", help="no benchmark")
     parser.add_argument("--skip-prebuilt", action="store_true", help="no prebuilt PTX/cubin section")
+    parser.add_argument("--skip-foreign", action="store_true",
+                        help="no foreign-op section (torch, JAX, Paddle on the GPU)")
     parser.add_argument("--markdown", metavar="FILE", help="also write the tables to FILE")
     args = parser.parse_args(argv)
 
@@ -345,6 +416,12 @@ def main(argv=None):
         prebuilt = prebuilt_check.verdicts(args.simulate)
         print("\n".join(["", "## prebuilt PTX and cubins", ""] + [f"- {k}: {v}" for k, v in prebuilt.items()]))
         failed += [item for item, verdict in prebuilt.items() if verdict.startswith("FAIL")]
+    foreign = {}
+    if not args.skip_foreign:
+        print("opsdk check --op ... --backend cuda (foreign ops) ...")
+        foreign = foreign_verdicts(args.simulate)
+        print("\n".join(["", "## foreign ops on the GPU", ""] + foreign_table(foreign)))
+        failed += [f"foreign {fw}" for fw, (_, verdict) in foreign.items() if verdict.startswith("FAIL")]
     if args.simulate and args.write_reference:
         with open(REFERENCE, "w", encoding="utf-8") as f:
             f.write("\n".join([title.replace(device, "opsdk CUDA simulator"), "",
@@ -367,7 +444,7 @@ def main(argv=None):
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as f:
             f.write("\n".join([title, ""] + report + [""] + [f"- {k}: {v}" for k, v in prebuilt.items()] + [""]
-                              + extra) + "\n")
+                              + (foreign_table(foreign) + [""] if foreign else []) + extra) + "\n")
     if not ok or failed:
         print(f"gpu_check: FAILED ({len(failed)} verdict(s) failed)" if ok else "gpu_check: FAILED (build)")
         return 1

@@ -27,7 +27,8 @@ def lltm_reference(input, weights, bias, old_h, old_cell):
 def declare(bug=None):
     return opsdk.foreign_op(lltm_function(bug).apply, framework="torch",
                             name="cpp.lltm" if bug is None else f"cpp.lltm_{bug}",
-                            inputs=INPUTS, dtypes=["float64"], reference=lltm_reference)
+                            inputs=INPUTS, dtypes=["float64"], reference=lltm_reference,
+                            devices=("cpu",))  # the tutorial's extension has a CPU kernel only
 
 
 lltm = declare()

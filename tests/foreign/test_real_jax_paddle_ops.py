@@ -40,7 +40,8 @@ def test_correct_op_passes_every_check_in_every_dtype(framework):
 @pytest.mark.parametrize("framework", FRAMEWORKS)
 def test_planted_bug_fails_its_check_naming_the_cause(framework):
     for op, check, words in _pack(framework).BUGS:
-        (result,) = run_checks(plan_cases([op], dtypes=["float64"], checks=[check]))
+        (result,) = run_checks(plan_cases([op], backends=["python"], dtypes=["float64"],
+                                           checks=[check]))
         assert result.failed, (op.name, check, result.detail)
         assert words in result.detail, (op.name, result.detail)
 

@@ -28,8 +28,12 @@ def availability(op, backend):
     The python backend needs every kernel of the op to have a python implementation (a
     kernel-free op always runs on it); c and cuda need every kernel that implements them to be
     runnable here (a compiler or a cached build; CuPy and a GPU). Builds the op's C kernels, so
-    a compile error surfaces here as KernelBuildError rather than inside a check.
+    a compile error surfaces here as KernelBuildError rather than inside a check. An op that
+    runs without kernels (a foreign op: its framework) answers for itself.
     """
+    own = getattr(op, "backend_availability", None)
+    if own is not None:
+        return own(backend)
     device = device_of(backend)
     if backend == REFERENCE:
         missing = [k.name for k in op.kernels if REFERENCE not in k.backends]

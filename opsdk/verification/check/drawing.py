@@ -125,5 +125,9 @@ def _draw(op, dtype, seed, mode):
                        lead=False) for i, s in enumerate(derived)]
     return Drawn(own + derived, notes, picks)
 def _compiled(op):
-    """Whether some kernel of the op has a compiled (c or cuda) implementation."""
+    """Whether some kernel of the op has a compiled (c or cuda) implementation (an op without
+    kernels, a foreign one, says whether such a backend runs here)."""
+    own = getattr(op, "compiled_here", None)
+    if own is not None:
+        return own()
     return any(b != "python" for k in op.kernels for b in k.backends)

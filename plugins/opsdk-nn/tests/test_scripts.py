@@ -42,6 +42,31 @@ def test_gpu_check_runs_on_the_simulator_and_prints_its_verdicts():
     assert "| check opsdk.erf float64 | pass (" in done.stdout and "gpu_check: PASSED" in done.stdout
     if find_nvcc() is not None:
         assert "- prebuilt choice: pass" in done.stdout
+    # foreign ops: no framework takes the simulator's arrays, so each row is skipped, saying so
+    assert "## foreign ops on the GPU" in done.stdout
+    for framework, op in (("torch", "torchpack.swish"), ("jax", "jaxpack.swish"),
+                          ("paddle", "paddlepack.center_rows")):
+        assert f"| {framework} | {op} | skipped: " in done.stdout
+
+
+def test_gpu_check_sums_up_a_foreign_op_in_one_verdict():
+    sys.path.insert(0, PACK)
+    try:
+        import gpu_check
+    finally:
+        sys.path.remove(PACK)
+
+    def report(*rows):
+        return {"results": [{"dtype": "float32", "check": c, "status": s, "detail": d}
+                            for c, s, d in rows]}
+
+    verdict = gpu_check._foreign_verdict
+    assert verdict(report(("forward", "pass", ""), ("layout", "n/a", "JAX"))) == \
+        "pass (1 checks, 1 n/a)"
+    assert verdict(report(("forward", "pass", ""), ("sizes", "fail", "disagrees\nmore"))) == \
+        "FAIL float32 sizes: disagrees"
+    assert verdict(report(("forward", "skip", "torch has no CUDA build"))) == \
+        "skipped: torch has no CUDA build"
 
 
 @pytest.mark.skipif(find_nvcc() is None, reason="needs nvcc to compile the PTX and cubins")
