@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 import opsdk
 from opsdk.check import plan_cases, run_checks
-from opsdk.check.drawing import draw_samples
-from opsdk.check.runner import clear_caches
+from opsdk.verification.check.drawing import draw_samples
+from opsdk.verification.check.runner import clear_caches
 from opsdk.errors import OpArgumentError, RegistrationError
 from opsdk.foreign import device
 from opsdk.foreign.bridges import bridge
