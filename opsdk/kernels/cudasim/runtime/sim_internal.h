@@ -137,7 +137,7 @@ void forget_hot();
 // -- state of the launch in progress (launches are serialised by the Python side) ----------------
 extern "C" {
 extern uint3 threadIdx, blockIdx;
-extern dim3 blockDim, gridDim;
+extern uint3 blockDim, gridDim;
 extern unsigned char *opsdk_sim_dynamic_shared;
 }
 

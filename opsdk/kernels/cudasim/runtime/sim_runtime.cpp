@@ -20,8 +20,8 @@
 extern "C" {
 __attribute__((visibility("default"))) uint3 threadIdx = {0, 0, 0};
 __attribute__((visibility("default"))) uint3 blockIdx = {0, 0, 0};
-__attribute__((visibility("default"))) dim3 blockDim(1, 1, 1);
-__attribute__((visibility("default"))) dim3 gridDim(1, 1, 1);
+__attribute__((visibility("default"))) uint3 blockDim = {1, 1, 1};
+__attribute__((visibility("default"))) uint3 gridDim = {1, 1, 1};
 __attribute__((visibility("default"))) unsigned char *opsdk_sim_dynamic_shared = nullptr;
 }
 
@@ -356,8 +356,8 @@ EXPORT int opsdk_sim_run(const opsdk_sim_launch *spec, opsdk_sim_result *result)
     g_launch_epoch = ++g_epoch;
     g_races = spec->check_races;
     forget_hot();
-    blockDim = dim3(spec->block[0], spec->block[1], spec->block[2]);
-    gridDim = dim3(spec->grid[0], spec->grid[1], spec->grid[2]);
+    blockDim = uint3{spec->block[0], spec->block[1], spec->block[2]};
+    gridDim = uint3{spec->grid[0], spec->grid[1], spec->grid[2]};
     for (int t = 0; t < threads; t++) {
         Lane &l = g_lanes[t];
         l.tid.x = t % spec->block[0];
