@@ -26,8 +26,8 @@
 
 // saves the callee-saved registers on the current stack, stores the stack pointer in *from and
 // continues on the stack `to` (sim_fibers.cpp; a fresh fiber "returns" into fiber_main)
-extern "C" void opsdk_sim_switch(void **from, void *to);
-enum LaneState { READY, AT_BARRIER, AT_WARP, DONE };
+extern "C" __attribute__((visibility("hidden"))) void opsdk_sim_switch(void **from, void *to);
+enum LaneState { READY, AT_BARRIER, AT_WARP, DONE, FRESH };  // FRESH: has not run yet (no stack)
 
 enum WarpKind {
     SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_XOR, VOTE_ALL, VOTE_ANY, VOTE_UNI, VOTE_BALLOT, SYNCWARP,
@@ -37,22 +37,24 @@ enum WarpKind {
 
 extern const char *const kWarpNames[WARP_KINDS];
 
-struct Lane {
+struct alignas(64) Lane {
+    // what a switch and a warp collective touch, in the first cache line
     void *sp;
-    char *stack_lo, *stack_hi;  // usable stack (a guard page lies below stack_lo)
+    uint64_t value, result;  // of a warp collective
+    uint3 tid;
+    int state;
+    unsigned mask;
+    int arg;
+    signed char group, size, width, result_pred;
+    const char *file;  // where it waits (barrier or warp collective)
+    int line;
+    int bar_mode, pred;
+    uintptr_t pc;      // the return address of that call
+    char *stack_lo, *stack_hi;  // usable stack (a guard page lies below stack_lo), once it runs
+    int stack;                  // which of the pool's stacks
 #if !SIM_ASM_SWITCH
     ucontext_t uc;
 #endif
-    int state;
-    uint3 tid;
-    const char *file;  // where it waits (barrier or warp collective)
-    int line;
-    uintptr_t pc;      // the return address of that call
-    int bar_mode, pred;
-    int group;
-    unsigned mask;
-    uint64_t value, result;
-    int size, arg, width, result_pred;
 };
 
 struct Group {  // a warp collective some lanes have reached
@@ -69,6 +71,7 @@ struct Warp {
     unsigned exist, done;
     uint32_t sync_gen;   // +1 at every __syncwarp this warp completes (the only warp-level memory order)
     unsigned sync_mask;  // the lanes of the latest one
+    unsigned streak;     // collectives completed in a row whose lanes went to the front of the queue
 };
 
 struct Shadow {  // one per byte of shared memory: its latest plain write, plain read(s) and atomic(s)
@@ -150,6 +153,13 @@ extern Lane g_lanes[OPSDK_SIM_MAX_THREADS];
 extern Warp g_warps[OPSDK_SIM_MAX_THREADS / OPSDK_SIM_WARP];
 extern int g_threads, g_cur;  // threads of the block; the one running (-1: none)
 extern int g_waiting, g_exited;  // threads of the block at a barrier; that have exited
+// the barrier the block's threads are reaching: its first arrival's site, the count of true
+// predicates, whether a thread arrived at another site (found out in full at the release), and
+// the result every thread takes from it (read as each leaves, before any can reach the next)
+extern const char *g_bar_file;
+extern int g_bar_line, g_bar_mode, g_bar_count;
+extern bool g_bar_mixed;
+extern uint64_t g_bar_result;
 extern void *g_sched_sp;      // the scheduler's stack while a fiber runs
 #if !SIM_ASM_SWITCH
 extern ucontext_t g_sched_uc;
@@ -204,13 +214,62 @@ inline void tick() {
     if (__builtin_expect((++g_ticks & 0x3FFFF) == 0, 0)) check_deadline();
 }
 void ensure_stacks(int threads, size_t bytes);
-void fiber_init(Lane &l);
+void reset_stacks();           // at a block's start: every stack free
+void fiber_init(Lane &l);       // a thread of a new block: fresh, no stack yet
+void fiber_start(Lane &l);      // a fresh lane gets a stack and a first frame
 void run_lane(int t);           // from the scheduler
-void switch_to(int next);       // from the running lane to `next` (-1: the scheduler)
-int pop_ready();
-void block_current();           // the running lane waits: run the next ready one
-void make_ready(int t);
-void lane_exit();
+__attribute__((noreturn)) void leave_lane();  // the running lane has exited: run the next one
+
+// The ready queue holds each waiting thread at most once, from the moment what it waits for
+// completes (a thread is queued only while it waits, and waits for one thing at a time): no
+// entry is ever stale. A thread's state says where it waits while it waits (the diagnoses read
+// it only when nobody can run); it is not rewritten as the thread becomes ready. These run at
+// every barrier and warp collective of every thread: inline
+inline void make_ready(int t) {
+    g_queue[g_qtail] = t;
+    g_qtail = (g_qtail + 1) & (kQueue - 1);
+}
+
+// ready to run next (before every thread queued already)
+inline void make_ready_front(int t) {
+    g_qhead = (g_qhead - 1) & (kQueue - 1);
+    g_queue[g_qhead] = t;
+}
+
+inline int pop_ready() {
+    if (g_qhead == g_qtail) return -1;
+    int t = g_queue[g_qhead];
+    g_qhead = (g_qhead + 1) & (kQueue - 1);
+    return t;
+}
+
+// from the running lane straight into lane `next`, or back to the scheduler (next < 0); returns
+// when some lane or the scheduler switches back to this one
+inline void switch_to(int next) {
+    int me = g_cur;
+    if (next == me) return;
+    if (next < 0) {
+#if SIM_ASM_SWITCH
+        opsdk_sim_switch(&g_lanes[me].sp, g_sched_sp);
+#else
+        swapcontext(&g_lanes[me].uc, &g_sched_uc);
+#endif
+        return;
+    }
+    Lane &n = g_lanes[next];
+    g_cur = next;
+    threadIdx = n.tid;
+    if (__builtin_expect(n.state == FRESH, 0)) fiber_start(n);
+#if SIM_ASM_SWITCH
+    opsdk_sim_switch(&g_lanes[me].sp, n.sp);
+#else
+    swapcontext(&g_lanes[me].uc, &n.uc);
+#endif
+}
+
+// the running lane waits: the next ready one runs
+inline void block_current() { switch_to(pop_ready()); }
+__attribute__((noreturn)) void lane_exit();
 void resolve(int w, int gi, int current);  // a warp collective every lane has reached
 bool complete(int w, int gi);
 void release_barrier();

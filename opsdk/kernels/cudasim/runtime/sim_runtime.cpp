@@ -35,6 +35,10 @@ Lane g_lanes[OPSDK_SIM_MAX_THREADS];
 Warp g_warps[OPSDK_SIM_MAX_THREADS / OPSDK_SIM_WARP];
 int g_threads, g_cur;
 int g_waiting, g_exited;
+const char *g_bar_file;
+int g_bar_line, g_bar_mode, g_bar_count;
+bool g_bar_mixed;
+uint64_t g_bar_result;
 void *g_sched_sp;
 #if !SIM_ASM_SWITCH
 ucontext_t g_sched_uc;

@@ -60,6 +60,8 @@ static void undefined_read(const Group &g, const Warp &warp, int w, int i, int j
              mtext);
 }
 
+static const unsigned kStreak = 64;
+
 // every lane of the group has arrived: each gets its result, and all but `current` are ready
 void resolve(int w, int gi, int current) {
     Warp &warp = g_warps[w];
@@ -129,11 +131,19 @@ void resolve(int w, int gi, int current) {
             }
         }
     }
+    // the lanes run next, in lane order (the one resolving it first): a warp's lanes then go from
+    // one collective to the next together while their stacks are in the cache, instead of after
+    // every other thread of the block. Every kStreak-th collective of a warp in a row they queue
+    // behind the others, so a warp that spins (waiting for another warp's flag) lets them run
     int base = w * OPSDK_SIM_WARP;
-    for (unsigned m = arrived; m; m &= m - 1) {
-        int t = base + __builtin_ctz(m);
-        if (t != current) make_ready(t);
-        else g_lanes[t].state = READY;
+    if (current >= 0) g_lanes[current].state = READY;
+    unsigned others = current >= 0 ? arrived & ~(1u << (current - base)) : arrived;
+    if (++warp.streak < kStreak) {
+        for (unsigned m = others; m; m &= ~(1u << (31 - __builtin_clz(m))))
+            make_ready_front(base + 31 - __builtin_clz(m));
+    } else {
+        warp.streak = 0;
+        for (unsigned m = others; m; m &= m - 1) make_ready(base + __builtin_ctz(m));
     }
     warp.active &= ~(1u << gi);
     // only __syncwarp orders memory among a warp's lanes (PTX bar.warp.sync); shuffles and votes
@@ -149,13 +159,12 @@ bool complete(int w, int gi) {
     return (g.arrived & needed) == needed;
 }
 
-EXPORT uint64_t opsdk_sim_warp(int kind, unsigned mask, uint64_t value, int size, int arg, int width,
-                               int *pred, const char *file, int line) {
-    tick();
+// what is unusual about a collective's call (out of the common path): a caller outside its mask
+// or a bad width (the launch stops), lanes of the mask that have exited (strict mode: reported
+// later), __activemask (its mask: the warp's threads)
+__attribute__((noinline)) static unsigned unusual_call(int kind, unsigned mask, int width, const char *file, int line) {
     int t = g_cur, w = t / OPSDK_SIM_WARP, lane = t % OPSDK_SIM_WARP;
     Warp &warp = g_warps[w];
-    Lane &l = g_lanes[t];
-    l.file = file, l.line = line, l.pc = RETURN_PC();
     if (kind == ACTIVEMASK) mask = warp.exist;
     if (!(mask >> lane & 1))
         fail(OPSDK_ERR_WARP_CALLER, file, line,
@@ -176,6 +185,20 @@ EXPORT uint64_t opsdk_sim_warp(int kind, unsigned mask, uint64_t value, int size
              "mask with __ballot_sync or __activemask before the branch)",
              kWarpNames[kind], mask, lane, w, gone);
     }
+    return mask;
+}
+
+EXPORT uint64_t opsdk_sim_warp(int kind, unsigned mask, uint64_t value, int size, int arg, int width,
+                               int *pred, const char *file, int line) {
+    tick();
+    int t = g_cur, w = t / OPSDK_SIM_WARP, lane = t % OPSDK_SIM_WARP;
+    Warp &warp = g_warps[w];
+    Lane &l = g_lanes[t];
+    l.file = file, l.line = line, l.pc = RETURN_PC();
+    if (__builtin_expect(kind == ACTIVEMASK || !(mask >> lane & 1) ||
+                             (kind <= SHFL_XOR && (unsigned)(width - 1) > 31u) || (width & (width - 1)) ||
+                             (g_spec->strict && (mask & warp.done)), 0))
+        mask = unusual_call(kind, mask, width, file, line);
     int gi = -1;
     for (unsigned act = warp.active; act; act &= act - 1) {
         int i = __builtin_ctz(act);
@@ -193,10 +216,12 @@ EXPORT uint64_t opsdk_sim_warp(int kind, unsigned mask, uint64_t value, int size
         Group &g = warp.groups[gi];
         g.kind = kind, g.mask = mask, g.arrived = 0, g.file = file, g.line = line, g.pc = l.pc;
     }
-    l.state = AT_WARP, l.group = gi, l.mask = mask, l.value = value, l.size = size, l.arg = arg;
-    l.width = width, l.result_pred = 0;
-    warp.groups[gi].arrived |= 1u << lane;
-    if (complete(w, gi)) resolve(w, gi, t);
+    l.state = AT_WARP, l.group = (signed char)gi, l.mask = mask, l.value = value, l.size = (signed char)size;
+    l.arg = arg, l.width = (signed char)width, l.result_pred = 0;
+    Group &g = warp.groups[gi];
+    g.arrived |= 1u << lane;
+    unsigned needed = g.mask & warp.exist & ~warp.done;
+    if ((g.arrived & needed) == needed && kind != ACTIVEMASK) resolve(w, gi, t);
     else block_current();
     if (pred) *pred = l.result_pred;
     return l.result;
