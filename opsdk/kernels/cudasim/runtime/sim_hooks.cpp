@@ -55,6 +55,10 @@ static inline void note(GAccess &x, unsigned mask, uint16_t me, uintptr_t pc) {
 // general path looks again and reports
 template <int KIND> static inline bool plain_word(Allocation *al, uintptr_t a, size_t n, uintptr_t pc) {
     GWord &g = al->shadow[((a & ~(uintptr_t)3) - al->base) >> 2];
+    // the next thread most likely accesses the next word (a coalesced access, a grid-stride
+    // loop): its shadow is on its way while this thread's other accesses run
+    __builtin_prefetch(&g + 1, 1);
+    __builtin_prefetch((char *)(&g + 2) - 1, 1);
     unsigned mask = ((1u << n) - 1) << (a & 3);
     uint16_t me = (uint16_t)g_cur;
     if (KIND == K_READ) {
