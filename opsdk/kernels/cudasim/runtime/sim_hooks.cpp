@@ -35,7 +35,7 @@ void check_access(uintptr_t a, size_t n, int kind, uintptr_t pc) {
     }
     if (a < al->data || a + n > al->data + al->nbytes) global_oob(a, n, (kind & K_WRITE) && !(kind & K_READ), al);
     bool tracked = (g_races || al->uninit) && shadow_of(al);
-    g_hot[g_hot_next++ % kHot] = Hot{al->data, al->nbytes, al, tracked};
+    g_hot[(a >> 12) % kHot] = Hot{(a >> 12) | g_hot_gen, al->data, al->nbytes, al, tracked};
     global_access(al, a, n, kind, pc);
 }
 
@@ -85,14 +85,12 @@ template <int KIND> static inline bool plain_word(Allocation *al, uintptr_t a, s
 
 template <int KIND, size_t N> static inline void access(uintptr_t a, uintptr_t pc) {
     if (__builtin_expect((++g_ticks & 0xFFFFF) == 0, 0)) check_deadline();
-    for (int i = 0; i < kHot; i++) {
-        const Hot &h = g_hot[i];
-        if (a - h.lo < h.span && a + N - h.lo <= h.span) {
-            if (!h.tracked) return;
-            if (N <= 4 && (a & 3) + N <= 4 && plain_word<KIND>(h.al, a, N, pc)) return;
-            global_access(h.al, a, N, KIND, pc);
-            return;
-        }
+    const Hot &h = g_hot[(a >> 12) % kHot];
+    if (h.tag == ((a >> 12) | g_hot_gen) && a - h.lo < h.span && a + N - h.lo <= h.span) {
+        if (!h.tracked) return;
+        if (N <= 4 && (a & 3) + N <= 4 && plain_word<KIND>(h.al, a, N, pc)) return;
+        global_access(h.al, a, N, KIND, pc);
+        return;
     }
     check_access(a, N, KIND, pc);
 }

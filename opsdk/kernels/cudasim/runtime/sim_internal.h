@@ -78,6 +78,7 @@ struct Shadow {  // one per byte of shared memory: its latest plain write, plain
     uint32_t w_epoch, r_epoch, a_epoch, w_sync, r_sync, a_sync;
     uint32_t w_pc, r_pc, a_pc;  // offsets of the accesses in the kernel's module
     uint16_t writer, reader, atomic_by;  // kManyReaders: several threads since the barrier
+    uint16_t spare;  // no padding: the shadows of a word's bytes are compared whole
 };
 static const uint16_t kManyReaders = 0xFFFF;
 
@@ -125,16 +126,20 @@ static const size_t kMaxShadowed = 256u << 20;  // larger allocations are not ra
 // access kinds of check_access
 enum { K_READ = 1, K_WRITE = 2, K_ATOMIC = 4, K_VOLATILE = 8 };
 
-// the allocations of the latest global accesses: the hooks' fast path checks them first
+// the allocations of the latest global accesses, by page (direct-mapped): the hooks' fast path
+// looks up the page of an access there, and checks it against the allocation's data
 struct Hot {
-    uintptr_t lo, span;  // its data
+    uintptr_t tag;       // the page number (address >> 12) plus the table's generation (g_hot_gen)
+    uintptr_t lo, span;  // the allocation's data
     Allocation *al;
     bool tracked;        // its shadow is kept (races checked, or allocated uninitialised)
 };
-static const int kHot = 4;
+static const int kHot = 256;
+static const int kHotGenShift = 40;  // page numbers lie below 2^36
 extern Hot g_hot[kHot];
-extern unsigned g_hot_next;  // the entry the next one replaces
+extern uintptr_t g_hot_gen;  // forget_hot() moves it on, and every entry is stale
 extern bool g_races;  // the race check is on (and nothing is deferred yet)
+extern bool g_strict; // strict mode (the launch's)
 void forget_hot();
 
 // -- state of the launch in progress (launches are serialised by the Python side) ----------------
@@ -185,6 +190,9 @@ extern size_t g_static_used;  // bytes of the static part in use (slots and redz
 extern std::vector<Slot> g_slots;
 extern unsigned char *g_zone;  // per static byte: 1 inside a slot
 extern Shadow *g_shadow;       // per arena byte
+// per arena word (4 bytes): 1 when its bytes' shadows are alike, and only the first byte's is
+// kept (a word accessed whole, as most are, costs one shadow's check instead of four)
+extern uint8_t *g_uniform;
 extern size_t g_dyn_bytes;     // dynamic shared memory of this launch
 
 // -- shared by the runtime's files ------------------------------------------------------------

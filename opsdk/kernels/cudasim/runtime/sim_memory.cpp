@@ -174,4 +174,5 @@ void clear_access_shadows() {
         }
     }
     memset(g_shadow, 0, (OPSDK_SIM_MAX_DYNAMIC_SHARED + g_static_used) * sizeof(Shadow));
+    memset(g_uniform, 0, (OPSDK_SIM_MAX_DYNAMIC_SHARED + g_static_used + 3) / 4);
 }

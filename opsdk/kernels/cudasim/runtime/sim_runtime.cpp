@@ -53,11 +53,16 @@ uint32_t g_ticks;
 double g_deadline;
 uintptr_t g_module;
 Hot g_hot[kHot];
-unsigned g_hot_next;
+uintptr_t g_hot_gen = (uintptr_t)1 << kHotGenShift;
 bool g_races;
+bool g_strict;
 
 void forget_hot() {
-    for (Hot &h : g_hot) h = Hot{0, 0, nullptr, false};
+    g_hot_gen += (uintptr_t)1 << kHotGenShift;
+    if (g_hot_gen == 0) {  // wrapped: stale tags could match again
+        memset(g_hot, 0, sizeof g_hot);
+        g_hot_gen = (uintptr_t)1 << kHotGenShift;
+    }
 }
 
 // fiber stacks, kept across launches
@@ -70,6 +75,7 @@ size_t g_static_used;
 std::vector<Slot> g_slots;
 unsigned char *g_zone;
 Shadow *g_shadow;
+uint8_t *g_uniform;
 size_t g_dyn_bytes;
 
 static uint64_t g_blocks, g_stride, g_offset;  // how block positions map to blocks (the schedule)
@@ -359,6 +365,7 @@ EXPORT int opsdk_sim_run(const opsdk_sim_launch *spec, opsdk_sim_result *result)
     g_deadline = spec->timeout_s > 0 ? now_s() + spec->timeout_s : 0;
     g_launch_epoch = ++g_epoch;
     g_races = spec->check_races;
+    g_strict = spec->strict != 0;
     forget_hot();
     blockDim = uint3{spec->block[0], spec->block[1], spec->block[2]};
     gridDim = uint3{spec->grid[0], spec->grid[1], spec->grid[2]};

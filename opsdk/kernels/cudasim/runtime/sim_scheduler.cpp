@@ -51,7 +51,7 @@ static void strict_exit_check(int t) {
 
 void lane_exit() {
     int t = g_cur, w = t / OPSDK_SIM_WARP;
-    if (g_spec->strict) strict_exit_check(t);
+    if (g_strict) strict_exit_check(t);
     g_lanes[t].state = DONE;
     g_exited++;
     Warp &warp = g_warps[w];
