@@ -15,6 +15,10 @@
 #include <vector>
 
 #define EXPORT extern "C" __attribute__((visibility("default")))
+
+// everything declared here is the runtime's own: reached directly, not through the GOT (the
+// built-in variables kernels read are exported by name)
+#pragma GCC visibility push(hidden)
 #define RETURN_PC() ((uintptr_t)__builtin_return_address(0))
 
 #if defined(__x86_64__) || defined(__aarch64__)
@@ -144,9 +148,9 @@ void forget_hot();
 
 // -- state of the launch in progress (launches are serialised by the Python side) ----------------
 extern "C" {
-extern uint3 threadIdx, blockIdx;
-extern uint3 blockDim, gridDim;
-extern unsigned char *opsdk_sim_dynamic_shared;
+extern __attribute__((visibility("default"))) uint3 threadIdx, blockIdx;
+extern __attribute__((visibility("default"))) uint3 blockDim, gridDim;
+extern __attribute__((visibility("default"))) unsigned char *opsdk_sim_dynamic_shared;
 }
 
 extern const opsdk_sim_launch *g_spec;
@@ -298,5 +302,7 @@ bool same_warp_synced(uint16_t other, uint32_t sync);
 static const uint32_t kSharedPoison = 0x7FF37FF3u;
 static const uint32_t kEmptyPoison = 0x7FF57FF5u;
 static const uint32_t kCanary = 0x7FF97FF9u;
+
+#pragma GCC visibility pop
 
 #endif
