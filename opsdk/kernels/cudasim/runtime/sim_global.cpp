@@ -40,7 +40,7 @@ static inline bool unordered(const GAccess &x, unsigned mask) {
         if (x.epoch != g_epoch) return false;  // a __syncthreads() since
         return x.thread == kManyReaders || !same_warp_synced(x.thread, x.sync);
     }
-    return !block_fenced(x.block);  // an earlier block: only its __threadfence() orders it before us
+    return !block_fenced(block_of(x.epoch));  // an earlier block: only its __threadfence() orders it before us
 }
 
 static void who(char *buf, size_t cap, const GAccess &x) {
@@ -51,7 +51,7 @@ static void who(char *buf, size_t cap, const GAccess &x) {
                  g_lanes[x.thread].tid.z);
     }
     unsigned b[3];
-    block_at(x.block, b);
+    block_at(block_of(x.epoch), b);
     append(buf, cap, "(%u,%u,%u)%s", b[0], b[1], b[2], x.thread == kManyReaders ? ")" : "");
 }
 
@@ -71,14 +71,14 @@ static void race(const GAccess &x, uintptr_t a, size_t n, bool write, const char
 }
 
 static void record(GAccess &x, unsigned mask, uint32_t sync, uintptr_t pc) {
-    x.epoch = g_epoch, x.block = g_block_seq, x.sync = sync, x.pc = (uint32_t)pc;
+    x.epoch = g_epoch, x.sync = sync, x.pc = (uint32_t)pc;
     x.thread = (uint16_t)g_cur, x.mask = (uint8_t)mask;
 }
 
 static void initcheck(Allocation *al, uintptr_t a, size_t n, const GWord &g, uintptr_t w, unsigned mask) {
     // a byte no kernel wrote still holding cupy.empty's pattern, its whole word too (a host write
     // of the same word would have to store that very NaN pattern)
-    unsigned unwritten = mask & ~g.init;
+    unsigned unwritten = mask & ~g.w.init;
     if (!unwritten || w < al->data || w + 4 > al->data + al->nbytes) {
         if (!unwritten) return;
         for (int b = 0; b < 4; b++)  // a word at the allocation's edge: its bytes one by one
@@ -110,8 +110,8 @@ void global_access(Allocation *al, uintptr_t a, size_t n, int kind, uintptr_t pc
         unsigned lo = w < a ? (unsigned)(a - w) : 0, hi = w + 4 > end ? (unsigned)(end - w) : 4;
         unsigned mask = (0xFu >> (4 - hi)) & (0xFu << lo);
         GWord &g = shadow[(w - al->base) >> 2];
-        if (reads && al->uninit && (g.init & mask) != mask) initcheck(al, a, n, g, w, mask);
-        if (writes) g.init |= mask;
+        if (reads && al->uninit && (g.w.init & mask) != mask) initcheck(al, a, n, g, w, mask);
+        if (writes) g.w.init |= mask;
         if (!races) continue;
         // a plain read of what other threads update atomically is no race here: it is how every
         // atomicCAS loop starts (the CAS checks it), so atomics conflict with plain stores only
@@ -131,7 +131,7 @@ void global_access(Allocation *al, uintptr_t a, size_t n, int kind, uintptr_t pc
                 // this thread's read again: nothing new to note
             } else if (r.epoch == g_epoch && unordered(r, r.mask)) {  // another reader of this block: keep both
                 r.thread = kManyReaders, r.mask |= mask;
-                r.epoch = g_epoch, r.block = g_block_seq, r.sync = sync, r.pc = off;
+                r.epoch = g_epoch, r.sync = sync, r.pc = off;
             } else {
                 record(r, mask, sync, off);
             }

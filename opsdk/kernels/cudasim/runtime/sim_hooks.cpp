@@ -46,7 +46,7 @@ static inline bool harmless(const GAccess &x, uint16_t me) {
 }
 
 static inline void note(GAccess &x, unsigned mask, uint16_t me, uintptr_t pc) {
-    x.epoch = g_epoch, x.block = g_block_seq, x.sync = g_warps[me / OPSDK_SIM_WARP].sync_gen;
+    x.epoch = g_epoch, x.sync = g_warps[me / OPSDK_SIM_WARP].sync_gen;
     x.pc = (uint32_t)(pc - g_module), x.thread = me, x.mask = (uint8_t)mask;
 }
 
@@ -62,7 +62,7 @@ template <int KIND> static inline bool plain_word(Allocation *al, uintptr_t a, s
     unsigned mask = ((1u << n) - 1) << (a & 3);
     uint16_t me = (uint16_t)g_cur;
     if (KIND == K_READ) {
-        if (al->uninit && (g.init & mask) != mask) return false;
+        if (al->uninit && (g.w.init & mask) != mask) return false;
         if (!g_races) return true;
         if (!harmless(g.w, me)) return false;
         GAccess &r = g.r;
@@ -74,7 +74,7 @@ template <int KIND> static inline bool plain_word(Allocation *al, uintptr_t a, s
         note(r, mask, me, pc);
         return true;
     }
-    g.init |= mask;
+    g.w.init |= mask;
     if (!g_races) return true;
     if (!harmless(g.a, me) || !(harmless(g.r, me) || (g.r.epoch >= g_block_epoch && g.r.epoch != g_epoch)))
         return false;

@@ -95,18 +95,17 @@ struct Slot {  // one static __shared__ variable
 
 // one access of a 4-byte word of global memory, for the race check
 struct GAccess {
-    uint32_t epoch;   // g_epoch when it happened (older than the launch: another launch)
-    uint32_t block;   // the block's position in the launch's order (g_block_seq)
+    uint32_t epoch;   // g_epoch when it happened (older than the launch: another launch); the
+                      // block it ran in follows from it (block_of)
     uint32_t sync;    // its warp's __syncwarp count
     uint32_t pc;      // offset in the kernel's module
     uint16_t thread;  // kManyReaders: several readers
     uint8_t mask;     // the bytes of the word it touched
-    uint8_t pad;
+    uint8_t init;     // of GWord::w only: the bytes a kernel has written since the allocation (bits 0-3)
 };
 
-struct GWord {  // the shadow of one 4-byte word of a device allocation
+struct GWord {  // the shadow of one 4-byte word of a device allocation: 48 bytes
     GAccess w, r, a;  // the latest plain write, plain read(s), atomic (or volatile) access
-    uint32_t init;    // the bytes a kernel has written since the allocation (bits 0-3)
 };
 
 struct Allocation {
@@ -180,6 +179,7 @@ extern int g_qhead, g_qtail;
 extern uint32_t g_epoch, g_block_epoch, g_launch_epoch;  // +1 at every block start and barrier release
 extern uint32_t g_block_seq;  // the running block's position in the launch's order
 extern std::vector<uint8_t> g_fenced;  // per block position: it ran __threadfence()
+uint32_t block_of(uint32_t epoch);     // the position of the block of the launch an epoch is in
 extern uint32_t g_ticks;
 extern double g_deadline;
 extern uintptr_t g_module;    // load address of the running kernel's module

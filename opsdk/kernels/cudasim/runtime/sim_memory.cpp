@@ -168,9 +168,9 @@ void clear_access_shadows() {
         if (!al->shadow) continue;
         size_t words = al->shadow_bytes / sizeof(GWord);
         for (size_t i = 0; i < words; i++) {
-            uint32_t init = al->shadow[i].init;
+            uint8_t init = al->shadow[i].w.init;
             memset(&al->shadow[i], 0, sizeof(GWord));
-            al->shadow[i].init = init;
+            al->shadow[i].w.init = init;
         }
     }
     memset(g_shadow, 0, (OPSDK_SIM_MAX_DYNAMIC_SHARED + g_static_used) * sizeof(Shadow));

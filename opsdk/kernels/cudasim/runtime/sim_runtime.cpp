@@ -8,6 +8,7 @@
 // This file: the built-in variables, the launch's state, reports, traps and the launch itself.
 #include "sim_internal.h"
 
+#include <algorithm>
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <fenv.h>
@@ -49,6 +50,16 @@ int g_qhead, g_qtail;
 uint32_t g_epoch = 1, g_block_epoch = 1, g_launch_epoch = 1;
 uint32_t g_block_seq;
 std::vector<uint8_t> g_fenced;
+static std::vector<uint32_t> g_block_starts;  // the epoch each block of the launch started at (by position)
+static uint32_t g_untracked_from;             // the epoch from which blocks are past g_block_starts (0: none)
+
+// blocks past the first 2^24 are not told apart (their position reads 2^24: as for
+// __threadfence, taken as ordered, never reported)
+uint32_t block_of(uint32_t epoch) {
+    if (g_untracked_from && epoch >= g_untracked_from) return 1u << 24;
+    auto it = std::upper_bound(g_block_starts.begin(), g_block_starts.end(), epoch);
+    return it == g_block_starts.begin() ? 0 : (uint32_t)(it - g_block_starts.begin() - 1);
+}
 uint32_t g_ticks;
 double g_deadline;
 uintptr_t g_module;
@@ -385,6 +396,8 @@ EXPORT int opsdk_sim_run(const opsdk_sim_launch *spec, opsdk_sim_result *result)
         g_offset = splitmix(&rng) % blocks;
     }
     g_fenced.assign(blocks < (1u << 24) ? blocks : (1u << 24), 0);
+    g_block_starts.clear();
+    g_untracked_from = 0;
     fenv_t env;
     fegetenv(&env);
     g_launch_thread = pthread_self();
@@ -400,6 +413,8 @@ EXPORT int opsdk_sim_run(const opsdk_sim_launch *spec, opsdk_sim_result *result)
             blockIdx.x = xyz[0], blockIdx.y = xyz[1], blockIdx.z = xyz[2];
             if (spec->schedule == 2 && k) thread_order(spec, threads, &rng);
             g_block_epoch = ++g_epoch;
+            if (g_block_starts.size() < (1u << 24)) g_block_starts.push_back(g_block_epoch);
+            else if (!g_untracked_from) g_untracked_from = g_block_epoch;
             poison_block_shared();
             for (int w = 0; w < warps; w++) {
                 Warp &warp = g_warps[w];
