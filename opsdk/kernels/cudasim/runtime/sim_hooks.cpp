@@ -83,16 +83,30 @@ template <int KIND> static inline bool plain_word(Allocation *al, uintptr_t a, s
     return true;
 }
 
-template <int KIND, size_t N> static inline void access(uintptr_t a, uintptr_t pc) {
-    if (__builtin_expect((++g_ticks & 0xFFFFF) == 0, 0)) check_deadline();
+static inline const Hot *hot_for(uintptr_t a, size_t n) {
     const Hot &h = g_hot[(a >> 12) % kHot];
-    if (h.tag == ((a >> 12) | g_hot_gen) && a - h.lo < h.span && a + N - h.lo <= h.span) {
-        if (!h.tracked) return;
-        if (N <= 4 && (a & 3) + N <= 4 && plain_word<KIND>(h.al, a, N, pc)) return;
-        global_access(h.al, a, N, KIND, pc);
+    return h.tag == ((a >> 12) | g_hot_gen) && a - h.lo < h.span && a + n - h.lo <= h.span ? &h : nullptr;
+}
+
+// what the fast path leaves: the general check of the access (out of line, so that the fast
+// path needs no stack frame and ends in a jump here)
+template <int KIND, size_t N> __attribute__((noinline)) static void general_access(uintptr_t a, uintptr_t pc) {
+    if ((g_ticks & 0xFFFFF) == 0) check_deadline();
+    if (const Hot *h = hot_for(a, N)) {
+        if (h->tracked) global_access(h->al, a, N, KIND, pc);
         return;
     }
     check_access(a, N, KIND, pc);
+}
+
+template <int KIND, size_t N> static inline void access(uintptr_t a, uintptr_t pc) {
+    if (__builtin_expect((++g_ticks & 0xFFFFF) == 0, 0)) return general_access<KIND, N>(a, pc);
+    const Hot *h = hot_for(a, N);
+    if (__builtin_expect(h != nullptr, 1)) {
+        if (!h->tracked) return;
+        if (N <= 4 && (a & 3) + N <= 4 && plain_word<KIND>(h->al, a, N, pc)) return;
+    }
+    return general_access<KIND, N>(a, pc);
 }
 
 // the compiler calls the aligned hooks where the type promises its size's alignment (a float4,
@@ -104,11 +118,16 @@ __attribute__((noreturn)) static void misaligned(uintptr_t a, size_t n, bool wri
                 write ? "write" : "read", n, shared ? "shared-memory" : "the", (unsigned long)a, (size_t)(a & (n - 1)), n);
 }
 
-template <int KIND, size_t N> static inline void aligned_access(uintptr_t a, uintptr_t pc) {
-    if (__builtin_expect((a & (N - 1)) != 0, 0) && g_in_kernel) {
+template <int KIND, size_t N> __attribute__((noinline)) static void misaligned_access(uintptr_t a, uintptr_t pc) {
+    if (g_in_kernel) {
         check_access(a, N, KIND, pc);  // out of bounds is the better diagnosis
         misaligned(a, N, KIND == K_WRITE);
     }
+    access<KIND, N>(a, pc);
+}
+
+template <int KIND, size_t N> static inline void aligned_access(uintptr_t a, uintptr_t pc) {
+    if (__builtin_expect((a & (N - 1)) != 0, 0)) return misaligned_access<KIND, N>(a, pc);
     access<KIND, N>(a, pc);
 }
 
