@@ -108,7 +108,7 @@ void reset_stacks() {
 
 // the top a thread starting on stack s begins at. Stacks lie 132 KiB apart: each starts at
 // another offset within its page, or every thread's frames would share one set of the cache
-static char *stack_top(int s) {
+[[maybe_unused]] static char *stack_top(int s) {
     char *hi = g_stacks + (size_t)s * (g_stack_bytes + kPage) + kPage + g_stack_bytes;
     uintptr_t color = ((uintptr_t)s * 208) % kPage;
     return (char *)(((uintptr_t)hi - color) & ~(uintptr_t)15);
@@ -166,9 +166,9 @@ void run_lane(int t) {
 // the running lane has exited: the next ready one runs (on this stack, if it is fresh), or the
 // scheduler
 void leave_lane() {
-    Lane &me = g_lanes[g_cur];
     int next = pop_ready();
 #if SIM_ASM_SWITCH
+    Lane &me = g_lanes[g_cur];
     if (next >= 0 && g_lanes[next].state == FRESH) {
         Lane &n = g_lanes[next];
         give_stack(n, me.stack);
@@ -176,8 +176,6 @@ void leave_lane() {
         threadIdx = n.tid;
         opsdk_sim_restart(stack_top(n.stack));
     }
-#endif
-#if SIM_ASM_SWITCH
     g_free[g_nfree++] = me.stack;  // nothing runs on it again until the switch below is done
 #endif  // (a ucontext fiber starting on it would overwrite this thread's frames before the switch)
     switch_to(next);

@@ -15,10 +15,6 @@
 #include <vector>
 
 #define EXPORT extern "C" __attribute__((visibility("default")))
-
-// everything declared here is the runtime's own: reached directly, not through the GOT (the
-// built-in variables kernels read are exported by name)
-#pragma GCC visibility push(hidden)
 #define RETURN_PC() ((uintptr_t)__builtin_return_address(0))
 
 #if defined(__x86_64__) || defined(__aarch64__)
@@ -27,6 +23,10 @@
 #include <ucontext.h>
 #define SIM_ASM_SWITCH 0
 #endif
+
+// everything declared from here on is the runtime's own: reached directly, not through the GOT
+// (the built-in variables kernels read are exported by name; the system's headers come before)
+#pragma GCC visibility push(hidden)
 
 // saves the callee-saved registers on the current stack, stores the stack pointer in *from and
 // continues on the stack `to` (sim_fibers.cpp; a fresh fiber "returns" into fiber_main)
