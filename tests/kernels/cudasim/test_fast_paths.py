@@ -98,3 +98,28 @@ def test_the_page_lookup_of_recent_allocations_tells_many_apart(cp, fast, schedu
     assert out.get().tolist() == [36.0] * n
     with pytest.raises(CudaSimulatorError, match=rf"(?s)out-of-bounds.* at {at('past_end')}.*argument 'a5'"):
         fast.get_function("gather8")(((n + 255) // 256,), (256,), (*arrays, out, numpy.int32(n), numpy.int32(1)))
+
+
+@requires_hooks
+@pytest.mark.parametrize("grid, block", [((1,), (64,)), ((4,), (16,))], ids=["one-block", "across-blocks"])
+def test_a_plain_store_after_other_threads_atomics_is_a_global_race(cp, fast, schedule, grid, block):
+    x, done = cp.zeros(4, cp.int32), cp.zeros(64, cp.int32)
+    with pytest.raises(CudaSimulatorError, match=rf"(?s)global memory race at "
+                                                 rf"{at('store_after_atomics', 'atomics_first')}\n.*argument 'x'"):
+        fast.get_function("atomics_then_store")(grid, block, (x, done))
+
+
+@requires_hooks
+@pytest.mark.parametrize("grid, block", [((1,), (64,)), ((4,), (16,))], ids=["one-block", "across-blocks"])
+def test_an_atomic_on_what_another_thread_stored_is_a_global_race(cp, fast, schedule, grid, block):
+    x, done = cp.zeros(4, cp.int32), cp.zeros(64, cp.int32)
+    with pytest.raises(CudaSimulatorError, match=rf"(?s)global memory race at "
+                                                 rf"{at('atomic_after_store', 'store_first')}\n.*argument 'x'"):
+        fast.get_function("store_then_atomics")(grid, block, (x, done))
+
+
+def test_a_compare_and_swap_loop_is_no_race(cp, fast, schedule):
+    v = numpy.random.default_rng(1).integers(0, 1000, 300).astype(numpy.int32)
+    x = cp.zeros(4, cp.int32)
+    fast.get_function("cas_max")((5,), (64,), (x, cp.asarray(v), numpy.int32(300)))
+    assert int(x.get()[2]) == int(v.max())

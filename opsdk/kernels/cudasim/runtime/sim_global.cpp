@@ -10,23 +10,36 @@
 #include <string.h>
 #include <sys/mman.h>
 
+// zeroed memory for `per_word` bytes per word of the allocation, or null
+static void *per_word(const Allocation *al, size_t per_word, size_t *bytes_out) {
+    size_t words = (al->data + al->nbytes - al->base + 3) / 4;
+    size_t bytes = (words * per_word + kPage - 1) / kPage * kPage;
+    if (!bytes) bytes = kPage;
+    void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return nullptr;
+    *bytes_out = bytes;
+    return p;
+}
+
 GWord *shadow_of(Allocation *al) {
     if (al->shadow) return al->shadow;
     if (al->nbytes > kMaxShadowed) return nullptr;
-    size_t words = (al->data + al->nbytes - al->base + 3) / 4;
-    size_t bytes = (words * sizeof(GWord) + kPage - 1) / kPage * kPage;
-    void *p = mmap(nullptr, bytes ? bytes : kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
-    if (p == MAP_FAILED) return nullptr;
-    al->shadow = (GWord *)p;
-    al->shadow_bytes = bytes ? bytes : kPage;
+    al->shadow = (GWord *)per_word(al, sizeof(GWord), &al->shadow_bytes);
     return al->shadow;
+}
+
+// most allocations never see an atomic: their words' shadows leave the record out
+GAccess *atomics_of(Allocation *al) {
+    if (!al->atomics && al->nbytes <= kMaxShadowed)
+        al->atomics = (GAccess *)per_word(al, sizeof(GAccess), &al->atomics_bytes);
+    return al->atomics;
 }
 
 void drop_shadow(Allocation *al) {
     if (al->shadow) munmap(al->shadow, al->shadow_bytes);
-    al->shadow = nullptr;
-    al->shadow_bytes = 0;
+    if (al->atomics) munmap(al->atomics, al->atomics_bytes);
+    al->shadow = nullptr, al->atomics = nullptr;
+    al->shadow_bytes = al->atomics_bytes = 0;
 }
 
 static bool block_fenced(uint32_t seq) { return seq >= g_fenced.size() || g_fenced[seq]; }
@@ -106,10 +119,12 @@ void global_access(Allocation *al, uintptr_t a, size_t n, int kind, uintptr_t pc
     uint32_t off = (uint32_t)(pc - g_module);
     uint16_t me = (uint16_t)g_cur;
     uintptr_t end = a + n;
+    GAccess *atomics = atomic && races ? atomics_of(al) : al->atomics;  // null: never an atomic
     for (uintptr_t w = a & ~(uintptr_t)3; w < end; w += 4) {
         unsigned lo = w < a ? (unsigned)(a - w) : 0, hi = w + 4 > end ? (unsigned)(end - w) : 4;
         unsigned mask = (0xFu >> (4 - hi)) & (0xFu << lo);
         GWord &g = shadow[(w - al->base) >> 2];
+        GAccess *ga = atomics ? &atomics[(w - al->base) >> 2] : nullptr;
         if (reads && al->uninit && (g.w.init & mask) != mask) initcheck(al, a, n, g, w, mask);
         if (writes) g.w.init |= mask;
         if (!races) continue;
@@ -118,11 +133,11 @@ void global_access(Allocation *al, uintptr_t a, size_t n, int kind, uintptr_t pc
         if ((reads || atomic) && unordered(g.w, mask))
             race(g.w, a, n, !reads, atomic ? "atomic update" : "read", "wrote (a plain store)");
         if (writes && !atomic) {
-            if (unordered(g.a, mask)) race(g.a, a, n, true, "write", "updated atomically");
+            if (ga && unordered(*ga, mask)) race(*ga, a, n, true, "write", "updated atomically");
             if (unordered(g.r, mask)) race(g.r, a, n, true, "write", "read (a plain load)");
         }
         if (atomic) {
-            record(g.a, mask, sync, off);
+            if (ga) record(*ga, mask, sync, off);
             continue;
         }
         if (reads) {

@@ -76,7 +76,8 @@ template <int KIND> static inline bool plain_word(Allocation *al, uintptr_t a, s
     }
     g.w.init |= mask;
     if (!g_races) return true;
-    if (!harmless(g.a, me) || !(harmless(g.r, me) || (g.r.epoch >= g_block_epoch && g.r.epoch != g_epoch)))
+    const GAccess *ga = al->atomics ? &al->atomics[((a & ~(uintptr_t)3) - al->base) >> 2] : nullptr;
+    if ((ga && !harmless(*ga, me)) || !(harmless(g.r, me) || (g.r.epoch >= g_block_epoch && g.r.epoch != g_epoch)))
         return false;
     if (g.w.epoch == g_epoch && g.w.thread == me) g.w.mask |= mask;
     else note(g.w, mask, me, pc);

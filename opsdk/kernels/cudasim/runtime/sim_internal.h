@@ -104,8 +104,9 @@ struct GAccess {
     uint8_t init;     // of GWord::w only: the bytes a kernel has written since the allocation (bits 0-3)
 };
 
-struct GWord {  // the shadow of one 4-byte word of a device allocation: 48 bytes
-    GAccess w, r, a;  // the latest plain write, plain read(s), atomic (or volatile) access
+struct GWord {  // the shadow of one 4-byte word of a device allocation: 32 bytes
+    GAccess w, r;  // the latest plain write, plain read(s); its atomic (or volatile) accesses are
+                   // in Allocation::atomics, made for the allocations that have any
 };
 
 struct Allocation {
@@ -116,6 +117,8 @@ struct Allocation {
     uintptr_t rw_lo, rw_hi;  // the accessible pages
     GWord *shadow;           // per word from `base` (mapped on the first checked access), or null
     size_t shadow_bytes;
+    GAccess *atomics;        // per word, the latest atomic or volatile access (mapped on the first), or null
+    size_t atomics_bytes;
     uintptr_t base;          // data rounded down to 4 bytes
     bool uninit;             // allocated uninitialised: a read of a byte no kernel wrote is reported
 };
@@ -292,6 +295,7 @@ void poison_block_shared();
 void shared_access(uintptr_t a, size_t n, int kind, uintptr_t pc);
 void global_access(Allocation *al, uintptr_t a, size_t n, int kind, uintptr_t pc);
 GWord *shadow_of(Allocation *al);
+GAccess *atomics_of(Allocation *al);
 void check_access(uintptr_t a, size_t n, int kind, uintptr_t pc);
 void drop_shadow(Allocation *al);
 void clear_access_shadows();

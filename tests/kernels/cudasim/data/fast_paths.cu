@@ -87,3 +87,34 @@ extern "C" __global__ void gather8(const float *a0, const float *a1, const float
     if (past && i == n - 1) v += a5[i + 1];  // L:past_end
     out[i] = v;
 }
+
+// global memory's atomic records are kept apart, for the allocations that see atomics: a plain
+// store and an atomic of another thread still race, either way round, in a block or across blocks
+// (reported at whichever of the two the schedule runs second)
+extern "C" __global__ void atomics_then_store(int *x, int *done)
+{
+    atomicAdd(&x[0], 1);  // L:atomics_first
+    if (blockIdx.x * blockDim.x + threadIdx.x == 37) x[0] = 0;  // L:store_after_atomics
+    done[blockIdx.x * blockDim.x + threadIdx.x] = 1;
+}
+
+extern "C" __global__ void store_then_atomics(int *x, int *done)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i == 0) x[1] = 5;  // L:store_first
+    else atomicAdd(&x[1], 1);  // L:atomic_after_store
+    done[i] = 1;
+}
+
+// the loop every atomicCAS update starts with a plain read: no race with the other threads' CAS
+extern "C" __global__ void cas_max(int *x, const int *v, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int old = x[2];
+    while (old < v[i]) {
+        int seen = atomicCAS(&x[2], old, v[i]);
+        if (seen == old) break;
+        old = seen;
+    }
+}
