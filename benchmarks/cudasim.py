@@ -21,7 +21,14 @@ each in a fresh process with a warm kernel cache (run once before timing), and t
 
 Usage: python benchmarks/cudasim.py [--quick] [--check]
 
-Last results: see docs/kernels.md (the simulator's speed table).
+Last results: see docs/kernels.md (the simulator's speed table, before and after the runtime's
+speed work of issue 22, measured in one run). On a machine shared with other work, timings move
+by a third from run to run: compare runs made one after the other, and repeat. For where the
+time goes, callgrind counts instructions and cache misses exactly (``valgrind --tool=callgrind
+--cache-sim=yes`` on a script that launches a kernel once more after a warm-up); there, per
+operation: a thread that starts and exits without waiting 15-20 ns, a lane's shuffle about 13 ns
+(arrival, switch, its share of the results), a thread's barrier about 9 ns, a checked load or
+store 5-15 ns (most of it the 48-byte shadow of the word, for the race check and initcheck).
 """
 import argparse
 import ctypes

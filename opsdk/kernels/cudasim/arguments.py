@@ -34,7 +34,8 @@ class Given(NamedTuple):
     dtype: object      # numpy dtype (scalars and arrays)
     value: object      # the Python value (scalars), the array, or None
     raw: bytes         # what CuPy puts in the parameter buffer
-    words: str         # how to describe it in an error
+    words: object      # how to describe it in an error: a function of no argument (the text is
+                       # made only for an error, not at every launch)
 
 
 class Marshalled(NamedTuple):
@@ -55,23 +56,23 @@ def given(value):
     if isinstance(value, ndarray):
         ptr = value._a.__array_interface__["data"][0]
         return Given(True, _kind_of(value.dtype), value.itemsize, value.dtype, value,
-                     ptr.to_bytes(8, "little"), f"a {value.dtype} array of shape {value.shape}")
+                     ptr.to_bytes(8, "little"), lambda: f"a {value.dtype} array of shape {value.shape}")
     if value is None:
-        return Given(True, abi.KIND_VOID, 0, None, None, bytes(8), "None (a null pointer)")
+        return Given(True, abi.KIND_VOID, 0, None, None, bytes(8), lambda: "None (a null pointer)")
     if isinstance(value, MemoryPointer):
-        return Given(True, abi.KIND_BYTES, 1, None, value, value.ptr.to_bytes(8, "little"), "a MemoryPointer")
+        return Given(True, abi.KIND_BYTES, 1, None, value, value.ptr.to_bytes(8, "little"), lambda: "a MemoryPointer")
     if type(value) in _NUMPY_SCALARS:
         scalar = value
-        words = f"numpy.{type(value).__name__} ({scalar.itemsize} bytes)"
+        words = lambda: f"numpy.{type(value).__name__} ({scalar.itemsize} bytes)"  # noqa: E731
     elif isinstance(value, int):
         scalar = numpy.int64(value)
-        words = f"a Python {type(value).__name__}, passed by CuPy as an int64 (8 bytes)"
+        words = lambda: f"a Python {type(value).__name__}, passed by CuPy as an int64 (8 bytes)"  # noqa: E731
     elif isinstance(value, float):
         scalar = numpy.float64(value)
-        words = "a Python float, passed by CuPy as a double (8 bytes)"
+        words = lambda: "a Python float, passed by CuPy as a double (8 bytes)"  # noqa: E731
     elif isinstance(value, complex):
         scalar = numpy.complex128(value)
-        words = "a Python complex, passed by CuPy as a complex128 (16 bytes)"
+        words = lambda: "a Python complex, passed by CuPy as a complex128 (16 bytes)"  # noqa: E731
     elif isinstance(value, numpy.ndarray):
         raise KernelArgumentError(
             f"a NumPy (host) array of shape {value.shape} cannot be a kernel argument (CuPy: "
@@ -137,18 +138,18 @@ def mismatch(param, g):
         return "a device array where the kernel takes a scalar (the GPU would read the pointer's bits)"
     if p.kind in (abi.KIND_SINT, abi.KIND_UINT, abi.KIND_BOOL):
         if g.kind not in (abi.KIND_SINT, abi.KIND_UINT, abi.KIND_BOOL):
-            return f"{g.words}: the kernel would read its bits as an integer"
+            return f"{g.words()}: the kernel would read its bits as an integer"
         if g.size < p.size:
-            return f"{g.words}: the kernel reads {p.size} bytes, past the {g.size} given"
+            return f"{g.words()}: the kernel reads {p.size} bytes, past the {g.size} given"
         if g.size > p.size and not _fits(int(g.value), p):
-            return f"{g.words} holding {g.value}, which does not fit in {p.size} bytes"
+            return f"{g.words()} holding {g.value}, which does not fit in {p.size} bytes"
         return None
     if p.kind == abi.KIND_FLOAT:
         if g.kind != abi.KIND_FLOAT or g.size != p.size:
-            return f"{g.words}: the kernel reads {p.size} bytes of it as a {p.size * 8}-bit float"
+            return f"{g.words()}: the kernel reads {p.size} bytes of it as a {p.size * 8}-bit float"
         return None
     if g.size < p.size:
-        return f"{g.words}: the kernel reads {p.size} bytes"
+        return f"{g.words()}: the kernel reads {p.size} bytes"
     return None
 
 

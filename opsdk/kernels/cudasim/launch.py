@@ -70,11 +70,23 @@ def strict():
     return setting("OPSDK_CUDA_SIM_STRICT")
 
 
+_SETTINGS = ("OPSDK_CUDA_SIM_TIMEOUT", "OPSDK_CUDA_SIM_RACECHECK", "OPSDK_CUDA_SIM_STACK_KB",
+             "OPSDK_CUDA_SIM_SCHEDULE", "OPSDK_CUDA_SIM_STRICT")
+_parsed = {}  # the variables' raw values (and install(strict=)) -> what a launch takes from them
+
+
 def _settings():
-    timeout = setting("OPSDK_CUDA_SIM_TIMEOUT")
-    races = setting("OPSDK_CUDA_SIM_RACECHECK")
-    stack = setting("OPSDK_CUDA_SIM_STACK_KB") * 1024
-    return timeout, races, stack
+    """(timeout, races, stack bytes, (schedule, seed), strict) of the environment, parsed once per
+    set of values (a launch reads them all; parsing them costs more than a small launch)."""
+    key = (*map(os.environ.get, _SETTINGS), _strict[0])
+    found = _parsed.get(key)
+    if found is None:
+        found = (setting("OPSDK_CUDA_SIM_TIMEOUT"), setting("OPSDK_CUDA_SIM_RACECHECK"),
+                 setting("OPSDK_CUDA_SIM_STACK_KB") * 1024, schedule(), strict())
+        if len(_parsed) > 64:
+            _parsed.clear()
+        _parsed[key] = found
+    return found
 
 
 def launch(handle, grid, block, args, shared_mem=0, stream=None, max_dynamic_shared=None):
@@ -110,7 +122,7 @@ def launch(handle, grid, block, args, shared_mem=0, stream=None, max_dynamic_sha
     record = LaunchRecord(handle.name, grid, block, shared_mem, current_device_id(), stream.ptr, views)
     for sink in _records:
         sink.append(record)
-    timeout, races, stack = _settings()
+    timeout, races, stack, (sched, seed), is_strict = _settings()
     spec = abi.SimLaunch()
     spec.entry = handle.entry
     spec.args = marshalled.pointers
@@ -122,8 +134,8 @@ def launch(handle, grid, block, args, shared_mem=0, stream=None, max_dynamic_sha
     spec.fast_math = int(handle.module.build.fast_math)
     spec.stack_bytes = stack
     spec.instrumented = int(handle.module.build.instrumented)
-    spec.schedule, spec.seed = schedule()
-    spec.strict = int(strict())
+    spec.schedule, spec.seed = sched, seed
+    spec.strict = int(is_strict)
     result = abi.SimResult()
     lib = loader.runtime()
     with loader.LOCK:

@@ -20,9 +20,13 @@ INCLUDE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include"
 # reinterpret_cast, which nvcc does not punish; no contraction (a*b+c stays two roundings)
 # stack-clash protection probes every page a frame takes, so a deep frame hits the fiber
 # stack's guard page instead of jumping over it into the next thread's stack; -g1 keeps the
-# line tables (inlined calls included) that name a fault's source line
-KERNEL_FLAGS = ("-O2", "-g1", "-fPIC", "-fwrapv", "-fno-strict-aliasing", "-ffp-contract=off",
-                "-fvisibility=hidden", "-fstack-clash-protection", "-w")
+# line tables (inlined calls included) that name a fault's source line, in DWARF 4: binutils'
+# addr2line (2.40) names the compile's own file (source.cu) for lines of DWARF 5's file 1 when
+# that is the user's #line file, as it is when the user's code comes first in the module;
+# -fno-plt: a kernel calls the runtime's access hooks through the GOT directly, not through a
+# PLT stub each time
+KERNEL_FLAGS = ("-O2", "-g1", "-gdwarf-4", "-fPIC", "-fwrapv", "-fno-strict-aliasing", "-ffp-contract=off",
+                "-fvisibility=hidden", "-fstack-clash-protection", "-fno-plt", "-w")
 RUNTIME_FLAGS = ("-std=c++17", "-O2", "-fPIC", "-shared", "-pthread", "-fno-strict-aliasing",
                  "-fvisibility=hidden", "-frounding-math", "-U_FORTIFY_SOURCE", "-D_FORTIFY_SOURCE=0")
 # every load and store of a kernel calls the runtime's __tsan_read/__tsan_write hooks (bounds,

@@ -42,10 +42,12 @@
 #define __cudart_builtin__
 
 // const for the kernel: each simulated thread sees its own values for its whole life (the runtime
-// sets them before resuming it), and their loads need no access check
+// sets them before resuming it), and their loads need no access check. blockDim and gridDim are
+// uint3s here (a dim3 converts to and from one): the access hooks skip loads of a const object
+// of a plain type, not of one with constructors, such as dim3
 extern "C" {
 extern const uint3 threadIdx, blockIdx;
-extern const dim3 blockDim, gridDim;
+extern const uint3 blockDim, gridDim;
 extern unsigned char *const opsdk_sim_dynamic_shared;
 int opsdk_sim_barrier(int mode, int pred, const char *file, int line);
 uint64_t opsdk_sim_warp(int kind, unsigned mask, uint64_t value, int size, int arg, int width, int *pred,

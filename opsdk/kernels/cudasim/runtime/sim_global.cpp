@@ -10,23 +10,36 @@
 #include <string.h>
 #include <sys/mman.h>
 
+// zeroed memory for `per_word` bytes per word of the allocation, or null
+static void *per_word(const Allocation *al, size_t per_word, size_t *bytes_out) {
+    size_t words = (al->data + al->nbytes - al->base + 3) / 4;
+    size_t bytes = (words * per_word + kPage - 1) / kPage * kPage;
+    if (!bytes) bytes = kPage;
+    void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return nullptr;
+    *bytes_out = bytes;
+    return p;
+}
+
 GWord *shadow_of(Allocation *al) {
     if (al->shadow) return al->shadow;
     if (al->nbytes > kMaxShadowed) return nullptr;
-    size_t words = (al->data + al->nbytes - al->base + 3) / 4;
-    size_t bytes = (words * sizeof(GWord) + kPage - 1) / kPage * kPage;
-    void *p = mmap(nullptr, bytes ? bytes : kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
-    if (p == MAP_FAILED) return nullptr;
-    al->shadow = (GWord *)p;
-    al->shadow_bytes = bytes ? bytes : kPage;
+    al->shadow = (GWord *)per_word(al, sizeof(GWord), &al->shadow_bytes);
     return al->shadow;
+}
+
+// most allocations never see an atomic: their words' shadows leave the record out
+GAccess *atomics_of(Allocation *al) {
+    if (!al->atomics && al->nbytes <= kMaxShadowed)
+        al->atomics = (GAccess *)per_word(al, sizeof(GAccess), &al->atomics_bytes);
+    return al->atomics;
 }
 
 void drop_shadow(Allocation *al) {
     if (al->shadow) munmap(al->shadow, al->shadow_bytes);
-    al->shadow = nullptr;
-    al->shadow_bytes = 0;
+    if (al->atomics) munmap(al->atomics, al->atomics_bytes);
+    al->shadow = nullptr, al->atomics = nullptr;
+    al->shadow_bytes = al->atomics_bytes = 0;
 }
 
 static bool block_fenced(uint32_t seq) { return seq >= g_fenced.size() || g_fenced[seq]; }
@@ -40,7 +53,7 @@ static inline bool unordered(const GAccess &x, unsigned mask) {
         if (x.epoch != g_epoch) return false;  // a __syncthreads() since
         return x.thread == kManyReaders || !same_warp_synced(x.thread, x.sync);
     }
-    return !block_fenced(x.block);  // an earlier block: only its __threadfence() orders it before us
+    return !block_fenced(block_of(x.epoch));  // an earlier block: only its __threadfence() orders it before us
 }
 
 static void who(char *buf, size_t cap, const GAccess &x) {
@@ -51,7 +64,7 @@ static void who(char *buf, size_t cap, const GAccess &x) {
                  g_lanes[x.thread].tid.z);
     }
     unsigned b[3];
-    block_at(x.block, b);
+    block_at(block_of(x.epoch), b);
     append(buf, cap, "(%u,%u,%u)%s", b[0], b[1], b[2], x.thread == kManyReaders ? ")" : "");
 }
 
@@ -71,14 +84,14 @@ static void race(const GAccess &x, uintptr_t a, size_t n, bool write, const char
 }
 
 static void record(GAccess &x, unsigned mask, uint32_t sync, uintptr_t pc) {
-    x.epoch = g_epoch, x.block = g_block_seq, x.sync = sync, x.pc = (uint32_t)pc;
+    x.epoch = g_epoch, x.sync = sync, x.pc = (uint32_t)pc;
     x.thread = (uint16_t)g_cur, x.mask = (uint8_t)mask;
 }
 
 static void initcheck(Allocation *al, uintptr_t a, size_t n, const GWord &g, uintptr_t w, unsigned mask) {
     // a byte no kernel wrote still holding cupy.empty's pattern, its whole word too (a host write
     // of the same word would have to store that very NaN pattern)
-    unsigned unwritten = mask & ~g.init;
+    unsigned unwritten = mask & ~g.w.init;
     if (!unwritten || w < al->data || w + 4 > al->data + al->nbytes) {
         if (!unwritten) return;
         for (int b = 0; b < 4; b++)  // a word at the allocation's edge: its bytes one by one
@@ -106,23 +119,25 @@ void global_access(Allocation *al, uintptr_t a, size_t n, int kind, uintptr_t pc
     uint32_t off = (uint32_t)(pc - g_module);
     uint16_t me = (uint16_t)g_cur;
     uintptr_t end = a + n;
+    GAccess *atomics = atomic && races ? atomics_of(al) : al->atomics;  // null: never an atomic
     for (uintptr_t w = a & ~(uintptr_t)3; w < end; w += 4) {
         unsigned lo = w < a ? (unsigned)(a - w) : 0, hi = w + 4 > end ? (unsigned)(end - w) : 4;
         unsigned mask = (0xFu >> (4 - hi)) & (0xFu << lo);
         GWord &g = shadow[(w - al->base) >> 2];
-        if (reads && al->uninit && (g.init & mask) != mask) initcheck(al, a, n, g, w, mask);
-        if (writes) g.init |= mask;
+        GAccess *ga = atomics ? &atomics[(w - al->base) >> 2] : nullptr;
+        if (reads && al->uninit && (g.w.init & mask) != mask) initcheck(al, a, n, g, w, mask);
+        if (writes) g.w.init |= mask;
         if (!races) continue;
         // a plain read of what other threads update atomically is no race here: it is how every
         // atomicCAS loop starts (the CAS checks it), so atomics conflict with plain stores only
         if ((reads || atomic) && unordered(g.w, mask))
             race(g.w, a, n, !reads, atomic ? "atomic update" : "read", "wrote (a plain store)");
         if (writes && !atomic) {
-            if (unordered(g.a, mask)) race(g.a, a, n, true, "write", "updated atomically");
+            if (ga && unordered(*ga, mask)) race(*ga, a, n, true, "write", "updated atomically");
             if (unordered(g.r, mask)) race(g.r, a, n, true, "write", "read (a plain load)");
         }
         if (atomic) {
-            record(g.a, mask, sync, off);
+            if (ga) record(*ga, mask, sync, off);
             continue;
         }
         if (reads) {
@@ -131,7 +146,7 @@ void global_access(Allocation *al, uintptr_t a, size_t n, int kind, uintptr_t pc
                 // this thread's read again: nothing new to note
             } else if (r.epoch == g_epoch && unordered(r, r.mask)) {  // another reader of this block: keep both
                 r.thread = kManyReaders, r.mask |= mask;
-                r.epoch = g_epoch, r.block = g_block_seq, r.sync = sync, r.pc = off;
+                r.epoch = g_epoch, r.sync = sync, r.pc = off;
             } else {
                 record(r, mask, sync, off);
             }

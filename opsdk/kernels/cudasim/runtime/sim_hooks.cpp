@@ -35,7 +35,7 @@ void check_access(uintptr_t a, size_t n, int kind, uintptr_t pc) {
     }
     if (a < al->data || a + n > al->data + al->nbytes) global_oob(a, n, (kind & K_WRITE) && !(kind & K_READ), al);
     bool tracked = (g_races || al->uninit) && shadow_of(al);
-    g_hot[g_hot_next++ % kHot] = Hot{al->data, al->nbytes, al, tracked};
+    g_hot[(a >> 12) % kHot] = Hot{(a >> 12) | g_hot_gen, al->data, al->nbytes, al, tracked};
     global_access(al, a, n, kind, pc);
 }
 
@@ -46,7 +46,7 @@ static inline bool harmless(const GAccess &x, uint16_t me) {
 }
 
 static inline void note(GAccess &x, unsigned mask, uint16_t me, uintptr_t pc) {
-    x.epoch = g_epoch, x.block = g_block_seq, x.sync = g_warps[me / OPSDK_SIM_WARP].sync_gen;
+    x.epoch = g_epoch, x.sync = g_warps[me / OPSDK_SIM_WARP].sync_gen;
     x.pc = (uint32_t)(pc - g_module), x.thread = me, x.mask = (uint8_t)mask;
 }
 
@@ -55,10 +55,14 @@ static inline void note(GAccess &x, unsigned mask, uint16_t me, uintptr_t pc) {
 // general path looks again and reports
 template <int KIND> static inline bool plain_word(Allocation *al, uintptr_t a, size_t n, uintptr_t pc) {
     GWord &g = al->shadow[((a & ~(uintptr_t)3) - al->base) >> 2];
+    // the next thread most likely accesses the next word (a coalesced access, a grid-stride
+    // loop): its shadow is on its way while this thread's other accesses run
+    __builtin_prefetch(&g + 1, 1);
+    __builtin_prefetch((char *)(&g + 2) - 1, 1);
     unsigned mask = ((1u << n) - 1) << (a & 3);
     uint16_t me = (uint16_t)g_cur;
     if (KIND == K_READ) {
-        if (al->uninit && (g.init & mask) != mask) return false;
+        if (al->uninit && (g.w.init & mask) != mask) return false;
         if (!g_races) return true;
         if (!harmless(g.w, me)) return false;
         GAccess &r = g.r;
@@ -70,27 +74,40 @@ template <int KIND> static inline bool plain_word(Allocation *al, uintptr_t a, s
         note(r, mask, me, pc);
         return true;
     }
-    g.init |= mask;
+    g.w.init |= mask;
     if (!g_races) return true;
-    if (!harmless(g.a, me) || !(harmless(g.r, me) || (g.r.epoch >= g_block_epoch && g.r.epoch != g_epoch)))
+    const GAccess *ga = al->atomics ? &al->atomics[((a & ~(uintptr_t)3) - al->base) >> 2] : nullptr;
+    if ((ga && !harmless(*ga, me)) || !(harmless(g.r, me) || (g.r.epoch >= g_block_epoch && g.r.epoch != g_epoch)))
         return false;
     if (g.w.epoch == g_epoch && g.w.thread == me) g.w.mask |= mask;
     else note(g.w, mask, me, pc);
     return true;
 }
 
-template <int KIND, size_t N> static inline void access(uintptr_t a, uintptr_t pc) {
-    if (__builtin_expect((++g_ticks & 0xFFFFF) == 0, 0)) check_deadline();
-    for (int i = 0; i < kHot; i++) {
-        const Hot &h = g_hot[i];
-        if (a - h.lo < h.span && a + N - h.lo <= h.span) {
-            if (!h.tracked) return;
-            if (N <= 4 && (a & 3) + N <= 4 && plain_word<KIND>(h.al, a, N, pc)) return;
-            global_access(h.al, a, N, KIND, pc);
-            return;
-        }
+static inline const Hot *hot_for(uintptr_t a, size_t n) {
+    const Hot &h = g_hot[(a >> 12) % kHot];
+    return h.tag == ((a >> 12) | g_hot_gen) && a - h.lo < h.span && a + n - h.lo <= h.span ? &h : nullptr;
+}
+
+// what the fast path leaves: the general check of the access (out of line, so that the fast
+// path needs no stack frame and ends in a jump here)
+template <int KIND, size_t N> __attribute__((noinline)) static void general_access(uintptr_t a, uintptr_t pc) {
+    if ((g_ticks & 0xFFFFF) == 0) check_deadline();
+    if (const Hot *h = hot_for(a, N)) {
+        if (h->tracked) global_access(h->al, a, N, KIND, pc);
+        return;
     }
     check_access(a, N, KIND, pc);
+}
+
+template <int KIND, size_t N> static inline void access(uintptr_t a, uintptr_t pc) {
+    if (__builtin_expect((++g_ticks & 0xFFFFF) == 0, 0)) return general_access<KIND, N>(a, pc);
+    const Hot *h = hot_for(a, N);
+    if (__builtin_expect(h != nullptr, 1)) {
+        if (!h->tracked) return;
+        if (N <= 4 && (a & 3) + N <= 4 && plain_word<KIND>(h->al, a, N, pc)) return;
+    }
+    return general_access<KIND, N>(a, pc);
 }
 
 // the compiler calls the aligned hooks where the type promises its size's alignment (a float4,
@@ -102,11 +119,16 @@ __attribute__((noreturn)) static void misaligned(uintptr_t a, size_t n, bool wri
                 write ? "write" : "read", n, shared ? "shared-memory" : "the", (unsigned long)a, (size_t)(a & (n - 1)), n);
 }
 
-template <int KIND, size_t N> static inline void aligned_access(uintptr_t a, uintptr_t pc) {
-    if (__builtin_expect((a & (N - 1)) != 0, 0) && g_in_kernel) {
+template <int KIND, size_t N> __attribute__((noinline)) static void misaligned_access(uintptr_t a, uintptr_t pc) {
+    if (g_in_kernel) {
         check_access(a, N, KIND, pc);  // out of bounds is the better diagnosis
         misaligned(a, N, KIND == K_WRITE);
     }
+    access<KIND, N>(a, pc);
+}
+
+template <int KIND, size_t N> static inline void aligned_access(uintptr_t a, uintptr_t pc) {
+    if (__builtin_expect((a & (N - 1)) != 0, 0)) return misaligned_access<KIND, N>(a, pc);
     access<KIND, N>(a, pc);
 }
 

@@ -112,6 +112,7 @@ EXPORT void *opsdk_sim_alloc(uint64_t nbytes, uint64_t align, uint64_t *reserve_
     uintptr_t data = (al->rw_hi - nbytes) / align * align;
     al->data = data, al->nbytes = (size_t)nbytes, al->base = data & ~(uintptr_t)3;
     al->shadow = nullptr, al->shadow_bytes = 0, al->uninit = false;
+    al->atomics = nullptr, al->atomics_bytes = 0;
     poison((unsigned char *)al->rw_lo, data - al->rw_lo, kCanary);
     poison((unsigned char *)(data + nbytes), al->rw_hi - (data + nbytes), kCanary);
     g_live.insert(std::upper_bound(g_live.begin(), g_live.end(), al, by_map), al);
@@ -168,10 +169,12 @@ void clear_access_shadows() {
         if (!al->shadow) continue;
         size_t words = al->shadow_bytes / sizeof(GWord);
         for (size_t i = 0; i < words; i++) {
-            uint32_t init = al->shadow[i].init;
+            uint8_t init = al->shadow[i].w.init;
             memset(&al->shadow[i], 0, sizeof(GWord));
-            al->shadow[i].init = init;
+            al->shadow[i].w.init = init;
         }
+        if (al->atomics) memset(al->atomics, 0, al->atomics_bytes);
     }
     memset(g_shadow, 0, (OPSDK_SIM_MAX_DYNAMIC_SHARED + g_static_used) * sizeof(Shadow));
+    memset(g_uniform, 0, (OPSDK_SIM_MAX_DYNAMIC_SHARED + g_static_used + 3) / 4);
 }

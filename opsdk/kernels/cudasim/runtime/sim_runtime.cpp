@@ -8,6 +8,7 @@
 // This file: the built-in variables, the launch's state, reports, traps and the launch itself.
 #include "sim_internal.h"
 
+#include <algorithm>
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <fenv.h>
@@ -20,8 +21,8 @@
 extern "C" {
 __attribute__((visibility("default"))) uint3 threadIdx = {0, 0, 0};
 __attribute__((visibility("default"))) uint3 blockIdx = {0, 0, 0};
-__attribute__((visibility("default"))) dim3 blockDim(1, 1, 1);
-__attribute__((visibility("default"))) dim3 gridDim(1, 1, 1);
+__attribute__((visibility("default"))) uint3 blockDim = {1, 1, 1};
+__attribute__((visibility("default"))) uint3 gridDim = {1, 1, 1};
 __attribute__((visibility("default"))) unsigned char *opsdk_sim_dynamic_shared = nullptr;
 }
 
@@ -35,6 +36,10 @@ Lane g_lanes[OPSDK_SIM_MAX_THREADS];
 Warp g_warps[OPSDK_SIM_MAX_THREADS / OPSDK_SIM_WARP];
 int g_threads, g_cur;
 int g_waiting, g_exited;
+const char *g_bar_file;
+int g_bar_line, g_bar_mode, g_bar_count;
+bool g_bar_mixed;
+uint64_t g_bar_result;
 void *g_sched_sp;
 #if !SIM_ASM_SWITCH
 ucontext_t g_sched_uc;
@@ -45,15 +50,30 @@ int g_qhead, g_qtail;
 uint32_t g_epoch = 1, g_block_epoch = 1, g_launch_epoch = 1;
 uint32_t g_block_seq;
 std::vector<uint8_t> g_fenced;
+static std::vector<uint32_t> g_block_starts;  // the epoch each block of the launch started at (by position)
+static uint32_t g_untracked_from;             // the epoch from which blocks are past g_block_starts (0: none)
+
+// blocks past the first 2^24 are not told apart (their position reads 2^24: as for
+// __threadfence, taken as ordered, never reported)
+uint32_t block_of(uint32_t epoch) {
+    if (g_untracked_from && epoch >= g_untracked_from) return 1u << 24;
+    auto it = std::upper_bound(g_block_starts.begin(), g_block_starts.end(), epoch);
+    return it == g_block_starts.begin() ? 0 : (uint32_t)(it - g_block_starts.begin() - 1);
+}
 uint32_t g_ticks;
 double g_deadline;
 uintptr_t g_module;
 Hot g_hot[kHot];
-unsigned g_hot_next;
+uintptr_t g_hot_gen = (uintptr_t)1 << kHotGenShift;
 bool g_races;
+bool g_strict;
 
 void forget_hot() {
-    for (Hot &h : g_hot) h = Hot{0, 0, nullptr, false};
+    g_hot_gen += (uintptr_t)1 << kHotGenShift;
+    if (g_hot_gen == 0) {  // wrapped: stale tags could match again
+        memset(g_hot, 0, sizeof g_hot);
+        g_hot_gen = (uintptr_t)1 << kHotGenShift;
+    }
 }
 
 // fiber stacks, kept across launches
@@ -66,6 +86,7 @@ size_t g_static_used;
 std::vector<Slot> g_slots;
 unsigned char *g_zone;
 Shadow *g_shadow;
+uint8_t *g_uniform;
 size_t g_dyn_bytes;
 
 static uint64_t g_blocks, g_stride, g_offset;  // how block positions map to blocks (the schedule)
@@ -355,9 +376,10 @@ EXPORT int opsdk_sim_run(const opsdk_sim_launch *spec, opsdk_sim_result *result)
     g_deadline = spec->timeout_s > 0 ? now_s() + spec->timeout_s : 0;
     g_launch_epoch = ++g_epoch;
     g_races = spec->check_races;
+    g_strict = spec->strict != 0;
     forget_hot();
-    blockDim = dim3(spec->block[0], spec->block[1], spec->block[2]);
-    gridDim = dim3(spec->grid[0], spec->grid[1], spec->grid[2]);
+    blockDim = uint3{spec->block[0], spec->block[1], spec->block[2]};
+    gridDim = uint3{spec->grid[0], spec->grid[1], spec->grid[2]};
     for (int t = 0; t < threads; t++) {
         Lane &l = g_lanes[t];
         l.tid.x = t % spec->block[0];
@@ -374,6 +396,8 @@ EXPORT int opsdk_sim_run(const opsdk_sim_launch *spec, opsdk_sim_result *result)
         g_offset = splitmix(&rng) % blocks;
     }
     g_fenced.assign(blocks < (1u << 24) ? blocks : (1u << 24), 0);
+    g_block_starts.clear();
+    g_untracked_from = 0;
     fenv_t env;
     fegetenv(&env);
     g_launch_thread = pthread_self();
@@ -389,6 +413,8 @@ EXPORT int opsdk_sim_run(const opsdk_sim_launch *spec, opsdk_sim_result *result)
             blockIdx.x = xyz[0], blockIdx.y = xyz[1], blockIdx.z = xyz[2];
             if (spec->schedule == 2 && k) thread_order(spec, threads, &rng);
             g_block_epoch = ++g_epoch;
+            if (g_block_starts.size() < (1u << 24)) g_block_starts.push_back(g_block_epoch);
+            else if (!g_untracked_from) g_untracked_from = g_block_epoch;
             poison_block_shared();
             for (int w = 0; w < warps; w++) {
                 Warp &warp = g_warps[w];

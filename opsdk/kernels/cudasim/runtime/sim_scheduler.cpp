@@ -9,18 +9,24 @@
 // ---------------------------------------------------------------------------------------------
 // barriers and the scheduler
 
+static bool same_site(const Lane &a, const Lane &b) {
+    return a.line == b.line && a.bar_mode == b.bar_mode && (a.file == b.file || !strcmp(a.file, b.file));
+}
+
 EXPORT int opsdk_sim_barrier(int mode, int pred, const char *file, int line) {
     tick();
     Lane &l = g_lanes[g_cur];
     l.state = AT_BARRIER, l.bar_mode = mode, l.pred = pred != 0, l.file = file, l.line = line;
     l.pc = RETURN_PC();
+    if (g_waiting == 0) {
+        g_bar_file = file, g_bar_line = line, g_bar_mode = mode, g_bar_count = 0, g_bar_mixed = false;
+    } else if (line != g_bar_line || mode != g_bar_mode || (file != g_bar_file && strcmp(file, g_bar_file))) {
+        g_bar_mixed = true;  // release_barrier says which threads wait where
+    }
+    g_bar_count += l.pred;
     if (++g_waiting == g_threads) release_barrier();  // the last one in: all leave, in the schedule's order
     block_current();
-    return (int)l.result;
-}
-
-static bool same_site(const Lane &a, const Lane &b) {
-    return a.line == b.line && a.bar_mode == b.bar_mode && (a.file == b.file || !strcmp(a.file, b.file));
+    return (int)g_bar_result;
 }
 
 static void strict_exit_check(int t) {
@@ -45,7 +51,7 @@ static void strict_exit_check(int t) {
 
 void lane_exit() {
     int t = g_cur, w = t / OPSDK_SIM_WARP;
-    if (g_spec->strict) strict_exit_check(t);
+    if (g_strict) strict_exit_check(t);
     g_lanes[t].state = DONE;
     g_exited++;
     Warp &warp = g_warps[w];
@@ -54,8 +60,7 @@ void lane_exit() {
         int i = __builtin_ctz(act);
         if (complete(w, i)) resolve(w, i, -1);
     }
-    block_current();
-    fail(OPSDK_ERR_INTERNAL, nullptr, 0, "a finished thread was resumed");
+    leave_lane();
 }
 
 static void where_is(char *buf, size_t cap, int t) {
@@ -91,8 +96,9 @@ __attribute__((noreturn)) static void warp_deadlock(int w, int gi) {
               kWarpNames[g.kind], g.mask, w, arrived, absent, first % OPSDK_SIM_WARP, where);
 }
 
-// every thread that has not exited waits at a barrier: release it, or say why it never can
-void release_barrier() {
+// the threads that have not exited wait at barriers, but not all at one (or some have exited):
+// say which, naming the first thread (by index) waiting
+__attribute__((noreturn)) static void barrier_diverged() {
     int first_waiting = -1, exited_first = -1, exited_last = -1;
     for (int t = 0; t < g_threads; t++) {
         if (g_lanes[t].state == DONE) {
@@ -113,7 +119,6 @@ void release_barrier() {
                   a.file, a.line, g_threads - g_exited, g_threads, g_exited, who,
                   exited_last - exited_first + 1 == g_exited ? "" : ", and others");
     }
-    int count = 0;
     for (int t = 0; t < g_threads; t++) {
         const Lane &l = g_lanes[t];
         if (!same_site(l, a)) {
@@ -127,20 +132,30 @@ void release_barrier() {
                       "(a __syncthreads() in divergent code; compute-sanitizer's synccheck reports it)",
                       one, a.file, a.line, two, l.file, l.line);
         }
-        count += l.pred;
     }
-    uint64_t result = a.bar_mode == 1 ? count : a.bar_mode == 2 ? (count == g_threads) : a.bar_mode == 3 ? (count > 0) : 0;
+    fail(OPSDK_ERR_INTERNAL, nullptr, 0, "a barrier could not be released, for no reason found");
+}
+
+// every thread that has not exited waits at a barrier: release it, or say why it never can; they
+// leave in the schedule's order
+void release_barrier() {
+    if (g_exited || g_bar_mixed) barrier_diverged();
+    int count = g_bar_count;
+    g_bar_result = g_bar_mode == 1 ? count : g_bar_mode == 2 ? (count == g_threads) : g_bar_mode == 3 ? (count > 0) : 0;
     g_epoch++;
     g_waiting = 0;
-    for (int t = 0; t < g_threads; t++) g_lanes[t].result = result;
-    for (int k = 0; k < g_threads; k++) make_ready(g_order[k]);
+    g_qhead = 0;  // every thread waits here: nothing else is queued
+    memcpy(g_queue, g_order, g_threads * sizeof(int));
+    g_qtail = g_threads;
 }
 
 void run_block() {
     g_qhead = g_qtail = 0;
     g_waiting = g_exited = 0;
+    reset_stacks();
     for (int t = 0; t < g_threads; t++) fiber_init(g_lanes[t]);
     for (int k = 0; k < g_threads; k++) make_ready(g_order[k]);
+    for (int w = 0; w * OPSDK_SIM_WARP < g_threads; w++) g_warps[w].streak = 0;
     int warps = (g_threads + OPSDK_SIM_WARP - 1) / OPSDK_SIM_WARP;
     for (;;) {
         int t = pop_ready();

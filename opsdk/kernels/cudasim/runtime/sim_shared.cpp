@@ -22,6 +22,9 @@ bool ensure_arena() {
     if (s == MAP_FAILED) return false;
     void *z = mmap(nullptr, kStaticShared, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (z == MAP_FAILED) return false;
+    void *u = mmap(nullptr, total / 4, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (u == MAP_FAILED) return false;
+    g_uniform = (uint8_t *)u;
     g_arena = (unsigned char *)p;
     g_shadow = (Shadow *)s;
     g_zone = (unsigned char *)z;
@@ -159,22 +162,43 @@ static bool unordered(uint32_t epoch, uint16_t other, uint32_t sync) {
            (other == kManyReaders || !same_warp_synced(other, sync));
 }
 
+// the shadow bytes s[0..n) all alike (most often: a word written and read whole)
+static inline bool alike(const Shadow *s, size_t n) {
+    const uint32_t *w = (const uint32_t *)s;
+    const size_t words = sizeof(Shadow) / 4;
+    for (size_t i = 1; i < n; i++) {
+        const uint32_t *v = (const uint32_t *)(s + i);
+        for (size_t k = 0; k < words; k++)
+            if (v[k] != w[k]) return false;
+    }
+    return true;
+}
+
 void shared_access(uintptr_t a, size_t n, int kind, uintptr_t pc) {
     bool reads = kind & K_READ, write = kind & K_WRITE, atomic = kind & K_ATOMIC;
     uint32_t off_pc = (uint32_t)(pc - g_module);
     size_t off = a - (uintptr_t)g_arena;
-    for (size_t i = 0; i < n; i++) {
-        size_t o = off + i;
-        bool inside = o < OPSDK_SIM_MAX_DYNAMIC_SHARED ? o < g_dyn_bytes
-                                                       : (o - OPSDK_SIM_MAX_DYNAMIC_SHARED < kStaticShared &&
-                                                          g_zone[o - OPSDK_SIM_MAX_DYNAMIC_SHARED]);
+    if (n <= kRedzone) {  // within bounds when both ends are: the slots lie a redzone apart
+        size_t last = off + n - 1;
+        bool inside = last < OPSDK_SIM_MAX_DYNAMIC_SHARED
+                          ? last < g_dyn_bytes
+                          : (off >= OPSDK_SIM_MAX_DYNAMIC_SHARED && last - OPSDK_SIM_MAX_DYNAMIC_SHARED < kStaticShared &&
+                             g_zone[off - OPSDK_SIM_MAX_DYNAMIC_SHARED] && g_zone[last - OPSDK_SIM_MAX_DYNAMIC_SHARED]);
         if (!inside) shared_oob(a, n, write && !reads);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            size_t o = off + i;
+            bool inside = o < OPSDK_SIM_MAX_DYNAMIC_SHARED ? o < g_dyn_bytes
+                                                           : (o - OPSDK_SIM_MAX_DYNAMIC_SHARED < kStaticShared &&
+                                                              g_zone[o - OPSDK_SIM_MAX_DYNAMIC_SHARED]);
+            if (!inside) shared_oob(a, n, write && !reads);
+        }
     }
     uint16_t t = (uint16_t)g_cur;
     uint32_t sync = g_warps[g_cur / OPSDK_SIM_WARP].sync_gen;
     bool races = g_races;
-    for (size_t i = 0; i < n; i++) {
-        Shadow &s = g_shadow[off + i];
+    // one byte's shadow: checked against this access, then updated by it
+    auto check = [&](Shadow &s) {
         if (reads && s.w_epoch < g_block_epoch && s.a_epoch < g_block_epoch && !deferred()) {
             char what[256];
             describe_shared(what, sizeof what, a);
@@ -217,7 +241,7 @@ void shared_access(uintptr_t a, size_t n, int kind, uintptr_t pc) {
             if (s.a_epoch == g_epoch && s.atomic_by != t) s.atomic_by = kManyReaders;
             else s.atomic_by = t;
             s.a_epoch = g_epoch, s.a_sync = sync, s.a_pc = off_pc;
-            continue;
+            return;
         }
         if (reads) {
             if (s.r_epoch != g_epoch || s.reader == t) s.r_epoch = g_epoch, s.reader = t, s.r_sync = sync, s.r_pc = off_pc;
@@ -227,5 +251,29 @@ void shared_access(uintptr_t a, size_t n, int kind, uintptr_t pc) {
             else s.reader = kManyReaders, s.r_pc = off_pc;
         }
         if (write) s.w_epoch = g_epoch, s.writer = t, s.w_sync = sync, s.w_pc = off_pc;
+    };
+    // a word the access covers whole and whose bytes' shadows are alike: its first byte's
+    // shadow stands for all four, and comes out as each of theirs would (a finding is
+    // reported once, as the first byte's). A byte of a word accessed in part: the word's bytes
+    // get their own shadows again first
+    for (size_t i = 0; i < n;) {
+        size_t o = off + i;
+        uint8_t &u = g_uniform[o / 4];
+        if (o % 4 == 0 && n - i >= 4) {
+            if (u) {
+                check(g_shadow[o]);
+            } else {
+                for (int k = 0; k < 4; k++) check(g_shadow[o + k]);
+                u = alike(&g_shadow[o], 4);
+            }
+            i += 4;
+            continue;
+        }
+        if (u) {
+            for (int k = 1; k < 4; k++) g_shadow[o / 4 * 4 + k] = g_shadow[o / 4 * 4];
+            u = 0;
+        }
+        check(g_shadow[o]);
+        i++;
     }
 }

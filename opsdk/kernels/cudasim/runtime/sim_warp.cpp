@@ -60,13 +60,21 @@ static void undefined_read(const Group &g, const Warp &warp, int w, int i, int j
              mtext);
 }
 
+static const unsigned kStreak = 64;
+
 // every lane of the group has arrived: each gets its result, and all but `current` are ready
 void resolve(int w, int gi, int current) {
     Warp &warp = g_warps[w];
     Group &g = warp.groups[gi];
     Lane *lanes = &g_lanes[w * OPSDK_SIM_WARP];
     unsigned arrived = g.arrived;
-    if (g.kind <= SHFL_XOR) {
+    if (g.kind == SHFL_XOR && arrived == 0xFFFFFFFFu) {  // the butterfly of a full warp (a reduction)
+        for (int i = 0; i < OPSDK_SIM_WARP; i++) {
+            Lane &l = lanes[i];
+            int j = l.width == 32 ? i ^ (l.arg & 31) : shuffle_source(SHFL_XOR, i, l.arg, l.width);
+            l.result = sized(lanes[j].value, l.size);
+        }
+    } else if (g.kind <= SHFL_XOR) {
         for (unsigned m = arrived; m; m &= m - 1) {
             int i = __builtin_ctz(m);
             Lane &l = lanes[i];
@@ -129,11 +137,21 @@ void resolve(int w, int gi, int current) {
             }
         }
     }
+    // the lanes run next, in lane order (the one resolving it first): a warp's lanes then go from
+    // one collective to the next together while their stacks are in the cache, instead of after
+    // every other thread of the block. Every kStreak-th collective of a warp in a row they queue
+    // behind the others, so a warp that spins (waiting for another warp's flag) lets them run
     int base = w * OPSDK_SIM_WARP;
-    for (unsigned m = arrived; m; m &= m - 1) {
-        int t = base + __builtin_ctz(m);
-        if (t != current) make_ready(t);
-        else g_lanes[t].state = READY;
+    if (current >= 0) g_lanes[current].state = READY;
+    unsigned others = current >= 0 ? arrived & ~(1u << (current - base)) : arrived;
+    if (++warp.streak < kStreak) {
+        int head = g_qhead;
+        for (int i = OPSDK_SIM_WARP - 1; i >= 0; i--)
+            if ((others >> i) & 1) head = (head - 1) & (kQueue - 1), g_queue[head] = base + i;
+        g_qhead = head;
+    } else {
+        warp.streak = 0;
+        for (unsigned m = others; m; m &= m - 1) make_ready(base + __builtin_ctz(m));
     }
     warp.active &= ~(1u << gi);
     // only __syncwarp orders memory among a warp's lanes (PTX bar.warp.sync); shuffles and votes
@@ -149,13 +167,12 @@ bool complete(int w, int gi) {
     return (g.arrived & needed) == needed;
 }
 
-EXPORT uint64_t opsdk_sim_warp(int kind, unsigned mask, uint64_t value, int size, int arg, int width,
-                               int *pred, const char *file, int line) {
-    tick();
+// what is unusual about a collective's call (out of the common path): a caller outside its mask
+// or a bad width (the launch stops), lanes of the mask that have exited (strict mode: reported
+// later), __activemask (its mask: the warp's threads)
+__attribute__((noinline)) static unsigned unusual_call(int kind, unsigned mask, int width, const char *file, int line) {
     int t = g_cur, w = t / OPSDK_SIM_WARP, lane = t % OPSDK_SIM_WARP;
     Warp &warp = g_warps[w];
-    Lane &l = g_lanes[t];
-    l.file = file, l.line = line, l.pc = RETURN_PC();
     if (kind == ACTIVEMASK) mask = warp.exist;
     if (!(mask >> lane & 1))
         fail(OPSDK_ERR_WARP_CALLER, file, line,
@@ -166,7 +183,7 @@ EXPORT uint64_t opsdk_sim_warp(int kind, unsigned mask, uint64_t value, int size
         fail(OPSDK_ERR_WARP_WIDTH, file, line,
              "%s(..., width=%d) by lane %d of warp %d: width must be a power of two from 1 to 32",
              kWarpNames[kind], width, lane, w);
-    if (g_spec->strict && (mask & warp.done)) {
+    if (g_strict && (mask & warp.done)) {
         char gone[160];
         lanes_text(gone, sizeof gone, mask & warp.done);
         // deferred: a divergent barrier the early exit also causes is the verdict that explains it
@@ -176,27 +193,47 @@ EXPORT uint64_t opsdk_sim_warp(int kind, unsigned mask, uint64_t value, int size
              "mask with __ballot_sync or __activemask before the branch)",
              kWarpNames[kind], mask, lane, w, gone);
     }
+    return mask;
+}
+
+EXPORT uint64_t opsdk_sim_warp(int kind, unsigned mask, uint64_t value, int size, int arg, int width,
+                               int *pred, const char *file, int line) {
+    tick();
+    unsigned t = (unsigned)g_cur, lane = t % OPSDK_SIM_WARP;
+    Warp &warp = g_warps[t / OPSDK_SIM_WARP];
+    Lane &l = g_lanes[t];
+    l.file = file, l.line = line, l.pc = RETURN_PC();
+    // one test for everything unusual: __activemask, a caller outside its mask, a width that is
+    // not a power of two from 1 to 32 (the non-shuffles pass 32), strict mode
+    if (__builtin_expect((kind == ACTIVEMASK) | !((mask >> lane) & 1) | ((unsigned)(width - 1) > 31u) |
+                             ((width & (width - 1)) != 0) | g_strict, 0))
+        mask = unusual_call(kind, mask, width, file, line);
+    // the group of this collective: the one the warp's other lanes are at (the same kind and
+    // mask; __activemask also by its site), else a new one
+    unsigned act = warp.active;
     int gi = -1;
-    for (unsigned act = warp.active; act; act &= act - 1) {
-        int i = __builtin_ctz(act);
-        Group &g = warp.groups[i];
-        bool match = kind == ACTIVEMASK ? (g.kind == ACTIVEMASK && g.line == line && !strcmp(g.file, file))
-                                        : (g.kind == kind && g.mask == mask);
-        if (match) {
+    for (unsigned m = act; m; m &= m - 1) {
+        int i = __builtin_ctz(m);
+        const Group &g = warp.groups[i];
+        if (g.kind == kind && g.mask == mask &&
+            (kind != ACTIVEMASK || (g.line == line && !strcmp(g.file, file)))) {
             gi = i;
             break;
         }
     }
     if (gi < 0) {
-        gi = __builtin_ctz(~warp.active);
-        warp.active |= 1u << gi;
+        gi = __builtin_ctz(~act);
+        warp.active = act | (1u << gi);
         Group &g = warp.groups[gi];
         g.kind = kind, g.mask = mask, g.arrived = 0, g.file = file, g.line = line, g.pc = l.pc;
     }
-    l.state = AT_WARP, l.group = gi, l.mask = mask, l.value = value, l.size = size, l.arg = arg;
-    l.width = width, l.result_pred = 0;
-    warp.groups[gi].arrived |= 1u << lane;
-    if (complete(w, gi)) resolve(w, gi, t);
+    l.state = AT_WARP, l.mask = mask, l.value = value, l.arg = arg;
+    l.group = (signed char)gi, l.size = (signed char)size, l.width = (signed char)width, l.result_pred = 0;
+    Group &g = warp.groups[gi];
+    unsigned arrived = g.arrived | (1u << lane);
+    g.arrived = arrived;
+    unsigned needed = mask & warp.exist & ~warp.done;
+    if ((arrived & needed) == needed && kind != ACTIVEMASK) resolve(t / OPSDK_SIM_WARP, gi, (int)t);
     else block_current();
     if (pred) *pred = l.result_pred;
     return l.result;
