@@ -19,6 +19,7 @@ from torch._functorch import pyfunctorch as _pyfunctorch  # noqa: E402
 from torch._library.custom_ops import CustomOpDef  # noqa: E402 (after the clear import error)
 
 from .exported import Exported  # noqa: E402
+from .torch_forward import apply_here, route_transforms  # noqa: E402
 from .torch_ops import TorchExport, is_float_tensor  # noqa: E402
 
 _EXPORTS = {}
@@ -162,6 +163,18 @@ class _Transformable(torch.autograd.Function):
         return (None, None, None, None, *result[n_floats:], *by_tensor)
 
 
+def _route_forward_mode(export):
+    """``torch.ops.<pack>.<op>`` itself gets forward mode: under a functorch transform or a
+    forward-AD dual level its Autograd kernel applies ``_Transformable`` (see route_transforms)."""
+    signature = export.signature
+
+    def transformable(*args, **kwargs):
+        tensors, attrs = signature.complete(args, kwargs)
+        return apply_here(_Transformable, export, 0, _Attrs(attrs), 0, *tensors)
+
+    route_transforms(export, export.op, transformable)
+
+
 def op(name):
     """The registered opsdk op ``name`` as a native torch op.
 
@@ -192,6 +205,7 @@ def op(name):
         export = _EXPORTS[info.qualname] = TorchExport(Exported(info))
         export.op.__class__ = TorchOp
         export.op._opsdk_export = export
+        _route_forward_mode(export)
     return export.op
 
 

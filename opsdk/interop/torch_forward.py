@@ -4,7 +4,13 @@ gradient level k (level 0: the op) as a custom op with fake and vmap registratio
 jacrev) work, also under ``vmap``. The tangents come from opsdk's forward mode
 (interop.forward_levels): the op's own jvp, or its double backward.
 """
+import warnings
+
 import torch
+from torch._functorch.pyfunctorch import TransformType
+from torch._functorch.utils import enable_single_level_autograd_function
+from torch._library.autograd import make_autograd_impl
+from torch.autograd import forward_ad
 
 from . import direct
 from .forward_levels import level_jvp
@@ -50,6 +56,13 @@ def _define(export, k):
         return [torch.empty_like(t) for t in _level_inputs(k, tensors, cotangents)]
 
     op.register_vmap(_loop_vmap(op))
+
+    def refusing(cotangents, tangents, *tensors, **attrs):
+        # the tangent op called from a dispatcher kernel: a transform above it refuses too
+        return apply_here(_Tangent, export, k, attrs, len(cotangents), len(tangents),
+                          *cotangents, *tangents, *tensors)
+
+    route_transforms(export, op, refusing)
     return op
 
 
@@ -61,11 +74,59 @@ def tangents_of(export, k, attrs, n_cotangents, args, arg_tangents, outputs):
     floats = [(t, d) for t, d in zip(tensors, t_tensors) if is_float_tensor(t)]
     tangents = [torch.zeros_like(t) if d is None else d for t, d in floats]
     tangents += [torch.zeros_like(c) if d is None else d for c, d in zip(cotangents, t_cots)]
-    got = iter(_Tangent.apply(export, k, attrs, len(cotangents), len(tangents), *cotangents,
+    got = iter(apply_here(_Tangent, export, k, attrs, len(cotangents), len(tangents), *cotangents,
                               *tangents, *tensors))
     outs = outputs if isinstance(outputs, tuple) else (outputs,)
     result = tuple(next(got) if o.is_floating_point() else None for o in outs)
     return result if isinstance(outputs, tuple) else result[0]
+
+
+_BELOW_TRANSFORMS = torch._C.DispatchKey.FuncTorchDynamicLayerFrontMode
+
+
+def apply_here(function, *args):
+    """``function.apply(*args)``, also from inside a dispatcher kernel that a functorch transform
+    has already unwrapped for (the dispatcher op's Autograd kernel): there the transform's own
+    routing of autograd.Function has no kernel, and the Function applies at the current level,
+    as functorch's own single-level Functions do."""
+    if not torch._C._dispatch_tls_local_exclude_set().has(_BELOW_TRANSFORMS):
+        return function.apply(*args)
+    with enable_single_level_autograd_function():
+        return super(torch.autograd.Function, function).apply(*args)
+
+
+def route_transforms(export, custom_op, function_call):
+    """Replace ``custom_op``'s Autograd kernel: under a functorch transform or a forward-AD dual
+    level it runs ``function_call(*args, **kwargs)`` (an autograd.Function with a jvp, through
+    apply_here); otherwise torch's own kernel for custom ops, which has no forward-mode rule
+    (it would give zero tangents, silently) but keeps an eager backward's context."""
+    torch_kernel = make_autograd_impl(custom_op._opoverload, custom_op)
+    C = torch._C
+
+    def autograd_kernel(keyset, *args, **kwargs):
+        if (C._are_functorch_transforms_active() or forward_ad._current_level >= 0) and (
+                C.is_grad_enabled() or C._is_fwd_grad_enabled()):
+            if C._are_functorch_transforms_active() and _forward_under_a_derivative():
+                _refuse(export, "a derivative of forward mode")
+            return function_call(*args, **kwargs)
+        return torch_kernel(keyset, *args, **kwargs)
+
+    with warnings.catch_warnings():
+        # torch says once that a kernel is replaced: this one, on purpose
+        warnings.filterwarnings("ignore", "Warning only once for all operators")
+        custom_op._lib.impl(custom_op._name, autograd_kernel, "Autograd", with_keyset=True)
+
+
+def _forward_under_a_derivative():
+    """Whether a forward-mode transform sits inside another derivative transform (jvp of jvp,
+    jacrev of jacfwd): called from the dispatcher, the op's tangent cannot carry the outer
+    derivative, which torch would then take as zero."""
+    keys = [interpreter.key() for interpreter in torch._C._functorch.get_interpreter_stack()]
+    derivatives = (TransformType.Jvp, TransformType.Grad)
+    for i, key in enumerate(keys):  # outermost first
+        if key == TransformType.Jvp and any(outer in derivatives for outer in keys[:i]):
+            return True
+    return False
 
 
 def _refuse(export, what):

@@ -63,6 +63,66 @@ def test_forward_over_forward_is_refused_naming_the_op_never_zero():
         torch.func.jacfwd(torch.func.jacfwd(lambda t: swish(t, beta=1.5)))(x)
 
 
+def test_the_dispatcher_op_itself_has_forward_mode_never_zero_tangents():
+    # torch.ops.<pack>.<op> runs torch's own Autograd kernel for custom ops, which has no
+    # forward-mode rule (zero tangents, no error); the exported op replaces it with its own
+    _swish()
+    dispatched = torch.ops.example.swish
+    x, v = torch.randn(5, dtype=torch.float64), torch.randn(5, dtype=torch.float64)
+    _, jv = torch.func.jvp(lambda t: dispatched(t, beta=1.5), (x,), (v,))
+    torch.testing.assert_close(jv, torch.func.jvp(_ref, (x,), (v,))[1], rtol=1e-12, atol=1e-14)
+    torch.testing.assert_close(torch.func.hessian(lambda t: dispatched(t, beta=1.5).sum())(x),
+                               torch.func.hessian(lambda t: _ref(t).sum())(x))
+    xs = torch.randn(2, 3, dtype=torch.float64)
+    torch.testing.assert_close(torch.vmap(torch.func.jacfwd(lambda t: dispatched(t, beta=1.5)))(xs),
+                               torch.vmap(torch.func.jacfwd(_ref))(xs))
+
+
+def test_the_dispatcher_op_under_forward_ad_dual_tensors():
+    from torch.autograd import forward_ad
+    _swish()
+    x, v = torch.randn(4, dtype=torch.float64), torch.randn(4, dtype=torch.float64)
+    with forward_ad.dual_level():
+        out = torch.ops.example.swish(forward_ad.make_dual(x, v), beta=1.5)
+        tangent = forward_ad.unpack_dual(out).tangent
+    torch.testing.assert_close(tangent, torch.func.jvp(_ref, (x,), (v,))[1])
+
+
+@pytest.mark.parametrize("outer", ["jacfwd", "jacrev"])
+def test_the_dispatcher_op_refuses_a_derivative_of_forward_mode_naming_the_op(outer):
+    from opsdk.errors import InteropError
+    _swish()
+    transform = getattr(torch.func, outer)
+    with pytest.raises(InteropError, match="a derivative of forward mode through "
+                                           "'example.swish'"):
+        transform(torch.func.jacfwd(lambda t: torch.ops.example.swish(t, beta=1.5)))(
+            torch.randn(3, dtype=torch.float64))
+
+
+def test_the_dispatcher_op_under_grad_of_grad_and_jacrev_of_jacrev():
+    _swish()
+    x = torch.randn(3, dtype=torch.float64)
+
+    def twice(f):
+        return torch.func.grad(lambda t: torch.func.grad(lambda u: f(u).sum())(t).sum())(x)
+
+    torch.testing.assert_close(twice(lambda u: torch.ops.example.swish(u, beta=1.5)), twice(_ref))
+    torch.testing.assert_close(
+        torch.func.jacrev(torch.func.jacrev(lambda t: torch.ops.example.swish(t, beta=1.5)))(x),
+        torch.func.jacrev(torch.func.jacrev(_ref))(x))
+
+
+def test_the_dispatcher_ops_eager_backward_is_unchanged_by_forward_mode():
+    _swish()
+    x = torch.randn(6, dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(torch.ops.example.swish(x, beta=1.5).sum(), x, create_graph=True)
+    (gg,) = torch.autograd.grad(g.sum(), x)
+    xr = x.detach().requires_grad_()
+    (rg,) = torch.autograd.grad(_ref(xr).sum(), xr, create_graph=True)
+    torch.testing.assert_close(g, rg)
+    torch.testing.assert_close(gg, torch.autograd.grad(rg.sum(), xr)[0])
+
+
 def _compiled(fn, **options):
     torch._dynamo.reset()  # each test compiles afresh: no graph cached by another test
     return torch.compile(fn, backend="aot_eager", **options)

@@ -164,7 +164,11 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         if reduction == "sum":
             scale = 1.0
         else:
-            denom = float(w.sum()) if (wd is not None or tg.valid is not None) else float(tg.m)
+            # Paddle 3.3.1's mean: over the weights of the counted rows; without weights, over
+            # the rows not ignored, except that a negative ignore_index (the default -100)
+            # leaves the ignored rows in the count
+            counted = wd is not None or (tg.valid is not None and ignore_index >= 0)
+            denom = float(w.sum()) if counted else float(tg.m)
             scale = 1.0 / denom if denom != 0 else 0.0
         out = np.asarray(per.sum() * scale, dtype=dtype)
     plan = SimpleNamespace(tg=tg, w=w, scale=scale, logp=logp, xm=xm, rows=rows, ax=ax,

@@ -55,14 +55,24 @@ def test_cross_entropy_reduction_sum_adds_the_losses():
     np.testing.assert_allclose(loss.item(), _nll(LOGITS, LABELS).sum(), rtol=1e-6)
 
 
-def test_cross_entropy_mean_ignores_ignore_index_in_loss_and_count():
+def test_cross_entropy_mean_with_the_default_ignore_index_divides_by_every_sample():
+    # Paddle 3.3.1: a negative ignore_index (the default -100) without weights leaves the
+    # ignored samples in the mean's count; their losses and gradients are 0
     labels = np.array([0, -100, 1, -100])
     x = paddle.to_tensor(LOGITS, dtype="float64", stop_gradient=False)
     loss = F.cross_entropy(x, paddle.to_tensor(labels))
     loss.backward()
-    want = (_nll(LOGITS[[0, 2]], np.array([0, 1]))).mean()
+    want = _nll(LOGITS[[0, 2]], np.array([0, 1])).sum() / 4
     np.testing.assert_allclose(loss.item(), want, rtol=1e-12)
     np.testing.assert_array_equal(x.grad.numpy()[[1, 3]], 0.0)
+
+
+def test_cross_entropy_mean_with_a_class_as_ignore_index_divides_by_the_counted_samples():
+    labels = np.array([0, 2, 1, 2])
+    loss = F.cross_entropy(paddle.to_tensor(LOGITS, dtype="float64"), paddle.to_tensor(labels),
+                           ignore_index=2)
+    np.testing.assert_allclose(loss.item(), _nll(LOGITS[[0, 2]], np.array([0, 1])).mean(),
+                               rtol=1e-12)
 
 
 def test_cross_entropy_custom_ignore_index():
@@ -179,9 +189,12 @@ def test_cross_entropy_rejects_unknown_reduction():
 def test_torch_agrees_on_cross_entropy_with_weights_ignore_index_and_smoothing():
     torch = pytest.importorskip("torch")
     x = signed(5, 4, seed=7) * 3
-    labels = np.array([0, 3, -100, 1, 2])
+    # a class as ignore_index: torch and Paddle count the same samples in the mean (with a
+    # negative one and no weights Paddle counts the ignored samples too, torch does not)
+    labels = np.array([0, 3, 2, 1, 2])
     w = np.array([0.5, 1.0, 2.0, 1.5])
-    for kw in ({}, {"weight": w}, {"label_smoothing": 0.1}):
+    for kw in ({"ignore_index": 2}, {"weight": w, "ignore_index": 2},
+               {"label_smoothing": 0.1, "ignore_index": 2}):
         xo = paddle.to_tensor(x, dtype="float64", stop_gradient=False)
         ours = F.cross_entropy(xo, paddle.to_tensor(labels), **{
             k: (paddle.to_tensor(v, dtype="float64") if k == "weight" else v)
