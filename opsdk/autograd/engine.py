@@ -403,15 +403,31 @@ def _apply_pre_hooks(node, g, multi, create_graph, _wrap):
 
 
 def _apply_leaf_hooks(leaf, g, create_graph, _wrap):
+    """A leaf's hooks on its gradient g (an array; a Tensor under create_graph). As Paddle, a
+    first-order gradient reaches the hooks as a tensor with stop_gradient=False, with recording
+    on: what a hook computes from it is a graph result (``x.grad.is_leaf`` False). Returns an
+    array, or that Tensor when a hook recorded."""
     hooks = leaf._hooks
     if not hooks:
         return g
-    for fn in list(hooks.values()):
-        gt = g if create_graph else _wrap(g)
-        r = fn(gt)
-        if r is not None:
-            g = r if create_graph else r._data
-    return g
+    if create_graph:
+        for fn in list(hooks.values()):
+            r = fn(g)
+            if r is not None:
+                g = r
+        return g
+    gt = new_grad(g)
+    prev, _state.enabled = _state.enabled, True
+    try:
+        for fn in list(hooks.values()):
+            r = fn(gt)
+            if r is not None:
+                gt = r
+    finally:
+        _state.enabled = prev
+    if gt._node is not None:
+        return gt
+    return g if gt._data is g else gt._data
 
 
 def _count(a):
@@ -463,7 +479,16 @@ def _accumulate(leaf, g, create_graph, _wrap, cut=False):
         g = hooked
         del hooked
     dtype = leaf._data.dtype
-    if create_graph:
+    if create_graph or isinstance(g, Tensor):
+        # a Tensor here without create_graph: what a hook recorded, kept as Paddle keeps it
+        prev, _state.enabled = _state.enabled, True
+        try:
+            if g.dtype != dtype:
+                g = g.astype(dtype)
+            leaf.grad = g if leaf.grad is None else leaf.grad + g
+        finally:
+            _state.enabled = prev
+        return
         if g.dtype != dtype:
             g = g.astype(dtype)
         leaf.grad = g if leaf.grad is None else leaf.grad + g

@@ -89,6 +89,10 @@ def inplace_method(fn, name, ufunc=None, reads_input=True, reshapes=False):
     """
     def method(self, *args, **kwargs):
         if in_graph(self, args, kwargs):
+            if self._node is None and self._req and self._base is None:
+                # a leaf that needs a gradient: Paddle writes the values, then refuses
+                with no_grad():
+                    plain_result(self, fn(self, *args, **kwargs), name, reshapes)
             views.check_writable(self, name)
             r = fn(views.alias(self, copy=reads_input), *args, **kwargs)
             return views.write(self, r, name, reshapes)

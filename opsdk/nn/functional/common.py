@@ -88,10 +88,12 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
     if mode not in ("upscale_in_train", "downscale_in_infer"):
         raise OpArgumentError(f"dropout: mode must be 'upscale_in_train' or "
                               f"'downscale_in_infer'; got: {mode!r}")
-    if not training:
-        return x if mode == "upscale_in_train" else x * (1.0 - p)
     if p == 0:
-        return x
+        return x  # Paddle returns the input itself here, in training and in eval
+    if not training:
+        # a new tensor either way (Paddle's eval dropout is an op, not the input: not a leaf)
+        return record("dropout", x.array.copy(), (x,), _IDENTITY, ()) \
+            if mode == "upscale_in_train" else x * (1.0 - p)
     xd = x.array
     keep = get_rng().random(_mask_shape(xd.shape, axis)) >= p
     scale = 1.0 / (1.0 - p) if (mode == "upscale_in_train" and p < 1) else 1.0
@@ -101,6 +103,7 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
 
 # g through the kept elements, scaled as forward scaled them (a constant mask)
 _DROPOUT = (lambda g, mask: g * mask,)
+_IDENTITY = (lambda g: g,)
 
 
 __all__ = ["linear", "dropout"]

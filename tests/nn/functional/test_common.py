@@ -40,9 +40,17 @@ def test_linear_refuses_mismatched_inner_size():
         F.linear(paddle.ones([2, 3]), paddle.ones([4, 2]))
 
 
-def test_dropout_in_eval_is_identity():
+def test_dropout_in_eval_is_a_new_tensor_with_the_same_values_as_paddle():
+    # Paddle 3.3.1: eval dropout (p > 0) is an op whose result is not the input nor a leaf;
+    # p == 0 returns the input itself
     x = paddle.randn([4, 5])
-    assert F.dropout(x, 0.5, training=False) is x
+    x.stop_gradient = False
+    y = F.dropout(x, 0.5, training=False)
+    assert y is not x and not y.is_leaf
+    np.testing.assert_array_equal(y.numpy(), x.numpy())
+    y.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.ones([4, 5]))
+    assert F.dropout(x, 0.0, training=False) is x and F.dropout(x, 0.0) is x
 
 
 def test_dropout_downscale_in_infer_scales_by_keep_probability_at_inference():
