@@ -43,7 +43,8 @@ def opsdk_cases(x, g):
 
 def torch_cases(x, g):
     import torch
-    from opsdk_example.swish_kernels import swish_bwd, swish_fwd
+    from opsdk_example.swish import OP
+    swish_fwd, swish_bwd = OP.value_kernel, OP.grad_kernel
 
     swish = opsdk.interop.torch.op("example.swish")
     xt = torch.from_numpy(x).requires_grad_()
@@ -74,7 +75,8 @@ def torch_cases(x, g):
 
 def jax_cases(x, g):
     import jax
-    from opsdk_example.swish_kernels import swish_bwd, swish_fwd
+    from opsdk_example.swish import OP
+    swish_fwd, swish_bwd = OP.value_kernel, OP.grad_kernel
 
     swish = opsdk.interop.jax.op("example.swish")
     xj, gj = jax.numpy.asarray(x), jax.numpy.asarray(g)
@@ -106,7 +108,8 @@ def jax_cases(x, g):
 
 def paddle_cases(x, g):
     import paddle
-    from opsdk_example.swish_kernels import swish_bwd, swish_fwd
+    from opsdk_example.swish import OP
+    swish_fwd, swish_bwd = OP.value_kernel, OP.grad_kernel
 
     swish = opsdk.interop.paddle.op("example.swish")
     xp = paddle.to_tensor(x)

@@ -366,9 +366,12 @@ class _Fixer:
     """Checks array arguments of a call by name (one float dtype; c/cuda: dtypes, C-contiguous)."""
 
     def __init__(self, kernel, backend, contiguous, array_type):
-        code = getattr(kernel._impls[backend], "__code__", None)
+        impl = kernel._impls[backend]
+        code = getattr(impl, "__code__", None)
         skip = _ADAPTER_LEADING.get(backend, 0)
-        self.positional = code.co_varnames[skip:code.co_argcount] if code is not None else ()
+        # an implementation taking *arrays names them in opsdk_arguments (Elementwise's do)
+        self.positional = getattr(impl, "opsdk_arguments", None) or (
+            code.co_varnames[skip:code.co_argcount] if code is not None else ())
         self.kernel, self.backend = kernel, backend
         self.contiguous, self.array_type = contiguous, array_type
 

@@ -32,9 +32,9 @@ def written(result):
 
 @pytest.mark.parametrize("options, kernels", [
     ((), ()),
-    (("--backend", "c"), ("swish.c",)),
-    (("--backend", "cuda"), ("swish.cu",)),
-    (("-b", "python", "-b", "c", "-b", "cuda"), ("swish.c", "swish.cu")),
+    (("--backend", "c"), ()),  # elementwise kernels come from the module's C bodies
+    (("--kind", "multi", "--backend", "cuda"), ("swish.cu",)),
+    (("--kind", "rows", "-b", "python", "-b", "c", "-b", "cuda"), ("swish.c", "swish.cu")),
 ])
 def test_writes_exactly_the_op_files_and_updates_the_pack(invoke, pack, options, kernels):
     before = files(pack)
@@ -70,7 +70,7 @@ def test_dry_run_lists_the_files_and_writes_nothing(invoke, pack):
     assert result.exit_code == 0, result.output
     assert files(pack) == before
     assert {os.path.relpath(path, pack) for _, path in written(result)} == {
-        "src/oppack/ops/swish.py", "src/oppack/ops/swish.c", "tests/ops/test_swish.py",
+        "src/oppack/ops/swish.py", "tests/ops/test_swish.py",
         "src/oppack/ops/__init__.py", ".opsdk-answers.json"}
 
 
@@ -103,7 +103,7 @@ def test_force_regenerates_an_existing_op(invoke, pack):
     assert result.exit_code == 0, result.output
     assert ("overwrite", "src/oppack/ops/swish.py") in {
         (verb, os.path.relpath(path, pack)) for verb, path in written(result)}
-    assert (pack / "src/oppack/ops/swish.c").is_file()
+    assert "c=True, cuda=False" in (pack / "src/oppack/ops/swish.py").read_text()
 
 
 def test_unknown_backend_is_refused_with_exit_2(invoke, pack):

@@ -11,14 +11,23 @@ COMMON = {"src/packdemo/ops/swish.py", "tests/ops/test_swish.py",
           "src/packdemo/ops/__init__.py", ".opsdk-answers.json"}
 
 
-@pytest.mark.parametrize("backends, extra", [
-    (("python",), set()),
-    (("c",), {"src/packdemo/ops/swish.c"}),
-    (("cuda",), {"src/packdemo/ops/swish.cu"}),
-    (("python", "c", "cuda"), {"src/packdemo/ops/swish.c", "src/packdemo/ops/swish.cu"}),
+@pytest.mark.parametrize("backends, written", [
+    (("python",), None),
+    (("c",), "c=True, cuda=False"),
+    (("cuda",), "c=False, cuda=True"),
+    (("python", "c", "cuda"), "c=True, cuda=True"),
 ])
-def test_new_op_plans_exactly_these_files(pack_dir, backends, extra):
-    assert plan_op("swish", pack_dir, backends).paths() == COMMON | extra
+def test_new_op_plans_exactly_these_files_the_kernels_written_from_c_bodies(pack_dir, backends,
+                                                                            written):
+    # an elementwise op's C and CUDA kernels are written by the SDK from the scalar C bodies in
+    # the op's module: no .c or .cu file of its own
+    plan = plan_op("swish", pack_dir, backends)
+    assert plan.paths() == COMMON
+    module = next(f.content for f in plan.files if f.path.endswith("ops/swish.py")).decode()
+    if written is None:
+        assert "c_bodies" not in module
+    else:
+        assert ".c_bodies(" in module and written in module
 
 
 def test_op_module_is_added_to_ops(pack_dir, add_op):

@@ -19,6 +19,8 @@ and backward then call ``op.forward(ctx, x, beta=beta)`` and ``op.backward(ctx, 
   on Tensors, so every order works.
 """
 
+import inspect
+
 import numpy
 
 from opsdk.autograd import PyLayer
@@ -27,9 +29,10 @@ from opsdk.errors import DTypeError, OpArgumentError
 from opsdk.functional.creation import zeros_like
 from opsdk.functional.reduction import sum as sum_
 from opsdk.functional.shape import broadcast_to, reshape
+from opsdk.kernels.elementwise.bodies import Bodies
 from opsdk.kernels.elementwise.maths import maths_of
 from opsdk.kernels.kernel import Kernel
-from opsdk.kernels.sources import CSource, CudaSource
+from opsdk.kernels.sources import SDK_INCLUDE_DIR, CSource, CudaSource
 from opsdk.kernels.tensors import array_of, tensor_of
 from opsdk.tensor import Tensor
 
@@ -79,12 +82,13 @@ class Elementwise:
         self.short_name = name.rsplit(".", 1)[-1]
         self.value, self.grad, self.grad2 = value, grad, grad2
         self.inputs = tuple(inputs)
+        self.bodies = None  # the scalar C bodies, where c_bodies wrote the compiled kernels
         self.value_kernel = Kernel(f"{name}_value", dtypes=dtypes)
         self.grad_kernel = Kernel(f"{name}_grad", dtypes=dtypes)
         self.grad2_kernel = Kernel(f"{name}_grad2", dtypes=dtypes)
-        self.value_kernel.python(self._value_python)
-        self.grad_kernel.python(self._grad_python)
-        self.grad2_kernel.python(self._grad2_python)
+        self.value_kernel.python(_named(self._value_python, kernel_arguments(inputs, "value")))
+        self.grad_kernel.python(_named(self._grad_python, kernel_arguments(inputs, "grad")))
+        self.grad2_kernel.python(_named(self._grad2_python, kernel_arguments(inputs, "grad2")))
         self.grad_function = type(f"{self.short_name}_grad", (_GradFunction,),
                                   {"_opsdk_qualname": f"{name}_grad"})
 
@@ -131,6 +135,39 @@ class Elementwise:
             source = CSource(source, openmp=True, extra_compile_args=C_FLAGS, libraries=("m",), _depth=1)
         for kernel, stage in zip(self.kernels, ("value", "grad", "grad2")):
             kernel.c(source, f"{self.short_name}_{stage}")
+        return self
+
+    def c_bodies(self, value, grad, grad2, *, c=True, cuda=True):
+        """Add C and CUDA kernels written by the SDK from scalar C bodies (see ``bodies``): one
+        body per function serves both languages.
+
+        Args:
+            value: f for one element, a C expression over the inputs and attributes by name
+                (or statements ending in ``return``); ``T`` is the float type.
+            grad: df/dx_i, one body per input (a string for one input).
+            grad2: d2f/dx_i dx_j, a k x k list of bodies (a string for one input).
+            c: write the C kernels (float32/float64 loops through opsdk/elementwise.h).
+            cuda: write the CUDA kernels (grid-stride, through opsdk/maths.cuh).
+
+        Returns:
+            self.
+
+        Example:
+            >>> op = Elementwise("doc.cube", lambda m, x, *, s: s * x ** 3,
+            ...                  lambda m, x, *, s: (3 * s * x ** 2,),
+            ...                  lambda m, x, *, s: ((3 * s * x ** 2,), ((6 * s * x,),)))
+            >>> op = op.c_bodies("s * x * x * x", "3 * s * x * x", "6 * s * x")
+        """
+        attrs = [p.name for p in inspect.signature(self.value).parameters.values()
+                 if p.kind is p.KEYWORD_ONLY]
+        bodies = Bodies(self.name, self.inputs, attrs, value, grad, grad2)
+        if c:
+            self.c(CSource(code=bodies.c_code(), openmp=True, extra_compile_args=C_FLAGS,
+                           libraries=("m",), _depth=1))
+        if cuda:
+            self.cuda(CudaSource(code=bodies.cuda_code(), options=(f"-I{SDK_INCLUDE_DIR}",),
+                                 _depth=1))
+        self.bodies = bodies
         return self
 
     def cuda(self, source):
@@ -234,6 +271,25 @@ class Elementwise:
             bad = next(k for k, v in attrs.items() if not isinstance(v, (int, float, numpy.number)))
             raise OpArgumentError(f"{self.name}: attribute '{bad}' must be a number; expected: a float; "
                                   f"got: {type(attrs[bad]).__name__}") from None
+
+
+def kernel_arguments(inputs, stage):
+    """The array arguments of a stage's kernel, by name (as errors name them): value (x, ...),
+    grad (x, ..., grad_out), grad2 (x, ..., grad_out, gg_x, ...)."""
+    names = tuple(inputs)
+    if stage == "value":
+        return names
+    if stage == "grad":
+        return (*names, "grad_out")
+    return (*names, "grad_out", *(f"gg_{x}" for x in names))
+
+
+def _named(method, names):
+    """``method`` as a function whose array arguments have names (a kernel's checks read them)."""
+    def implementation(*arrays, **attrs):
+        return method(*arrays, **attrs)
+    implementation.opsdk_arguments = names
+    return implementation
 
 
 def _broadcast(arrays):

@@ -5,7 +5,7 @@ import tempfile
 
 import pytest
 
-from opsdk_example.swish_kernels import swish_fwd
+from opsdk_example.swish import OP
 
 
 _saved_cache_dir = []
@@ -45,6 +45,6 @@ def private_cache(tmp_path_factory):
 @pytest.fixture(params=["python", "c"])
 def cpu_backend(request):
     """Each CPU backend in turn (c is skipped, with the reason, where no C compiler runs)."""
-    if request.param not in swish_fwd.available_backends("cpu"):
+    if request.param not in OP.value_kernel.available_backends("cpu"):
         pytest.skip("no C compiler (set CC, or install gcc or clang) and no cached build")
     return request.param

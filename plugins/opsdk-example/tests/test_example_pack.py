@@ -1,8 +1,7 @@
 """The pack is installed and registers example.swish with its metadata."""
 import opsdk
 import opsdk.plugins
-from opsdk_example.swish import Swish
-from opsdk_example.swish_kernels import swish_bwd, swish_fwd
+from opsdk_example.swish import OP, Swish
 
 
 def test_pack_loads_without_failures():
@@ -15,7 +14,7 @@ def test_pack_loads_without_failures():
 
 def test_swish_is_registered_with_its_function_and_kernels():
     op = opsdk.ops.get("example.swish")
-    assert op.function is Swish and op.kernels == (swish_fwd, swish_bwd)
+    assert op.function is Swish and op.kernels == OP.kernels
     assert op.backends == ("python", "c", "cuda")
 
 

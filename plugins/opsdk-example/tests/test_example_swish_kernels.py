@@ -1,4 +1,5 @@
-"""The swish kernels: C agrees with python, CUDA compiles (and agrees on a GPU)."""
+"""The swish kernels the SDK writes from the op's maths: C agrees with python, CUDA compiles
+(and agrees on a GPU)."""
 import shutil
 import warnings
 
@@ -6,7 +7,9 @@ import numpy
 import pytest
 
 from opsdk.kernels import cuda_status
-from opsdk_example.swish_kernels import swish_bwd, swish_fwd
+from opsdk_example.swish import OP
+
+swish_fwd, swish_bwd, swish_grad2 = OP.kernels
 
 BETA = 1.5
 
@@ -20,7 +23,7 @@ def _tolerance(dtype):
     return {"rtol": 8 * eps, "atol": 8 * eps}
 
 
-@pytest.mark.parametrize("kernel", [swish_fwd, swish_bwd], ids=lambda k: k.name)
+@pytest.mark.parametrize("kernel", OP.kernels, ids=lambda k: k.name)
 def test_kernel_implements_python_c_and_cuda(kernel):
     assert kernel.backends == ("python", "c", "cuda")
 
@@ -39,6 +42,18 @@ def test_c_backward_agrees_with_python(cpu_backend, dtype):
     got = swish_bwd.run(cpu_backend, x, dy, beta=BETA)
     assert got.dtype == numpy.dtype(dtype)
     numpy.testing.assert_allclose(got, swish_bwd.run("python", x, dy, beta=BETA), **_tolerance(dtype))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_c_second_derivative_agrees_with_python(cpu_backend, dtype):
+    x, dy, g = _uniform(dtype), _uniform(dtype, seed=1), _uniform(dtype, seed=2)
+    got = swish_grad2.run(cpu_backend, x, dy, g, beta=BETA)
+    # swish'' holds 2 + beta x (1 - 2 s), which cancels near its zeros: float32's order of
+    # operations shows there, within a few hundred ulps
+    eps = numpy.finfo(dtype).eps
+    for a, b in zip(got, swish_grad2.run("python", x, dy, g, beta=BETA)):
+        assert a.dtype == numpy.dtype(dtype)
+        numpy.testing.assert_allclose(a, b, rtol=256 * eps, atol=256 * eps)
 
 
 def test_kernels_read_non_contiguous_arrays(cpu_backend):
@@ -89,7 +104,7 @@ def test_float32_kernels_keep_inf_nan_and_signed_zero_as_python_does(cpu_backend
 @pytest.mark.skipif(shutil.which("nvcc") is None,
                     reason="nvcc is not on PATH: the CUDA source cannot be compile-checked")
 def test_cuda_source_passes_the_nvcc_compile_check():
-    # swish_fwd and swish_bwd share the source: one check covers both
+    # the three kernels share the written source: one check covers them
     assert swish_fwd.check_cuda().checked
 
 

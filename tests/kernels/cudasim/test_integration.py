@@ -17,7 +17,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.a
 
 
 def test_kernels_run_on_the_device_of_their_inputs(cp):
-    from opsdk_example.swish_kernels import swish_fwd
+    from opsdk_example.swish import OP
+
+    swish_fwd = OP.value_kernel
 
     cudasim.install(devices=2)
     try:
@@ -31,7 +33,9 @@ def test_kernels_run_on_the_device_of_their_inputs(cp):
 
 
 def test_kernels_launch_on_the_current_stream(cp):
-    from opsdk_example.swish_kernels import swish_fwd
+    from opsdk_example.swish import OP
+
+    swish_fwd = OP.value_kernel
 
     x = cp.asarray(numpy.linspace(-2, 2, 300))
     stream = cp.cuda.Stream()
@@ -44,10 +48,12 @@ def test_kernels_launch_on_the_current_stream(cp):
 
 @pytest.mark.parametrize("backend", ["python", "cuda"])
 def test_mixed_float_dtypes_are_refused_naming_both_arguments(cp, backend):
-    from opsdk_example.swish_kernels import swish_bwd
+    from opsdk_example.swish import OP
+
+    swish_bwd = OP.grad_kernel
 
     x, dy = cp.asarray(numpy.array([-1.0, 0.5], numpy.float32)), cp.asarray(numpy.ones(2))
-    with pytest.raises(KernelArgumentError, match="arguments 'x' and 'dy' have different float dtypes"):
+    with pytest.raises(KernelArgumentError, match="arguments 'x' and 'grad_out' have different float dtypes"):
         swish_bwd.run(backend, x, dy, beta=1.0)
 
 
@@ -69,7 +75,7 @@ def test_gpu_tensors_run_the_cuda_kernels_forward_and_backward(cp):
     with use_backend("python"):
         cpu = opsdk.to_tensor(numpy.linspace(-2, 2, 7), stop_gradient=False)
         (want,) = opsdk.grad([opsdk.ops.example.swish(cpu, 1.5)], [cpu])
-    assert sorted({l.kernel for l in launches}) == ["swish_bwd_f64", "swish_fwd_f64"]
+    assert sorted({l.kernel for l in launches}) == ["swish_grad_f64", "swish_value_f64"]
     numpy.testing.assert_allclose(g.numpy(), want.numpy(), rtol=1e-14)
 
 

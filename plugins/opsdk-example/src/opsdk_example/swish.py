@@ -1,16 +1,35 @@
 """example.swish: x * sigmoid(beta * x), the SiLU activation for beta = 1.
 
-Two Functions: ``Swish`` runs the forward kernel, and its backward is ``SwishGrad``, a Function of
-its own that runs the backward kernel. SwishGrad's backward is written with opsdk ops, so
-gradients of any order work (``double_backward=True``) while first-order backward stays on the
-fast kernels. SwishGrad is only needed when the gradient will itself be differentiated
-(``create_graph=True``, which is when grad mode is on inside a backward); a first-order backward
-runs the backward kernel alone, without the cost of another Function call.
+The maths is written once per language. In Python, ``value`` (f), ``grad`` (df/dx) and ``grad2``
+(df/dx and d2f/dx2) with ``m``, the maths of NumPy, CuPy and opsdk Tensors: they are the python
+kernels, and ``value`` on Tensors is the reference `opsdk check` differentiates. In C, the same
+three as scalar bodies (``T`` the float type), one source for both compiled languages: the SDK
+writes from them the float32/float64 C loops (vectorized, threaded above 65536 elements) and
+the CUDA grid-stride kernels. ``Elementwise`` does the rest: checks, broadcasting, the kernel for
+the arrays' device, and a gradient that is an op of its own, so every order works.
 """
 import opsdk
-from opsdk.kernels import array_of, tensor_of
+from opsdk.kernels.elementwise import Elementwise
 
-from .swish_kernels import swish_bwd, swish_fwd
+
+def value(m, x, *, beta):
+    return x * m.sigmoid(beta * x)
+
+
+def grad(m, x, *, beta):
+    s = m.sigmoid(beta * x)
+    return (s * (1 + beta * x * (1 - s)),)
+
+
+def grad2(m, x, *, beta):
+    s = m.sigmoid(beta * x)
+    return grad(m, x, beta=beta), ((beta * s * (1 - s) * (2 + beta * x * (1 - 2 * s)),),)
+
+
+OP = Elementwise("example.swish", value, grad, grad2).c_bodies(
+    value="x * sigmoid(beta * x)",
+    grad="T s = sigmoid(beta * x); return s * (1 + beta * x * (1 - s));",
+    grad2="T s = sigmoid(beta * x); return beta * s * (1 - s) * (2 + beta * x * (1 - 2 * s));")
 
 
 class Swish(opsdk.Function):
@@ -18,51 +37,20 @@ class Swish(opsdk.Function):
 
     @staticmethod
     def forward(ctx, x, beta=1.0):
-        beta = float(beta)  # a NumPy float64 beta would promote float32 arrays to float64
-        ctx.save_for_backward(x)
-        ctx.beta = beta
-        return tensor_of(swish_fwd(array_of(x), beta=beta))
+        return OP.forward(ctx, x, beta=beta)
 
     @staticmethod
     def backward(ctx, dy):
-        (x,) = ctx.saved_tensor()
-        if opsdk.is_grad_enabled():  # create_graph=True: this gradient will be differentiated
-            return SwishGrad.apply(x, dy, ctx.beta)
-        return _swish_grad(x, dy, ctx.beta)
+        return OP.backward(ctx, dy)
 
-
-class SwishGrad(opsdk.Function):
-    """dy * swish'(x): the gradient of swish, differentiable in x and dy."""
-
-    @staticmethod
-    def forward(ctx, x, dy, beta):
-        ctx.save_for_backward(x, dy)
-        ctx.beta = beta
-        return _swish_grad(x, dy, beta)
-
-    @staticmethod
-    def backward(ctx, ddx):
-        x, dy = ctx.saved_tensor()
-        beta = ctx.beta
-        s = opsdk.sigmoid(beta * x)
-        ds = beta * s * (1.0 - s)                       # d/dx sigmoid(beta * x)
-        first = s + x * ds                              # swish'(x)
-        second = ds * (2.0 + beta * x * (1.0 - 2.0 * s))  # swish''(x)
-        return ddx * dy * second, ddx * first
-
-
-def _swish_grad(x, dy, beta):
-    """dy * swish'(x) by the backward kernel (Tensors in, a Tensor out)."""
-    x = array_of(x)
-    # the C and CUDA kernels read x and dy as one dtype
-    return tensor_of(swish_bwd(x, array_of(dy).astype(x.dtype, copy=False), beta=beta))
+    jvp = staticmethod(OP.jvp)  # forward mode, from the same grad kernel
 
 
 def swish(x, beta=1.0):
     """Swish, elementwise: x * sigmoid(beta * x); differentiable to any order.
 
     Args:
-        x: a float32 or float64 Tensor, on the CPU or a GPU.
+        x: a float Tensor, on the CPU or a GPU.
         beta: a number; beta = 1 gives SiLU.
 
     Returns:
@@ -75,11 +63,6 @@ def swish(x, beta=1.0):
     return Swish.apply(x, beta)
 
 
-def swish_reference(x, beta=1.0):
-    """The same maths in core opsdk ops: what `opsdk check` compares forward and gradients with."""
-    return x * opsdk.sigmoid(beta * x)
-
-
 def register_op(register):
     """Register example.swish: its Function, verification inputs and kernels."""
     register(Swish, name="swish",
@@ -87,5 +70,5 @@ def register_op(register):
              attrs={"beta": 1.5},
              dtypes=("float32", "float64"),
              double_backward=True,
-             kernels=(swish_fwd, swish_bwd),
-             reference=swish_reference)
+             kernels=OP.kernels,
+             reference=OP.reference)

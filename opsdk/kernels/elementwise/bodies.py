@@ -1,0 +1,184 @@
+"""An elementwise op's C and CUDA kernels from scalar C bodies, written once for both.
+
+The author writes, for one element, f and its derivatives as C expressions (or statements
+ending in ``return``) over the inputs and float attributes by name, ``T`` being the float type
+and the functions those of ``VOCABULARY``::
+
+    value="x * sigmoid(beta * x)"
+    grads=["T s = sigmoid(beta * x); return s * (1 + beta * x * (1 - s));"]   # df/dx_i
+    hessian=[["..."]]                                                        # d2f/dx_i dx_j
+
+and the SDK writes the rest: for C, a scalar function per body and dtype (the vocabulary bound
+to opsdk/maths.h's ``opsdk_<name>_f32``/``_f64``, which vectorize) and the float32/float64
+loops (vectorized, compiled for AVX-512/AVX2/x86-64, OpenMP above a size: opsdk/elementwise.h);
+for CUDA, the bodies as ``__device__`` templates in namespace ``opsdk`` (whose overloads in
+opsdk/maths.cuh carry the same names) and grid-stride kernels. The functions follow
+``Elementwise``'s convention (``<op>_value_f32`` & co.), so the kernels' declarations, cdef,
+launch and adapter are derived as for hand-written sources.
+
+Decimal literals become ``T``'s (``0.5`` is a float in the float32 kernels, not a double that
+would turn the loop into double maths); integer literals convert by themselves.
+"""
+import keyword
+import re
+
+# name in a body -> (float32 function, float64 function) in C
+_C_NAMES = {name: (f"opsdk_{name}_f32", f"opsdk_{name}_f64") for name in (
+    "exp", "expm1", "log", "log1p", "tanh", "sigmoid", "softplus", "tanh_softplus",
+    "sech2_softplus", "sqrt", "cbrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
+    "asinh", "acosh", "atanh", "erf", "erfc", "abs", "pow")}
+_C_NAMES.update({name: (f"{name}f", name) for name in (
+    "floor", "ceil", "fmin", "fmax", "copysign", "atan2")})
+VOCABULARY = tuple(sorted(_C_NAMES))
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_RESERVED = frozenset({"T", "i", "n", "lo", "hi", "auto", "case", "char", "const", "default",
+                       "do", "double", "else", "enum", "extern", "float", "for", "goto", "if",
+                       "int", "long", "register", "restrict", "return", "short", "signed",
+                       "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned",
+                       "void", "volatile", "while", "inline", "template", "typename",
+                       "namespace", "class", "new", "delete", "this", "out"})
+_ARRAY_NAMES = re.compile(r"(?:grad|gg)_")  # the generated loops' gradient arrays
+# a decimal literal without a suffix: 0.5, 1., .5, 1e-3, 2.5e+4 (not part of a name or a hex)
+_DECIMAL = re.compile(r"(?<![\w.])((?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+)(?![\w.])")
+
+
+def check_names(op, kind, names):
+    """Refuse input and attribute names a body cannot use as C parameters."""
+    from ...errors import OpArgumentError
+
+    for name in names:
+        if (not _IDENTIFIER.match(name) or name in _RESERVED or name in _C_NAMES
+                or _ARRAY_NAMES.match(name)
+                or keyword.iskeyword(name) or name.startswith("opsdk")):
+            raise OpArgumentError(
+                f"{op}: {kind} name {name!r} cannot be a C parameter of a scalar body; expected: "
+                "a C identifier other than a keyword, a maths function, T, i, n, lo, hi, out, "
+                "grad_*, gg_* and opsdk*")
+
+
+def statements(body):
+    """A body as C statements: an expression becomes ``return (expr);``; literals become T's."""
+    body = _DECIMAL.sub(r"((T)\1)", body.strip())
+    if "return" not in body:
+        return f"return ({body.rstrip(';')});"
+    return body if body.endswith((";", "}")) else body + ";"
+
+
+class Bodies:
+    """The scalar bodies of an op with k inputs: value, k partial derivatives, a k x k hessian."""
+
+    def __init__(self, op, inputs, attrs, value, grads, hessian):
+        from ...errors import OpArgumentError
+
+        k = len(inputs)
+        grads = [grads] if isinstance(grads, str) else list(grads)
+        hessian = [[hessian]] if isinstance(hessian, str) else [
+            [row] if isinstance(row, str) else list(row) for row in hessian]
+        if len(grads) != k or len(hessian) != k or any(len(row) != k for row in hessian):
+            raise OpArgumentError(
+                f"{op}: scalar bodies: expected: {k} grad bod{'y' if k == 1 else 'ies'} and a "
+                f"{k} x {k} hessian (one per input: {', '.join(inputs)}); got: {len(grads)} "
+                f"and {[len(row) for row in hessian]}")
+        check_names(op, "input", inputs)
+        check_names(op, "attribute", attrs)
+        self.short = op.rsplit(".", 1)[-1]
+        self.inputs, self.attrs = tuple(inputs), tuple(attrs)
+        self.value = statements(value)
+        self.grads = [statements(b) for b in grads]
+        self.hessian = [[statements(b) for b in row] for row in hessian]
+
+    # -- the functions both languages share -------------------------------------------------
+
+    def _scalars(self, prefix, signature):
+        """Every body as a function: (name, parameters, statements)."""
+        funcs = [(f"{prefix}value", self.value)]
+        funcs += [(f"{prefix}d{i}", b) for i, b in enumerate(self.grads)]
+        funcs += [(f"{prefix}h{i}_{j}", b) for i, row in enumerate(self.hessian)
+                  for j, b in enumerate(row)]
+        return [f"{signature(name)} {{ {body} }}" for name, body in funcs]
+
+    def _args(self):
+        """The scalar call's arguments: each input's element, then the attributes."""
+        return ", ".join([f"{x}[i]" for x in self.inputs] + list(self.attrs))
+
+    def _loops(self, T, call, pointer, const):
+        """The three loop bodies over i (value, grad, grad2) as (parameters, statements); the
+        arrays are named as the kernels' python implementations name them (kernel_arguments)."""
+        xs = self.inputs
+        ins = [f"{const}{T} *{pointer}{x}" for x in xs]
+        value = (ins + [f"{T} *{pointer}out"], f"out[i] = {call('value')};")
+        grad = (ins + [f"{const}{T} *{pointer}grad_out"] + [f"{T} *{pointer}grad_{x}" for x in xs],
+                " ".join(f"grad_{x}[i] = grad_out[i] * {call(f'd{j}')};" for j, x in enumerate(xs)))
+
+        def curvature(j):  # sum_i gg_i d2f/dx_i dx_j
+            return " + ".join(f"gg_{x}[i] * {call(f'h{i}_{j}')}" for i, x in enumerate(xs))
+        gx = " ".join(f"grad_{x}[i] = grad_out[i] * ({curvature(j)});" for j, x in enumerate(xs))
+        gdy = " + ".join(f"gg_{x}[i] * {call(f'd{i}')}" for i, x in enumerate(xs))
+        grad2 = (ins + [f"{const}{T} *{pointer}grad_out"] + [f"{const}{T} *{pointer}gg_{x}" for x in xs]
+                 + [f"{T} *{pointer}grad_{x}" for x in xs] + [f"{T} *{pointer}grad_grad_out"],
+                 f"{gx} grad_grad_out[i] = {gdy};")
+        return {"value": value, "grad": grad, "grad2": grad2}
+
+    # -- C ------------------------------------------------------------------------------------
+
+    def c_code(self):
+        """The C source: scalar functions, vectorized range loops and the exported functions."""
+        parts = ['#include "opsdk/elementwise.h"', ""]
+        text = " ".join([self.value, *self.grads, *(b for row in self.hessian for b in row)])
+        used = {name: fns for name, fns in _C_NAMES.items() if re.search(rf"\b{name}\b", text)}
+        for sfx, (T, index) in (("f32", ("float", 0)), ("f64", ("double", 1))):
+            parts.append(f"#define T {T}")
+            parts += [f"#define {name} {fns[index]}" for name, fns in used.items()]
+            params = ", ".join(f"T {p}" for p in (*self.inputs, *self.attrs))
+            prefix = f"opsdk_{self.short}_"
+            parts += self._scalars(prefix, lambda name: f"static inline T {name}_{sfx}({params})")
+            parts += [f"#undef {name}" for name in used]
+            parts.append("#undef T")
+            attrs = "".join(f", {T} {a}" for a in self.attrs)
+            call = lambda stage: f"{prefix}{stage}_{sfx}({self._args()})"  # noqa: E731
+            for stage, (arrays, body) in self._loops(T, call, "restrict ", "const ").items():
+                names = ", ".join(a.rsplit("*", 1)[1].replace("restrict ", "") for a in arrays)
+                parts.append(
+                    f"OPSDK_CLONES static void {prefix}{stage}_range_{sfx}({', '.join(arrays)}, "
+                    f"int64_t lo, int64_t hi{attrs}) {{\n"
+                    f"    OPSDK_SIMD for (int64_t i = lo; i < hi; i++) {{ {body} }}\n}}")
+                plain = ", ".join(a.replace("restrict ", "") for a in arrays)
+                attr_names = "".join(f", {a}" for a in self.attrs)
+                parts.append(
+                    f"void {self.short}_{stage}_{sfx}({plain}, int64_t n{attrs}) {{\n"
+                    f"    OPSDK_PARALLEL(n, lo, hi, {prefix}{stage}_range_{sfx}({names}, lo, hi"
+                    f"{attr_names}));\n}}")
+            parts.append("")
+        return "\n".join(parts)
+
+    # -- CUDA ---------------------------------------------------------------------------------
+
+    def cuda_code(self):
+        """The CUDA source: the bodies as device templates in namespace opsdk, grid-stride
+        loops, and one extern "C" kernel per stage and dtype."""
+        space = f"op_{self.short}"
+        params = ", ".join(f"T {p}" for p in (*self.inputs, *self.attrs))
+        parts = ['#include "opsdk/maths.cuh"', "", f"namespace opsdk {{ namespace {space} {{"]
+        parts += self._scalars("", lambda name: (
+            f"template <typename T> __device__ __forceinline__ T {name}({params})"))
+        call = lambda stage: f"{stage}<T>({self._args()})"  # noqa: E731
+        attrs = "".join(f", T {a}" for a in self.attrs)
+        loops = self._loops("T", call, "", "const ")
+        for stage, (arrays, body) in loops.items():
+            parts.append(
+                f"template <typename T> __device__ void {stage}_loop({', '.join(arrays)}, "
+                f"long long n{attrs}) {{\n"
+                "    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;\n"
+                "         i += (long long)blockDim.x * gridDim.x) { " + body + " }\n}")
+        parts.append("} }")
+        for sfx, T in (("f32", "float"), ("f64", "double")):
+            attrs = "".join(f", {T} {a}" for a in self.attrs)
+            for stage, (arrays, _) in self._loops(T, call, "", "const ").items():
+                names = ", ".join(a.rsplit("*", 1)[1] for a in arrays)
+                parts.append(
+                    f'extern "C" __global__ void {self.short}_{stage}_{sfx}({", ".join(arrays)}, '
+                    f"long long n{attrs}) {{\n"
+                    f"    opsdk::{space}::{stage}_loop({names}, n"
+                    f"{''.join(f', {a}' for a in self.attrs)});\n}}")
+        return "\n".join(parts) + "\n"
