@@ -38,7 +38,4 @@ def test_the_formula_template_keeps_hostile_free_text_inside_its_docstrings_and_
     module = ast.parse(files["src/evilpk/ops/f.py"].decode())
     assert hostile in ast.get_docstring(module, clean=False)
     assert not any(isinstance(n, ast.Call) and getattr(n.func, "id", "") == "boom" for n in ast.walk(module))
-    for source in ("src/evilpk/ops/f.c", "src/evilpk/ops/f.cu"):
-        text = files[source].decode()
-        comment = text[:text.index("*/") + 2]
-        assert "boom()" in comment and "boom()" not in text[len(comment):]
+    assert not any(path.endswith((".c", ".cu")) for path in files)  # kernels come from c_bodies

@@ -72,10 +72,14 @@ def test_each_kind_and_formula_passes_its_tests_and_opsdk_check_as_generated(gen
 
 @pytest.mark.parametrize("case", [pytest.param("mish", marks=NEEDS_SYMPY),
                                   pytest.param("gauss", marks=[NEEDS_SYMPY, pytest.mark.slow])])
-def test_a_formula_op_module_is_at_most_60_lines(generated_pack, case):
+def test_a_formula_op_is_at_most_60_non_blank_lines_in_all_its_files(generated_pack, case):
+    # issue 24's measure: every file of the op a pack author owns (its kernels are written by
+    # the SDK from the module's C bodies, so the module is all of it), tests excluded
     pack = generated_pack(f"lines_{case}", {case: CASES[case]})
-    module = pack.root / "src" / pack.name / "ops" / f"{case}.py"
-    assert len(module.read_text().splitlines()) <= 60
+    ops = pack.root / "src" / pack.name / "ops"
+    files = [p for p in ops.iterdir() if p.stem == case]
+    assert [p.name for p in files] == [f"{case}.py"]
+    assert sum(1 for line in files[0].read_text().splitlines() if line.strip()) <= 60
 
 
 def test_the_hand_written_example_is_at_most_half_the_old_one(generated_pack):

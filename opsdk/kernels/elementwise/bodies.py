@@ -91,12 +91,14 @@ class Bodies:
     # -- the functions both languages share -------------------------------------------------
 
     def _scalars(self, prefix, signature):
-        """Every body as a function: (name, parameters, statements)."""
+        """Every body as a function of the inputs and attributes (each marked used: a body
+        that does not read one, like a constant second derivative, compiles without a warning)."""
         funcs = [(f"{prefix}value", self.value)]
         funcs += [(f"{prefix}d{i}", b) for i, b in enumerate(self.grads)]
         funcs += [(f"{prefix}h{i}_{j}", b) for i, row in enumerate(self.hessian)
                   for j, b in enumerate(row)]
-        return [f"{signature(name)} {{ {body} }}" for name, body in funcs]
+        used = " ".join(f"(void){p};" for p in (*self.inputs, *self.attrs))
+        return [f"{signature(name)} {{ {used} {body} }}" for name, body in funcs]
 
     def _args(self):
         """The scalar call's arguments: each input's element, then the attributes."""

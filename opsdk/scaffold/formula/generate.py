@@ -1,51 +1,28 @@
-"""From a formula to the template variables of ``templates/op-formula``: the code of every kernel.
+"""From a formula to the template variables of ``templates/op-formula``: the op's maths.
 
-Three stages, each a kernel with python, C and CUDA implementations (the C and CUDA ones in both
-float32 and float64), named and laid out as ``opsdk.kernels.adapters`` calls them:
+The python functions value, grad and grad2 over ``m`` (python kernels and reference), and the
+same derivatives as scalar C bodies, f, df/dx_i and d2f/dx_i dx_j, from which
+``Elementwise.c_bodies`` writes the C and CUDA kernels of the three stages:
 
     value   inputs...                      -> out                      out = f
     grad    inputs..., grad_out            -> grad_<input>...          grad_x = grad_out df/dx
     grad2   inputs..., grad_out, gg_<input>... -> grad_<input>..., grad_grad_out
             grad_x = grad_out sum_i gg_i d2f/di dx,  grad_grad_out = sum_i gg_i df/di
 """
+import json
 import re
 import shlex
+import textwrap
 
 from .derive import derive, kernel_statements, temporaries_prefix
 from .domain import choose_domain
 from .parse import parse_formula
-from .printers import CUDA_HELPERS, c_code, cuda_code, numeric, python_code
-from .wrap import c_lines, python_lines, text_lines
+from .printers import body_code, numeric, python_code
+from .wrap import python_lines, text_lines
 
-C_TYPES = {"float32": ("float", "f32"), "float64": ("double", "f64")}
 _LINE = 99  # longest generated Python line before results get names of their own
 _COMMENT = 92  # longest line of the derivation in the files' comments
 
-# the CUDA helpers the .cu file defines when its kernels use them (no overflow, as in opsdk/maths.h)
-_CUDA_HELPER_CODE = {
-    "sigmoid": (
-        "__device__ __forceinline__ float opsdk_sigmoid(float u)\n"
-        "{\n    float e = expf(-fabsf(u)), inv = 1.0f / (1.0f + e);\n    return u >= 0.0f ? inv : e * inv;\n}\n\n"
-        "__device__ __forceinline__ double opsdk_sigmoid(double u)\n"
-        "{\n    double e = exp(-fabs(u)), inv = 1.0 / (1.0 + e);\n    return u >= 0.0 ? inv : e * inv;\n}\n"),
-    "softplus": (
-        "__device__ __forceinline__ float opsdk_softplus(float u)\n"
-        "{\n    return fmaxf(u, 0.0f) + log1pf(expf(-fabsf(u)));\n}\n\n"
-        "__device__ __forceinline__ double opsdk_softplus(double u)\n"
-        "{\n    return fmax(u, 0.0) + log1p(exp(-fabs(u)));\n}\n"),
-    "tanh_softplus": (
-        "// tanh(softplus(u)) = n / d with e = exp(-|u|), exactly (see opsdk/maths.h)\n"
-        "template <typename T> __device__ __forceinline__ void opsdk_tanh_softplus_parts(T u, T &n, T &gap)\n"
-        "{\n    T e = exp(-fabs(u));\n    bool pos = u >= T(0);\n"
-        "    n = pos ? T(1) + T(2) * e : e * (e + T(2));\n    gap = pos ? T(2) * e * e : T(2);\n}\n\n"
-        "template <typename T> __device__ __forceinline__ T opsdk_tanh_softplus(T u)\n"
-        "{\n    T n, gap;\n    opsdk_tanh_softplus_parts(u, n, gap);\n    return n / (n + gap);\n}\n"),
-    "sech2_softplus": (
-        "// 1 - tanh(softplus(u))^2 = (d - n)(d + n) / d^2, without cancellation\n"
-        "template <typename T> __device__ __forceinline__ T opsdk_sech2_softplus(T u)\n"
-        "{\n    T n, gap;\n    opsdk_tanh_softplus_parts(u, n, gap);\n    T inv = T(1) / (n + gap);\n"
-        "    return gap * inv * (T(1) + n * inv);\n}\n"),
-}
 # what the stable functions in the derivations stand for
 STABLE_FORMS = {"softplus": "softplus(u) = log(1 + exp(u))", "sigmoid": "sigmoid(u) = 1/(1 + exp(-u))",
                 "log1p": "log1p(u) = log(1 + u)", "expm1": "expm1(u) = exp(u) - 1",
@@ -173,61 +150,57 @@ def python_functions(formula, derived):
 
 # -- C and CUDA ---------------------------------------------------------------------------------
 
-def stages(formula, derived):
-    """[(stage, inputs, outputs, exprs)] of the three kernels, exprs over Symbols named like the arrays."""
-    import sympy
+def c_bodies(formula, derived):
+    """The scalar C bodies of f, df/dx_i and d2f/dx_i dx_j: each its shared subexpressions as
+    ``T`` temporaries, then ``return``, as statement lines."""
+    names = [*formula.inputs, *formula.attrs]
 
-    xs = list(formula.inputs)
-    k = len(xs)
-    grad_out = sympy.Symbol("grad_out", real=True)
-    gg = [sympy.Symbol(f"gg_{x}", real=True) for x in xs]
-    second = [grad_out * sum((gg[i] * derived.hessian[i][j] for i in range(k)), sympy.Integer(0))
-              for j in range(k)]
-    return [
-        ("value", xs, ["out"], [derived.value]),
-        ("grad", [*xs, "grad_out"], [f"grad_{x}" for x in xs], [grad_out * d for d in derived.grad]),
-        ("grad2", [*xs, "grad_out", *(f"gg_{x}" for x in xs)], [*(f"grad_{x}" for x in xs), "grad_grad_out"],
-         [*second, sum((gg[i] * derived.grad[i] for i in range(k)), sympy.Integer(0))]),
-    ]
+    def body(expr):
+        temporaries, (result,) = kernel_statements([numeric(expr)], names)
+        lines = [f"T {symbol} = {body_code(e)};" for symbol, e in temporaries]
+        return [*lines, f"return {body_code(result)};"]
+
+    k = len(formula.inputs)
+    return {"value": body(derived.value), "grad": [body(d) for d in derived.grad],
+            "grad2": [[body(derived.hessian[i][j]) for j in range(k)] for i in range(k)]}
 
 
-def _statements(exprs, arrays, outputs, printer, dtype, symbol_names):
-    """C statements of one loop body: ``const T t0 = ...;`` then ``out[i] = ...;``."""
-    ctype = C_TYPES[dtype][0]
-    temporaries, results = kernel_statements([numeric(e) for e in exprs], symbol_names)
-    names = {a: f"{a}[i]" for a in arrays}
-    lines = [f"const {ctype} {symbol} = {printer(expr, dtype, names)};" for symbol, expr in temporaries]
-    lines += [f"{out}[i] = {printer(expr, dtype, names)};" for out, expr in zip(outputs, results)]
-    return [wrapped for line in lines for wrapped in c_lines(line, 8)]
+def c_bodies_arguments(bodies, indent=4, width=_LINE):
+    """``c_bodies``'s keyword arguments as Python source lines: a body is a string (adjacent
+    literals, one statement each, long statements cut at spaces), grad a list of them, grad2 a
+    list of lists."""
+    def literal(statements, col):
+        pieces = []
+        for line in statements:
+            pieces += textwrap.wrap(line, max(24, width - col - 8), break_long_words=False,
+                                    break_on_hyphens=False)
+        texts = [json.dumps(p + ("" if i == len(pieces) - 1 else " ")) for i, p in enumerate(pieces)]
+        if len(texts) == 1:
+            return texts
+        return ["(" + texts[0]] + [" " * (col + 1) + t for t in texts[1:-1]] + \
+            [" " * (col + 1) + texts[-1] + ")"]
 
+    def block(value, col):
+        """``value`` (a body, or a list) as lines: the first placed by the caller at ``col``."""
+        if value and isinstance(value[0], str):
+            return literal(value, col)
+        flat = [literal(item, col) if isinstance(item[0], str) else block(item, col) for item in value]
+        one = "[" + ", ".join(lines[0] for lines in flat) + "]"
+        if all(len(lines) == 1 for lines in flat) and col + len(one) + 1 <= width:
+            return [one]  # short bodies: the list on one line
+        lines = ["["]
+        for item in value:
+            inner = block(item, col + 4)
+            lines += [" " * (col + 4) + inner[0]] + inner[1:]
+            lines[-1] += ","
+        return lines + [" " * col + "]"]
 
-def c_functions(formula, derived, op, cuda=False):
-    """One dict per (stage, dtype): the function's name, parameter lists and loop body."""
-    attrs = list(formula.attrs)
-    symbol_names = [*formula.inputs, *attrs, "grad_out", *(f"gg_{x}" for x in formula.inputs)]
-    made = []
-    for stage, inputs, outputs, exprs in stages(formula, derived):
-        for dtype, (ctype, suffix) in C_TYPES.items():
-            size = "long long n" if cuda else "int64_t n"
-            params = ([f"const {ctype} *{a}" for a in inputs] + [f"{ctype} *{o}" for o in outputs] + [size]
-                      + [f"{ctype} {a}" for a in attrs])
-            restricted = ([f"const {ctype} *restrict {a}" for a in inputs]
-                          + [f"{ctype} *restrict {o}" for o in outputs]
-                          + ["int64_t lo", "int64_t hi"] + [f"{ctype} {a}" for a in attrs])
-            made.append({
-                "stage": stage, "dtype": dtype, "ctype": ctype, "name": f"{op}_{stage}_{suffix}",
-                "range_name": f"{op}_{stage}_range_{suffix}", "params": ", ".join(params),
-                "range_params": ", ".join(restricted),
-                "range_args": ", ".join([*inputs, *outputs, "lo", "hi", *attrs]),
-                "body": _statements(exprs, inputs, outputs, cuda_code if cuda else c_code, dtype, symbol_names),
-            })
-    return made
-
-
-def cuda_helpers(functions):
-    """The helper definitions the CUDA kernels call."""
-    text = "\n".join(line for f in functions for line in f["body"])
-    return [_CUDA_HELPER_CODE[name] for name in CUDA_HELPERS if f"opsdk_{name}(" in text]
+    lines = []
+    for name in ("value", "grad", "grad2"):
+        made = block(bodies[name], indent + len(name) + 1 if name == "value" else indent)
+        lines += [" " * indent + f"{name}=" + made[0]] + made[1:]
+        lines[-1] += ","
+    return "\n".join(lines)
 
 
 # -- tests --------------------------------------------------------------------------------------
@@ -301,7 +274,7 @@ def formula_context(op, text, inputs=("x",), attrs=None, backends=("python",), d
     signature = ", ".join(formula.inputs) + (", *, " + ", ".join(attr_names) if attr_names else "")
     python = python_functions(formula, derived)
     chosen = choose_domain(_compiled(python, signature), formula, domain)
-    cuda = c_functions(formula, derived, op, cuda=True)
+    bodies = c_bodies(formula, derived)
     return {
         "formula": formula.text,
         "summary": _summary(formula.text),
@@ -316,9 +289,8 @@ def formula_context(op, text, inputs=("x",), attrs=None, backends=("python",), d
         "forward_params": ", ".join([*formula.inputs, *(f"{n}={v!r}" for n, v in formula.attrs.items())]),
         "forward_args": ", ".join([*formula.inputs, *(f"{n}={n}" for n in attr_names)]),
         "python": python,
-        "c_functions": c_functions(formula, derived, op),
-        "cuda_functions": cuda,
-        "cuda_helpers": cuda_helpers(cuda),
+        "c_bodies": bodies,
+        "c_bodies_py": c_bodies_arguments(bodies),
         "domain": [repr(chosen[0]), repr(chosen[1])],
         "notes": list(formula.notes),
         **reference(formula),

@@ -1,23 +1,19 @@
-"""Printing derived expressions as code: Python over the maths namespace ``m``, C and CUDA per dtype.
+"""Printing derived expressions as code: Python over the maths namespace ``m``, C per dtype,
+and the scalar C bodies ``Elementwise.c_bodies`` writes the C and CUDA kernels from.
 
-Numbers become float literals (``0.5f`` in float32 C and CUDA, so nothing is computed in
-double by accident); small powers x**(p/q), q = 1, 2 or 3, become products of x, sqrt(x) or
-cbrt(x) (or their inverses);
+Numbers become float literals (``0.5f`` in float32 C, so nothing is computed in double by
+accident; plain ``0.5`` in a body, which c_bodies makes the kernel's float type); small powers
+x**(p/q), q = 1, 2 or 3, become products of x, sqrt(x) or cbrt(x) (or their inverses);
 every other function is called by the name of the target:
 
     python  m.softplus(x)              (opsdk.kernels.elementwise.maths)
     C       opsdk_softplus_f32(x[i])   (opsdk/maths.h)
-    CUDA    opsdk_softplus(x[i])       (helpers the .cu file defines) or the CUDA library's expf
+    body    softplus(x)                (opsdk.kernels.elementwise.bodies.VOCABULARY)
 """
 from functools import lru_cache
 
 from .parse import function_name
 
-# the names SymPy gives functions, as the maths namespaces name them
-# CUDA's own functions (float versions take an f suffix); the others come from helpers in the file
-_CUDA_LIBRARY = {"exp", "expm1", "log", "log1p", "sqrt", "cbrt", "sin", "cos", "tan", "asin", "acos",
-                 "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "pow"}
-CUDA_HELPERS = ("sigmoid", "softplus", "tanh_softplus", "sech2_softplus")
 # x**(p/q) is written as products of x, sqrt(x) or cbrt(x) up to these |p| (q = 1, 2, 3), pow beyond
 _LONGEST_PRODUCT = {1: 4, 2: 7, 3: 8}
 
@@ -156,15 +152,16 @@ def _printer_classes():
         def _power(self, base, exponent):
             return self._call("pow", self._print(base), self._print(exponent))
 
-    class CudaPrinter(CPrinter):
-        """CUDA: the CUDA math library by name (expf / exp), the file's helpers for the rest."""
+    class BodyPrinter(CPrinter):
+        """A scalar C body: functions by their vocabulary name, literals without a suffix."""
+
+        def __init__(self, names=None):
+            super().__init__("float64", names)
 
         def _call(self, name, *args):
-            if name in _CUDA_LIBRARY:
-                return f"{name}{'f' if self.dtype == 'float32' else ''}({', '.join(args)})"
-            return f"opsdk_{name}({', '.join(args)})"
+            return f"{name}({', '.join(args)})"
 
-    return PythonPrinter, CPrinter, CudaPrinter
+    return PythonPrinter, CPrinter, BodyPrinter
 
 
 def python_code(expr, names=None):
@@ -172,11 +169,6 @@ def python_code(expr, names=None):
     return _printer_classes()[0](names).doprint(expr)
 
 
-def c_code(expr, dtype, names=None):
-    """``expr`` as C for ``dtype`` ("float32" or "float64"); ``names`` maps symbols to C text."""
-    return _printer_classes()[1](dtype, names).doprint(expr)
-
-
-def cuda_code(expr, dtype, names=None):
-    """``expr`` as CUDA for ``dtype``."""
-    return _printer_classes()[2](dtype, names).doprint(expr)
+def body_code(expr, names=None):
+    """``expr`` as the C of a scalar body (see opsdk.kernels.elementwise.bodies)."""
+    return _printer_classes()[2](names).doprint(expr)

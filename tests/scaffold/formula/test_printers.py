@@ -1,9 +1,9 @@
-"""The printers: Python, C and CUDA text that computes what the SymPy expression says.
+"""The printers: Python and scalar-C-body text that computes what the SymPy expression says.
 
 Expressions come from hypothesis (sums, products, quotients, small and large rational powers,
-every function formulas may call); the Python text runs on NumPy, the C and CUDA texts run as
-Python after renaming their functions (their operators and parentheses mean the same there), and
-all are compared with SymPy's own evaluation where it is finite.
+every function formulas may call); the Python text runs on NumPy, the C body text runs as Python
+after mapping its functions (its operators and parentheses mean the same there), and both are
+compared with SymPy's own evaluation where it is finite.
 """
 import math
 import os
@@ -18,7 +18,8 @@ sympy = pytest.importorskip("sympy")
 
 from opsdk.kernels.elementwise import maths_of  # noqa: E402
 from opsdk.scaffold.formula.parse import unusable_part  # noqa: E402
-from opsdk.scaffold.formula.printers import c_code, cuda_code, numeric, python_code  # noqa: E402
+from opsdk.kernels.elementwise.bodies import VOCABULARY  # noqa: E402
+from opsdk.scaffold.formula.printers import body_code, numeric, python_code  # noqa: E402
 from opsdk.scaffold.formula.stable import special_functions  # noqa: E402
 
 X, Y = sympy.symbols("x y", real=True)
@@ -73,7 +74,7 @@ def _run_python(text):
 
 
 class _CNames:
-    """The C and CUDA function names, as NumPy functions (float64: no f suffixes)."""
+    """The C body's function names, as NumPy functions."""
 
     def __init__(self):
         self.m = maths_of(POINTS[0])
@@ -85,8 +86,8 @@ class _CNames:
 
 
 def _as_python(c_text):
-    """A C or CUDA float64 expression as Python: opsdk_exp_f64(u) and exp(u) both become m.exp(u)."""
-    return re.sub(r"\b(?:opsdk_)?([a-z][a-z0-9_]*?)(?:_f64)?\(", r"f['\1'](", c_text)
+    """A C body's expression as Python: exp(u) becomes m.exp(u)."""
+    return re.sub(r"\b([a-z][a-z0-9_]*)\(", r"f['\1'](", c_text)
 
 
 def _run_c(text):
@@ -104,12 +105,13 @@ def _assert_same(got, want, text):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           derandomize=not os.environ.get("OPSDK_FUZZ"))
 @given(expressions())
-def test_printed_python_c_and_cuda_compute_the_expression(expr):
+def test_printed_python_and_c_bodies_compute_the_expression(expr):
     want = _exact(expr)
     expr = numeric(expr)  # as the generator prints: constants as floats
     _assert_same(_run_python(python_code(expr)), want, python_code(expr))
-    _assert_same(_run_c(c_code(expr, "float64")), want, c_code(expr, "float64"))
-    _assert_same(_run_c(cuda_code(expr, "float64")), want, cuda_code(expr, "float64"))
+    _assert_same(_run_c(body_code(expr)), want, body_code(expr))
+    called = set(re.findall(r"\b([a-z][a-z0-9_]*)\(", body_code(expr)))
+    assert called <= set(VOCABULARY), called - set(VOCABULARY)
 
 
 @pytest.mark.parametrize("expr, python", [
@@ -121,6 +123,7 @@ def test_a_lone_quotient_or_power_of_a_sum_keeps_its_parentheses(expr, python):
     assert python_code(expr) == python
 
 
-def test_float32_c_computes_in_float():
-    assert c_code(1 / (1 + X * X), "float32") == "(1.0f/((x*x) + 1.0f))"
-    assert cuda_code(sympy.sin(X) ** sympy.Rational(1, 3), "float32") == "cbrtf(sinf(x))"
+def test_c_bodies_call_the_vocabulary_and_write_plain_literals():
+    # c_bodies makes a decimal literal the kernel's float type: no f suffix to print here
+    assert body_code(1 / (1 + X * X)) == "(1.0/((x*x) + 1.0))"
+    assert body_code(sympy.sin(X) ** sympy.Rational(1, 3)) == "cbrt(sin(x))"
