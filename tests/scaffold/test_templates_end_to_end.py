@@ -51,7 +51,7 @@ def test_generated_pack_passes_its_tests_and_opsdk_check(generated_pack, case):
         if backend == "cuda":
             assert "test_cuda_kernels_match_python_on_gpu[float32] PASSED" in tests.stdout
         else:
-            assert f"test_forward_matches_reference[{backend}-float32] PASSED" in tests.stdout
+            assert f"test_forward_matches_the_reference[{backend}-float32] PASSED" in tests.stdout
     if "cuda" in backends:
         nvcc_test = "tests/ops/test_smooth.py::test_cuda_source_compiles_with_nvcc"
         assert f"{nvcc_test} {'PASSED' if find_nvcc() else 'SKIPPED'}" in tests.stdout
