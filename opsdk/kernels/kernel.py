@@ -77,7 +77,9 @@ class Kernel:
         self.name = name
         self.dtypes = tuple(numpy.dtype(d).name for d in dtypes)
         self._dtypes = frozenset(numpy.dtype(d) for d in dtypes)
-        self._arg_dtypes = {arg: frozenset(map(numpy.dtype, ds)) for arg, ds in (arg_dtypes or {}).items()}
+        # one dtype may be given as itself ("int64") as well as in a tuple
+        self._arg_dtypes = {arg: frozenset(map(numpy.dtype, (ds,) if isinstance(ds, str) else ds))
+                            for arg, ds in (arg_dtypes or {}).items()}
         self.sources = {}  # backend -> CSource / CudaSource
         self._impls = {}  # backend -> adapter function
         self._plans = {}  # (forced backend, device) -> plan, see _make_plan

@@ -38,7 +38,7 @@ def test_every_block_is_runnable_or_marked(doc):
 # framework, and scaffold and build packs: 5-80 s each) run in the full verification; every other
 # page runs in the default suite
 SLOW_DOCS = {"docs/interop.md", "docs/quickstart.md", "docs/writing-ops.md", "docs/packs.md",
-             "docs/verifying-foreign-ops.md", "plugins/opsdk-nn/README.md"}
+             "docs/verifying-foreign-ops.md", "plugins/opsdk-nn/README.md", "docs/porting.md"}
 RUN_CASES = [pytest.param(doc, id=_id(doc), marks=[pytest.mark.slow] if _id(doc) in SLOW_DOCS else [])
              for doc in DOCS]
 

@@ -151,6 +151,11 @@ def test_arg_dtypes_override_the_dtypes_of_one_argument(cache):
         kernel(numpy.array([10.0, 20.0]), numpy.array([1.0]))
 
 
+def test_one_arg_dtype_may_be_given_without_a_tuple():
+    kernel = Kernel("tests.take_one", dtypes=("float64",), arg_dtypes={"index": "int64"})
+    assert kernel._arg_dtypes == {"index": frozenset({numpy.dtype("int64")})}
+
+
 def test_array_keyword_arguments_are_checked_and_made_contiguous(cache):
     kernel = _take_kernel("tests.take_kw")
     y = kernel(numpy.array([10.0, 20.0, 30.0]), index=numpy.array([2, 9, 0])[::2])
