@@ -174,7 +174,8 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     Args:
         input: float Tensor of logits, classes along ``axis``.
         label: int Tensor of class indices: input's shape without ``axis`` (or with 1 there).
-        ignore_index: rows with this label add no loss and are left out of the mean.
+        ignore_index: rows with this label add no loss; the mean leaves them out of its count
+            when ignore_index >= 0 and counts them when it is negative (the default), as Paddle.
         reduction: ``"mean"``, ``"sum"`` or ``"none"`` (per-row losses, label's shape).
         axis: the class axis.
         weight, soft_label, use_softmax, label_smoothing: only their defaults are supported.

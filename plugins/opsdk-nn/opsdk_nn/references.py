@@ -80,7 +80,9 @@ def cross_entropy(input, label, ignore_index=-100, reduction="mean", axis=-1):
     if reduction == "none":
         return loss
     total = P.sum(loss)
-    return total if reduction == "sum" else total / float(valid.sum())
+    # Paddle's count: a negative ignore_index (the default) leaves the ignored rows in it
+    count = float(valid.sum()) if ignore_index >= 0 else float(valid.size)
+    return total if reduction == "sum" else total / max(count, 1.0)
 
 
 REFERENCES = {"gelu": gelu, "silu": silu, "softplus": softplus, "mish": mish, "softmax": softmax,

@@ -91,7 +91,8 @@ def cross_entropy(x, label, ignore_index=-100, reduction="mean"):
         return loss
     if reduction == "sum":
         return loss.sum()
-    return loss.sum() / max(int(keep.sum()), 1)
+    # Paddle's count: a negative ignore_index (the default) leaves the ignored rows in it
+    return loss.sum() / max(int(keep.sum()) if ignore_index >= 0 else len(label), 1)
 
 
 def numeric_vjp(f, arrays, v, eps=1e-6):

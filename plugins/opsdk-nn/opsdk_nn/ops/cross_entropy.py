@@ -72,7 +72,9 @@ class CrossEntropy(PyLayer):
         x2 = moved.reshape(-1, n)
         loss, rowmax, logsum = run(cross_entropy_fwd, x2, flat, ignore_index=int(ignore_index))
         keep = flat != ignore_index
-        count = int(keep.sum())
+        # the mean's count, as Paddle 3.3.1's: the rows kept, except that a negative ignore_index
+        # (the default -100) leaves the ignored rows in it
+        count = int(keep.sum()) if ignore_index >= 0 else int(keep.size)
         ctx.save_for_backward(input)  # backward rereads the logits: in-place changes are caught
         ctx.x2, ctx.flat, ctx.keep, ctx.count = x2, flat, keep, count
         ctx.rowmax, ctx.logsum = rowmax, logsum
