@@ -2,7 +2,8 @@
 
 Forward keeps only each row's max and log-sum; backward rebuilds the softmax from them in
 one pass.
-Rows whose label equals ``ignore_index`` add nothing and are left out of the mean. When the
+Rows whose label equals ``ignore_index`` add nothing; the mean counts them only when
+ignore_index is negative (the default -100), as Paddle 3.3.1 does. When the
 backward is itself recorded (create_graph=True) its rule is written with opsdk ops.
 """
 import numpy
@@ -50,8 +51,9 @@ class CrossEntropy(PyLayer):
     """cross_entropy(input, label): mean (or sum, or per-row) of logsumexp(input) - input[label].
 
     ``input`` holds logits with the classes along ``axis``; ``label`` holds int class indices
-    (shape of input without that axis, or with a 1 there). Rows labelled ``ignore_index`` are
-    skipped and left out of the mean. Fused kernels (python, c, cuda), float32 and float64.
+    (shape of input without that axis, or with a 1 there). Rows labelled ``ignore_index`` add
+    nothing; the mean counts them when ignore_index is negative, as Paddle. Fused kernels
+    (python, c, cuda), float32 and float64.
     """
 
     _opsdk_qualname = "nn.cross_entropy"
