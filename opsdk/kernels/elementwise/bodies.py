@@ -57,6 +57,30 @@ def check_names(op, kind, names):
                 "grad_*, gg_* and opsdk*")
 
 
+_WORD = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\()?")
+_C_WORDS = frozenset({"T", "return", "if", "else", "const", "float", "double", "int", "long"})
+_LOCAL = re.compile(r"\bT\s+([A-Za-z_]\w*)")
+
+
+def check_body(op, where, body, names):
+    """Refuse a body that calls a function outside the vocabulary or reads a name that is no
+    input, attribute or local (``T s = ...``), naming it: else the C compiler would, far from here."""
+    from ...errors import OpArgumentError
+
+    known = {*names, *_C_WORDS, *_LOCAL.findall(body)}
+    text = re.sub(r"(?<![\w.])(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fF]?", " ", body)  # numbers
+    for word, call in _WORD.findall(text):
+        if call and word not in _C_NAMES and word not in _C_WORDS:
+            raise OpArgumentError(
+                f"{op}: {where} body calls {word!r}; expected: one of the functions "
+                f"{', '.join(VOCABULARY)}; got: {body!r}")
+        if not call and word not in known:
+            raise OpArgumentError(
+                f"{op}: {where} body reads {word!r}; expected: an input, an attribute "
+                f"({', '.join(names) or 'none'}) or a local declared as 'T {word} = ...'; "
+                f"got: {body!r}")
+
+
 def statements(body):
     """A body as C statements: an expression becomes ``return (expr);``; literals become T's."""
     body = _DECIMAL.sub(r"((T)\1)", body.strip())
@@ -82,6 +106,13 @@ class Bodies:
                 f"and {[len(row) for row in hessian]}")
         check_names(op, "input", inputs)
         check_names(op, "attribute", attrs)
+        names = (*inputs, *attrs)
+        check_body(op, "value", value, names)
+        for i, b in enumerate(grads):
+            check_body(op, f"grad[{i}]", b, names)
+        for i, row in enumerate(hessian):
+            for j, b in enumerate(row):
+                check_body(op, f"grad2[{i}][{j}]", b, names)
         self.short = op.rsplit(".", 1)[-1]
         self.inputs, self.attrs = tuple(inputs), tuple(attrs)
         self.value = statements(value)

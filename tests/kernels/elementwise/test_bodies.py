@@ -2,6 +2,7 @@
 derivative agree with the op's python kernels, in both dtypes, with several inputs and
 attributes, on the CPU and on the CUDA simulator; the CUDA source compiles with nvcc."""
 import inspect
+import re
 import shutil
 import subprocess
 
@@ -131,3 +132,19 @@ def test_the_written_cuda_source_compiles_with_nvcc_to_the_six_kernels(tmp_path)
     for stage in ("value", "grad", "grad2"):
         for sfx in ("f32", "f64"):
             assert f".text.bodies_gate_{stage}_{sfx}".encode() in symbols
+
+
+@pytest.mark.parametrize("body, says", [
+    ("x * sigmod(alpha * y)", "value body calls 'sigmod'; expected: one of the functions"),
+    ("x * alfa", "value body reads 'alfa'; expected: an input, an attribute (x, y, alpha)"),
+])
+def test_a_body_with_an_unknown_function_or_name_is_refused_before_any_compile(body, says):
+    op = Elementwise("tests.bad_body", value, grad, grad2, inputs=("x", "y"))
+    with pytest.raises(OpArgumentError, match=re.escape(says)):
+        op.c_bodies(body, ["1", "0"], [["0", "0"], ["0", "0"]])
+
+
+def test_locals_numbers_and_ternaries_are_accepted():
+    op = Elementwise("tests.good_body", value, grad, grad2, inputs=("x", "y"))
+    op.c_bodies("T s = sigmoid(alpha * y); T big = 1.5e3; return y > 0 ? x * s : big * 2.;",
+                ["1", "0"], [["0", "0"], ["0", "0"]])
