@@ -46,16 +46,20 @@ class Marshalled(NamedTuple):
     arrays: list       # (position, ndarray) of every array argument
 
 
+_KINDS = {"f": abi.KIND_FLOAT, "i": abi.KIND_SINT, "u": abi.KIND_UINT, "b": abi.KIND_BOOL,
+          "c": abi.KIND_VECTOR}
+
+
 def _kind_of(dtype):
-    return {"f": abi.KIND_FLOAT, "i": abi.KIND_SINT, "u": abi.KIND_UINT, "b": abi.KIND_BOOL,
-            "c": abi.KIND_VECTOR}.get(dtype.kind, abi.KIND_OTHER)
+    return _KINDS.get(dtype.kind, abi.KIND_OTHER)
 
 
 def given(value):
     """The Given of one launch argument (CuPy's conversion); TypeError for what CuPy refuses."""
     if isinstance(value, ndarray):
-        ptr = value._a.__array_interface__["data"][0]
-        return Given(True, _kind_of(value.dtype), value.itemsize, value.dtype, value,
+        a = value._a
+        ptr = a.__array_interface__["data"][0]
+        return Given(True, _kind_of(a.dtype), a.itemsize, a.dtype, value,
                      ptr.to_bytes(8, "little"), lambda: f"a {value.dtype} array of shape {value.shape}")
     if value is None:
         return Given(True, abi.KIND_VOID, 0, None, None, bytes(8), lambda: "None (a null pointer)")
@@ -176,8 +180,7 @@ def marshal(handle, args, label):
             f"{label}: wrong number of arguments\n  expected: {len(params)} "
             f"({', '.join(_param_name(handle, i) for i in range(len(params)))})\n  got: {len(args)}")
     device = current_device_id()
-    keep, arrays = [], []
-    pointers = (ctypes.c_void_p * max(1, len(args)))()
+    arrays, cells = [], []
     for i, (param, value) in enumerate(zip(params, args)):
         try:
             g = given(value)
@@ -198,10 +201,15 @@ def marshal(handle, args, label):
                     f"cupy.cuda.Device({buf.device}): ...)\n  got: device {buf.device}")
             arrays.append((i, value))
         raw = g.raw + bytes(max(0, param.type.size - len(g.raw)))
-        cell = ctypes.create_string_buffer(raw, len(raw))
-        keep.append(cell)
-        pointers[i] = ctypes.cast(cell, ctypes.c_void_p)
-    return Marshalled(pointers, keep, arrays)
+        cells.append(raw + bytes(-len(raw) % 16))  # each parameter's bytes 16-aligned
+    # every parameter's bytes in one buffer (one allocation a launch, not one per argument)
+    block = ctypes.create_string_buffer(b"".join(cells) or bytes(16))
+    pointers = (ctypes.c_void_p * max(1, len(args)))()
+    at = ctypes.addressof(block)
+    for i, cell in enumerate(cells):
+        pointers[i] = at
+        at += len(cell)
+    return Marshalled(pointers, [block], arrays)
 
 
 def _param_name(handle, i):

@@ -176,6 +176,11 @@ POISONS = {
 }
 
 
+def holds_nan(array):
+    """Whether a float array holds a NaN (every poison pattern is one)."""
+    return array.dtype.kind == "f" and array.size > 0 and bool(numpy.isnan(array).any())
+
+
 def poisoned(array, signatures):
     """How many elements of a float32/float64 array carry one of the poison bit patterns."""
     a = array.reshape(-1) if array.flags.c_contiguous else array.ravel()

@@ -159,8 +159,8 @@ def _check_after(handle, arrays, result, label):
                 f"whatever lies there")
     for position, array in arrays:
         param = handle.params[position]
-        if param.pointee_const:
-            continue
+        if param.pointee_const or not faults.holds_nan(array._a):
+            continue  # every poison is a NaN: an output without one holds none (one pass, not one a kind)
         for kind, (signatures, words) in faults.POISONS.items():
             if kind == "shuffle" and not result.undefined_reads:
                 continue

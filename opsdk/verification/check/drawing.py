@@ -7,7 +7,7 @@ from .cost import capped_note, size_limit
 from .samples import ATTRIBUTE, LONG, REGIME, SIZE, TIE, from_sample, sample_seed
 from .variants.long_rows import LONG_ROW, long_variants
 from .variants.regimes import regime_variants
-from .variants.thresholds import source_sizes
+from .variants.thresholds import backend_sizes
 from .variants.ties import tie_variants
 from .variants import (attribute_variants, beyond_variants, broadcast_variants, layout_variants,
                        probe_variants, size_variants, trial)
@@ -96,13 +96,19 @@ def _draw(op, dtype, seed, mode):
         derived += layout_variants(s, full and i == 0)
     derived += regime_variants(op, accepted[0], full, accepts) if accepted else []
     if _compiled(op):
-        extra = tuple(getattr(op, "sizes", ()) or ()) + (source_sizes(op) if full else ())
+        own_sizes = tuple(getattr(op, "sizes", ()) or ())
+        # a threshold's size runs on the backends whose sources hold it (a C kernel's OpenMP
+        # threshold, 65536, is no size of its CUDA twin's: 65537 rows there is a warp per row of
+        # one element, the simulated check's costliest sample, exposing nothing)
+        thresholds = backend_sizes(op) if full else {}
+        extra = own_sizes + tuple(thresholds)
+        only = {size: backends for size, backends in thresholds.items() if size not in own_sizes}
         size_notes = []
         # two samples cover the kernels of an op's options (gelu's erf and tanh forms); the
         # second one along its rows only
         for i, s in enumerate(accepted[:2] if full else accepted[:1]):
             derived += size_variants(op, s, full and i == 0, accepts, extra, size_notes,
-                                     rows=i == 0, tails_only=i > 0)
+                                     rows=i == 0, tails_only=i > 0, backends_of=only)
         notes += [(SIZE, n) for n in size_notes]
         if accepted:
             limit, why = size_limit(op)

@@ -148,7 +148,7 @@ def _first_line(text):
 def samples_for(module, drawn, backend):
     """The samples ``module`` runs on for ``backend`` (its kinds; python-only ones, and the
     kinds in its ``REFERENCE_KINDS``, on python only; those in ``COMPILED_KINDS`` on compiled
-    backends only; the op's first sample only, for a check
+    backends only; a sample naming its ``backends``, on those and python; the op's first sample only, for a check
     with ``LEAD_ONLY``; the op's own samples and those derived from its first, for a check with
     ``LEAD_ORIGIN``)."""
     kinds = getattr(module, "KINDS", ("own",))
@@ -156,7 +156,8 @@ def samples_for(module, drawn, backend):
         kinds = [k for k in kinds if k not in getattr(module, "REFERENCE_KINDS", ())]
     else:
         kinds = [k for k in kinds if k not in getattr(module, "COMPILED_KINDS", ())]
-    chosen = [s for s in drawn.samples if s.kind in kinds and (s.compiled or backend == REFERENCE)]
+    chosen = [s for s in drawn.samples if s.kind in kinds and (
+        backend == REFERENCE or (s.compiled and (s.backends is None or backend in s.backends)))]
     lead = next((s for s in drawn.samples if s.lead), None)
     if getattr(module, "LEAD_ONLY", False):
         chosen = [s for s in chosen if s.lead] or chosen[:1]

@@ -47,7 +47,8 @@ class CaseSample:
     ``make()`` builds fresh Tensors on every call, so checks never share gradients or hooks.
     ``kind`` says where the sample comes from (``own``, ``broadcast``, ``attribute``, ``layout``,
     ``size``, ``probe``, ``beyond``, ``regime``, ``tie``, ``long``); ``compiled`` is False for derived
-    samples only the python backend runs; ``related`` is another sample a check compares this
+    samples only the python backend runs; ``backends`` names the compiled backends a sample is
+    for (None: every one; a size one above a constant of the C source only: ``("c",)``); ``related`` is another sample a check compares this
     one with (the short row of a long-row sample); ``lead`` marks the op's first sample, the
     one checked most thoroughly (whole Jacobians, every engine check); ``origin`` is the index
     of the op's own sample a sample is (derived from).
@@ -62,6 +63,7 @@ class CaseSample:
     related: object = None
     lead: bool = False
     origin: int = 0
+    backends: tuple = None
 
     @property
     def tensor_positions(self):

@@ -44,8 +44,12 @@ def test_derived_sizes_end_one_element_past_a_full_grid_only_where_it_is_cheap(m
     rows = _call(numpy.zeros((4, 3)))
     wide = _call(numpy.zeros((4, 37)))
     case = differential.Case(None, rows, "float32", "contiguous", "first")
-    assert differential.case_sizes(case)[-1] == 16384 // 3 + 1        # a second grid pass
+    # a second grid pass, which is a tail past several blocks too (4097 is left out)
+    assert differential.case_sizes(case) == (1, 7, 255, 256, 257, 16384 // 3 + 1)
     case = differential.Case(None, wide, "float32", "contiguous", "first")
-    assert differential.case_sizes(case) == differential.BLOCK_SIZES  # 4097 rows already past it
+    # 443 rows of 37 are past a full grid; 513, past a full grid of warps (a warp per row)
+    assert differential.case_sizes(case) == (1, 7, 255, 256, 257, 513)
+    case = differential.Case(None, rows, "float32", "strided", "first")
+    assert differential.case_sizes(case) == (7, 257)                  # a view shows at any size
     flat = differential.Case(None, _call(numpy.zeros(9)), "float32", "contiguous", "all")
     assert differential.case_sizes(flat)[-1] == 16385

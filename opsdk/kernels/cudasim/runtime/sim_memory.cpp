@@ -14,16 +14,19 @@ static const size_t kPoolLimit = 64u << 20;
 static const size_t kPoolLargest = 4u << 20;
 // what lies at a page: a live allocation, freed memory (kFreed), or nothing of ours (null); a
 // direct-mapped cache in front of the registry, emptied whenever an allocation comes or goes
+// (by moving its generation on: an entry of an older one is stale, and nothing is rewritten)
 struct PageKind {
     uintptr_t page;
     Allocation *al;
+    uint64_t gen;
     bool freed;
 };
 static PageKind g_pages[1024];
+static uint64_t g_pages_gen = 1;
 static Allocation *find_freed(uintptr_t a);
 
 static void forget_pages() {
-    for (PageKind &p : g_pages) p.page = ~(uintptr_t)0;
+    g_pages_gen++;
     forget_hot();
 }
 
@@ -68,8 +71,8 @@ Allocation *find_allocation(uintptr_t a) {
 Allocation *allocation_of(uintptr_t a, bool *freed) {
     uintptr_t page = a / kPage;
     PageKind &k = g_pages[page % 1024];
-    if (k.page != page) {
-        k.page = page;
+    if (k.page != page || k.gen != g_pages_gen) {
+        k.page = page, k.gen = g_pages_gen;
         k.al = find_allocation(a);
         k.freed = !k.al && find_freed(a);
     }

@@ -5,7 +5,7 @@ or a grid-stride loop that drops the tail, a kernel right for one block size onl
 that goes wrong past one warp or one block. Each kernel call the op's forward, backward and
 double backward make is replayed at sizes 1, 7, 255, 256, 257, 4097 and one element past a full
 grid (16385 on the simulator: a second pass of every grid-stride loop), contiguous and strided
-(``opsdk.kernels.cudasim.differential``); it runs once per op and dtype, on the first sample.
+(strided at 7 and 257; ``opsdk.kernels.cudasim.differential.case_sizes``); it runs once per op and dtype, on the first sample.
 Under the CUDA simulator a fault the GPU would hit is reported with its cause.
 """
 from ..result import Outcome

@@ -127,13 +127,15 @@ def _resized(sample, mapping, rng, label, shape_of=None, ints=True):
     return replace(sample, label=label, args=args, kwargs=kwargs, kind=SIZE)
 
 
-def size_variants(op, sample, full, accepts, extra=(), notes=None, rows=True, tails_only=False):
+def size_variants(op, sample, full, accepts, extra=(), notes=None, rows=True, tails_only=False,
+                  backends_of=None):
     """Samples at the derived sizes (each accepted by the op's python forward): the last axis of
     the first float tensor at every size, and (``rows``) its first axis at ROW_SIZES and the
     thresholds (``tails_only``: ROW_SIZES and the thresholds for the last axis too). Sizes the
     op's declared bound excludes, or left out because the forward got slow, are said in
-    ``notes``."""
+    ``notes``. A size in ``backends_of`` (``{size: backends}``) is run on those backends only."""
     notes = [] if notes is None else notes
+    backends_of = backends_of or {}
     limit, why = size_limit(op)
     base = ROW_SIZES if tails_only else DEFAULT_SIZES if full else FAST_SIZES
     wanted = [sorted(set(base) | set(extra)), sorted(set(ROW_SIZES) | set(extra))]
@@ -155,7 +157,7 @@ def size_variants(op, sample, full, accepts, extra=(), notes=None, rows=True, ta
                 label = f"{sample.label}, size {target} (dimension {c} -> {target})"
                 candidate = _resized(sample, mapping, rng, label)
                 if candidate is not None and accepts(candidate):
-                    variants.append(candidate)
+                    variants.append(replace(candidate, backends=backends_of.get(target)))
                     break
             took = time.perf_counter() - start
             if took > TRIAL_SECONDS:

@@ -77,13 +77,23 @@ def adapter_constants(fn):
 def source_sizes(op):
     """Sizes one above each size-like integer constant of the op's compiled sources, their
     macros and their adapters (at most MOST, the largest first)."""
-    found = set()
+    return tuple(backend_sizes(op))
+
+
+def backend_sizes(op):
+    """``{size: backends}``: each size of ``source_sizes`` (largest first) with the compiled
+    backends whose sources, macros or adapters hold its constant. A C kernel's OpenMP
+    threshold means nothing to its CUDA twin, whose grid is another matter (the simulator's
+    differential sizes, ``cuda_sizes``): each size is run on the backends it is for."""
+    found = {}
     for kernel in op.kernels:
-        values = []
         for backend, source in getattr(kernel, "sources", {}).items():
+            values = []
             for text in _texts(source, kernel.name):
                 values += constants_in(text)
             values += _macro_constants(source)
             values += adapter_constants(getattr(kernel, "_impls", {}).get(backend))
-        found.update(int(v) + 1 for v in values if LOWEST <= v <= HIGHEST)
-    return tuple(sorted(found, reverse=True)[:MOST])
+            for v in values:
+                if LOWEST <= v <= HIGHEST:
+                    found.setdefault(int(v) + 1, set()).add(backend)
+    return {size: tuple(sorted(found[size])) for size in sorted(found, reverse=True)[:MOST]}

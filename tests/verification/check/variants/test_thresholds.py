@@ -1,7 +1,10 @@
 import types
 
-from opsdk.verification.check.variants.thresholds import source_sizes
-from opsdk.kernels import CSource
+from opsdk.verification.check.drawing import Drawn
+from opsdk.verification.check.runner import samples_for
+from opsdk.verification.check.samples import CaseSample
+from opsdk.verification.check.variants.thresholds import backend_sizes, source_sizes
+from opsdk.kernels import CSource, CudaSource
 
 
 def _op(code, tmp_path=None):
@@ -47,3 +50,20 @@ def test_integers_the_python_adapter_holds_or_reads_from_its_module_are_read():
     kernel = types.SimpleNamespace(name="k", sources={"c": CSource(code="void f(void) {}", cdef="")},
                                    _impls={"c": adapter})
     assert source_sizes(types.SimpleNamespace(kernels=(kernel,))) == (250001, 3001)
+
+
+def test_each_threshold_names_the_backends_whose_sources_hold_it():
+    kernel = types.SimpleNamespace(name="k", sources={
+        "c": CSource(code="void f(long n) { if (n > 65536) {} if (n > 8192) {} }", cdef=""),
+        "cuda": CudaSource(code="__global__ void k(int n) { if (n > 8192) {} }")})
+    assert backend_sizes(types.SimpleNamespace(kernels=(kernel,))) == {65537: ("c",), 8193: ("c", "cuda")}
+
+
+def test_a_size_sample_for_c_only_is_run_on_c_and_python_not_on_cuda():
+    sizes = types.SimpleNamespace(KINDS=("size",))
+    everywhere = CaseSample("size 7", (), {}, 0, kind="size")
+    c_only = CaseSample("size 65537", (), {}, 0, kind="size", backends=("c",))
+    drawn = Drawn([everywhere, c_only])
+    assert samples_for(sizes, drawn, "c") == [everywhere, c_only]
+    assert samples_for(sizes, drawn, "python") == [everywhere, c_only]
+    assert samples_for(sizes, drawn, "cuda") == [everywhere]
