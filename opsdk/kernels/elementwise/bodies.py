@@ -22,6 +22,8 @@ would turn the loop into double maths); integer literals convert by themselves.
 import keyword
 import re
 
+from opsdk.errors import OpArgumentError
+
 # name in a body -> (float32 function, float64 function) in C
 _C_NAMES = {name: (f"opsdk_{name}_f32", f"opsdk_{name}_f64") for name in (
     "exp", "expm1", "log", "log1p", "tanh", "sigmoid", "softplus", "tanh_softplus",
@@ -45,8 +47,6 @@ _DECIMAL = re.compile(r"(?<![\w.])((?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?|\d+[eE][+
 
 def check_names(op, kind, names):
     """Refuse input and attribute names a body cannot use as C parameters."""
-    from ...errors import OpArgumentError
-
     for name in names:
         if (not _IDENTIFIER.match(name) or name in _RESERVED or name in _C_NAMES
                 or _ARRAY_NAMES.match(name)
@@ -65,8 +65,6 @@ _LOCAL = re.compile(r"\bT\s+([A-Za-z_]\w*)")
 def check_body(op, where, body, names):
     """Refuse a body that calls a function outside the vocabulary or reads a name that is no
     input, attribute or local (``T s = ...``), naming it: else the C compiler would, far from here."""
-    from ...errors import OpArgumentError
-
     known = {*names, *_C_WORDS, *_LOCAL.findall(body)}
     text = re.sub(r"(?<![\w.])(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fF]?", " ", body)  # numbers
     for word, call in _WORD.findall(text):
@@ -93,8 +91,6 @@ class Bodies:
     """The scalar bodies of an op with k inputs: value, k partial derivatives, a k x k hessian."""
 
     def __init__(self, op, inputs, attrs, value, grads, hessian):
-        from ...errors import OpArgumentError
-
         k = len(inputs)
         grads = [grads] if isinstance(grads, str) else list(grads)
         hessian = [[hessian]] if isinstance(hessian, str) else [
