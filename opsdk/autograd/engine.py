@@ -5,6 +5,7 @@ Tensors and records the backward ops themselves, so the gradients can be differe
 to any order (autograd.record says how a rule reads its values in either mode).
 """
 import sys
+from collections import deque
 
 import numpy as np
 
@@ -71,18 +72,20 @@ def _dependencies(roots, needed=None, blocked=None):
     seen = set(roots)
     stack = list(seen)
     if needed is None and not blocked:
-        # Tensor.backward: every reachable node counts (the hot path)
-        while stack:
-            for edge in stack.pop().edges:
+        # Tensor.backward: every reachable node counts (the hot path). The list of nodes to
+        # expand only grows (a loop over it sees what is appended): a stack popped empty at
+        # every node of a chain would reallocate its memory twice per node
+        for node in stack:
+            for edge in node.edges:
                 # an edge's index is -1 for a leaf tensor, an output index for a node
                 if edge is not None and edge[1] >= 0:
                     target = edge[0]
-                    if target in seen:
-                        deps[target] = deps.get(target, 0) + 1  # roots are seen, not counted
+                    if target in deps:
+                        deps[target] += 1
                     else:
                         deps[target] = 1
-                        seen.add(target)
-                        stack.append(target)
+                        if target not in seen:  # seen: the roots, counted, expanded once
+                            stack.append(target)
         return deps
     while stack:
         node = stack.pop()
@@ -184,7 +187,9 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
         needed = _needed_nodes(roots, leaf_ids, node_targets, blocked)
         needed.update(node_targets)
     deps = _dependencies(roots, needed, blocked)
-    ready = [r for r in roots if r not in deps]
+    # the nodes whose gradients are complete, last in first out; a deque, as in a chain it
+    # holds one node at a time, and a list emptied and refilled reallocates each time
+    ready = deque([r for r in roots if r not in deps])
 
     prev_mode = _state.enabled
     _state.enabled = create_graph
