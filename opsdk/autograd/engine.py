@@ -218,9 +218,9 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
             # what the rule reads: a list holds saved Tensors or the node's own output, read
             # as arrays (first order) or as Tensors (create_graph); a tuple only constants
             args = node.args
-            if node.packed:
-                args = [a.unpacked() if type(a) is Packed else a for a in args]
             if type(args) is list:
+                if node.packed:
+                    args = [a.unpacked() if type(a) is Packed else a for a in args]
                 if create_graph:
                     args = [_wrap_req(node.out, node, 0) if a is OUTPUT else a for a in args]
                 else:
@@ -238,6 +238,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 raise _complex_error(node)
             if type(rule) is not tuple:
                 in_grads = rule(g, *args)
+                if node.cut_grads is not None and not capture:  # a PyLayer's, set as it ran
+                    cut_leaves = _cut_leaves(node, cut_leaves)
             elif len(edges) == 1:
                 in_grads = (rule[0](g, *args),)
             else:
@@ -278,8 +280,6 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                         ready.append(target)
                     else:
                         _release(target, deps, grads, ready, needed if capture else None, blocked)
-            if node.cut_grads is not None and not capture:
-                cut_leaves = _cut_leaves(node, cut_leaves)
     finally:
         _state.enabled = prev_mode
 
