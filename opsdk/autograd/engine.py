@@ -9,6 +9,7 @@ from collections import deque
 
 import numpy as np
 
+from ..dtypes import REAL_FLOAT_CLASSES
 from ..errors import GraphFreedError, InplaceModifiedError, UnreachableInputError, UnsupportedError
 from ..tensor import Tensor, _wrap, _wrap_req, as_array, version_total
 from . import grad_mode
@@ -231,7 +232,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 complex_g = _complex(g, True)
             else:
                 try:
-                    complex_g = g.dtype.kind == "c"
+                    dtype = g.dtype
+                    complex_g = type(dtype) not in REAL_FLOAT_CLASSES and dtype.kind == "c"
                 except AttributeError:  # a Python number
                     complex_g = False
             if complex_g and not getattr(rule, "complex_ok", False):
