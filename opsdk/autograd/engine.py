@@ -198,7 +198,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
         while ready:
             node = ready.pop()
             g = grads.pop(node)
-            multi = node.n_out != 1
+            multi = type(g) is list  # (the pending gradients of a multi-output node)
             if node.pre_hooks is not None:
                 g = _apply_pre_hooks(node, g, multi, create_graph, _wrap)
             if capture:
@@ -278,7 +278,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 left = deps[target] - 1
                 deps[target] = left
                 if left == 0:
-                    if target in grads:
+                    if g is not None or target in grads:
                         ready.append(target)
                     else:
                         _release(target, deps, grads, ready, needed if capture else None, blocked)
