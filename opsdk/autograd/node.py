@@ -26,12 +26,13 @@ class Node:
     checked before the rule runs.
     """
 
-    # rarely-set fields live in the class (defaults) and the lazily created __dict__
-    __slots__ = ("name", "rule", "edges", "args", "saved", "__dict__", "__weakref__")
+    # what backward reads at every node is a slot (a class default read through an instance
+    # is a slow lookup); rarely-read fields live in the class (defaults) and the lazily
+    # created __dict__. ``shapes``: per input, the shape its gradient is summed back to (a
+    # broadcasting op), or None; ``pre_hooks``: {output index: hooks on its gradient}, or None
+    __slots__ = ("name", "rule", "edges", "args", "saved", "shapes", "pre_hooks", "__dict__",
+                 "__weakref__")
     n_out = 1
-    # per input, the shape its gradient is summed back to (a broadcasting op), or None
-    shapes = None
-    pre_hooks = None
     # args holds saved_tensors_hooks' packed tensors (unpacked when backward runs)
     packed = False
     site = None
@@ -49,6 +50,7 @@ class Node:
         self.edges = edges
         self.args = args
         self.saved = saved
+        self.shapes = self.pre_hooks = None
         if n_out != 1:
             self.n_out = n_out
         if site is not None:
