@@ -225,8 +225,11 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 if create_graph:
                     args = [_wrap_req(node.out, node, 0) if a is OUTPUT else a for a in args]
                 else:
-                    args = [a._data if isinstance(a, Tensor) else (node.out if a is OUTPUT else a)
-                            for a in args]
+                    values = []  # (a loop: in CPython 3.11 cheaper than a comprehension)
+                    for a in args:
+                        values.append(a._data if isinstance(a, Tensor) else
+                                      (node.out if a is OUTPUT else a))
+                    args = values
             edges = node.edges
             if multi:
                 complex_g = _complex(g, True)
