@@ -13,7 +13,7 @@ from ..dtypes import REAL_FLOAT_CLASSES
 from ..errors import GraphFreedError, InplaceModifiedError, UnreachableInputError, UnsupportedError
 from ..tensor import Tensor, _wrap, _wrap_req, as_array, version_total
 from . import grad_mode
-from .node import OutputReadingNode, OutputWritten
+from .node import OutputWritten
 from .record import OUTPUT, clone, unbroadcast
 from .saved_hooks import Packed
 
@@ -253,9 +253,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 in_grads = [gi if s is None or gi is None else unbroadcast(gi, s)
                             for gi, s in zip(in_grads, node.shapes)]
             if not retain_graph:
-                node.rule = node.args = node.saved = None
-                if type(node) is OutputReadingNode:
-                    node.out = None
+                node.rule = node.args = node.saved = node.out = None
             for edge, g in zip(edges, in_grads):
                 if edge is None:
                     continue

@@ -29,15 +29,18 @@ class Node:
     # what backward reads at every node is a slot (a class default read through an instance
     # is a slow lookup); rarely-read fields live in the class (defaults) and the lazily
     # created __dict__. ``shapes``: per input, the shape its gradient is summed back to (a
-    # broadcasting op), or None; ``pre_hooks``: {output index: hooks on its gradient}, or None
-    __slots__ = ("name", "rule", "edges", "args", "saved", "shapes", "pre_hooks", "__dict__",
-                 "__weakref__")
+    # broadcasting op), or None; ``pre_hooks``: {output index: hooks on its gradient}, or None;
+    # ``out``: the output array of a one-output node whose rule reads it (exp, tanh, ...; the
+    # engine hands it to the rule where its args name ``OUTPUT``), else None;
+    # ``reads_output``: the output indices whose values backward reads, or None.
+    # One class for every node: CPython specializes attribute access per class, and the nodes
+    # of a graph alternating between two classes would undo it at every node
+    __slots__ = ("name", "rule", "edges", "args", "saved", "shapes", "pre_hooks", "out",
+                 "reads_output", "__dict__", "__weakref__")
     n_out = 1
     # args holds saved_tensors_hooks' packed tensors (unpacked when backward runs)
     packed = False
     site = None
-    # the output indices whose values backward reads, or None
-    reads_output = None
     # a PyLayer's node, after its rule ran: per input, True where the gradient was computed in
     # backward (a leaf's .grad made of it reports stop_gradient=True, as in Paddle)
     cut_grads = None
@@ -50,7 +53,7 @@ class Node:
         self.edges = edges
         self.args = args
         self.saved = saved
-        self.shapes = self.pre_hooks = None
+        self.shapes = self.pre_hooks = self.out = self.reads_output = None
         if n_out != 1:
             self.n_out = n_out
         if site is not None:
@@ -67,9 +70,5 @@ class Node:
         return f"<Node {self.name}>"
 
 
-class OutputReadingNode(Node):
-    """A one-output node whose rule reads its own output (exp, tanh, ...): ``out`` holds that
-    array, which the engine hands the rule where its args name ``OUTPUT``."""
-
-    __slots__ = ("out",)
-    reads_output = frozenset((0,))
+# reads_output of a one-output node whose rule reads its output
+READS_OUTPUT = frozenset((0,))

@@ -29,7 +29,7 @@ from ..dtypes import FLOAT_CLASSES
 from ..tensor import Tensor, _wrap, _wrap_req, as_array, int_result, version_total
 from . import saved_hooks
 from . import grad_mode
-from .node import Node, OutputReadingNode
+from .node import READS_OUTPUT, Node
 
 _new = object.__new__
 _state = grad_mode._state
@@ -130,24 +130,27 @@ def record(name, out, inputs, rule, args=(), broadcast=False, saved=()):
             return _wrap(out)
     if type(out.dtype) not in FLOAT_CLASSES and out.dtype.kind not in "fc":
         return int_result(out)
-    kind = Node
+    reads_out = False
     keep = None
     for a in args:
         # by identity: ``in`` or == would compare Tensors elementwise
         if a is OUTPUT:
-            kind = OutputReadingNode
+            reads_out = True
         elif isinstance(a, Tensor):
             keep = [a] if keep is None else keep + [a]
-    node = _new(kind)
+    node = _new(Node)  # Node.__init__, written out
     node.name = name
     node.rule = rule
     node.edges = edges
     node.shapes = node.pre_hooks = None  # (set below for a broadcasting op)
-    if kind is OutputReadingNode:
+    if reads_out:
         node.out = out
+        node.reads_output = READS_OUTPUT
         args = list(args)
-    elif keep is not None:
-        args = list(args)
+    else:
+        node.out = node.reads_output = None
+        if keep is not None:
+            args = list(args)
     if keep is not None:
         pair = saved_hooks.active()
         if pair is not None:
