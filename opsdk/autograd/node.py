@@ -26,18 +26,18 @@ class Node:
     checked before the rule runs.
     """
 
-    # what backward reads at every node is a slot (a class default read through an instance
+    # What backward reads at every node is a slot (a class default read through an instance
     # is a slow lookup); rarely-read fields live in the class (defaults) and the lazily
-    # created __dict__. ``shapes``: per input, the shape its gradient is summed back to (a
-    # broadcasting op), or None; ``pre_hooks``: {output index: hooks on its gradient}, or None;
-    # ``out``: the output array of a one-output node whose rule reads it (exp, tanh, ...; the
-    # engine hands it to the rule where its args name ``OUTPUT``), else None;
-    # ``reads_output``: the output indices whose values backward reads, or None.
-    # One class for every node: CPython specializes attribute access per class, and the nodes
-    # of a graph alternating between two classes would undo it at every node
-    __slots__ = ("name", "rule", "edges", "args", "saved", "shapes", "pre_hooks", "out",
-                 "reads_output", "__dict__", "__weakref__")
-    n_out = 1
+    # created __dict__. One class for every node: CPython specializes attribute access per
+    # class, and a graph alternating between two classes would undo it at every node.
+    #   n_out: the number of outputs;
+    #   shapes: per input, the shape its gradient is summed back to (a broadcasting op), or None;
+    #   pre_hooks: {output index: hooks on its gradient}, or None;
+    #   out: the output array of a one-output node whose rule reads it (exp, tanh, ...; the
+    #     engine hands it to the rule where its args name ``OUTPUT``), else None;
+    #   reads_output: the output indices whose values backward reads, or None.
+    __slots__ = ("name", "rule", "edges", "args", "saved", "n_out", "shapes", "pre_hooks",
+                 "out", "reads_output", "__dict__", "__weakref__")
     # args holds saved_tensors_hooks' packed tensors (unpacked when backward runs)
     packed = False
     site = None
@@ -54,8 +54,7 @@ class Node:
         self.args = args
         self.saved = saved
         self.shapes = self.pre_hooks = self.out = self.reads_output = None
-        if n_out != 1:
-            self.n_out = n_out
+        self.n_out = n_out
         if site is not None:
             self.site = site
 

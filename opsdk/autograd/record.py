@@ -142,6 +142,7 @@ def record(name, out, inputs, rule, args=(), broadcast=False, saved=()):
     node.name = name
     node.rule = rule
     node.edges = edges
+    node.n_out = 1
     node.shapes = node.pre_hooks = None  # (set below for a broadcasting op)
     if reads_out:
         node.out = out
