@@ -17,6 +17,12 @@ complex128 = np.dtype("complex128")
 
 FLOAT_DTYPES = (float16, float32, float64)
 
+# the classes of NumPy's real and complex float dtypes: for an array's dtype of one of them,
+# ``type(dtype) in`` answers what ``dtype.kind`` would, without reading the kind (ops and the
+# engine ask it at every node; a dtype of any other class is asked its kind)
+REAL_FLOAT_CLASSES = frozenset(type(np.dtype(c)) for c in "efdg")
+FLOAT_CLASSES = REAL_FLOAT_CLASSES | frozenset(type(np.dtype(c)) for c in "FDG")
+
 
 class DType:
     """A dtype as Paddle shows it: ``str(paddle.float32)`` is ``'paddle.float32'``.

@@ -5,13 +5,15 @@ Tensors and records the backward ops themselves, so the gradients can be differe
 to any order (autograd.record says how a rule reads its values in either mode).
 """
 import sys
+from collections import deque
 
 import numpy as np
 
+from ..dtypes import REAL_FLOAT_CLASSES
 from ..errors import GraphFreedError, InplaceModifiedError, UnreachableInputError, UnsupportedError
 from ..tensor import Tensor, _wrap, _wrap_req, as_array, version_total
 from . import grad_mode
-from .node import OutputReadingNode, OutputWritten
+from .node import OutputWritten
 from .record import OUTPUT, clone, unbroadcast
 from .saved_hooks import Packed
 
@@ -71,18 +73,20 @@ def _dependencies(roots, needed=None, blocked=None):
     seen = set(roots)
     stack = list(seen)
     if needed is None and not blocked:
-        # Tensor.backward: every reachable node counts (the hot path)
-        while stack:
-            for edge in stack.pop().edges:
+        # Tensor.backward: every reachable node counts (the hot path). The list of nodes to
+        # expand only grows (a loop over it sees what is appended): a stack popped empty at
+        # every node of a chain would reallocate its memory twice per node
+        for node in stack:
+            for edge in node.edges:
                 # an edge's index is -1 for a leaf tensor, an output index for a node
                 if edge is not None and edge[1] >= 0:
                     target = edge[0]
-                    if target in seen:
-                        deps[target] = deps.get(target, 0) + 1  # roots are seen, not counted
+                    if target in deps:
+                        deps[target] += 1
                     else:
                         deps[target] = 1
-                        seen.add(target)
-                        stack.append(target)
+                        if target not in seen:  # seen: the roots, counted, expanded once
+                            stack.append(target)
         return deps
     while stack:
         node = stack.pop()
@@ -184,7 +188,9 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
         needed = _needed_nodes(roots, leaf_ids, node_targets, blocked)
         needed.update(node_targets)
     deps = _dependencies(roots, needed, blocked)
-    ready = [r for r in roots if r not in deps]
+    # the nodes whose gradients are complete, last in first out; a deque, as in a chain it
+    # holds one node at a time, and a list emptied and refilled reallocates each time
+    ready = deque([r for r in roots if r not in deps])
 
     prev_mode = _state.enabled
     _state.enabled = create_graph
@@ -192,7 +198,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
         while ready:
             node = ready.pop()
             g = grads.pop(node)
-            multi = node.n_out != 1
+            multi = type(g) is list  # (the pending gradients of a multi-output node)
             if node.pre_hooks is not None:
                 g = _apply_pre_hooks(node, g, multi, create_graph, _wrap)
             if capture:
@@ -213,26 +219,32 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
             # what the rule reads: a list holds saved Tensors or the node's own output, read
             # as arrays (first order) or as Tensors (create_graph); a tuple only constants
             args = node.args
-            if node.packed:
-                args = [a.unpacked() if type(a) is Packed else a for a in args]
             if type(args) is list:
+                if node.packed:
+                    args = [a.unpacked() if type(a) is Packed else a for a in args]
                 if create_graph:
                     args = [_wrap_req(node.out, node, 0) if a is OUTPUT else a for a in args]
                 else:
-                    args = [a._data if isinstance(a, Tensor) else (node.out if a is OUTPUT else a)
-                            for a in args]
+                    values = []  # (a loop: in CPython 3.11 cheaper than a comprehension)
+                    for a in args:
+                        values.append(a._data if isinstance(a, Tensor) else
+                                      (node.out if a is OUTPUT else a))
+                    args = values
             edges = node.edges
             if multi:
                 complex_g = _complex(g, True)
             else:
                 try:
-                    complex_g = g.dtype.kind == "c"
+                    dtype = g.dtype
+                    complex_g = type(dtype) not in REAL_FLOAT_CLASSES and dtype.kind == "c"
                 except AttributeError:  # a Python number
                     complex_g = False
             if complex_g and not getattr(rule, "complex_ok", False):
                 raise _complex_error(node)
             if type(rule) is not tuple:
                 in_grads = rule(g, *args)
+                if node.cut_grads is not None and not capture:  # a PyLayer's, set as it ran
+                    cut_leaves = _cut_leaves(node, cut_leaves)
             elif len(edges) == 1:
                 in_grads = (rule[0](g, *args),)
             else:
@@ -241,9 +253,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 in_grads = [gi if s is None or gi is None else unbroadcast(gi, s)
                             for gi, s in zip(in_grads, node.shapes)]
             if not retain_graph:
-                node.rule = node.args = node.saved = None
-                if type(node) is OutputReadingNode:
-                    node.out = None
+                node.rule = node.args = node.saved = node.out = None
             for edge, g in zip(edges, in_grads):
                 if edge is None:
                     continue
@@ -269,12 +279,10 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs=None,
                 left = deps[target] - 1
                 deps[target] = left
                 if left == 0:
-                    if target in grads:
+                    if g is not None or target in grads:
                         ready.append(target)
                     else:
                         _release(target, deps, grads, ready, needed if capture else None, blocked)
-            if node.cut_grads is not None and not capture:
-                cut_leaves = _cut_leaves(node, cut_leaves)
     finally:
         _state.enabled = prev_mode
 

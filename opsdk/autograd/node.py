@@ -26,17 +26,21 @@ class Node:
     checked before the rule runs.
     """
 
-    # rarely-set fields live in the class (defaults) and the lazily created __dict__
-    __slots__ = ("name", "rule", "edges", "args", "saved", "__dict__", "__weakref__")
-    n_out = 1
-    # per input, the shape its gradient is summed back to (a broadcasting op), or None
-    shapes = None
-    pre_hooks = None
+    # What backward reads at every node is a slot (a class default read through an instance
+    # is a slow lookup); rarely-read fields live in the class (defaults) and the lazily
+    # created __dict__. One class for every node: CPython specializes attribute access per
+    # class, and a graph alternating between two classes would undo it at every node.
+    #   n_out: the number of outputs;
+    #   shapes: per input, the shape its gradient is summed back to (a broadcasting op), or None;
+    #   pre_hooks: {output index: hooks on its gradient}, or None;
+    #   out: the output array of a one-output node whose rule reads it (exp, tanh, ...; the
+    #     engine hands it to the rule where its args name ``OUTPUT``), else None;
+    #   reads_output: the output indices whose values backward reads, or None.
+    __slots__ = ("name", "rule", "edges", "args", "saved", "n_out", "shapes", "pre_hooks",
+                 "out", "reads_output", "__dict__", "__weakref__")
     # args holds saved_tensors_hooks' packed tensors (unpacked when backward runs)
     packed = False
     site = None
-    # the output indices whose values backward reads, or None
-    reads_output = None
     # a PyLayer's node, after its rule ran: per input, True where the gradient was computed in
     # backward (a leaf's .grad made of it reports stop_gradient=True, as in Paddle)
     cut_grads = None
@@ -49,8 +53,8 @@ class Node:
         self.edges = edges
         self.args = args
         self.saved = saved
-        if n_out != 1:
-            self.n_out = n_out
+        self.shapes = self.pre_hooks = self.out = self.reads_output = None
+        self.n_out = n_out
         if site is not None:
             self.site = site
 
@@ -65,9 +69,5 @@ class Node:
         return f"<Node {self.name}>"
 
 
-class OutputReadingNode(Node):
-    """A one-output node whose rule reads its own output (exp, tanh, ...): ``out`` holds that
-    array, which the engine hands the rule where its args name ``OUTPUT``."""
-
-    __slots__ = ("out",)
-    reads_output = frozenset((0,))
+# reads_output of a one-output node whose rule reads its output
+READS_OUTPUT = frozenset((0,))

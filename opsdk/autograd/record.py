@@ -25,13 +25,17 @@ import weakref
 
 import numpy as np
 
+from ..dtypes import FLOAT_CLASSES
 from ..tensor import Tensor, _wrap, _wrap_req, as_array, int_result, version_total
 from . import saved_hooks
 from . import grad_mode
-from .node import Node, OutputReadingNode
+from .node import READS_OUTPUT, Node
 
 _new = object.__new__
 _state = grad_mode._state
+# a global, read fast: CPython 3.11 does not cache ``np.ndarray`` read in a function (numpy's
+# module has a __getattr__), and record reads it for every op
+_ndarray = np.ndarray
 
 
 def needs_grad(*tensors):
@@ -108,7 +112,7 @@ def record(name, out, inputs, rule, args=(), broadcast=False, saved=()):
     Returns:
         The output Tensor (a list for a list of outputs); a non-float output gets no node.
     """
-    if type(out) is not np.ndarray:
+    if type(out) is not _ndarray:
         if type(out) is list:
             return _record_outputs(name, out, inputs, rule, args, saved)
         out = as_array(out)
@@ -124,25 +128,30 @@ def record(name, out, inputs, rule, args=(), broadcast=False, saved=()):
         edges = tuple([edge_to(t) for t in inputs])
         if edges.count(None) == len(edges):
             return _wrap(out)
-    if out.dtype.kind not in "fc":
+    if type(out.dtype) not in FLOAT_CLASSES and out.dtype.kind not in "fc":
         return int_result(out)
-    kind = Node
+    reads_out = False
     keep = None
     for a in args:
         # by identity: ``in`` or == would compare Tensors elementwise
         if a is OUTPUT:
-            kind = OutputReadingNode
+            reads_out = True
         elif isinstance(a, Tensor):
             keep = [a] if keep is None else keep + [a]
-    node = _new(kind)
+    node = _new(Node)  # Node.__init__, written out
     node.name = name
     node.rule = rule
     node.edges = edges
-    if kind is OutputReadingNode:
+    node.n_out = 1
+    node.shapes = node.pre_hooks = None  # (set below for a broadcasting op)
+    if reads_out:
         node.out = out
+        node.reads_output = READS_OUTPUT
         args = list(args)
-    elif keep is not None:
-        args = list(args)
+    else:
+        node.out = node.reads_output = None
+        if keep is not None:
+            args = list(args)
     if keep is not None:
         pair = saved_hooks.active()
         if pair is not None:
