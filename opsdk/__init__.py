@@ -147,6 +147,7 @@ _LAZY_ATTRS = {
     "atan2": (".functional.angles", "atan2"),
     "conv1d": (".nn.functional.conv", "conv1d"),
     "conv2d": (".nn.functional.conv", "conv2d"),
+    "adaptive_avg_pool1d": (".nn.functional.pooling", "adaptive_avg_pool1d"),
 }
 
 

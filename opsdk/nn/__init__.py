@@ -16,6 +16,8 @@ from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, KLDivLoss, L1Lo
                    NLLLoss, SmoothL1Loss)
 from .norm import LayerNorm
 from .param_attr import ParamAttr
+from .pooling import (AdaptiveAvgPool1D, AdaptiveAvgPool2D, AdaptiveAvgPool3D, AdaptiveMaxPool1D,
+                      AdaptiveMaxPool2D, AdaptiveMaxPool3D, AvgPool1D, MaxPool1D)
 from .parameter import Parameter, create_parameter
 from .recompute import recompute_sequential
 from .sparse_grad import SparseGradTensor, SparseRowGrad
@@ -23,6 +25,10 @@ from .sparse_grad import SparseGradTensor, SparseRowGrad
 # Paddle's torch-style aliases
 Silu = SiLU
 Module, ModuleList, ModuleDict = Layer, LayerList, LayerDict
+AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d = (AdaptiveAvgPool1D, AdaptiveAvgPool2D,
+                                                           AdaptiveAvgPool3D)
+AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d = (AdaptiveMaxPool1D, AdaptiveMaxPool2D,
+                                                           AdaptiveMaxPool3D)
 
 __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict",
            "ParameterList", "ReLU", "LeakyReLU", "GELU", "SiLU", "Silu", "Swish", "Sigmoid",
@@ -31,7 +37,10 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "Mish", "PReLU", "Hardshrink", "Softshrink", "ThresholdedReLU", "GLU", "Flatten",
            "Unflatten", "Identity", "CosineSimilarity", "Module", "ModuleList", "ModuleDict",
            "LayerNorm", "Dropout", "CrossEntropyLoss", "Conv1D", "Conv2D", "MaxPool2D",
-           "AvgPool2D", "BatchNorm1D", "BatchNorm2D",
+           "AvgPool2D", "BatchNorm1D", "BatchNorm2D", "MaxPool1D", "AvgPool1D",
+           "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool1D",
+           "AdaptiveMaxPool2D", "AdaptiveMaxPool3D", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+           "AdaptiveMaxPool3d",
            "MSELoss", "L1Loss", "SmoothL1Loss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss",
            "KLDivLoss", "ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue",
            "ParamAttr", "Parameter", "create_parameter", "recompute_sequential",

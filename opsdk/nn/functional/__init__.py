@@ -14,6 +14,9 @@ from .loss_extra import (binary_cross_entropy, binary_cross_entropy_with_logits,
                          l1_loss, label_smooth, nll_loss, smooth_l1_loss,
                          softmax_with_cross_entropy, square_error_cost)
 from .norm import cosine_similarity, layer_norm, normalize
+from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d,
+                      adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool3d, avg_pool1d,
+                      max_pool1d)
 
 __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "softmax",
            "log_softmax", "cross_entropy", "mse_loss", "linear", "dropout", "embedding",
@@ -24,7 +27,9 @@ __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "so
            "thresholded_relu", "glu", "logsigmoid", "cosine_similarity", "square_error_cost",
            "label_smooth", "softmax_with_cross_entropy", "relu_", "elu_", "leaky_relu_",
            "hardtanh_", "softmax_", "thresholded_relu_", "tanh_", "conv1d", "conv2d",
-           "max_pool2d", "avg_pool2d", "batch_norm"]
+           "max_pool2d", "avg_pool2d", "batch_norm", "max_pool1d", "avg_pool1d",
+           "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
+           "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d"]
 
 
 def _in_place(fn, name):

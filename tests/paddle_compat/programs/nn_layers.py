@@ -388,3 +388,79 @@ def shrinks_glu_cosine_and_utils(paddle):
     out["aliases"] = [paddle.nn.Module is paddle.nn.Layer,
                       paddle.nn.ModuleDict is paddle.nn.LayerDict]
     return out
+
+
+_POOL_X = np.asarray([[[0.3, -1.2, 2.0, 0.7, -0.4, 1.1, 0.9]],
+                      [[1.0, 1.0, -2.0, 0.5, 0.5, 3.0, -1.0]]], dtype="float32")
+
+
+def _pool_grads(paddle, fn, x=_POOL_X):
+    xt = paddle.to_tensor(x, stop_gradient=False)
+    out = fn(xt)
+    y, mask = out if isinstance(out, tuple) else (out, None)
+    (g,) = paddle.grad((y * paddle.to_tensor(np.linspace(-1, 1, y.size, dtype="float32")
+                                             .reshape(y.shape))).sum(), xt)
+    return {"y": y, "mask": mask, "g": g}
+
+
+@program(item="nn")
+def pool1d_windows_padding_and_ceil_mode(paddle):
+    F = paddle.nn.functional
+    return {
+        "max": _pool_grads(paddle, lambda t: F.max_pool1d(t, 3, 2, 1, return_mask=True)),
+        "max_ceil": _pool_grads(paddle, lambda t: F.max_pool1d(t, 2, 2, ceil_mode=True)),
+        "max_same": _pool_grads(paddle, lambda t: F.max_pool1d(t, 4, 2, "SAME")),
+        "avg": _pool_grads(paddle, lambda t: F.avg_pool1d(t, 3, 2, [1, 2])),
+        "avg_inclusive": _pool_grads(paddle, lambda t: F.avg_pool1d(
+            t, 4, 3, 1, exclusive=False, ceil_mode=True)),
+        "layers": [paddle.nn.MaxPool1D(2)(paddle.to_tensor(_POOL_X)),
+                   paddle.nn.AvgPool1D(3, 1, 1)(paddle.to_tensor(_POOL_X))],
+    }
+
+
+@program(item="nn")
+def adaptive_pools_overlapping_bins(paddle):
+    F = paddle.nn.functional
+    x2 = np.arange(35, dtype="float32").reshape(1, 1, 5, 7) % 11
+    return {
+        "avg1d": _pool_grads(paddle, lambda t: F.adaptive_avg_pool1d(t, 5)),
+        "max1d": _pool_grads(paddle, lambda t: F.adaptive_max_pool1d(t, 4, return_mask=True)),
+        "max1d_more_bins": _pool_grads(paddle, lambda t: F.adaptive_max_pool1d(t, 10)),
+        "avg2d": _pool_grads(paddle, lambda t: F.adaptive_avg_pool2d(t, [3, None]), x2),
+        "max2d": _pool_grads(paddle, lambda t: F.adaptive_max_pool2d(
+            t, [2, 3], return_mask=True), x2),
+        "avg2d_nhwc": _pool_grads(paddle, lambda t: F.adaptive_avg_pool2d(
+            t, 2, data_format="NHWC"), x2),
+    }
+
+
+@program(item="nn")
+def adaptive_pool_layers_3d_and_aliases(paddle):
+    x = (np.arange(60, dtype="float32").reshape(1, 1, 3, 4, 5) * 7) % 13
+    nn = paddle.nn
+    pool = nn.AdaptiveMaxPool3D([2, 3, 2], return_mask=True)
+    out = {"max3d": _pool_grads(paddle, pool, x),
+           "avg3d": _pool_grads(paddle, nn.AdaptiveAvgPool3D([2, None, 3]), x),
+           "repr": [repr(pool), repr(nn.AdaptiveAvgPool2D(3)), repr(nn.MaxPool1D(2, 1))],
+           "alias": nn.AdaptiveMaxPool2d is nn.AdaptiveMaxPool2D}
+    pool.return_indices = False
+    out["no_mask"] = pool(paddle.to_tensor(x))
+    return out
+
+
+@program(item="nn")
+def pool_bad_arguments_raise(paddle):
+    F = paddle.nn.functional
+    x = paddle.to_tensor(_POOL_X)
+    return {
+        "ndim": attempt(lambda: F.max_pool1d(paddle.ones([1, 1, 2, 2]), 2) and None),
+        "valid_ceil": attempt(lambda: F.avg_pool1d(x, 2, padding="VALID", ceil_mode=True)
+                              and None),
+        "mask_asym": attempt(lambda: F.max_pool1d(x, 3, padding=[0, 1], return_mask=True)
+                             and None),
+        "bad_pad": attempt(lambda: F.avg_pool1d(x, 3, padding="same_ish") and None),
+        "float_size": attempt(lambda: F.adaptive_max_pool2d(paddle.ones([1, 1, 4, 4]), [2.0, 2])
+                              and None),
+        "format": attempt(lambda: F.adaptive_avg_pool2d(paddle.ones([1, 1, 4, 4]), 2,
+                                                        data_format="NCL") and None),
+    }

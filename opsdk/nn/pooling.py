@@ -1,0 +1,160 @@
+"""MaxPool1D, AvgPool1D and the adaptive pools as layers over nn.functional.pooling (Paddle's
+attribute names, reprs and ``return_indices`` property)."""
+from .functional import pooling as F
+from .layer import Layer
+
+
+class AvgPool1D(Layer):
+    """F.avg_pool1d as a layer.
+
+    Example:
+        >>> opsdk.nn.AvgPool1D(2)(opsdk.ones([1, 3, 8])).shape
+        paddle.Size([1, 3, 4])
+    """
+
+    def __init__(self, kernel_size, stride=None, padding=0, exclusive=True, ceil_mode=False,
+                 name=None):
+        super().__init__()
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+        self.exclusive, self.ceil_mode, self.name = exclusive, ceil_mode, name
+
+    def forward(self, x):
+        return F.avg_pool1d(x, self.kernel_size, self.stride, self.padding, self.exclusive,
+                            self.ceil_mode, self.name)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxPool1D(Layer):
+    """F.max_pool1d as a layer."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
+                 name=None):
+        super().__init__()
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+        self.return_mask, self.ceil_mode, self.name = return_mask, ceil_mode, name
+
+    def forward(self, x):
+        return F.max_pool1d(x, self.kernel_size, self.stride, self.padding, self.return_mask,
+                            self.ceil_mode, self.name)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AdaptiveAvgPool1D(Layer):
+    """F.adaptive_avg_pool1d as a layer."""
+
+    def __init__(self, output_size, name=None):
+        super().__init__()
+        self.output_size, self.name = output_size, name
+
+    def forward(self, input):
+        return F.adaptive_avg_pool1d(input, self.output_size, self.name)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"
+
+
+class _AdaptiveAvgPoolNd(Layer):
+    _fn = None
+
+    def __init__(self, output_size, data_format, name):
+        super().__init__()
+        self._output_size, self._data_format, self._name = output_size, data_format, name
+
+    @property
+    def output_size(self):
+        return self._output_size
+
+    @output_size.setter
+    def output_size(self, value):
+        self._output_size = value
+
+    def forward(self, x):
+        return type(self)._fn(x, self._output_size, self._data_format, self._name)
+
+    def extra_repr(self):
+        return f"output_size={self._output_size}"
+
+
+class AdaptiveAvgPool2D(_AdaptiveAvgPoolNd):
+    """F.adaptive_avg_pool2d as a layer.
+
+    Example:
+        >>> opsdk.nn.AdaptiveAvgPool2D([2, None])(opsdk.ones([1, 3, 5, 7])).shape
+        paddle.Size([1, 3, 2, 7])
+    """
+    _fn = staticmethod(F.adaptive_avg_pool2d)
+
+    def __init__(self, output_size, data_format="NCHW", name=None):
+        super().__init__(output_size, data_format, name)
+
+
+class AdaptiveAvgPool3D(_AdaptiveAvgPoolNd):
+    """F.adaptive_avg_pool3d as a layer."""
+    _fn = staticmethod(F.adaptive_avg_pool3d)
+
+    def __init__(self, output_size, data_format="NCDHW", name=None):
+        super().__init__(output_size, data_format, name)
+
+
+class AdaptiveMaxPool1D(Layer):
+    """F.adaptive_max_pool1d as a layer."""
+
+    def __init__(self, output_size, return_mask=False, name=None):
+        super().__init__()
+        self.output_size, self.return_mask, self.name = output_size, return_mask, name
+
+    @property
+    def return_indices(self):
+        return self.return_mask
+
+    @return_indices.setter
+    def return_indices(self, value):
+        self.return_mask = value
+
+    def forward(self, input):
+        return F.adaptive_max_pool1d(input, self.output_size, self.return_mask, self.name)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}, return_mask={self.return_mask}"
+
+
+class _AdaptiveMaxPoolNd(Layer):
+    _fn = None
+
+    def __init__(self, output_size, return_mask, name):
+        super().__init__()
+        self._output_size, self._return_mask, self._name = output_size, return_mask, name
+
+    @property
+    def return_indices(self):
+        return self._return_mask
+
+    @return_indices.setter
+    def return_indices(self, value):
+        self._return_mask = value
+
+    def forward(self, x):
+        return type(self)._fn(x, self._output_size, self._return_mask, self._name)
+
+    def extra_repr(self):
+        return f"output_size={self._output_size}, return_mask={self._return_mask}"
+
+
+class AdaptiveMaxPool2D(_AdaptiveMaxPoolNd):
+    """F.adaptive_max_pool2d as a layer."""
+    _fn = staticmethod(F.adaptive_max_pool2d)
+
+    def __init__(self, output_size, return_mask=False, name=None):
+        super().__init__(output_size, return_mask, name)
+
+
+class AdaptiveMaxPool3D(_AdaptiveMaxPoolNd):
+    """F.adaptive_max_pool3d as a layer."""
+    _fn = staticmethod(F.adaptive_max_pool3d)
+
+    def __init__(self, output_size, return_mask=False, name=None):
+        super().__init__(output_size, return_mask, name)

@@ -1,0 +1,46 @@
+"""MaxPool1D, AvgPool1D and the adaptive pool layers: shapes, Paddle's attributes, reprs and
+aliases, and a small network against Paddle."""
+import numpy as np
+import pytest
+
+import opsdk
+from helpers.frameworks import import_paddle
+
+
+def test_layers_shapes_reprs_and_aliases():
+    nn = opsdk.nn
+    x1, x2, x3 = opsdk.randn([2, 3, 7]), opsdk.randn([2, 3, 5, 6]), opsdk.randn([1, 2, 3, 4, 5])
+    assert nn.MaxPool1D(2)(x1).shape == [2, 3, 3]
+    assert nn.AvgPool1D(3, 2, 1, ceil_mode=True)(x1).shape == [2, 3, 4]
+    assert nn.AdaptiveAvgPool1D(4)(x1).shape == [2, 3, 4]
+    y, mask = nn.AdaptiveMaxPool1D(5, return_mask=True)(x1)
+    assert y.shape == mask.shape == [2, 3, 5] and mask.dtype == opsdk.int32
+    assert nn.AdaptiveAvgPool2D([None, 2])(x2).shape == [2, 3, 5, 2]
+    assert nn.AdaptiveAvgPool2D(2, data_format="NHWC")(x2).shape == [2, 2, 2, 6]
+    assert nn.AdaptiveMaxPool2D(3)(x2).shape == [2, 3, 3, 3]
+    assert nn.AdaptiveAvgPool3D([1, 2, None])(x3).shape == [1, 2, 1, 2, 5]
+    assert nn.AdaptiveMaxPool3D(2, return_mask=True)(x3)[1].shape == [1, 2, 2, 2, 2]
+    pool = nn.AdaptiveMaxPool2D([2, 3])
+    pool.return_indices = True
+    assert len(pool(x2)) == 2 and "output_size=[2, 3], return_mask=True" in repr(pool)
+    assert "kernel_size=2, stride=None, padding=0" in repr(nn.MaxPool1D(2))
+    assert nn.AdaptiveMaxPool1d is nn.AdaptiveMaxPool1D and nn.AdaptiveMaxPool3d is \
+        nn.AdaptiveMaxPool3D and nn.AdaptiveAvgPool2d is nn.AdaptiveAvgPool2D
+    assert nn.MaxPool1D(2).parameters() == []
+
+
+@pytest.mark.paddle
+def test_a_small_network_matches_paddle():
+    paddle = import_paddle()
+    x = np.random.default_rng(2).standard_normal((3, 2, 9, 7)).astype("float32")
+    runs = {}
+    for P in (paddle, opsdk):
+        net = P.nn.Sequential(P.nn.AdaptiveMaxPool2D([5, 4]), P.nn.AdaptiveAvgPool2D([3, None]),
+                              P.nn.Flatten(2), P.nn.MaxPool1D(3, 2, 1), P.nn.AvgPool1D(2),
+                              P.nn.AdaptiveAvgPool1D(2))
+        xt = P.to_tensor(x, stop_gradient=False)
+        y = net(xt)
+        (y * y).sum().backward()
+        runs[P] = [y.numpy(), xt.grad.numpy()]
+    for theirs, ours in zip(runs[paddle], runs[opsdk]):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
