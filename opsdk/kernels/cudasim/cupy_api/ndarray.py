@@ -66,10 +66,11 @@ class ndarray(NDArrayOperatorsMixin):
 
     @property
     def __cuda_array_interface__(self):
-        a = self._a
-        return {"shape": a.shape, "typestr": a.dtype.str, "descr": a.dtype.descr,
-                "data": (a.__array_interface__["data"][0], False), "version": 3,
-                "strides": None if a.flags.c_contiguous else a.strides,
+        # NumPy's own interface has the same shape, typestr, descr and strides (None when C
+        # contiguous); made once here (generic code asks hasattr(x, "__cuda_array_interface__"))
+        a = self._a.__array_interface__
+        return {"shape": a["shape"], "typestr": a["typestr"], "descr": a["descr"],
+                "data": (a["data"][0], False), "version": 3, "strides": a["strides"],
                 "stream": cuda.get_current_stream().ptr or 1}
 
     def __dlpack_device__(self):
