@@ -273,7 +273,7 @@ def cuda_prototypes(code, where="<CUDA source>", wanted=None):
     for name, params in _cuda_kernels(code):
         declaration = f"void {name}({params});"
         try:
-            found.update(_prototypes(_parse(declaration, where), where))
+            found.update(_cdef_prototypes(declaration, where))  # a check asks again for every case
         except KernelBuildError:
             if wanted is not None and name in wanted:
                 raise

@@ -26,7 +26,19 @@ _MARKS = {
 }
 SHOWN = 8  # unwritten indices listed per output
 
-_state = threading.local()
+
+
+class _State(threading.local):
+    """Per thread: the findings, the depth of watched calls, the arrays found fully written.
+    Defaults as class attributes: a thread-local lookup that misses raises inside, which costs
+    more than the rest of a small call."""
+
+    found = None
+    depth = 0
+    clean = None
+
+
+_state = _State()
 _active = False
 _lock = threading.RLock()
 _on_switch = []  # set_active calls each with its kernels: how kernels forget their plans
@@ -67,7 +79,7 @@ class Unwritten:
 
 
 def _findings():
-    found = getattr(_state, "found", None)
+    found = _state.found
     if found is None:
         found = _state.found = []
     return found
@@ -200,7 +212,7 @@ def _outermost():
     """Within the outermost watched call of this thread, arrays found fully written are
     remembered: a Function's forward returning its kernel's output is not scanned twice (every
     element of that array was written when the kernel returned, and stays so)."""
-    depth = getattr(_state, "depth", 0)
+    depth = _state.depth
     if depth == 0:
         _state.clean = {}
     _state.depth = depth + 1
@@ -214,7 +226,7 @@ def _outermost():
 
 def _scan(kernel_name, backend, result):
     outputs = result if isinstance(result, (tuple, list)) else (result,)
-    clean = getattr(_state, "clean", None)
+    clean = _state.clean
     for k, out in enumerate(outputs):
         if not hasattr(out, "dtype") or not hasattr(out, "shape"):
             continue

@@ -25,6 +25,9 @@ SHUFFLE_POISON = 0x7FF17FF1  # what a shuffle returns from a lane that does not 
 CANARY = 0x7FF97FF9  # the slack around an allocation
 
 _live = {}  # data pointer -> (weakref to DeviceBuffer, reserve_lo, reserve_hi)
+# opsdk_sim_alloc's out-parameters, made once (an allocation is the simulated CuPy's commonest call)
+_LO, _HI = ctypes.c_uint64(), ctypes.c_uint64()
+_LO_REF, _HI_REF = ctypes.byref(_LO), ctypes.byref(_HI)
 
 
 class DeviceBuffer:
@@ -33,18 +36,18 @@ class DeviceBuffer:
     __slots__ = ("ptr", "nbytes", "device", "__weakref__")
 
     def __init__(self, nbytes, device, fill="uninitialised"):
-        lib = loader.runtime()
-        lo, hi = ctypes.c_uint64(), ctypes.c_uint64()
-        with loader.LOCK:
-            ptr = lib.opsdk_sim_alloc(int(nbytes), ALIGN, ctypes.byref(lo), ctypes.byref(hi))
-        if not ptr:
-            raise SimulatedOutOfMemoryError(int(nbytes), 0)
-        self.ptr, self.nbytes, self.device = ptr, int(nbytes), device
-        _live[ptr] = (weakref.ref(self), lo.value, hi.value)
+        nbytes = int(nbytes)
+        lib = loader._runtime or loader.runtime()
+        with loader.LOCK:  # the out-parameters are shared: read them under the lock
+            ptr = lib.opsdk_sim_alloc(nbytes, ALIGN, _LO_REF, _HI_REF)
+            if not ptr:
+                raise SimulatedOutOfMemoryError(nbytes, 0)
+            _live[ptr] = (weakref.ref(self), _LO.value, _HI.value)
+        self.ptr, self.nbytes, self.device = ptr, nbytes, device
         if fill == "uninitialised":
-            lib.opsdk_sim_fill_uninitialised(ptr, self.nbytes)
+            lib.opsdk_sim_fill_uninitialised(ptr, nbytes)
         elif fill == "zeros":
-            ctypes.memset(ptr, 0, self.nbytes)
+            ctypes.memset(ptr, 0, nbytes)
 
     @property
     def __array_interface__(self):
@@ -63,8 +66,9 @@ class DeviceBuffer:
     def __del__(self, _live=_live, _loader=loader):
         # what it needs is bound at definition: at interpreter exit the modules' globals may be
         # gone (None) before the last buffers are collected
-        ptr = getattr(self, "ptr", None)
-        if not ptr:
+        try:
+            ptr = self.ptr
+        except AttributeError:  # the allocation failed
             return
         _live.pop(ptr, None)
         lib, lock = getattr(_loader, "_runtime", None), getattr(_loader, "LOCK", None)

@@ -11,7 +11,18 @@ import types
 from opsdk.errors import KernelBuildError, SimulatedOutOfMemoryError
 
 SIMULATED_NAME = "opsdk CUDA simulator (CPU)"
-_state = threading.local()
+
+
+class _State(threading.local):
+    """This thread's current device and stream. The defaults are class attributes: a lookup
+    that misses a thread-local instance raises and catches an AttributeError, slower than
+    most of what asks (every allocation and launch asks for the device)."""
+
+    device = 0
+    stream = None
+
+
+_state = _State()
 _config = {"devices": 1, "multiprocessors": 2}
 _stream_ids = iter(range(0x5100, 1 << 62))
 
@@ -54,7 +65,7 @@ def device_count():
 
 def current_device_id():
     """The current device of this thread (0 until changed)."""
-    return getattr(_state, "device", 0)
+    return _state.device
 
 
 def _check_device(index):
@@ -195,7 +206,7 @@ class ExternalStream(Stream):
 
 def get_current_stream(device_id=None):
     """The thread's current stream (the null stream until one is entered)."""
-    return getattr(_state, "stream", None) or Stream.null
+    return _state.stream or Stream.null
 
 
 class Event:

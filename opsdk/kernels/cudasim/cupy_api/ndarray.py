@@ -66,10 +66,11 @@ class ndarray(NDArrayOperatorsMixin):
 
     @property
     def __cuda_array_interface__(self):
-        a = self._a
-        return {"shape": a.shape, "typestr": a.dtype.str, "descr": a.dtype.descr,
-                "data": (a.__array_interface__["data"][0], False), "version": 3,
-                "strides": None if a.flags.c_contiguous else a.strides,
+        # NumPy's own interface has the same shape, typestr, descr and strides (None when C
+        # contiguous); made once here (generic code asks hasattr(x, "__cuda_array_interface__"))
+        a = self._a.__array_interface__
+        return {"shape": a["shape"], "typestr": a["typestr"], "descr": a["descr"],
+                "data": (a["data"][0], False), "version": 3, "strides": a["strides"],
                 "stream": cuda.get_current_stream().ptr or 1}
 
     def __dlpack_device__(self):
@@ -238,6 +239,8 @@ def _devices(obj, found):
 
 def _same_device(objs, what):
     """ValueError (CuPy's) when an operand is not on the current device."""
+    if cuda.device_count() == 1:
+        return  # one device: every array lives on it, and it is the current one
     found = set()
     _devices(objs, found)
     current = cuda.current_device_id()
