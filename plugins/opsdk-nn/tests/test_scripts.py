@@ -1,6 +1,7 @@
 """The pack's runnable scripts keep working: gpu_check.py (with its prebuilt section,
 prebuilt_check.py) and benchmarks/fused_ops.py."""
 import os
+import re
 import subprocess
 import sys
 
@@ -38,7 +39,10 @@ def test_gpu_check_runs_on_the_simulator_and_prints_its_verdicts():
     done = subprocess.run([sys.executable, "gpu_check.py", "--simulate", "--ops", "opsdk.erf", "--skip-tests"],
                           capture_output=True, text=True, cwd=PACK, timeout=300, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "| kernel opsdk.erf | pass (28 runs) |" in done.stdout
+    # the number of runs follows the sizes the check derives for CUDA, which change with the
+    # check; what matters is that the kernel ran at several sizes and passed
+    runs = re.search(r"\| kernel opsdk\.erf \| pass \((\d+) runs\) \|", done.stdout)
+    assert runs and int(runs.group(1)) >= 8, done.stdout
     assert "| check opsdk.erf float64 | pass (" in done.stdout and "gpu_check: PASSED" in done.stdout
     if find_nvcc() is not None:
         assert "- prebuilt choice: pass" in done.stdout
