@@ -24,6 +24,8 @@ import re
 
 from opsdk.errors import OpArgumentError
 
+from .c_names import reserved_by_c
+
 # name in a body -> (float32 function, float64 function) in C
 _C_NAMES = {name: (f"opsdk_{name}_f32", f"opsdk_{name}_f64") for name in (
     "exp", "expm1", "log", "log1p", "tanh", "sigmoid", "softplus", "tanh_softplus",
@@ -34,27 +36,33 @@ _C_NAMES.update({name: (f"{name}f", name) for name in (
 VOCABULARY = tuple(sorted(_C_NAMES))
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_RESERVED = frozenset({"T", "i", "n", "lo", "hi", "auto", "case", "char", "const", "default",
-                       "do", "double", "else", "enum", "extern", "float", "for", "goto", "if",
-                       "int", "long", "register", "restrict", "return", "short", "signed",
-                       "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned",
-                       "void", "volatile", "while", "inline", "template", "typename",
-                       "namespace", "class", "new", "delete", "this", "out"})
+_LOOP_NAMES = frozenset({"T", "i", "n", "lo", "hi", "out"})  # the generated loops' own names
 _ARRAY_NAMES = re.compile(r"(?:grad|gg)_")  # the generated loops' gradient arrays
 # a decimal literal without a suffix: 0.5, 1., .5, 1e-3, 2.5e+4 (not part of a name or a hex)
 _DECIMAL = re.compile(r"(?<![\w.])((?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+)(?![\w.])")
 
 
+def reserved_in_body(name):
+    """Why ``name`` cannot be an input or attribute of a scalar body, or None."""
+    if not _IDENTIFIER.match(name):
+        return "not a C identifier"
+    if keyword.iskeyword(name):
+        return "a keyword of Python (the python kernels take it as an argument)"
+    if name in _LOOP_NAMES or _ARRAY_NAMES.match(name) or name.startswith("opsdk"):
+        return "a name the generated loops use themselves (T, i, n, lo, hi, out, grad_*, gg_*, opsdk*)"
+    if name in _C_NAMES:
+        return "a maths function of the bodies"
+    return reserved_by_c(name)
+
+
 def check_names(op, kind, names):
     """Refuse input and attribute names a body cannot use as C parameters."""
     for name in names:
-        if (not _IDENTIFIER.match(name) or name in _RESERVED or name in _C_NAMES
-                or _ARRAY_NAMES.match(name)
-                or keyword.iskeyword(name) or name.startswith("opsdk")):
+        why = reserved_in_body(name)
+        if why:
             raise OpArgumentError(
-                f"{op}: {kind} name {name!r} cannot be a C parameter of a scalar body; expected: "
-                "a C identifier other than a keyword, a maths function, T, i, n, lo, hi, out, "
-                "grad_*, gg_* and opsdk*")
+                f"{op}: {kind} name {name!r} cannot be a C parameter of a scalar body: it is "
+                f"{why}; expected: another name, e.g. '{name}1'; got: {name!r}")
 
 
 _WORD = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\()?")

@@ -43,7 +43,7 @@ REWRITTEN = {
 CONSTANTS = ("pi", "E")
 _NOT_SMOOTH = {"abs", "max", "min", "sign", "floor", "ceil", "round", "where", "maximum", "minimum",
                "clip", "relu", "heaviside"}
-# names the generated Python, C and CUDA code uses itself (C's own names: c_names)
+# names the generated Python, C and CUDA code uses itself (C's own names: opsdk.kernels.elementwise.c_names)
 _RESERVED = {"m", "n", "i", "lo", "hi", "out", "ctx", "dy", "grad_out", "opsdk", "numpy", "OP",
              "value", "grad", "grad2", "register", "TensorSpec", "Elementwise"}
 _EXAMPLE = "'x * tanh(log(1 + exp(x)))'"
@@ -104,7 +104,7 @@ def check_symbol_name(name, role):
 
 def _reserved_because(name):
     """Why ``name`` cannot be an input or attribute, or None."""
-    from .c_names import reserved_by_c
+    from opsdk.kernels.elementwise.c_names import reserved_by_c
 
     if keyword.iskeyword(name):
         return "a keyword of Python"

@@ -1,13 +1,12 @@
-"""Printing derived expressions as code: Python over the maths namespace ``m``, C per dtype,
-and the scalar C bodies ``Elementwise.c_bodies`` writes the C and CUDA kernels from.
+"""Printing derived expressions as code: Python over the maths namespace ``m``, and the scalar
+C bodies ``Elementwise.c_bodies`` writes the C and CUDA kernels from.
 
-Numbers become float literals (``0.5f`` in float32 C, so nothing is computed in double by
-accident; plain ``0.5`` in a body, which c_bodies makes the kernel's float type); small powers
+Numbers become float literals (plain ``0.5`` in a body, which c_bodies makes the kernel's float
+type, so nothing is computed in double by accident in float32); small powers
 x**(p/q), q = 1, 2 or 3, become products of x, sqrt(x) or cbrt(x) (or their inverses);
 every other function is called by the name of the target:
 
     python  m.softplus(x)              (opsdk.kernels.elementwise.maths)
-    C       opsdk_softplus_f32(x[i])   (opsdk/maths.h)
     body    softplus(x)                (opsdk.kernels.elementwise.bodies.VOCABULARY)
 """
 from functools import lru_cache
@@ -45,11 +44,11 @@ def _root_factors(exponent):
     return divmod(p, q) if q > 1 else (p, 0)
 
 
-def _literal(value, suffix):
+def _literal(value):
     text = repr(float(value))
     if "e" not in text and "." not in text:
         text += ".0"
-    return text + suffix
+    return text
 
 
 @lru_cache(maxsize=None)
@@ -62,8 +61,6 @@ def _printer_classes():
     class _Common:
         """Shared rules: numbers, powers, symbols by a table."""
 
-        suffix = ""
-
         def _print(self, expr, **kwargs):
             # every function through _print_Function: the printers' own tables would print
             # tanh as tanh in float32 C and as math.tanh in Python
@@ -72,7 +69,7 @@ def _printer_classes():
             return super()._print(expr, **kwargs)
 
         def _number(self, value):
-            return _literal(value, self.suffix)
+            return _literal(value)
 
         def _print_Float(self, expr):
             return self._number(expr)
@@ -134,17 +131,16 @@ def _printer_classes():
         def _power(self, base, exponent):
             return f"{self.parenthesize(base, PRECEDENCE['Pow'])}**{self.parenthesize(exponent, PRECEDENCE['Pow'])}"
 
-    class CPrinter(_Common, C99CodePrinter):
-        """C (or CUDA) for one dtype: ``suffix`` f for float32 literals."""
+    class BodyPrinter(_Common, C99CodePrinter):
+        """A scalar C body: functions by their vocabulary name, literals without a suffix (the
+        body's decimal literals become its float type T's when c_bodies writes the kernels)."""
 
-        def __init__(self, dtype, names=None):
+        def __init__(self, names=None):
             super().__init__()
-            self.dtype = dtype
-            self.suffix = "f" if dtype == "float32" else ""
             self.names = names or {}
 
         def _call(self, name, *args):
-            return f"opsdk_{name}_{'f32' if self.dtype == 'float32' else 'f64'}({', '.join(args)})"
+            return f"{name}({', '.join(args)})"
 
         def _whole(self, base, n):
             return [self.parenthesize(base, PRECEDENCE["Mul"])] * n
@@ -152,16 +148,7 @@ def _printer_classes():
         def _power(self, base, exponent):
             return self._call("pow", self._print(base), self._print(exponent))
 
-    class BodyPrinter(CPrinter):
-        """A scalar C body: functions by their vocabulary name, literals without a suffix."""
-
-        def __init__(self, names=None):
-            super().__init__("float64", names)
-
-        def _call(self, name, *args):
-            return f"{name}({', '.join(args)})"
-
-    return PythonPrinter, CPrinter, BodyPrinter
+    return PythonPrinter, BodyPrinter
 
 
 def python_code(expr, names=None):
@@ -171,4 +158,4 @@ def python_code(expr, names=None):
 
 def body_code(expr, names=None):
     """``expr`` as the C of a scalar body (see opsdk.kernels.elementwise.bodies)."""
-    return _printer_classes()[2](names).doprint(expr)
+    return _printer_classes()[1](names).doprint(expr)

@@ -44,14 +44,6 @@ def python_lines(line, indent, width=WIDTH):
     return lines
 
 
-def c_lines(line, indent, width=WIDTH):
-    """``target = expr;`` as lines of at most ``width``, continued one level deeper."""
-    if indent + len(line) <= width:
-        return [line]
-    head, expr = _split(line)
-    return _packed(head, _units(expr), "    ", width - indent)
-
-
 def text_lines(text, width, continuation="    "):
     """Prose or a formula (a comment's ``df/dx = ...``) as lines of at most ``width``."""
     if len(text) <= width:

@@ -98,9 +98,13 @@ def test_decimal_literals_take_the_kernels_float_type():
     assert statements("T s = x; return s") == "T s = x; return s;"
 
 
-@pytest.mark.parametrize("inputs, attrs", [(("exp",), ()), (("x",), ("n",)), (("grad_x",), ()),
-                                           (("x", "y"), ("opsdk_k",)), (("int",), ())])
-def test_names_a_c_body_cannot_use_are_refused_naming_them(inputs, attrs):
+@pytest.mark.parametrize("inputs, attrs, why", [
+    (("exp",), (), "maths function"), (("x",), ("n",), "loops use"), (("grad_x",), (), "loops use"),
+    (("x", "y"), ("opsdk_k",), "loops use"), (("int",), (), "keyword of C"),
+    # C++ (CUDA) keywords, gcc's predefined macros, CUDA built-ins: compiler errors far from here
+    (("this",), (), "keyword of C\\+\\+"), (("linux",), (), "macro"), (("x",), ("threadIdx",), "built-in"),
+    (("int32_t",), (), "type name"), (("expf",), (), "maths function")])
+def test_names_a_c_body_cannot_use_are_refused_naming_them(inputs, attrs, why):
     def f(m, *xs, **kw):
         return xs[0]
 
@@ -111,7 +115,7 @@ def test_names_a_c_body_cannot_use_are_refused_naming_them(inputs, attrs):
         + [P(a, P.KEYWORD_ONLY) for a in attrs])
     op = Elementwise("tests.bad", f, f, f, inputs=inputs)
     k = len(inputs)
-    with pytest.raises(OpArgumentError, match="cannot be a C parameter"):
+    with pytest.raises(OpArgumentError, match=f"cannot be a C parameter.*{why}"):
         op.c_bodies("1", ["1"] * k, [["0"] * k] * k)
 
 

@@ -99,7 +99,7 @@ def test_attr_options_are_name_equals_number():
     ("linux * 2", ("linux",), "input 'linux' is a macro of the C compiler or headers"),
     ("new * this", ("new", "this"), "input 'new' is a keyword of C++ (CUDA sources are C++)"),
     ("blockDim * 2", ("blockDim",), "input 'blockDim' is a built-in variable of CUDA"),
-    ("expf * x", ("x",), "attribute 'expf' is a math function the CUDA kernels call"),
+    ("expf * x", ("x",), "attribute 'expf' is a maths function of the C and CUDA libraries"),
     ("int64_t * x", ("x",), "attribute 'int64_t' is a C type name"),
     ("NAN * x", ("x",), "attribute 'NAN' is a macro"),
     ("OPSDK_SIMD * x", ("x",), "attribute 'OPSDK_SIMD' is reserved"),

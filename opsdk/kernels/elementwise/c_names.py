@@ -1,6 +1,7 @@
 """Names C, C++ (CUDA is C++) and the headers of the generated kernels take for themselves.
 
-A formula's inputs and attributes become parameters of the C and CUDA kernels, so none may be a
+Shared by the scalar bodies of ``Elementwise.c_bodies`` and the formula generator (which writes
+such bodies). An op's inputs and attributes become parameters of the C and CUDA kernels, so none may be a
 keyword, a macro the compilers predefine or the headers define (``linux`` is ``1`` in GNU C), a
 type the signatures use, a CUDA built-in variable, or a math function the CUDA kernels call by
 name (a parameter ``expf`` would hide the function ``expf``).
@@ -20,7 +21,7 @@ CPP_KEYWORDS = frozenset("""
     static_cast template this thread_local throw true try typeid typename using virtual wchar_t
     xor xor_eq
 """.split())
-# object-like macros of gcc -dM -E over opsdk/elementwise.h (names without a leading underscore)
+# object-like macros of gcc -dM -E over opsdk/elementwise.h and opsdk/maths.h (names without a leading underscore)
 MACROS = frozenset("""
     linux unix math_errhandling NULL NAN INFINITY HUGE_VAL HUGE_VALF HUGE_VALL MATH_ERRNO
     MATH_ERREXCEPT FP_ILOGB0 FP_ILOGBNAN FP_INFINITE FP_NAN FP_NORMAL FP_SUBNORMAL FP_ZERO M_E
@@ -31,7 +32,8 @@ MACROS = frozenset("""
 _STDINT_MACRO = re.compile(r"U?INT(_LEAST|_FAST)?(8|16|32|64)_(MAX|MIN)|U?INT(MAX|PTR)_(MAX|MIN)")
 _TYPE = re.compile(r"u?int(_least|_fast)?(8|16|32|64)_t|u?int(max|ptr)_t|size_t|ptrdiff_t|float_t|double_t")
 CUDA_BUILTINS = frozenset(("threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"))
-# the CUDA math functions the kernels call (printers._CUDA_LIBRARY), float and double
+# the maths functions of C's and CUDA's libraries, float and double, which opsdk/maths.h and
+# opsdk/maths.cuh call: a kernel parameter of one's name would hide it where those are inlined
 CUDA_MATHS = frozenset(name + suffix for name in (
     "exp", "expm1", "log", "log1p", "sqrt", "cbrt", "sin", "cos", "tan", "asin", "acos", "atan",
     "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "pow") for suffix in ("", "f"))
@@ -50,5 +52,5 @@ def reserved_by_c(name):
     if name in CUDA_BUILTINS:
         return "a built-in variable of CUDA"
     if name in CUDA_MATHS:
-        return "a math function the CUDA kernels call"
+        return "a maths function of the C and CUDA libraries"
     return None
