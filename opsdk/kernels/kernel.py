@@ -82,6 +82,7 @@ class Kernel:
                             for arg, ds in (arg_dtypes or {}).items()}
         self.sources = {}  # backend -> CSource / CudaSource
         self._impls = {}  # backend -> adapter function
+        self._arguments = {}  # backend -> the array arguments' names, where given apart from fn
         self._plans = {}  # (forced backend, device) -> plan, see _make_plan
         self._lib = None  # (lib, ffi) once the C implementation is built
         self._warned = False
@@ -93,8 +94,13 @@ class Kernel:
 
     # -- registering implementations -------------------------------------------------------
 
-    def python(self, fn):
-        """Register the array implementation ``fn(*arrays, **params)`` (NumPy and CuPy)."""
+    def python(self, fn, arguments=None):
+        """Register the array implementation ``fn(*arrays, **params)`` (NumPy and CuPy).
+
+        ``arguments`` names the arrays of an ``fn`` that takes ``*arrays`` (the argument checks'
+        errors name them); by default they are ``fn``'s positional parameters."""
+        if arguments is not None:
+            self._arguments["python"] = tuple(arguments)
         self._register("python", fn, None)
         return fn
 
@@ -371,8 +377,8 @@ class _Fixer:
         impl = kernel._impls[backend]
         code = getattr(impl, "__code__", None)
         skip = _ADAPTER_LEADING.get(backend, 0)
-        # an implementation taking *arrays names them in opsdk_arguments (Elementwise's do)
-        self.positional = getattr(impl, "opsdk_arguments", None) or (
+        # an implementation taking *arrays is given their names (Elementwise's are)
+        self.positional = kernel._arguments.get(backend) or (
             code.co_varnames[skip:code.co_argcount] if code is not None else ())
         self.kernel, self.backend = kernel, backend
         self.contiguous, self.array_type = contiguous, array_type

@@ -279,3 +279,11 @@ def test_keyword_arrays_of_two_float_dtypes_are_refused_too(cache):
     kernel = _pair_kernel("tests.mixed_kw")
     with use_backend("python"), pytest.raises(KernelArgumentError, match="arguments 'x' and 'y'"):
         kernel(x=numpy.ones(2, numpy.float32), y=numpy.ones(2))
+
+
+def test_a_python_implementation_taking_star_arrays_is_given_their_names(cache):
+    kernel = Kernel("tests.star_arrays", dtypes=("float32", "float64"))
+    kernel.python(lambda *arrays: arrays[0] * arrays[1], arguments=("scale", "values"))
+    x, y = numpy.ones(3, numpy.float32), numpy.ones(3, numpy.float64)
+    with pytest.raises(KernelArgumentError, match="arguments 'scale' and 'values' have different float dtypes"):
+        kernel.run("python", x, y)

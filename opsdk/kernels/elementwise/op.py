@@ -86,9 +86,9 @@ class Elementwise:
         self.value_kernel = Kernel(f"{name}_value", dtypes=dtypes)
         self.grad_kernel = Kernel(f"{name}_grad", dtypes=dtypes)
         self.grad2_kernel = Kernel(f"{name}_grad2", dtypes=dtypes)
-        self.value_kernel.python(_named(self._value_python, kernel_arguments(inputs, "value")))
-        self.grad_kernel.python(_named(self._grad_python, kernel_arguments(inputs, "grad")))
-        self.grad2_kernel.python(_named(self._grad2_python, kernel_arguments(inputs, "grad2")))
+        self.value_kernel.python(self._value_python, kernel_arguments(inputs, "value"))
+        self.grad_kernel.python(self._grad_python, kernel_arguments(inputs, "grad"))
+        self.grad2_kernel.python(self._grad2_python, kernel_arguments(inputs, "grad2"))
         self.grad_function = type(f"{self.short_name}_grad", (_GradFunction,),
                                   {"_opsdk_qualname": f"{name}_grad"})
 
@@ -282,14 +282,6 @@ def kernel_arguments(inputs, stage):
     if stage == "grad":
         return (*names, "grad_out")
     return (*names, "grad_out", *(f"gg_{x}" for x in names))
-
-
-def _named(method, names):
-    """``method`` as a function whose array arguments have names (a kernel's checks read them)."""
-    def implementation(*arrays, **attrs):
-        return method(*arrays, **attrs)
-    implementation.opsdk_arguments = names
-    return implementation
 
 
 def _broadcast(arrays):
