@@ -8,11 +8,11 @@ import argparse
 import importlib.util
 
 import numpy as np
-from engine_overhead import best_of
+from timing import best_ms as _best_ms
 
 
 def best_ms(fn, repeat):
-    return best_of(fn, repeat, 5) * 1e3
+    return _best_ms(fn, repeat, 5)
 
 
 def cases(n):

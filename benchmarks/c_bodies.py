@@ -20,9 +20,9 @@ loop), and neither side is faster across runs. NumPy's composed maths is 6-39x s
 import argparse
 import os
 import sys
-import time
 
 import numpy
+from timing import best_ms
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -89,16 +89,6 @@ MISH = Elementwise("bench.mish", lambda m, x: x, _never, _never).c_bodies(
 GATE = Elementwise("bench.gate", lambda m, x, g: x, _never, _never, inputs=("x", "g")).c_bodies(
     "x * sigmoid(g)", ["sigmoid(g)", "T s = sigmoid(g); return x * s * (1 - s);"],
     [["0", "0"], ["0", "0"]], cuda=False)
-
-
-def best_ms(fn, repeat):
-    fn()
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best * 1e3
 
 
 def _sigmoid(z):

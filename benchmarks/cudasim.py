@@ -41,6 +41,7 @@ import time
 from pathlib import Path
 
 import numpy
+from timing import best_of
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -166,16 +167,6 @@ def _native():
     return ctypes.CDLL(lib)
 
 
-def _best(run, repeats):
-    run()  # warm-up: compiles, first-touch of memory
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.process_time()
-        run()
-        best = min(best, time.process_time() - start)
-    return best
-
-
 def _ptr(a):
     return ctypes.c_void_p(a.ctypes.data)
 
@@ -242,8 +233,8 @@ def main():
     repeats = 2 if options.quick else 3
     rows = []
     for label, size, threads, simulated, native, (got, want) in cases(options.quick):
-        sim_s = _best(simulated, repeats)
-        native_s = _best(native, 5 * repeats)
+        sim_s = best_of(simulated, repeats, clock=time.process_time)
+        native_s = best_of(native, 5 * repeats, clock=time.process_time)
         error = float(numpy.abs(got.get() - want).max())
         rows.append((label, size, threads, sim_s, native_s, error))
     print("| kernel | size | threads/block | simulator | native loop (g++ -O2) | ratio |")

@@ -13,22 +13,11 @@ import pathlib
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
+from timing import best_of
 
 CHAIN = 33  # 3 ops per step (mul, add, tanh) + the final sum: ~100 ops
-
-
-def best_of(fn, repeat, number):
-    """Best mean time of `number` calls over `repeat` rounds (seconds per call)."""
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn()
-        best = min(best, (time.perf_counter() - t0) / number)
-    return best
 
 
 def opsdk_small(n):
