@@ -79,6 +79,10 @@ class Sequence:
 
     def __init__(self, ctx):
         self.ctx = ctx
+        # every call's tensors stay alive until the check ends: CPython reuses a dead object's
+        # id, so a cache keyed by id(tensor) would find the entry of a freed tensor of B under
+        # a new tensor of A and give B's results to A's call, passing by chance
+        self.made = []
 
     def call(self, sample, dtype_label=None):
         args, kwargs = sample.make(self.ctx.place)
@@ -97,6 +101,7 @@ class Sequence:
         with ctx.scope(), np.errstate(all="ignore"):
             outputs = outputs_of(ctx.op(*args, **kwargs))
         call = TrackedCall(sample, args, kwargs, outputs, names)
+        self.made.append(call)
         call.before = before
         call.mutables = mutables
         if call.diff_index and call.positions:

@@ -87,10 +87,13 @@ def test_a_cache_in_a_workspace_object_is_caught_and_named(pack):
     assert result.status == "fail" and "stateful_ops.WORKSPACE.masks" in result.detail
 
 
-def test_a_cache_keyed_by_the_tensor_s_identity_is_caught_by_an_in_place_update(pack):
+def test_a_cache_keyed_by_the_tensor_s_identity_is_caught(pack):
     result = verdict(pack, NormById, "isolation", inputs=X)
-    assert result.status == "fail" and "given B's values in place" in result.detail
-    assert "stateful_ops._NORMS" in result.detail
+    # the in-place update (an optimizer step between calls) catches it in any case; where CPython
+    # gave a new tensor the id of a freed one whose norm is cached (other checks and samples of
+    # this op made many), the interleaved calls already give one call the other's result
+    assert result.status == "fail" and "stateful_ops._NORMS" in result.detail
+    assert "given B's values in place" in result.detail or "calls interfere" in result.detail
 
 
 def test_a_list_argument_changed_in_place_is_named(pack):
