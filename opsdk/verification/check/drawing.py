@@ -4,6 +4,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from .cost import capped_note, size_limit
+from .per_op import once_per_op
 from .samples import ATTRIBUTE, LONG, REGIME, SIZE, TIE, from_sample, sample_seed
 from .variants.long_rows import LONG_ROW, long_variants
 from .variants.regimes import regime_variants
@@ -49,10 +50,7 @@ def draw_samples(op, dtype, seed=0, mode="full"):
 
 def draw(op, dtype, seed=0, mode="full"):
     """Drawn (samples and notes) for ``op`` in ``dtype``; see ``draw_samples``."""
-    key = (id(op), op.qualname, dtype, seed, mode)
-    if key not in _cache:
-        _cache[key] = _draw(op, dtype, seed, mode)
-    return _cache[key]
+    return once_per_op(_cache, op, dtype, seed, mode, make=lambda: _draw(op, dtype, seed, mode))
 
 
 def clear_cache():

@@ -10,6 +10,7 @@ import time
 from ... import errors
 from ...autograd.call_site import ops_own_sites
 from ...kernels import unwritten
+from .per_op import once_per_op
 from .backends import REFERENCE, availability, dtype_availability
 from .checks import CHECKS
 from .context import CheckContext
@@ -45,14 +46,13 @@ def clear_caches():
 
 def _backend_verdict(op, backend):
     """``(status, why)``: None when the op runs on ``backend`` here, else SKIP or ERROR with the reason."""
-    key = (id(op), op.qualname, backend)
-    if key not in _availability:
+    def make():
         try:
             ok, why = availability(op, backend)
-            _availability[key] = None if ok else (SKIP, why)
+            return None if ok else (SKIP, why)
         except Exception as error:  # a C kernel that does not compile fails every check of the backend
-            _availability[key] = (ERROR, f"{type(error).__name__}: {error}")
-    return _availability[key]
+            return ERROR, f"{type(error).__name__}: {error}"
+    return once_per_op(_availability, op, backend, make=make)
 
 
 # the engine's refusal of what a backward returned: the protocol check's finding, which

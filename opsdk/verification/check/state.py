@@ -15,6 +15,8 @@ from collections import deque
 
 import numpy as np
 
+from .per_op import once_per_op
+
 _CONTAINERS = (dict, list, set, bytearray, deque, np.ndarray)
 _SKIPPED_TYPES = (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type,
                   staticmethod, classmethod, property)
@@ -271,10 +273,7 @@ def _top(name):
 
 def code_modules(op):
     """The modules of the op's code (``modules_of``), found once per op and run."""
-    key = (id(op), getattr(op, "qualname", None))
-    if key not in _modules:
-        _modules[key] = modules_of(op)
-    return dict(_modules[key])
+    return dict(once_per_op(_modules, op, make=lambda: modules_of(op)))
 
 
 def modules_of(op):
@@ -343,10 +342,7 @@ class OpState:
 
 def fresh_state(op):
     """The op's OpState captured the first time a run meets the op (before any check calls it)."""
-    key = (id(op), op.qualname)
-    if key not in _cache:
-        _cache[key] = OpState(op)
-    return _cache[key]
+    return once_per_op(_cache, op, make=lambda: OpState(op))
 
 
 def clear_cache():

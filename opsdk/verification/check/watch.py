@@ -10,6 +10,7 @@ import contextlib
 
 from ...kernels import unwritten
 from .state import code_modules, function_classes
+from .per_op import once_per_op
 
 
 _classes = {}
@@ -17,10 +18,7 @@ _classes = {}
 
 def _watched_classes(op):
     """The op's Function classes (found once per op and run: finding them walks its modules)."""
-    key = (id(op), op.qualname)
-    if key not in _classes:
-        _classes[key] = function_classes(op, code_modules(op))
-    return _classes[key]
+    return once_per_op(_classes, op, make=lambda: function_classes(op, code_modules(op)))
 
 
 def clear_cache():
