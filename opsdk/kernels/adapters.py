@@ -110,15 +110,21 @@ def _param_text(p):
 
 
 class CAdapter:
-    """The C implementation of a kernel, written by the SDK from ``<stem>_<suffix>``'s declarations."""
+    """The C implementation of a kernel, written by the SDK from ``<stem>_<suffix>``'s declarations
+    (and a ``Layout`` where its arrays are not all of one shape: opsdk.kernels.layout)."""
 
-    def __init__(self, stem):
+    def __init__(self, stem, layout=None):
         self.stem = stem
+        self.layout = layout
 
     def bind(self, lib, ffi, source, kernel, dtypes):
         """The fast adapter for a compiled source: Python code generated for this function."""
         from opsdk.kernels.declarations import c_prototypes
 
+        if self.layout:
+            from opsdk.kernels.layout import c_adapter
+            return c_adapter(kernel, self.stem, c_prototypes(source.cdef, source.display_name), dtypes,
+                             self.layout, lib, ffi)
         convention = Convention(kernel, "c", self.stem, c_prototypes(source.cdef, source.display_name), dtypes)
         table = {dtype: (getattr(lib, name), ffi.typeof(_c_array(ffi, dtype))) for dtype, name in convention.names.items()}
         return _generate_c_adapter(convention, table, ffi.from_buffer)
@@ -196,14 +202,19 @@ def _plain(name):
 class CudaAdapter:
     """The CUDA implementation of a kernel: a grid-stride ``<stem>_<suffix>`` launched over n elements."""
 
-    def __init__(self, stem):
+    def __init__(self, stem, layout=None):
         self.stem = stem
+        self.layout = layout
 
     def bind(self, module, source, kernel, dtypes):
         """The adapter for a loaded CUDA module."""
         from opsdk.kernels.cuda import launch_1d
 
         wanted = {function_name(self.stem, d) for d in dtypes}
+        if self.layout:
+            from opsdk.kernels.layout import cuda_adapter
+            return cuda_adapter(kernel, self.stem, source.prototypes(wanted), dtypes, self.layout, module,
+                                _CUDA_SCALARS)
         convention = Convention(kernel, "cuda", self.stem, source.prototypes(wanted), dtypes)
         unknown = sorted({f"{n} ({t})" for types in convention.attr_types.values() for n, t in types.items()
                           if t not in _CUDA_SCALARS})

@@ -9,6 +9,7 @@ import numpy
 from opsdk.errors import BackendUnavailableError, CacheUnusableError, KernelArgumentError, OpsdkWarning
 from opsdk.kernels import unwritten
 from opsdk.kernels.adapters import CAdapter, CudaAdapter
+from opsdk.kernels.layout import Layout
 from opsdk.kernels.arrays import device_of, mixed_dtypes_error
 from opsdk.kernels.cbuild import build_c, c_buildable
 from opsdk.kernels.cuda import cuda_status, load_module
@@ -104,29 +105,42 @@ class Kernel:
         self._register("python", fn, None)
         return fn
 
-    def c(self, source, function=None):
+    def c(self, source, function=None, *, outputs=None, sizes=None, zeroed=()):
         """Register the C implementation.
 
         ``kernel.c(source, "stem")`` calls ``stem_f32`` / ``stem_f64`` / ... of the source with an
         adapter the SDK writes from their declarations (see ``opsdk.kernels.adapters``) and
         returns the kernel; ``@kernel.c(source)`` decorates a hand-written
-        ``adapter(lib, ffi, *arrays, **params)``.
+        ``adapter(lib, ffi, *arrays, **params)``. Where the arrays are not all of the first
+        input's shape, ``outputs`` (output shapes), ``sizes`` (integer parameters) and ``zeroed``
+        say what the declaration cannot, as functions of the inputs (``opsdk.kernels.layout``).
         """
         if not isinstance(source, CSource):
             raise TypeError(f"kernel {self.name!r}: Kernel.c expected: a CSource\n  got: {type(source).__name__}")
+        layout = Layout(outputs, sizes, zeroed)
+        if layout and function is None:
+            raise TypeError(f"kernel {self.name!r}: Kernel.c(outputs=, sizes=, zeroed=) expected: a function "
+                            "stem to write the adapter for\n  got: none (a hand-written adapter sizes its own arrays)")
         if function is not None:
-            self._register("c", CAdapter(function), source)
+            self._register("c", CAdapter(function, layout), source)
             return self
         return lambda fn: self._register("c", fn, source)
 
-    def cuda(self, source, function=None):
+    def cuda(self, source, function=None, *, outputs=None, sizes=None, zeroed=(), threads=None):
         """Register the CUDA implementation: ``kernel.cuda(source, "stem")`` (an adapter the SDK
         writes, launching ``stem_f32`` / ``stem_f64`` / ... over every element; returns the kernel)
-        or ``@kernel.cuda(source)`` on a hand-written ``adapter(module, *arrays, **params)``."""
+        or ``@kernel.cuda(source)`` on a hand-written ``adapter(module, *arrays, **params)``.
+        ``outputs``, ``sizes``, ``zeroed`` as for ``c``; ``threads``: how many threads the
+        grid-stride launch covers, a function of the inputs (default: n)."""
         if not isinstance(source, CudaSource):
             raise TypeError(f"kernel {self.name!r}: Kernel.cuda expected: a CudaSource\n  got: {type(source).__name__}")
+        layout = Layout(outputs, sizes, zeroed, threads)
+        if layout and function is None:
+            raise TypeError(f"kernel {self.name!r}: Kernel.cuda(outputs=, sizes=, zeroed=, threads=) expected: "
+                            "a function stem to write the adapter for\n  got: none (a hand-written adapter "
+                            "sizes its own arrays)")
         if function is not None:
-            self._register("cuda", CudaAdapter(function), source)
+            self._register("cuda", CudaAdapter(function, layout), source)
             return self
         return lambda fn: self._register("cuda", fn, source)
 
