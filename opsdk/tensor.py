@@ -54,6 +54,7 @@ class Tensor:
     _views = None  # on a base: weak references to its views that have a _view_fn
     _detached = False  # made by detach(): shares memory, never the graph
     _grad_cleared = False  # on a leaf: clear_gradient() zeroed .grad; the next gradient replaces it
+    _clears_to_none = False  # as a .grad: clear_gradient() leaves None (a sparse gradient)
     _hooks = None
     # an integer tensor asked for stop_gradient=False reports it (as Paddle) but gets no gradient
     _sg_off = False
@@ -224,7 +225,7 @@ class Tensor:
         """Reset the gradient (to zeros, as Paddle does; None with set_to_zero=False)."""
         if self.grad is None:
             return
-        if set_to_zero and self.grad._node is None:
+        if set_to_zero and self.grad._node is None and not self.grad._clears_to_none:
             self.grad._data[...] = 0
             bump_version(self.grad)
             # Paddle: the zeroed tensor stays zero (a reference to it keeps reading zeros); the

@@ -11,7 +11,7 @@ import numpy as np
 from .autograd import grad_api, record
 from .device import CPU, Place, move_to
 from .dtypes import convert_dtype
-from .errors import ShapeError, StateError
+from .errors import OpArgumentError, ShapeError, StateError
 from .functional import (along_axis, arithmetic, bitwise, casting, combined, counting,
                          creation, cumulative, diagonal, indexing, inplace, linalg, logic,
                          more_unary, nan_reduction, order_stats, products, rearrange, reduction,
@@ -198,6 +198,9 @@ class TensorMethods:
         return TensorMethods.set_value(self, other)
 
     def uniform_(self, min=-1.0, max=1.0, seed=0, name=None):
+        if not min < max:  # Paddle refuses an empty range here (paddle.uniform does not)
+            raise OpArgumentError(f"uniform_: 'min' must be less than 'max'\n"
+                                  f"  expected: min < max\n  got: min={min}, max={max}")
         data = creation.get_rng().uniform(min, max, self._data.shape)
         return inplace.fill_values_(self, data.astype(self._data.dtype))
 

@@ -126,9 +126,11 @@ class BackwardRule:
         if create_graph:
             return self._guard(out, grads)
         # Paddle: a gradient computed in backward (under no_grad) ends up in x.grad with
-        # stop_gradient=True; one passed through unchanged (dy itself) with False
+        # stop_gradient=True; one passed through unchanged (dy itself) with False. An op of
+        # opsdk or of a pack (it names itself in _opsdk_qualname) stands for a Paddle core op,
+        # whose gradients reach x.grad with stop_gradient=False
         node = self._node() if self._node is not None else None
-        if node is not None:
+        if node is not None and not getattr(self.cls, "_opsdk_qualname", None):
             fed_ids = {id(g) for g in fed}
             node.cut_grads = tuple(g is not None and id(g) not in fed_ids for g in out)
         return out

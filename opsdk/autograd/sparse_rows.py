@@ -157,6 +157,9 @@ class SparseGradTensor(Tensor):
     (``grad * 2``, ``opsdk.sum(grad)``) reads the dense view.
     """
 
+    # Paddle: clearing a SelectedRows gradient leaves None, whatever set_to_zero says
+    _clears_to_none = True
+
     @property
     def place(self):
         return _device.place_of(self._data.values)
@@ -203,7 +206,7 @@ def _sparse_grad_tensor(rows, values, shape):
     t = object.__new__(SparseGradTensor)
     t._data = SparseRowGrad(rows, values, shape)
     t._node = None
-    t._req = False
+    t._req = True  # Paddle: a fresh SelectedRows gradient reports stop_gradient=False
     return t
 
 
@@ -216,6 +219,7 @@ def accumulate_rows(weight, rows, values):
     elif isinstance(grad._data, SparseRowGrad):
         grad._data.add_rows(rows, values)
         grad._version += 1
+        grad._req = False  # Paddle: an accumulated SelectedRows gradient reports stop_gradient=True
     elif grad._node is None:
         np.add.at(grad._data, rows, values.astype(grad._data.dtype, copy=False))
         grad._version += 1

@@ -115,6 +115,20 @@ def test_dy_passed_through_unchanged_keeps_stop_gradient_false():
     assert not x.grad.stop_gradient
 
 
+def test_an_sdk_op_written_as_a_pylayer_leaves_grads_like_a_core_op():
+    # an op that names itself in _opsdk_qualname stands for a Paddle core op (erf is one):
+    # its gradient reaches x.grad with stop_gradient=False, as Paddle's erf leaves it
+    class SdkDouble(Double):
+        _opsdk_qualname = "test.double"
+
+    x = leaf([1.0, 2.0])
+    SdkDouble.apply(x).sum().backward()
+    assert not x.grad.stop_gradient and x.grad.numpy().tolist() == [2.0, 2.0]
+    x2 = leaf([0.3])
+    opsdk.erf(x2).sum().backward()
+    assert not x2.grad.stop_gradient
+
+
 def test_a_retained_gradient_reports_stop_gradient_false():
     x = leaf([1.0, 2.0])
     y = x * 2

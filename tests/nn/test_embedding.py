@@ -60,12 +60,27 @@ def test_sparse_weight_also_used_densely_gets_the_sum_of_both_gradients():
     np.testing.assert_array_equal(emb.weight.grad.numpy(), want)
 
 
-def test_clear_grad_empties_a_sparse_gradient():
+@pytest.mark.parametrize("set_to_zero", [True, False])
+def test_clear_gradient_of_a_sparse_gradient_leaves_none_as_paddle(set_to_zero):
     emb = paddle.nn.Embedding(5, 3, sparse=True)
     emb(paddle.to_tensor([2])).sum().backward()
-    emb.weight.clear_gradient()
-    assert emb.weight.grad.rows() == []
-    np.testing.assert_array_equal(emb.weight.grad.to_dense().numpy(), np.zeros((5, 3)))
+    emb.weight.clear_gradient(set_to_zero)
+    assert emb.weight.grad is None
+    emb(paddle.to_tensor([4])).sum().backward()
+    assert emb.weight.grad.rows() == [4] and not emb.weight.grad.stop_gradient
+
+
+def test_sparse_gradient_flags_follow_paddle():
+    # Paddle 3.3.1: a fresh SelectedRows gradient reports stop_gradient=False, an accumulated one
+    # True; both are leaves
+    emb = paddle.nn.Embedding(5, 2, sparse=True)
+    emb(paddle.to_tensor([4, 1])).sum().backward()
+    g = emb.weight.grad
+    assert not g.stop_gradient and g.is_leaf
+    assert not (g * 2).stop_gradient
+    emb(paddle.to_tensor([0])).sum().backward()
+    assert emb.weight.grad.stop_gradient and emb.weight.grad.is_leaf
+    np.testing.assert_array_equal(emb.weight.grad.to_dense().numpy()[[0, 1, 4]], np.ones((3, 2)))
 
 
 @pytest.mark.parametrize("make_opt", [
