@@ -5,6 +5,7 @@ or from NumPy arrays (``numpy.asarray(x)`` raises, as it does for a real CuPy ar
 ``x.get()``), reductions and indexing return 0-d device arrays, results are allocated on the
 current device and operands must live there, and ``__cuda_array_interface__`` / DLPack say CUDA.
 """
+import warnings
 import numpy
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
@@ -297,7 +298,10 @@ def _adopt(a):
     Device memory is always writable (CuPy has no read-only arrays): a read-only NumPy view,
     such as broadcast_to makes, is re-made writable over the same memory.
     """
-    if not a.flags.writeable:
+    with warnings.catch_warnings():  # broadcast_arrays' views warn when their flag is read
+        warnings.simplefilter("ignore", FutureWarning)
+        writable = a.flags.writeable
+    if not writable:
         buf = buffer_of(a)
         a = _ndarray(a.shape, a.dtype, buffer=buf.bytes_view(),
                      offset=a.__array_interface__["data"][0] - buf.ptr, strides=a.strides)
