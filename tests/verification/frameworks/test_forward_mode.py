@@ -22,45 +22,29 @@ def _forward_rows(framework, name, check):
     return rows
 
 
-@pytest.mark.torch
+_FORWARD = {"torch": "jacfwd", "jax": "jacfwd[jit]", "paddle": "jvp"}
+
+
+def _framework(name, slow=False):
+    return pytest.param(name, marks=[getattr(pytest.mark, name)] + ([pytest.mark.slow] if slow
+                                                                     else []))
+
+
 # (jvp_default_attr is right at its registered attribute, the only one the framework checks'
-# samples use: opsdk check's own jvp check, which varies attributes, catches it)
+# samples use: opsdk check's own jvp check, which varies attributes, catches it; Paddle derives
+# its jvp from the backward, so an op's own jvp does not enter it)
+@pytest.mark.parametrize("framework", [_framework("torch"), _framework("jax", slow=True)])
 @pytest.mark.parametrize("name", ["adv.jvp_missing_term", "adv.jvp_drops_input"])
-def test_torch_jacfwd_check_catches_each_planted_jvp_bug(name):
-    pytest.importorskip("torch", reason="torch is not installed")
-    rows = _forward_rows("torch", name, "jacfwd")
+def test_the_jacfwd_check_catches_a_planted_jvp_bug(framework, name):
+    pytest.importorskip(framework, reason=f"{framework} is not installed")
+    rows = _forward_rows(framework, name, _FORWARD[framework])
     assert not any(o.passed for o in rows), [o.detail for o in rows]
 
 
-@pytest.mark.torch
-def test_torch_checks_pass_a_right_own_jvp_with_second_order():
-    pytest.importorskip("torch", reason="torch is not installed")
-    rows = _rows("torch", "adv.jvp_correct")
-    assert any(o.check == "jacfwd" for o in rows)
-    assert all(o.passed for o in rows), [(o.check, o.detail) for o in rows if not o.passed]
-
-
-@pytest.mark.jax
-@pytest.mark.slow  # JAX compiles each transform (seconds)
-@pytest.mark.parametrize("name", ["adv.jvp_missing_term", "adv.jvp_drops_input"])
-def test_jax_jacfwd_check_catches_a_planted_jvp_bug(name):
-    pytest.importorskip("jax", reason="jax is not installed")
-    rows = _forward_rows("jax", name, "jacfwd[jit]")
-    assert not any(o.passed for o in rows), [o.detail for o in rows]
-
-
-@pytest.mark.jax
-@pytest.mark.slow
-def test_jax_checks_pass_a_right_own_jvp_with_second_order():
-    pytest.importorskip("jax", reason="jax is not installed")
-    rows = _rows("jax", "adv.jvp_correct")
-    assert any(o.check == "jacfwd[jit]" for o in rows)
-    assert all(o.passed for o in rows), [(o.check, o.detail) for o in rows if not o.passed]
-
-
-@pytest.mark.paddle
-def test_paddle_jvp_check_passes_an_op_with_second_order():
-    pytest.importorskip("paddle", reason="paddle is not installed")
-    rows = _rows("paddle", "adv.jvp_correct")
-    assert any(o.check == "jvp" for o in rows)
+@pytest.mark.parametrize("framework", [_framework("torch"), _framework("jax", slow=True),
+                                       _framework("paddle")])
+def test_every_check_passes_a_right_own_jvp_with_second_order(framework):
+    pytest.importorskip(framework, reason=f"{framework} is not installed")
+    rows = _rows(framework, "adv.jvp_correct")
+    assert any(o.check == _FORWARD[framework] for o in rows)
     assert all(o.passed for o in rows), [(o.check, o.detail) for o in rows if not o.passed]
