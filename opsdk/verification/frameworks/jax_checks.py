@@ -4,7 +4,7 @@ import contextlib
 
 import numpy as np
 
-from .outcome import Recorder, float64_cases, opsdk_reference
+from .outcome import Recorder, attribute_cases, float64_cases, opsdk_reference
 from .torch_checks import forward_mode
 
 
@@ -31,7 +31,9 @@ def verify_jax(info):
     record = Recorder(info.qualname, "jax")
 
     with float64_enabled(jax):
-        for index, arrays, attrs in float64_cases(exported):
+        # forward mode also on the first sample at the moved attributes (whole Jacobians: only there)
+        moved = attribute_cases(exported) if forward_mode(info) else []
+        for index, arrays, attrs in float64_cases(exported) + moved:
             values = [None if a is None else jax.numpy.asarray(a) for a in arrays]
             floats = [i for i, a in enumerate(arrays) if a is not None and a.dtype.kind == "f"]
 
@@ -78,6 +80,9 @@ def verify_jax(info):
                     np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-10,
                                                atol=1e-12)
 
+            if not isinstance(index, int):  # a moved attribute: forward mode alone
+                record("jacfwd[jit]", index, jacfwd)
+                continue
             record("forward", index, forward)
             record("check_grads[jit]", index, grads)
             record("vmap", index, vmap)

@@ -13,7 +13,7 @@ class Outcome(NamedTuple):
     op: str
     framework: str
     check: str
-    sample: int
+    sample: object  # the sample's index, or "0 at beta=1.173" for the first at a moved attribute
     passed: bool
     detail: str = ""
 
@@ -42,6 +42,28 @@ def float64_cases(exported):
         tensors, attrs = sig.bind_sample(sample)
         arrays = [None if t is None else np.array(t.numpy(), copy=True) for t in tensors]
         cases.append((i, arrays, attrs))
+    return cases
+
+
+def attribute_cases(exported):
+    """[(label, arrays, attrs)]: the op's first float64 sample at each value ``opsdk check`` moves
+    a float attribute to (inside its range): a forward mode right only at the registered value
+    of an attribute (a jvp reading a default instead of ``ctx``) is wrong there."""
+    from types import SimpleNamespace
+
+    from ..check.drawing import draw
+    from ..check.samples import ATTRIBUTE
+
+    cases = []
+    for sample in draw(exported.info, "float64").samples:
+        if sample.kind != ATTRIBUTE or sample.origin != 0:
+            continue
+        args, kwargs = sample.make(dtype="float64")
+        tensors, attrs = exported.signature.bind_sample(SimpleNamespace(args=args, kwargs=kwargs))
+        arrays = [None if t is None else np.array(t.numpy(), copy=True) for t in tensors]
+        moved = ", ".join(f"{k}={v:.4g}" for k, v in attrs.items()
+                          if isinstance(v, float))
+        cases.append((f"0 at {moved}", arrays, attrs))
     return cases
 
 

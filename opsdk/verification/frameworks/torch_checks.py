@@ -2,7 +2,7 @@
 forward mode (jacfwd against jacrev)."""
 import numpy as np
 
-from .outcome import Recorder, float64_cases, opsdk_reference
+from .outcome import Recorder, attribute_cases, float64_cases, opsdk_reference
 
 OPCHECK_UTILS = ("test_schema", "test_autograd_registration", "test_faketensor",
                  "test_aot_dispatch_dynamic")
@@ -24,7 +24,10 @@ def verify_torch(info):
     packet = getattr(getattr(torch.ops, info.pack), info.name)
     record = Recorder(info.qualname, "torch")
 
-    for index, arrays, attrs in float64_cases(exported):
+    cases = float64_cases(exported)
+    # forward mode also on the first sample at the moved attributes (only there: whole Jacobians)
+    moved = attribute_cases(exported) if forward_mode(info) else []
+    for index, arrays, attrs in cases + moved:
         attrs = exported.signature.declared(attrs)
         tensors = _tensors(torch, arrays)
         floats = [i for i, t in enumerate(tensors) if t is not None and t.is_floating_point()]
@@ -44,12 +47,15 @@ def verify_torch(info):
             for g, w in zip(got, want):
                 np.testing.assert_allclose(g.detach().numpy(), w, rtol=1e-12, atol=1e-12)
 
+        inputs = tuple(tensors[i] for i in floats)
+        if not isinstance(index, int):  # a moved attribute: forward mode alone
+            record("jacfwd", index, lambda: _jacfwd_is_jacrev(torch, of_floats(fn), inputs))
+            continue
         record("forward", index, forward)
         for util in OPCHECK_UTILS:
             record(f"opcheck:{util}", index,
                    lambda util=util: torch.library.opcheck(fn, tuple(tensors), attrs,
                                                            test_utils=util) and None)
-        inputs = tuple(tensors[i] for i in floats)
         for label, call in (("", fn), ("[torch.ops]", packet)):
             record(f"gradcheck{label}", index,
                    lambda call=call: torch.autograd.gradcheck(of_floats(call), inputs) and None)

@@ -30,14 +30,18 @@ def _framework(name, slow=False):
                                                                      else []))
 
 
-# (jvp_default_attr is right at its registered attribute, the only one the framework checks'
-# samples use: opsdk check's own jvp check, which varies attributes, catches it; Paddle derives
-# its jvp from the backward, so an op's own jvp does not enter it)
+# (jvp_default_attr is right at its registered attribute: the forward-mode check also runs at the
+# values opsdk check moves attributes to, where it is wrong; Paddle derives its jvp from the
+# backward, so an op's own jvp does not enter it)
 @pytest.mark.parametrize("framework", [_framework("torch"), _framework("jax", slow=True)])
-@pytest.mark.parametrize("name", ["adv.jvp_missing_term", "adv.jvp_drops_input"])
+@pytest.mark.parametrize("name", ["adv.jvp_missing_term", "adv.jvp_drops_input", "adv.jvp_default_attr"])
 def test_the_jacfwd_check_catches_a_planted_jvp_bug(framework, name):
     pytest.importorskip(framework, reason=f"{framework} is not installed")
     rows = _forward_rows(framework, name, _FORWARD[framework])
+    if name == "adv.jvp_default_attr":  # right at the registered beta, wrong where it moved
+        assert [o.passed for o in rows] == [True, False, False], [(o.sample, o.detail) for o in rows]
+        assert all("beta=" in str(o.sample) for o in rows[1:])
+        return
     assert not any(o.passed for o in rows), [o.detail for o in rows]
 
 
