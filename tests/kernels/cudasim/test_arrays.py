@@ -1,4 +1,6 @@
 """The simulated cupy.ndarray: NumPy semantics on the device, CuPy's rules about the host."""
+import warnings
+
 import numpy
 import pytest
 
@@ -105,3 +107,12 @@ def test_lists_and_numpy_arrays_index_device_arrays_as_in_cupy(cp):
     assert x[[0, 3]].get().tolist() == [0.0, 3.0] and x[numpy.array([4, 1])].get().tolist() == [4.0, 1.0]
     x[numpy.array([0, 1])] = 9.0
     assert x[cp.asarray(numpy.array([0, 1, 2]))].get().tolist() == [9.0, 9.0, 2.0]
+
+
+def test_broadcast_views_are_adopted_without_numpy_s_future_warning(cp):
+    # NumPy warns when the writeable flag of a broadcast_arrays view is read; every simulated
+    # op broadcasting its inputs printed it
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        a, b = cp.broadcast_arrays(cp.ones((3, 1)), cp.arange(4.0).reshape(1, 4))
+        assert (a + b).get().tolist() == [[1.0, 2.0, 3.0, 4.0]] * 3

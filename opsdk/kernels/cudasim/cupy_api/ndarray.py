@@ -5,7 +5,6 @@ or from NumPy arrays (``numpy.asarray(x)`` raises, as it does for a real CuPy ar
 ``x.get()``), reductions and indexing return 0-d device arrays, results are allocated on the
 current device and operands must live there, and ``__cuda_array_interface__`` / DLPack say CUDA.
 """
-import warnings
 import numpy
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
@@ -292,16 +291,22 @@ def wrap(result):
     return result
 
 
+def _writable(flags):
+    """flags.writeable, without the FutureWarning NumPy prints when it is read on a view from
+    broadcast_arrays (writable, with a warning on write: _writeable_no_warn reads it silently)."""
+    try:
+        return flags._writeable_no_warn
+    except AttributeError:  # a NumPy without the silent read
+        return flags.writeable
+
+
 def _adopt(a):
     """A device array object over ``a`` (whose memory is already device memory).
 
     Device memory is always writable (CuPy has no read-only arrays): a read-only NumPy view,
     such as broadcast_to makes, is re-made writable over the same memory.
     """
-    with warnings.catch_warnings():  # broadcast_arrays' views warn when their flag is read
-        warnings.simplefilter("ignore", FutureWarning)
-        writable = a.flags.writeable
-    if not writable:
+    if not _writable(a.flags):
         buf = buffer_of(a)
         a = _ndarray(a.shape, a.dtype, buffer=buf.bytes_view(),
                      offset=a.__array_interface__["data"][0] - buf.ptr, strides=a.strides)
