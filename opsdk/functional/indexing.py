@@ -162,8 +162,10 @@ def gather(x, index, axis=None, name=None):
 
 
 def gather_nd(x, index, name=None):
-    """The slices of x at the coordinates in index's last axis: index [..., k] gives a result
-    of shape index.shape[:-1] + x.shape[k:]; repeated coordinates add their gradients.
+    """The slices of x at the coordinates held in index's last axis.
+
+    index [..., k] gives a result of shape index.shape[:-1] + x.shape[k:]; repeated
+    coordinates add their gradients.
 
     Example:
         >>> x = opsdk.to_tensor([[1.0, 2.0], [3.0, 4.0]])

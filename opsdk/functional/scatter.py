@@ -175,8 +175,10 @@ index_add_ = inplace_method(index_add, "index_add_")
 
 # -- scatter_nd_add ----------------------------------------------------------------------------
 def scatter_nd_add(x, index, updates, name=None):
-    """x with updates added at the coordinates in index's last axis: index [..., k] and
-    updates of shape index.shape[:-1] + x.shape[k:]; repeated coordinates add up.
+    """x with updates added at the coordinates held in index's last axis.
+
+    index is [..., k] and updates has shape index.shape[:-1] + x.shape[k:]; repeated
+    coordinates add up.
 
     Example:
         >>> x = opsdk.zeros([3])
