@@ -28,7 +28,7 @@ from .functional.elementwise import (abs, add, allclose, cast, ceil, clip, cos, 
                                      minimum, multiply, neg, not_equal, pow, reciprocal,
                                      remainder, round, rsqrt, sigmoid, sign, sin, sqrt, square,
                                      subtract, tanh, where)
-from .functional.indexing import gather, index_select, masked_select, nonzero, one_hot
+from .functional.indexing import gather, gather_nd, index_select, masked_select, nonzero, one_hot
 from .functional.linalg import bmm, dot, inner, matmul, mm, outer
 from .functional.reduction import (all, amax, amin, any, argmax, argmin, logsumexp, max, mean,
                                    min, norm, std, sum, var)
@@ -43,7 +43,8 @@ from .functional.nan_reduction import count_nonzero, nanmean, nansum
 from .functional.order_stats import kthvalue, median, mode
 from .functional.products import cross, kron, prod
 from .functional.rearrange import meshgrid, repeat_interleave, roll, rot90
-from .functional.scatter import index_add, index_add_, masked_fill, masked_fill_, scatter, scatter_
+from .functional.scatter import (index_add, index_add_, masked_fill, masked_fill_, scatter,
+                                 scatter_, scatter_nd, scatter_nd_add)
 from .functional.sorting import argsort, sort, topk
 from .functional.triangular import tril, tril_, triu, triu_
 from .autograd.record import clone
@@ -54,7 +55,7 @@ from . import autograd as _autograd, tensor_methods as _tensor_methods
 from .functional.elementwise import scale
 from .functional.inplace import assign, fill_constant
 from .functional.combined import addmm, diff, dist, lerp
-from .functional.counting import bincount, histogram, increment, numel, shape, unique
+from .functional.counting import bincount, histogram, increment, numel, rank, shape, unique
 from .functional.logic import equal_all, isclose
 from .functional.more_unary import expm1, frac, log1p, log2, log10, stanh, trunc
 from .functional.trig import (acos, acosh, asin, asinh, atan, atanh, copysign, cosh, hypot,

@@ -58,6 +58,12 @@ class GradArgumentError(BackwardError, AssertionError):
     AssertionError, so Paddle code catching it keeps working."""
 
 
+class ScalarConversionError(OpsdkError, TypeError, AssertionError):
+    """float(), int(), complex(), bool() or an index made of a tensor that is not one value.
+    Paddle 3.3.1 (with NumPy 2.4) raises TypeError for a one-element tensor with dims and
+    AssertionError for several elements; this class is both, so either ``except`` catches it."""
+
+
 class OpsdkWarning(UserWarning):
     """Something works, but not the way the user probably wanted (a fallback, a no-op)."""
 

@@ -13,7 +13,7 @@ from . import device as _device
 from .dtypes import convert_dtype, default_float
 from .dtypes import shown as _shown
 from .size import Size
-from .errors import BackwardError, OpArgumentError
+from .errors import BackwardError, OpArgumentError, ScalarConversionError
 
 _new = object.__new__
 
@@ -97,7 +97,9 @@ class Tensor:
         return int(self._data.size)
 
     def numel(self):
-        return int(self._data.size)
+        """The number of elements, as a 0-d int64 tensor (as Paddle returns; ``.size`` is the
+        Python int)."""
+        return _wrap(np.asarray(self._data.size, dtype=np.int64))
 
     @property
     def place(self):
@@ -181,19 +183,35 @@ class Tensor:
     def __dlpack_device__(self):
         return self._data.__dlpack_device__()
 
+    def _python_scalar(self, what, allow_dims=False):
+        """The one value of self for float()/int()/complex()/bool()/an index, as Paddle allows:
+        bool() takes any one-element tensor, the others only a 0-d one."""
+        d = self._host()
+        if d.size != 1:
+            raise ScalarConversionError(f"{what}: only a tensor with one element converts to a "
+                                        f"Python scalar; got: shape {list(self.shape)}")
+        if d.ndim and not allow_dims:
+            raise ScalarConversionError(
+                f"{what}: only a 0-d tensor converts to a Python scalar (as in Paddle with NumPy "
+                f"2.4); got: shape {list(self.shape)}. Use t.item() or t.reshape([])")
+        return d.reshape(()).item()
+
     def __float__(self):
-        return float(self.item())
+        return float(self._python_scalar("float()"))
 
     def __int__(self):
-        return int(self.item())
+        return int(self._python_scalar("int()"))
+
+    def __complex__(self):
+        return complex(self._python_scalar("complex()"))
 
     def __bool__(self):
-        return bool(self.item())
+        return bool(self._python_scalar("bool()", allow_dims=True))
 
     def __index__(self):
         if self._data.dtype.kind not in "iu":
             raise TypeError(f"only integer tensors can be used as an index; got: {self.dtype}")
-        return int(self.item())
+        return int(self._python_scalar("a tensor used as an index"))
 
     def __len__(self):
         if self._data.ndim == 0:

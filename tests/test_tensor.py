@@ -69,6 +69,24 @@ def test_float_int_bool_len_and_iteration():
     assert len(opsdk.to_tensor([[1.0], [2.0]])) == 2 and rows[1].numpy().tolist() == [2.0]
 
 
+def test_float_int_complex_of_a_one_element_tensor_with_dims_is_a_type_error_as_in_paddle():
+    # Paddle 3.3.1 with NumPy 2.4 converts only 0-d tensors; bool() takes any one element
+    one = opsdk.to_tensor([7.25])
+    for convert in (float, int, complex):
+        with pytest.raises(TypeError, match=r"0-d tensor.*got: shape \[1\]"):
+            convert(one)
+    with pytest.raises(TypeError, match="index"):
+        [1, 2, 3][opsdk.to_tensor([1])]
+    assert bool(one) and complex(opsdk.to_tensor(2.0)) == 2 and [1, 2][opsdk.to_tensor(1)] == 2
+
+
+def test_scalar_conversion_of_several_elements_is_also_an_assertion_error_as_in_paddle():
+    two = opsdk.to_tensor([1.0, 2.0])
+    for convert in (float, int, bool):
+        with pytest.raises(AssertionError, match=r"one element.*got: shape \[2\]"):
+            convert(two)
+
+
 def test_tolist_and_numpy_array_protocol():
     t = opsdk.to_tensor([[1, 2]])
     assert t.tolist() == [[1, 2]] and np.asarray(t).tolist() == [[1, 2]]

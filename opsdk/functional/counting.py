@@ -117,6 +117,16 @@ def numel(x, name=None):
     return _wrap(np.asarray(tensor_arg(x, "numel")._data.size, dtype=np.int64))
 
 
+def rank(input):
+    """The number of dimensions of input, as a 0-d int32 tensor (Paddle's type).
+
+    Example:
+        >>> int(opsdk.rank(opsdk.zeros([2, 3])))
+        2
+    """
+    return _wrap(np.asarray(tensor_arg(input, "rank")._data.ndim, dtype=np.int32))
+
+
 def shape(input):
     """The shape of input as a 1-D int64 tensor.
 

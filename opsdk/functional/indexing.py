@@ -5,7 +5,7 @@ from ..autograd.record import needs_grad, record
 from ..errors import IndexOutOfRangeError, OpArgumentError
 from ..tensor import Tensor, _wrap, as_array, bump_version
 from . import maths
-from .op_args import check_axis, tensor_arg as _arg
+from .op_args import check_axis, nd_index, tensor_arg as _arg
 from .views import adopt, alias, mark_view
 
 
@@ -159,6 +159,26 @@ def index_select(x, index, axis=0, name=None):
 def gather(x, index, axis=None, name=None):
     """Paddle's gather: index_select along axis (0 by default)."""
     return index_select(x, index, 0 if axis is None else axis)
+
+
+def gather_nd(x, index, name=None):
+    """The slices of x at the coordinates held in index's last axis.
+
+    index [..., k] gives a result of shape index.shape[:-1] + x.shape[k:]; repeated
+    coordinates add their gradients.
+
+    Example:
+        >>> x = opsdk.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> opsdk.gather_nd(x, opsdk.to_tensor([[1, 0], [0, 1]])).numpy()
+        array([3., 2.], dtype=float32)
+    """
+    x = _arg(x, "gather_nd")
+    key = nd_index(index, x._data.shape, "gather_nd")
+    if key:
+        return getitem(x, key)
+    # k = 0: the whole of x for every coordinate row
+    rows = np.zeros(np.shape(_arg(index, "gather_nd", "index")._data)[:-1], dtype=np.int64)
+    return getitem(getitem(x, (None,)), rows)
 
 
 def masked_select(x, mask, name=None):

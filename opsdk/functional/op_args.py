@@ -4,7 +4,7 @@ import functools
 
 import numpy as np
 
-from ..errors import DTypeError, IndexOutOfRangeError, OpArgumentError
+from ..errors import DTypeError, IndexOutOfRangeError, OpArgumentError, ShapeError
 from ..tensor import Tensor, tensor_arg  # noqa: F401  (tensor_arg: the ops import it from here)
 
 
@@ -73,6 +73,17 @@ def wrap_index(ind, n, op, arg, axis):
             f"expected: values in [{-n}, {n - 1}]; got: min {lo}, max {hi}")
     ind = ind.astype(np.int64)
     return np.where(ind < 0, ind + n, ind) if lo < 0 else ind
+
+
+def nd_index(index, shape, op):
+    """gather_nd / scatter_nd_add's index: an integer array [..., k] whose last axis holds
+    coordinates into the first k axes of shape; returns the tuple of k index arrays (made
+    non-negative), each of shape index.shape[:-1]."""
+    ind = index_array(index, op)
+    if ind.ndim == 0 or ind.shape[-1] > len(shape):
+        raise ShapeError(f"{op}: argument 'index' must have shape [..., k] with k <= {len(shape)} "
+                         f"(the rank of x); got: shape {list(ind.shape)}")
+    return tuple(wrap_index(ind[..., j], shape[j], op, "index", j) for j in range(ind.shape[-1]))
 
 
 def tensor_list_arg(args, op, arg):

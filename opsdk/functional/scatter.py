@@ -16,7 +16,8 @@ from .arithmetic import add, multiply
 from .flat_index import positions, put
 from .inplace import inplace_method
 from .logic import where
-from .op_args import axis_arg, check_same_dtype, index_array, tensor_arg, wrap_index
+from .op_args import (axis_arg, check_same_dtype, index_array, nd_index, tensor_arg,
+                      wrap_index)
 from .put_reduce import last_writers
 from .shape import as_shape
 
@@ -170,6 +171,45 @@ def index_add(*args, **kwargs):
 
 index_add.__signature__ = inspect.signature(_index_add)
 index_add_ = inplace_method(index_add, "index_add_")
+
+
+# -- scatter_nd_add ----------------------------------------------------------------------------
+def scatter_nd_add(x, index, updates, name=None):
+    """x with updates added at the coordinates held in index's last axis.
+
+    index is [..., k] and updates has shape index.shape[:-1] + x.shape[k:]; repeated
+    coordinates add up.
+
+    Example:
+        >>> x = opsdk.zeros([3])
+        >>> opsdk.scatter_nd_add(x, opsdk.to_tensor([[1], [1]]), opsdk.ones([2])).numpy()
+        array([0., 2., 0.], dtype=float32)
+    """
+    x = tensor_arg(x, "scatter_nd_add")
+    u = tensor_arg(updates, "scatter_nd_add", "updates")
+    check_same_dtype("scatter_nd_add", x, u, "x", "updates")
+    key = nd_index(index, x._data.shape, "scatter_nd_add")
+    if not key:
+        raise ShapeError("scatter_nd_add: argument 'index' must have a last axis of at least 1 "
+                         "coordinate; got: 0")
+    want = list(key[0].shape) + list(x._data.shape[len(key):])
+    if list(u._data.shape) != want:
+        raise ShapeError(f"scatter_nd_add: 'updates' must have shape index.shape[:-1] + "
+                         f"x.shape[k:] = {want}; got: {list(u._data.shape)}")
+    out = x._data.copy()
+    np.add.at(out, key, u._data)
+    return record("scatter_nd_add", out, (x, u), _SCATTER_ND_ADD, (key,))
+
+
+# x's gradient passes through; each update gets the gradient at its coordinates
+_SCATTER_ND_ADD = (lambda g, key: g, lambda g, key: maths.getitem(g, key))
+
+
+def scatter_nd(index, updates, shape, name=None):
+    """zeros(shape) with updates added at index, as scatter_nd_add (repeats add up)."""
+    u = tensor_arg(updates, "scatter_nd", "updates")
+    zeros = _wrap(np.zeros_like(u._data, shape=tuple(int(n) for n in shape)))
+    return scatter_nd_add(zeros, index, u)
 
 
 # -- masked_fill -------------------------------------------------------------------------------

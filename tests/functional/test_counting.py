@@ -85,3 +85,10 @@ def test_same_as_paddle():
     for k, fn in enumerate(programs):
         want, got = both(fn)
         assert got == want, f"program {k}: opsdk {got}, Paddle {want}"
+
+
+def test_rank_and_numel_are_0d_tensors_as_in_paddle():
+    x = opsdk.zeros([2, 3, 4])
+    r, n = opsdk.rank(x), x.numel()
+    assert r.shape == [] and r.dtype == opsdk.int32 and int(r) == 3 and x.rank().item() == 3
+    assert n.shape == [] and n.dtype == opsdk.int64 and int(n) == 24 and x.size == 24

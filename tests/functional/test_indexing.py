@@ -5,6 +5,7 @@ import pytest
 
 import opsdk
 from opsdk.errors import LeafInplaceError, OpArgumentError
+from helpers.frameworks import assert_same_as_paddle
 from helpers.gradients import assert_gradients
 from helpers.samples import signed
 
@@ -170,3 +171,30 @@ def test_one_hot_label_out_of_range_is_an_error():
     with pytest.raises(OpArgumentError, match=r"one_hot: labels must lie in \[0, 3\); got: "
                        r"min 3, max 3"):
         opsdk.one_hot(opsdk.to_tensor([3]), 3)
+
+
+# -- gather_nd -----------------------------------------------------------------------------------
+def test_gather_nd_picks_points_or_slices_and_repeats_add_gradients():
+    x = np.arange(12.0).reshape(3, 4)
+    idx = np.array([[0, 1], [2, 3], [0, 1]])
+    assert opsdk.gather_nd(opsdk.to_tensor(x), opsdk.to_tensor(idx)).numpy().tolist() == \
+        [1.0, 11.0, 1.0]
+    rows = opsdk.to_tensor(x).gather_nd(opsdk.to_tensor([[2], [0]]))
+    assert rows.shape == [2, 4] and np.array_equal(rows.numpy(), x[[2, 0]])
+    assert_gradients(lambda a: opsdk.gather_nd(a, opsdk.to_tensor(idx)) ** 2, [signed(3, 4)])
+
+
+def test_gather_nd_with_no_coordinates_repeats_x_and_checks_its_index():
+    x = opsdk.to_tensor([1.0, 2.0])
+    out = opsdk.gather_nd(x, opsdk.to_tensor(np.zeros((3, 0), dtype=np.int64)))
+    assert out.numpy().tolist() == [[1.0, 2.0]] * 3
+    with pytest.raises(IndexError, match="gather_nd.*'index'"):
+        opsdk.gather_nd(x, opsdk.to_tensor([[2]]))
+    with pytest.raises(ValueError, match=r"gather_nd.*k <= 1"):
+        opsdk.gather_nd(x, opsdk.to_tensor([[0, 0]]))
+
+
+@pytest.mark.paddle
+def test_gather_nd_matches_paddle():
+    assert_same_as_paddle(lambda P, x: P.gather_nd(x, P.to_tensor([[[1, 0]], [[1, 0]]])) ** 3,
+                          [signed(2, 3, 2)])

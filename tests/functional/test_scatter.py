@@ -213,3 +213,41 @@ def test_index_add_and_masked_fill_match_torch():
     m = np.array([True, False, True])
     assert_same_as_torch(lambda P, a: P.masked_fill(a, P.to_tensor(m), 0.5),
                          lambda a: a.masked_fill(torch.tensor(m), 0.5), [x])
+
+
+# -- scatter_nd_add / scatter_nd ---------------------------------------------------------------
+def test_scatter_nd_add_adds_repeated_coordinates_and_has_gradients():
+    x, upd = np.zeros((3, 2)), np.arange(6.0).reshape(3, 2)
+    out = opsdk.scatter_nd_add(opsdk.to_tensor(x), ix([[1], [1], [2]]), opsdk.to_tensor(upd))
+    want = x.copy()
+    np.add.at(want, [1, 1, 2], upd)
+    assert np.array_equal(out.numpy(), want)
+    assert_gradients(lambda a, u: opsdk.scatter_nd_add(a, ix([[0, 1], [0, 1], [2, 0]]), u) ** 2,
+                     [signed(3, 2), signed(3, seed=1)])
+
+
+def test_scatter_nd_builds_from_zeros_and_a_method_form():
+    out = opsdk.scatter_nd(ix([[1], [3], [1]]), opsdk.to_tensor([1.0, 2.0, 3.0]), [4])
+    assert out.numpy().tolist() == [0.0, 4.0, 0.0, 2.0] and out.dtype == opsdk.float32
+    x = opsdk.zeros([2, 2])
+    assert x.scatter_nd_add(ix([[0, 1]]), opsdk.ones([1])).numpy().tolist() == [[0, 1], [0, 0]]
+
+
+def test_scatter_nd_add_refuses_bad_shapes_and_indices():
+    x = opsdk.zeros([3, 2])
+    with pytest.raises(ShapeError, match=r"'updates'.*\[2, 2\].*got: \[2\]"):
+        opsdk.scatter_nd_add(x, ix([[0], [1]]), opsdk.ones([2]))
+    with pytest.raises(ShapeError, match=r"'index'.*k <= 2"):
+        opsdk.scatter_nd_add(x, ix([[0, 1, 0]]), opsdk.ones([1]))
+    with pytest.raises(IndexOutOfRangeError, match="scatter_nd_add.*'index'"):
+        opsdk.scatter_nd_add(x, ix([[3]]), opsdk.ones([1, 2]))
+    with pytest.raises(DTypeError, match="scatter_nd_add"):
+        opsdk.scatter_nd_add(x, ix([[0]]), opsdk.ones([1, 2], dtype="float64"))
+
+
+test_scatter_nd_add_matches_paddle = paddle_cases({
+    "rows": (lambda P, x, u: P.scatter_nd_add(x, P.to_tensor([[1], [1], [0]]), u) ** 2,
+             [signed(3, 2), signed(3, 2, seed=1)]),
+    "points": (lambda P, x, u: P.scatter_nd_add(x, P.to_tensor([[0, 1], [2, 0], [0, 1]]), u),
+               [signed(3, 2), signed(3, seed=1)]),
+})

@@ -48,6 +48,15 @@ def test_binary_cross_entropy_and_with_logits_match_torch():
             x, y, pos_weight=t.tensor(pw)), logits, T)
 
 
+def test_binary_cross_entropy_with_logits_at_a_zero_logit_has_the_derivative():
+    # a deliberate difference (docs/paddle.md): Paddle's kernel gives sigmoid(0) - y - 1 here
+    for pos_weight in (None, paddle.to_tensor([1.0, 1.0, 1.0], dtype="float64")):
+        z = paddle.to_tensor([0.0, 0.0, 0.0], dtype="float64", stop_gradient=False)
+        y = paddle.to_tensor([0.0, 0.3, 1.0], dtype="float64")
+        F.binary_cross_entropy_with_logits(z, y, reduction="sum", pos_weight=pos_weight).backward()
+        assert np.allclose(z.grad.numpy(), [0.5, 0.2, -0.5])
+
+
 def test_nll_loss_with_weight_and_ignore_index_matches_torch():
     logp = np.log(np.array([[0.2, 0.5, 0.3], [0.1, 0.1, 0.8], [0.6, 0.3, 0.1]]))
     labels = [2, -100, 0]
