@@ -27,7 +27,6 @@ so every order works; ``OP.reference`` is that same forward for ``opsdk check``.
 import inspect
 import math
 
-
 from opsdk.autograd.grad_api import grad as grad_of
 from opsdk.autograd.grad_mode import is_grad_enabled
 from opsdk.errors import DTypeError, OpArgumentError, ShapeError
