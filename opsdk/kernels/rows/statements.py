@@ -1,0 +1,201 @@
+"""A rows op's forward or backward for one row, as statements: read, checked, and rewritten to C.
+
+One statement a line (or separated by ``;``), ``#`` starting a comment::
+
+    sum ss = x * x                       # a row reduction: sum, max or min of an expression over the row
+    rstd = 1 / sqrt(ss / K + eps)        # a declared output: per row, per element or per feature
+    y = x * rstd * weight
+
+- ``sum|max|min NAME = EXPR``: a row scalar, the reduction of EXPR over the row's elements (a
+  sum is accumulated in double, also for float32; max and min are exact in T);
+- ``T NAME = EXPR``: a row scalar from row scalars, per-row arrays and attributes;
+- ``each NAME = EXPR``: a per-element shorthand, substituted where it is read;
+- ``NAME = EXPR``: an output, once each. A per-row output is a row scalar too; a per-element
+  output is computed for every element of the row; a per-feature output sums EXPR over rows
+  (a weight's gradient), so it may not read the row scalars (a separate pass computes it).
+
+An expression is C over the arrays (an element array read at the current element, a feature
+array at the current feature, a per-row array at the current row), the attributes, ``K`` (the
+row's length) and the functions of the elementwise vocabulary (``opsdk/maths.h`` in C,
+``opsdk/maths.cuh`` in CUDA). Decimal literals become ``T``'s.
+"""
+import keyword
+import re
+
+from opsdk.errors import OpArgumentError
+from opsdk.kernels.elementwise.bodies import _DECIMAL, VOCABULARY
+from opsdk.kernels.elementwise.c_names import reserved_by_c
+
+REDUCTIONS = ("sum", "max", "min")
+KINDS = ("element", "row", "feature")  # of arrays and outputs
+# names the written C and CUDA use themselves
+LOOP_NAMES = frozenset({"T", "K", "r", "j", "o", "t", "rows", "lo", "hi", "red", "j0", "j1", "each", *REDUCTIONS})
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_STATEMENT = re.compile(r"(?:(sum|max|min|T|each)\s+)?([A-Za-z_]\w*)\s*=(?!=)\s*(.+)\Z", re.S)
+_WORD = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\()?")
+_NUMBER = re.compile(r"(?<![\w.])(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fF]?")
+_C_WORDS = frozenset({"T", "K"})
+
+
+def reserved_in_rows(name):
+    """Why ``name`` cannot name an array, attribute or local of a rows op, or None."""
+    if not _IDENTIFIER.match(name):
+        return "not a C identifier"
+    if keyword.iskeyword(name):
+        return "a keyword of Python (the python kernels take it as an argument)"
+    if name in LOOP_NAMES or name.startswith("opsdk"):
+        return f"a name the written kernels use themselves ({', '.join(sorted(LOOP_NAMES))}, opsdk*)"
+    if name in VOCABULARY:
+        return "a maths function of the statements"
+    return reserved_by_c(name)
+
+
+def check_names(op, kind, names):
+    """Refuse names the written C and CUDA cannot take, naming the op and the name."""
+    refused = [(name, reserved_in_rows(name)) for name in names if reserved_in_rows(name)]
+    if refused:
+        name, why = refused[0]
+        raise OpArgumentError(f"{op}: {kind} name {name!r} cannot be used in the written kernels: it is "
+                              f"{why}; expected: another name, e.g. '{name}1'; got: {name!r}")
+
+
+class Step:
+    """One statement: ``what`` is reduce (with ``how``: sum/max/min), scalar, each or output (with
+    ``how``: the output's kind); ``expr`` its expression as written."""
+
+    def __init__(self, what, how, name, expr):
+        self.what, self.how, self.name, self.expr = what, how, name, expr
+
+    def __repr__(self):
+        return f"Step({self.what!r}, {self.how!r}, {self.name!r}, {self.expr!r})"
+
+
+def _split(body):
+    for line in body.splitlines():
+        for part in line.split("#", 1)[0].split(";"):
+            if part.strip():
+                yield " ".join(part.split())
+
+
+class Program:
+    """The statements of one stage, checked against what the stage reads and must write.
+
+    Args:
+        op: the op's name (for messages).
+        stage: ``"forward"`` or ``"backward"``.
+        body: the statements.
+        arrays: {name: kind} of the arrays the stage reads (kind in KINDS).
+        attrs: the attributes' names.
+        outputs: {name: kind} of the arrays it writes, each exactly once.
+    """
+
+    def __init__(self, op, stage, body, arrays, attrs, outputs):
+        self.op, self.stage = op, stage
+        self.arrays, self.attrs, self.outputs = dict(arrays), tuple(attrs), dict(outputs)
+        if not isinstance(body, str):
+            raise OpArgumentError(f"{op}: the {stage} statements must be a string; expected: lines like "
+                                  f"'sum ss = x * x'; got: {type(body).__name__}")
+        self.steps, self.each = [], {}
+        self.scalars = {}  # row scalar -> True where it exists (reductions, T locals, row outputs)
+        self._row_bound = set()  # locals (each) that read row scalars
+        written = set()
+        for text in _split(body):
+            step = self._parse(text)
+            self._check(step, text, written)
+            self.steps.append(step)
+        missing = [o for o in self.outputs if o not in written]
+        if missing:
+            raise self._error(f"a statement for every output ({', '.join(self.outputs)})",
+                              f"none for {', '.join(missing)}", body)
+
+    def _error(self, expected, got, text):
+        return OpArgumentError(f"{self.op}: {self.stage} statements: expected: {expected}; got: {got} "
+                               f"in {text!r}")
+
+    def _parse(self, text):
+        match = _STATEMENT.match(text)
+        if not match:
+            raise self._error("'[sum|max|min|T|each] NAME = EXPR'", "a statement of another form", text)
+        head, name, expr = match.groups()
+        if head in REDUCTIONS:
+            return Step("reduce", head, name, expr)
+        if head == "T":
+            return Step("scalar", None, name, expr)
+        if head == "each":
+            return Step("each", None, name, expr)
+        if name not in self.outputs:
+            raise self._error(f"an output ({', '.join(self.outputs)}) or a local declared with sum, max, "
+                              f"min, T or each", f"{name!r} assigned", text)
+        return Step("output", self.outputs[name], name, expr)
+
+    def _check(self, step, text, written):
+        name = step.name
+        if step.what == "output":
+            if name in written:
+                raise self._error(f"one statement per output", f"{name!r} assigned twice", text)
+            written.add(name)
+        else:
+            check_names(self.op, "local", (name,))
+            if name in self.arrays or name in self.attrs or name in self.outputs \
+                    or name in self.scalars or name in self.each:
+                raise self._error("a new name for each local", f"{name!r} already names an array, "
+                                  "attribute, output or local", text)
+        per_element = step.what in ("reduce", "each") or step.how in ("element", "feature")
+        reads = self._reads(step.expr, text, per_element, written - {name} if step.what == "output" else written)
+        if step.how == "feature" and reads & (set(self.scalars) | self._row_bound):
+            bad = sorted(reads & (set(self.scalars) | self._row_bound))
+            raise self._error("a per-feature output (summed over rows in a pass of its own) reading "
+                              "arrays, attributes and K only", f"it reads row scalar(s) {', '.join(bad)}", text)
+        if step.what == "each":
+            self.each[name] = step.expr
+            if reads & (set(self.scalars) | self._row_bound):
+                self._row_bound.add(name)
+        elif step.what in ("reduce", "scalar") or step.how == "row":
+            self.scalars[name] = True
+
+    def _reads(self, expr, text, per_element, written):
+        """The names ``expr`` reads, each checked to be known here."""
+        reads = set()
+        for word, call in _WORD.findall(_NUMBER.sub(" ", expr)):
+            if call:
+                if word not in VOCABULARY:
+                    raise self._error(f"one of the functions {', '.join(VOCABULARY)}", f"a call of {word!r}", text)
+                continue
+            if word in _C_WORDS or word in self.attrs or word in self.scalars:
+                reads.add(word)
+                continue
+            kind = self.arrays.get(word) or (self.outputs.get(word) if word in written else None)
+            if kind == "feature" and word in self.outputs:
+                raise self._error("no read of a per-feature output (it is summed over every row)",
+                                  f"{word!r} read", text)
+            if kind is None and word not in self.each:
+                known = [*self.arrays, *self.attrs, "K", *self.scalars, *self.each, *sorted(written)]
+                raise self._error(f"a name defined before: {', '.join(known)}", f"{word!r} read", text)
+            if not per_element and (word in self.each or kind in ("element", "feature")):
+                raise self._error("a row scalar statement reading row scalars, per-row arrays, attributes "
+                                  "and K (reduce over the row first: 'sum NAME = ...')",
+                                  f"per-element {word!r} read", text)
+            reads.add(word)
+        return reads
+
+    # -- rewriting for C and CUDA ---------------------------------------------------------
+
+    def rewrite(self, expr):
+        """``expr`` as C: arrays indexed (element ``x[o + j]``, feature ``w[j]``, row ``s[r]``), row
+        scalars as locals, each-shorthands substituted, decimal literals as ``T``'s."""
+        def word(match):
+            name, call = match.group(1), match.group(2)
+            if call or name in _C_WORDS or name in self.attrs:
+                return match.group(0)
+            if name in self.each:
+                return f"({self.rewrite(self.each[name])})"
+            if name in self.scalars:
+                return f"opsdk_v_{name}"
+            kind = self.arrays.get(name) or self.outputs.get(name)
+            return {"element": f"{name}[o + j]", "feature": f"{name}[j]", "row": f"{name}[r]"}[kind]
+
+        parts = re.split(r"((?<![\w.])(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fF]?)", expr)
+        out = []
+        for i, part in enumerate(parts):
+            out.append(_DECIMAL.sub(r"((T)\1)", part) if i % 2 else _WORD.sub(word, part))
+        return "".join(out)
