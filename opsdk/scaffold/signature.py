@@ -30,7 +30,7 @@ RESERVED = frozenset({
     "OpArgumentError", "CSource", "CudaSource", "SHAPES", "n", "k", "i", "j", "m", "acc", "best",
     "auto", "char", "const", "double", "enum", "extern", "float", "goto", "int", "long", "register",
     "restrict", "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
-    "unsigned", "void", "volatile", "bool", "case", "default", "do", "signed", "T", "F"})
+    "unsigned", "void", "volatile", "bool", "case", "default", "do", "REAL", "SFX"})
 # prefixes of the generated names: d_<output> (a gradient), t_<input> (a placeholder value)
 RESERVED_PREFIXES = ("d_", "t_", "_")
 
@@ -270,7 +270,7 @@ def parse_signature(text):
         if keyword.iskeyword(name) or name in RESERVED or name.startswith(RESERVED_PREFIXES) \
                 or not name.isascii():
             fail(column, "a name the generated code does not use itself (not a Python or C keyword, "
-                 f"not one of {', '.join(sorted(RESERVED - {'T', 'F'}))[:80]}..., not starting with "
+                 f"not one of {', '.join(sorted(RESERVED - {'REAL', 'SFX'}))[:80]}..., not starting with "
                  f"{', '.join(RESERVED_PREFIXES)})", repr(name), f"{role} '{name}'")
         seen[name] = role
     ins = [t for t, _ in inputs]
@@ -293,9 +293,14 @@ def parse_signature(text):
                      "(except an int attribute giving an output's size no input has)",
                      f"{symbol!r} is also {'an' if role[0] in 'aeiou' else 'a'} {role}",
                      f"{'output' if tensor in outs else 'input'} '{tensor.name}'")
-            if keyword.iskeyword(symbol) or symbol in RESERVED or symbol.startswith(RESERVED_PREFIXES):
+            if keyword.iskeyword(symbol) or symbol in RESERVED or symbol.startswith(RESERVED_PREFIXES) \
+                    or re.fullmatch(r"dim\d+(_\d+)?", symbol):
                 fail(column, "a dimension symbol the generated code does not use itself (N, C, L, ...)",
                      repr(symbol), f"'{tensor.name}'")
+    for tensor, column in inputs:
+        if not tensor.dims:
+            fail(column, "inputs of at least one dimension (a 0-d input is not supported yet: "
+                 "declare it [1])", f"{tensor.name}: {tensor.dtype}[]", f"input '{tensor.name}'")
     for tensor, column in outputs:
         unknown = [s for s in tensor.symbols if s not in input_symbols and s not in attr_by_name]
         if unknown:

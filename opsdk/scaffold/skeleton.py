@@ -15,19 +15,36 @@ from .signature import FLOAT
 
 
 def _keys(tensor):
-    """One key per dimension: the symbol, or ``(size, k)`` for the k-th dimension of that fixed size."""
+    """One name per dimension: the symbol, or ``dim<size>`` for a fixed size (``dim<size>_<k>`` for
+    the k-th of that size in the tensor); the code reads every size from a shape, fixed ones too."""
     keys, seen = [], {}
     for d in tensor.dims:
         if isinstance(d, str):
             keys.append(d)
         else:
-            keys.append((d, seen.get(d, 0)))
-            seen[d] = seen.get(d, 0) + 1
+            k = seen.get(d, 0)
+            keys.append(f"dim{d}" if k == 0 else f"dim{d}_{k}")
+            seen[d] = k + 1
     return keys
 
 
+def _fixed(sig, key):
+    """The fixed size of ``key`` where no input has it (``dim3`` of an output only), else None."""
+    if _holder(sig, key) is not None or not key.startswith("dim") or key in sig.symbols():
+        return None
+    return key[3:].split("_")[0]
+
+
+def _holder(sig, key, tensors=None):
+    """(tensor, axis) of the first of ``tensors`` (default: the inputs) with ``key``, or None."""
+    for tensor in sig.inputs if tensors is None else tensors:
+        if key in _keys(tensor):
+            return tensor, _keys(tensor).index(key)
+    return None
+
+
 def _size(key):
-    return key if isinstance(key, str) else str(key[0])
+    return key
 
 
 def _product(keys):
@@ -63,7 +80,7 @@ class _Python:
             perm = ", ".join(str(kept.index(k)) for k in order)
             expr = f"{expr}.transpose([{perm}])" if self.tensors else f"{expr}.transpose({perm})"
         if len(order) < len(target) and order:
-            expr = f"{expr}.reshape({self.shape([k if k in kept else (1, -1) for k in target])})"
+            expr = f"{expr}.reshape({self.shape([k if k in kept else '1' for k in target])})"
         return expr, len(order) == len(target)
 
     def broadcast(self, expr, keys):
@@ -89,7 +106,7 @@ class _Python:
             expr = f"{expr}.reshape([{inner}])" if self.tensors else f"{expr}.reshape({inner})"
             expr = f"{expr}.argmax(axis={len(kept)})"
             if len(kept) < len(target) and kept:
-                expr = f"{expr}.reshape({self.shape([k if k in kept else (1, -1) for k in target])})"
+                expr = f"{expr}.reshape({self.shape([k if k in kept else '1' for k in target])})"
             full = len(kept) == len(target)
         cast = f'.astype("{int_dtype}")' if self.tensors else f".astype(xp.{int_dtype})"
         if not full:
@@ -97,21 +114,25 @@ class _Python:
         return expr + cast
 
 
-def _size_lines(signature, used, indent="    ", source="inputs"):
-    """``N, C, L = x.shape``-style lines binding the symbols in ``used`` (size attributes are
-    parameters already)."""
+def _size_lines(signature, used, indent="    "):
+    """``N, C, L = x.shape``-style lines binding the sizes in ``used`` (size attributes are
+    parameters already; a fixed size no input has is its value)."""
     lines, bound = [], set(a.name for a in signature.size_attrs())
     for tensor in signature.inputs:
-        wanted = [d for d in tensor.dims if isinstance(d, str) and d in used and d not in bound]
+        keys = _keys(tensor)
+        wanted = [d for d in keys if d in used and d not in bound]
         if not wanted:
             continue
-        if list(tensor.dims) == wanted:
+        if keys == wanted:
             lines.append(f"{indent}{', '.join(wanted)}{',' if len(wanted) == 1 else ''} = {tensor.name}.shape")
         else:
             names = ", ".join(wanted)
-            values = ", ".join(f"{tensor.name}.shape[{tensor.dims.index(d)}]" for d in wanted)
+            values = ", ".join(f"{tensor.name}.shape[{keys.index(d)}]" for d in wanted)
             lines.append(f"{indent}{names} = {values}")
         bound.update(wanted)
+    for key in sorted(used - bound):
+        if _fixed(signature, key) is not None:
+            lines.append(f"{indent}{key} = {_fixed(signature, key)}")
     return lines
 
 
@@ -191,7 +212,7 @@ CUDA_INT = {"int64": "long long", "int32": "int"}
 
 
 def _index_name(key):
-    return f"i_{key}" if isinstance(key, str) else f"i{key[0]}_{key[1]}"
+    return f"i_{key}"
 
 
 def _flat(keys):
@@ -228,7 +249,7 @@ def _loops(keys, indent):
 
 
 class _Kernels:
-    """The placeholder loops in C (``cuda=False``, in a macro over T and the suffix F) or CUDA."""
+    """The placeholder loops in C (``cuda=False``, in a macro over REAL and the suffix SFX) or CUDA."""
 
     def __init__(self, signature, op, cuda):
         self.sig, self.op, self.cuda = signature, op, cuda
@@ -236,12 +257,26 @@ class _Kernels:
         self.size_type = "long long" if cuda else "int64_t"
 
     def tanh(self, value):
-        return f"tanh({value})" if self.cuda else f"opsdk_tanh_##F({value})"
+        return f"tanh({value})" if self.cuda else f"opsdk_tanh_##SFX({value})"
 
-    def sizes(self):
-        """The size parameters: every symbol an input has (size attributes are attributes)."""
+    def renamed(self):
+        """Backward's names of the sizes no input has (a size attribute, a fixed size of an
+        output only): ``d_<output>_<axis>``, read from that gradient's shape, which rules there."""
+        names = {}
+        for o in self.sig.float_outputs:
+            for axis, key in enumerate(_keys(o)):
+                if _holder(self.sig, key) is None and key not in names:
+                    names[key] = f"d_{o.name}_{axis}"
+        return names
+
+    def sizes(self, stage="forward"):
+        """The size parameters (size attributes are attributes in forward)."""
         attrs = {a.name for a in self.sig.attrs}
-        return [s for s in self.sig.symbols() if s not in attrs]
+        if stage == "backward":
+            keys = [k for t in self.sig.inputs for k in _keys(t)]
+            return [*dict.fromkeys(keys), *self.renamed().values()]
+        keys = [k for t in (*self.sig.inputs, *self.sig.outputs) for k in _keys(t)]
+        return [k for k in dict.fromkeys(keys) if k not in attrs]
 
     def params(self, stage, real):
         """The parameter list of forward/backward, with ``real`` the float type's spelling."""
@@ -254,7 +289,7 @@ class _Kernels:
             out += [f"{real} *d_{t.name}" for t in sig.float_inputs]
         else:
             out += [f"{real if o.is_float else self.int_type[o.dtype]} *{o.name}" for o in sig.outputs]
-        out += [f"{self.size_type} {s}" for s in self.sizes()]
+        out += [f"{self.size_type} {s}" for s in self.sizes(stage)]
         out += [f"{real if a.type == FLOAT else self.size_type} {a.name}" for a in sig.attrs]
         return out
 
@@ -283,7 +318,7 @@ class _Kernels:
                     heads, body = _loops([k for k in source if k not in target], inner)
                     lines += heads
                     lines.append(f"{body}acc += {self.tanh(f'{t.name}[{_flat(source)}]')};")
-                lines.append(f"{inner}{out.name}[k] = (T)({scale}acc);")
+                lines.append(f"{inner}{out.name}[k] = (REAL)({scale}acc);")
             else:
                 lead = floats[0]
                 source = _keys(lead)
@@ -292,10 +327,10 @@ class _Kernels:
                     lines.append(f"{inner}{out.name}[k] = {lead.name}[{_flat(source)}] > 0;")
                 else:
                     lines.append(f"{inner}{self.int_type[out.dtype]} best = 0, at = 0;")
-                    lines.append(f"{inner}T top = 0;")
+                    lines.append(f"{inner}REAL top = 0;")
                     heads, body = _loops(reduced, inner)
                     lines += [h + (" {" if h is heads[-1] else "") for h in heads]
-                    lines.append(f"{body}T v = {lead.name}[{_flat(source)}];")
+                    lines.append(f"{body}REAL v = {lead.name}[{_flat(source)}];")
                     lines.append(f"{body}if (at == 0 || v > top) {{ top = v; best = at; }}  /* the first of ties */")
                     lines.append(f"{body}at++;")
                     lines.append(f"{body[:-4]}}}")
@@ -312,14 +347,14 @@ class _Kernels:
             lines += self.loop(source, indent)
             inner = indent + "    "
             lines += _split(source, inner)
-            lines.append(f"{inner}T t = {self.tanh(f'{t.name}[k]')};")
+            lines.append(f"{inner}REAL t = {self.tanh(f'{t.name}[k]')};")
             lines.append(f"{inner}double acc = 0;")
             for o in sig.float_outputs:
-                target = _keys(o)
+                target = [self.renamed().get(key, key) for key in _keys(o)]
                 heads, body = _loops([k for k in target if k not in source], inner)
                 lines += heads
                 lines.append(f"{body}acc += d_{o.name}[{_flat(target)}];")
-            lines.append(f"{inner}d_{t.name}[k] = (T)({scale}(1 - t * t) * acc);")
+            lines.append(f"{inner}d_{t.name}[k] = (REAL)({scale}(1 - t * t) * acc);")
             lines.append(f"{indent}}}")
         return lines
 
@@ -352,16 +387,16 @@ def c_source(signature, op):
     out = []
     for stage in ("forward", "backward"):
         body = _unused_splits(getattr(k, stage)("    "))
-        params = ", ".join(k.params(stage, "T"))
-        out.append(f"#define {stage.upper()}(T, F) \\\n"
-                   + f"static void {stage}_##F({params}) \\\n{{ \\\n"
+        params = ", ".join(k.params(stage, "REAL"))
+        out.append(f"#define {stage.upper()}(REAL, SFX) \\\n"
+                   + f"static void {stage}_##SFX({params}) \\\n{{ \\\n"
                    + " \\\n".join(line for line in body) + " \\\n}\n")
     wrappers = []
     names = {"forward": [t.name for t in signature.inputs] + [o.name for o in signature.outputs],
              "backward": [t.name for t in signature.inputs] + [f"d_{o.name}" for o in signature.float_outputs]
              + [f"d_{t.name}" for t in signature.float_inputs]}
     for stage in ("forward", "backward"):
-        args = ", ".join([*names[stage], *k.sizes(), *(a.name for a in signature.attrs)])
+        args = ", ".join([*names[stage], *k.sizes(stage), *(a.name for a in signature.attrs)])
         for real, suffix in (("float", "f32"), ("double", "f64")):
             wrappers.append(f"void {op}_{stage}_{suffix}({', '.join(k.params(stage, real))})\n"
                             f"{{\n    {stage}_{suffix}({args});\n}}\n")
@@ -377,9 +412,9 @@ def cuda_source(signature, op):
              + [f"d_{t.name}" for t in signature.float_inputs]}
     for stage in ("forward", "backward"):
         body = _unused_splits(getattr(k, stage)("    "))
-        loops.append(f"template <typename T>\n__device__ void {stage}_loop({', '.join(k.params(stage, 'T'))})\n"
+        loops.append(f"template <typename REAL>\n__device__ void {stage}_loop({', '.join(k.params(stage, 'REAL'))})\n"
                      "{\n" + "\n".join(body).replace("int64_t", "long long") + "\n}\n")
-        args = ", ".join([*names[stage], *k.sizes(), *(a.name for a in signature.attrs)])
+        args = ", ".join([*names[stage], *k.sizes(stage), *(a.name for a in signature.attrs)])
         for real, suffix in (("float", "f32"), ("double", "f64")):
             kernels.append(f'extern "C" __global__ void {op}_{stage}_{suffix}({", ".join(k.params(stage, real))})\n'
                            f"{{\n    {stage}_loop({args});\n}}\n")
@@ -397,13 +432,13 @@ def layout(signature, stage, cuda=False):
         """(parameters, the size expression of each key): inputs by name, attributes keyword-only."""
         params, sizes = [], []
         for key in keys:
-            if isinstance(key, str) and key in attrs:
+            if key in attrs:
                 sizes.append(key)
                 continue
-            if not isinstance(key, str):
-                sizes.append(str(key[0]))
+            if _fixed(sig, key) is not None:
+                sizes.append(_fixed(sig, key))
                 continue
-            tensor, axis = sig.first_holder(key)
+            tensor, axis = _holder(sig, key)
             if tensor.name not in params:
                 params.append(tensor.name)
             sizes.append(f"{tensor.name}.shape[{axis}]")
@@ -422,11 +457,17 @@ def layout(signature, stage, cuda=False):
             head = f"{sig.float_inputs[0].name}"
         shapes.append(f'"{prefix}{tensor.name}": lambda {head}: {shape}')
     size_items = []
-    for symbol in sig.symbols():
-        if symbol in attrs:
-            continue
-        tensor, axis = sig.first_holder(symbol)
-        size_items.append(f'"{symbol}": lambda {tensor.name}: {tensor.name}.shape[{axis}]')
+    kernels = _Kernels(sig, "", False)
+    renamed = {v: k for k, v in kernels.renamed().items()}
+    for key in kernels.sizes(stage):
+        if key in renamed:  # backward: a size no input has, from the gradient that has it
+            holder, axis = _holder(sig, renamed[key], sig.float_outputs)
+            size_items.append(f'"{key}": lambda d_{holder.name}: d_{holder.name}.shape[{axis}]')
+        elif _fixed(sig, key) is not None:
+            size_items.append(f'"{key}": lambda {sig.float_inputs[0].name}: {_fixed(sig, key)}')
+        else:
+            tensor, axis = _holder(sig, key)
+            size_items.append(f'"{key}": lambda {tensor.name}: {tensor.name}.shape[{axis}]')
     text = {"outputs": "{" + ", ".join(shapes) + "}", "sizes": "{" + ", ".join(size_items) + "}"}
     if cuda:
         keys = [k for tensor in outputs for k in _keys(tensor)]
@@ -543,7 +584,8 @@ def function_bodies(sig):
     fwd.append(f"return {', '.join(outs)}")
     grads_in = [f"d_{o.name}" for o in sig.float_outputs]
     bwd = [f"{_target_list(names)} = (array_of(t) for t in ctx.saved_tensor())",
-           f"{_target_list(grads_in)} = (array_of(g).astype({floats[0].name}.dtype, copy=False) "
+           f"xp = array_module({floats[0].name})",
+           f"{_target_list(grads_in)} = (xp.asarray(array_of(g), dtype={floats[0].name}.dtype) "
            f"for g in {_tuple(grads_in)})",
            f"{_target_list([f'd_{t.name}' for t in floats])} = "
            + ("" if len(floats) > 1 else "") + f"backward({', '.join([*names, *grads_in])}, **ctx.attrs)"
