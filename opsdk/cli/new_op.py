@@ -54,6 +54,10 @@ def new_op(name, backends, pack_dir, force, dry_run, kind, formula, inputs, attr
     from ..scaffold.command import execute
 
     def make_plan():
+        if signature is not None:  # refused at once, naming the part, wherever it is run
+            from ..scaffold.signature import parse_signature
+
+            parse_signature(signature)
         return plan_op(name, pack_dir, backends, force, kind=kind,
                        formula=_formula_answers(formula, inputs, attrs, domain), signature=signature)
 

@@ -204,7 +204,7 @@ class _Parser:
         token = self.peek()
         if not any(token[0] == kind and (value is None or token[1] == value) for kind, value in stops):
             shown = "the end of the signature" if token[0] == "end" else repr(token[1])
-            wanted = " or ".join("the end" if kind == "end" else repr(value) for kind, value in stops)
+            wanted = " or ".join("the end of the signature" if kind == "end" else repr(value) for kind, value in stops)
             self.fail(token[2], f"',' and another {side} tensor, or {wanted}", shown)
         return found
 
@@ -226,7 +226,7 @@ class _Parser:
         return Attr(name[1], kind[1], default), name[2]
 
     def parse(self):
-        inputs = self.tensors("input", (("arrow", None),))
+        inputs = self.tensors("input", (("arrow", "->"),))
         self.take("arrow", expected="'->' between the inputs and the outputs")
         outputs = self.tensors("output", (("end", None), ("punct", ";")))
         attrs = []

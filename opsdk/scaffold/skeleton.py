@@ -583,15 +583,15 @@ def function_bodies(sig):
         fwd.append(f"ctx.mark_non_differentiable({', '.join(ints)})  # integer outputs: no gradient")
     fwd.append(f"return {', '.join(outs)}")
     grads_in = [f"d_{o.name}" for o in sig.float_outputs]
+    lead = floats[0].name
     bwd = [f"{_target_list(names)} = (array_of(t) for t in ctx.saved_tensor())",
-           f"xp = array_module({floats[0].name})",
-           f"{_target_list(grads_in)} = (xp.asarray(array_of(g), dtype={floats[0].name}.dtype) "
-           f"for g in {_tuple(grads_in)})",
-           f"{_target_list([f'd_{t.name}' for t in floats])} = "
-           + ("" if len(floats) > 1 else "") + f"backward({', '.join([*names, *grads_in])}, **ctx.attrs)"
-           + ("" if len(floats) > 1 else ",")[:0]]
-    if len(floats) == 1:
-        bwd[-1] = f"d_{floats[0].name} = backward({', '.join([*names, *grads_in])}, **ctx.attrs)"
+           f"xp = array_module({lead})"]
+    if len(grads_in) == 1:  # incoming gradients in the inputs' float dtype (a 0-d one as an array)
+        bwd.append(f"{grads_in[0]} = xp.asarray(array_of({grads_in[0]}), dtype={lead}.dtype)")
+    else:
+        bwd.append(f"{', '.join(grads_in)} = (xp.asarray(array_of(g), dtype={lead}.dtype) "
+                   f"for g in {_tuple(grads_in)})")
+    bwd.append(f"{', '.join(f'd_{t.name}' for t in floats)} = backward({', '.join([*names, *grads_in])}, **ctx.attrs)")
     bwd.append("return " + ", ".join(f"tensor_of(d_{t.name})" if t.is_float else "None" for t in sig.inputs))
     return "\n".join(" " * 8 + line for line in fwd), "\n".join(" " * 8 + line for line in bwd)
 
