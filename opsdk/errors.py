@@ -219,6 +219,11 @@ class FormulaError(ScaffoldError, ValueError):
     symbol, or no domain where it and its derivatives are finite; the message names the token."""
 
 
+class SignatureError(ScaffoldError, ValueError):
+    """`opsdk new-op --signature` cannot use the signature: the message names the part that is
+    wrong (its column), expected vs got."""
+
+
 class FrameworkNotInstalledError(OpsdkError, ImportError):
     """``opsdk.interop.<framework>`` was used where that framework is not installed; the message
     names the extra to install (``opsdk[torch]``, ``opsdk[jax]``, ``opsdk[paddle]``)."""

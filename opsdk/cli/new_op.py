@@ -28,7 +28,11 @@ BACKENDS = ("python", "c", "cuda")
                    "of the formula are attributes with default 1.0).")
 @click.option("--domain", metavar="LOW,HIGH", help="Where --formula is verified (default: the first "
               "of [-3, 3], [0.1, 3], ... where it and its derivatives are finite).")
-def new_op(name, backends, pack_dir, force, dry_run, kind, formula, inputs, attrs, domain):
+@click.option("--signature", metavar="SIG", help="Write a skeleton of these inputs, outputs and "
+              "attributes, e.g. 'x: float[N, C], w: float[C] -> y: float[N, C], index: int64[N]; "
+              "alpha: float = 0.5' (the same symbol is the same size): its placeholder maths sits in "
+              "the kernels and the reference only.")
+def new_op(name, backends, pack_dir, force, dry_run, kind, formula, inputs, attrs, domain, signature):
     """Add the op NAME to a pack made by `opsdk new-pack`.
 
     Writes src/<package>/ops/NAME.py (the Function, its kernels and its registration), NAME.c
@@ -37,18 +41,25 @@ def new_op(name, backends, pack_dir, force, dry_run, kind, formula, inputs, attr
     tests pass as generated; replace the maths with yours.
 
     With --formula, the op computes that formula instead, its derivatives derived by SymPy.
+    With --signature, the op has those inputs, outputs and attributes and placeholder maths of
+    their shapes, written in its kernels and its reference only (docs/writing-ops.md).
 
     \b
     Example:
       opsdk new-op swish --backend c --backend cuda
       opsdk new-op mish --formula "x * tanh(log(1 + exp(x)))" --backend c
+      opsdk new-op nearest --signature "x: float[N, D], centers: float[K, D] -> dist: float[N], index: int64[N]"
     """
     from ..scaffold import plan_op
     from ..scaffold.command import execute
 
     def make_plan():
+        if signature is not None:  # refused at once, naming the part, wherever it is run
+            from ..scaffold.signature import parse_signature
+
+            parse_signature(signature)
         return plan_op(name, pack_dir, backends, force, kind=kind,
-                       formula=_formula_answers(formula, inputs, attrs, domain))
+                       formula=_formula_answers(formula, inputs, attrs, domain), signature=signature)
 
     execute(make_plan, force, dry_run)
 

@@ -1,7 +1,7 @@
 """Planning ``opsdk new-op``: an op module (and its kernels and tests) added to an existing pack."""
 from pathlib import Path
 
-from ..errors import NotAPackError, ScaffoldError
+from ..errors import NotAPackError, ScaffoldError, SignatureError
 from .answers import ANSWERS_FILE, dump_answers, find_pack_root, read_answers
 from .context import op_context, sdk_version
 from .formula.worker import bounded_formula_context
@@ -15,12 +15,23 @@ from .render import render_tree
 # --kind -> the template directory it renders (each writes python, C and CUDA kernels)
 KINDS = {"elementwise": "op", "multi": "op-multi", "rows": "op-rows"}
 FORMULA_TEMPLATE = "op-formula"
+SIGNATURE_TEMPLATE = "op-signature"
 
 
-def _template_and_context(kind, formula, op, backends):
-    """The template directory and the op's own variables for ``kind`` or ``formula``."""
+def _template_and_context(kind, formula, op, backends, signature=None):
+    """The template directory and the op's own variables for ``kind``, ``formula`` or ``signature``."""
     if kind not in KINDS:
         raise ScaffoldError(f"unknown kind {kind!r}; expected: one of {', '.join(KINDS)}; got: {kind!r}")
+    if signature is not None:
+        from .signature import parse_signature
+        from .skeleton import signature_context
+
+        if formula is not None or kind != "elementwise":
+            raise SignatureError(f"--signature writes a skeleton of any shape; expected: --signature "
+                                 f"without --formula or --kind; got: "
+                                 f"{'--formula' if formula is not None else '--kind ' + kind} with it")
+        parsed = parse_signature(signature)
+        return SIGNATURE_TEMPLATE, {"kind": "signature", **signature_context(op, parsed, backends)}, []
     if formula is None:
         return KINDS[kind], {"kind": kind}, []
     if kind != "elementwise":
@@ -32,7 +43,8 @@ def _template_and_context(kind, formula, op, backends):
     return FORMULA_TEMPLATE, {"kind": kind, **context}, context["notes"]
 
 
-def plan_op(op, pack_dir=".", backends=("python",), force=False, kind="elementwise", formula=None):
+def plan_op(op, pack_dir=".", backends=("python",), force=False, kind="elementwise", formula=None,
+            signature=None):
     """Everything ``opsdk new-op OP`` would write into the pack holding ``pack_dir``.
 
     Args:
@@ -46,6 +58,9 @@ def plan_op(op, pack_dir=".", backends=("python",), force=False, kind="elementwi
         formula: ``{"text": EXPR, "inputs": [...], "attrs": {name: value}, "domain": (lo, hi)}``
             to write an elementwise op computing EXPR, its derivatives derived by SymPy (in a
             child process given ``"timeout"`` seconds, default ``$OPSDK_FORMULA_TIMEOUT``).
+        signature: ``"x: float[N, C], w: float[C] -> y: float[N, C]; alpha: float = 0.5"`` to write
+            a skeleton of those inputs, outputs and attributes (opsdk.scaffold.signature), its
+            placeholder maths in the kernels and the reference only.
 
     Returns:
         Plan rooted at the pack: the op's module, kernel sources and tests, the pack's
@@ -56,6 +71,7 @@ def plan_op(op, pack_dir=".", backends=("python",), force=False, kind="elementwi
         InvalidNameError: a bad op name, an op the pack already has, an unknown backend.
         FormulaError: the formula cannot be used (the message names the token), or deriving it
             ran out of time or memory.
+        SignatureError: the signature cannot be used (the message names the part).
         ScaffoldError: the OPS tuple cannot be found or edited, or an unknown kind.
 
     Example::
@@ -75,24 +91,29 @@ def plan_op(op, pack_dir=".", backends=("python",), force=False, kind="elementwi
     modules = {p.stem for p in (root / ops_init.parent).glob("*.py") if p.stem != "__init__"}
     existing = set(listed_ops(ops_text, ops_init.as_posix())) | set(answers["ops"]) | modules
     check_op_name(op, pack["name"], existing, force)
-    template, own, notes = _template_and_context(kind, formula, op, backends)
+    template, own, notes = _template_and_context(kind, formula, op, backends, signature)
     templates = templates_dir()
     version = template_version(templates)
     context = {**op_context(pack, op, backends, version), **own}
     files = [PlannedFile(path, content) for path, content in render_tree(templates / template, context)]
-    every_backend = {**op_context(pack, op, check_backends(BACKENDS), version), **own}
+    every = check_backends(BACKENDS)
+    if signature is not None:  # its C and CUDA variables exist for the backends asked for only
+        own = _template_and_context(kind, formula, op, every, signature)[1]
+    every_backend = {**op_context(pack, op, every, version), **own}
     stale = _stale_files(root, templates / template, every_backend, files)
     new_ops_text = add_op(ops_text, op, ops_init.as_posix())
     if new_ops_text != ops_text:
         files.append(PlannedFile(ops_init.as_posix(), new_ops_text.encode("utf-8"), UPDATE))
-    answers["ops"][op] = {"backends": list(backends), "kind": kind, "opsdk_version": sdk_version(),
+    answers["ops"][op] = {"backends": list(backends), "kind": own["kind"], "opsdk_version": sdk_version(),
                           "template_version": version}
+    if signature is not None:
+        answers["ops"][op]["signature"] = own["signature"]
     if formula is not None:
         answers["ops"][op]["formula"] = {"text": own["formula"], "inputs": own["inputs"],
                                          "attrs": dict((n, float(v)) for n, v in own["attrs"]),
                                          "domain": [float(v) for v in own["domain"]]}
     files.append(PlannedFile(ANSWERS_FILE, dump_answers(answers), UPDATE))
-    what = "formula" if formula is not None else kind
+    what = "formula" if formula is not None else own["kind"]
     steps = (
         *(f"note: {note}" for note in notes),
         *cd_step(root),

@@ -159,6 +159,11 @@ def test_new_op_formula_dividing_by_an_attribute_that_is_zero(invoke, formula_pa
     _formula_row(invoke, "`opsdk new-op f --formula 'x/beta' --attr beta=0`", "x/beta", "--attr", "beta=0")
 
 
+def test_new_op_signature_with_an_output_size_no_input_has(invoke, formula_pack):
+    _run(invoke, "`opsdk new-op f --signature 'x: float[N] -> y: float[M]'`", "new-op", "f", "--signature",
+         "x: float[N] -> y: float[M]")
+
+
 def test_new_op_formula_with_a_number_beyond_float64(invoke, formula_pack):
     _formula_row(invoke, "`opsdk new-op f --formula 'x*1e400'`", "x*1e400", within=3)
 
