@@ -35,9 +35,9 @@ BACKENDS = ("python", "c", "cuda")
 def new_op(name, backends, pack_dir, force, dry_run, kind, formula, inputs, attrs, domain, signature):
     """Add the op NAME to a pack made by `opsdk new-pack`.
 
-    Writes src/<package>/ops/NAME.py (the Function, its kernels and its registration), NAME.c
-    and NAME.cu beside it for --backend c / cuda, and tests/ops/test_NAME.py, and lists NAME in
-    the pack's ops/__init__.py. The op computes softplus as a worked example: its generated
+    Writes src/<package>/ops/NAME.py (the Function, its kernels and its registration; C and
+    CUDA kernels come from its C bodies, or NAME.c and NAME.cu beside it for --kind multi and
+    --signature), and tests/ops/test_NAME.py, and lists NAME in the pack's ops/__init__.py. The op computes softplus as a worked example: its generated
     tests pass as generated; replace the maths with yours.
 
     With --formula, the op computes that formula instead, its derivatives derived by SymPy.
