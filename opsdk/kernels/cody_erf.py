@@ -83,3 +83,27 @@ def erf(x):
     tail = xp.copysign(1.0 - xp.where(y <= _MEDIUM, erfc_medium, erfc_large), x)
     # NaN fails y <= _SMALL and reaches `tail`, which is NaN too
     return xp.where(y <= _SMALL, small, tail)
+
+
+def erfc(x):
+    """1 - erf(x) of a float array in float64, without the cancellation of ``1 - erf(x)``: the
+    tail is Cody's erfc itself (erfc(10) = 2.1e-45 keeps its digits), erfc(-y) = 2 - erfc(y).
+
+    Example:
+        >>> erfc(numpy.array([0.0, 5.0, -numpy.inf]))
+        array([1.00000000e+00, 1.53745979e-12, 2.00000000e+00])
+    """
+    xp = array_module(x)
+    x = x.astype(xp.float64, copy=False)
+    y = xp.abs(x)
+    xs = xp.clip(x, -_SMALL, _SMALL)
+    t = xs * xs
+    small = 1.0 - xs * _horner(_R1_NUM, t) / _horner(_R1_DEN, t)
+    ym = xp.clip(y, _SMALL, _MEDIUM)
+    medium = _exp_neg_square(xp, ym) * _horner(_R2_NUM, ym) / _horner(_R2_DEN, ym)
+    yl = xp.clip(y, _MEDIUM, _HUGE)
+    z = 1.0 / (yl * yl)
+    large = _exp_neg_square(xp, yl) * (_INV_SQRT_PI - z * _horner(_R3_NUM, z) / _horner(_R3_DEN, z)) / yl
+    upper = xp.where(y <= _MEDIUM, medium, xp.where(y >= _HUGE, 0.0, large))  # NaN: large, NaN
+    tail = xp.where(x < 0, 2.0 - upper, upper)
+    return xp.where(y <= _SMALL, small, tail)

@@ -72,8 +72,11 @@ class ArrayMaths:
         return _erf(u)
 
     def erfc(self, u):
-        """1 - erf(u)."""
-        return 1 - _erf(u)
+        """1 - erf(u), precise in the upper tail (no cancellation)."""
+        from ..cody_erf import erfc
+
+        u = _array_or_float64(u)
+        return erfc(u).astype(u.dtype, copy=False)
 
 
 def _erf(u):
