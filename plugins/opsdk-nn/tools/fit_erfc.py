@@ -2,7 +2,8 @@
 
 Q is smooth on t in [2 / (2 + zmax), 1], so a least-squares fit at Chebyshev nodes converges
 fast; past zmax, exp(-z*z) has underflowed in that precision and Q's value no longer matters.
-Run it to regenerate the coefficients in opsdk_nn/maths.py and opsdk_nn/csrc/nn_math.h:
+The float32 fit is the one opsdk/maths.h's opsdk_erfc_f32 uses (the pack's gelu calls it through
+Elementwise.c_bodies). Run it to regenerate the coefficients:
 
     python tools/fit_erfc.py
 """
