@@ -28,7 +28,7 @@ from opsdk.errors import OpArgumentError
 _C_NAMES = {name: (f"opsdk_{name}_f32", f"opsdk_{name}_f64") for name in (
     "exp", "expm1", "log", "log1p", "tanh", "sigmoid", "softplus", "tanh_softplus",
     "sech2_softplus", "sqrt", "cbrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
-    "asinh", "acosh", "atanh", "erf", "erfc", "abs", "pow")}
+    "asinh", "acosh", "atanh", "erf", "erfc", "erfcx", "abs", "pow")}
 _C_NAMES.update({name: (f"{name}f", name) for name in (
     "floor", "ceil", "fmin", "fmax", "copysign", "atan2")})
 VOCABULARY = tuple(sorted(_C_NAMES))

@@ -24,12 +24,16 @@ def _gelu_grad(m, x):
     return (0.5 * m.erfc(-SQRT1_2 * x) + x * _gelu_pdf(m, x),)
 
 
+# C: Phi(x) = erfc(-x / sqrt 2) / 2 as erfcx(|x| / sqrt 2) exp(-x^2 / 2) / 2 (or 1 - that for
+# x >= 0), so the one exp(-x^2 / 2) serves the cdf and the pdf; erfcx of an abs() has no exp
+_GELU_C = (f"T e = exp(-0.5 * x * x); T h = 0.5 * erfcx({SQRT1_2!r} * abs(x)) * e; "
+           "T cdf = x < 0 ? h : 1 - h; ")
 GELU = Elementwise(
     "nn.gelu", lambda m, x: 0.5 * x * m.erfc(-SQRT1_2 * x), _gelu_grad,
     lambda m, x: (_gelu_grad(m, x), ((_gelu_pdf(m, x) * (2 - x * x),),)),
 ).c_bodies(
-    value=f"0.5 * x * erfc({-SQRT1_2!r} * x)",
-    grad=f"return 0.5 * erfc({-SQRT1_2!r} * x) + x * ({INV_SQRT_2PI!r} * exp(-0.5 * x * x));",
+    value=_GELU_C + "return x * cdf;",
+    grad=_GELU_C + f"return cdf + x * ({INV_SQRT_2PI!r} * e);",
     grad2=f"return {INV_SQRT_2PI!r} * exp(-0.5 * x * x) * (2 - x * x);")
 
 
@@ -95,7 +99,8 @@ def _softplus_grad2(m, x, *, beta, threshold):
 
 
 SOFTPLUS = Elementwise("nn.softplus", _softplus_value, _softplus_grad, _softplus_grad2).c_bodies(
-    value="T u = beta * x; return u > threshold ? x : softplus(u) / beta;",
+    # 1 / beta is loop-invariant: the compiler divides once per call, not once per element
+    value="T u = beta * x; T inv = 1 / beta; return u > threshold ? x : softplus(u) * inv;",
     grad="T u = beta * x; return u > threshold ? (T)1 : sigmoid(u);",
     grad2="T u = beta * x; return u > threshold ? (T)0 : beta * sigmoid(u) * sigmoid(-u);")
 
