@@ -134,10 +134,17 @@ static inline float opsdk_log1p_f32(float u) {
     return u == INFINITY ? u : y;
 }
 
-/* exp(x) for x <= 0 (every exp of -|u| below): opsdk_exp_f32 without its overflow side */
+/* exp(x) for x <= 0 (every exp of -|u| below): opsdk_exp_f32 without its overflow side, which
+ * lets every result take the same two factors, 2 exp(r) 2^(k+63) (normal for k >= -150) and
+ * 2^-64 (exact where the result is normal; where it is subnormal the product rounds once), no
+ * select; nan stays nan */
 static inline float opsdk_exp_neg_f32(float x) {
     float xc = x > -104.0f ? x : -104.0f; /* exp(-104) rounds to 0 already; nan compares false */
-    float y = opsdk_exp_clamped_f32(xc);
+    float k = xc * 1.44269504088896341f + 12582912.0f;
+    k -= 12582912.0f;
+    float r = (xc - k * 0.693145751953125f) - k * 1.428606765330187045e-06f;
+    float y = (opsdk_exp_reduced2_f32(r) * opsdk_f32_from_bits((uint32_t)((int32_t)k + 190) << 23))
+              * 5.421010862427522e-20f;
     return x != x ? x : y;
 }
 
