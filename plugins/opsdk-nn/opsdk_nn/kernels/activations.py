@@ -60,7 +60,7 @@ GELU_TANH = Elementwise(
     "nn.gelu_tanh", lambda m, x: x * _gelu_tanh_parts(m, x)[0], _gelu_tanh_grad, _gelu_tanh_grad2,
 ).c_bodies(
     value=f"x * sigmoid({2 * GELU_TANH_C!r} * x * (1 + {GELU_TANH_A!r} * x * x))",
-    grad=_GELU_TANH_C + "return s + x * du * s * r;",
+    grad=_GELU_TANH_C + "return s * (1 + x * du * r);",
     grad2=_GELU_TANH_C + f"T ds = du * s * r; return 2 * ds + x * ({12 * GELU_TANH_C * GELU_TANH_A!r} * x * s * r "
     "+ du * ds * (r - s));")
 
