@@ -18,7 +18,9 @@ A second table times the activations' loops alone (forward then backward C funct
 preallocated arrays, float32): the loops the SDK writes from the scalar bodies (kernels/
 activations.py) next to the hand-written loops the pack had before (csrc/activations.c at
 ``--baseline``, read from git; skipped outside a git checkout), each as a % of the same
-streaming bandwidth, and old ms / new ms (above 1: the SDK's loops are faster).
+streaming bandwidth, and old ms / new ms (above 1: the SDK's loops are faster). A third table
+times the same loops on a few thousand elements that stay in cache, on one thread: their
+arithmetic alone, which a loaded machine disturbs least.
 """
 import argparse
 import os
@@ -71,6 +73,7 @@ def best_ms(fn, repeat):
 
 
 STREAM_MIN = 32 * 2**20  # float32 elements: 128 MB, past any last-level cache
+IN_CACHE = 8192  # float32 elements: the loops' arithmetic alone (x, dy, y, dx: 128 KB)
 
 
 def stream_gbs(n, repeat):
@@ -235,6 +238,17 @@ def main(argv=None):
         pct = lambda ms: 100 * 5 * 4 * args.n / (ms * 1e-3) / 1e9 / stream  # noqa: E731
         tail = f"{old_ms:>8.1f} {pct(old_ms):>8.0f}% {old_ms / new:>9.2f}x" if old_ms else ""
         print(f"{act:<14} {new:>8.1f} {pct(new):>8.0f}% {tail}")
+    # the maths alone: IN_CACHE elements stay in L1 and on one thread (below OPSDK_OMP_MIN), and
+    # each call is short, so the best of many is rarely disturbed even on a loaded machine
+    print(f"\nthe same loops' arithmetic: ns per element, forward + backward, {IN_CACHE} float32 in cache, "
+          "one thread")
+    header = f"{'op':<14} {'new ns':>8} {'old ns':>8} {'old / new':>10}"
+    print(header)
+    print("-" * len(header))
+    for act, new, old_ms in loop_rows(IN_CACHE, 40 * args.repeat, old):
+        ns = lambda ms: ms * 1e6 / IN_CACHE  # noqa: E731
+        tail = f"{ns(old_ms):>8.3f} {old_ms / new:>9.2f}x" if old_ms else ""
+        print(f"{act:<14} {ns(new):>8.3f} {tail}")
 
 
 def print_steps(args, torch, rng, stream):
