@@ -248,7 +248,8 @@ static inline float opsdk_exp_square_f32(float z, float s) {
     ed = ed * d + 0.5f;
     ed = ed * d + 1.0f;
     ed = ed * d + 1.0f;
-    return opsdk_exp_f32(s * (h * h)) * ed;
+    float a = s * (h * h);
+    return (s < 0.0f ? opsdk_exp_neg_f32(a) : opsdk_exp_f32(a)) * ed; /* s is a constant: one is kept */
 }
 
 /* the scaled complementary error function exp(x^2) erfc(x); for x < 0 it is 2 exp(x^2) -
