@@ -108,8 +108,11 @@ def old_loops(rev):
     return Kernel("nn_bench.old_activations", dtypes=("float32",)).c(source, "nn_gelu_fwd").build_c()
 
 
-def loop_rows(n, repeat, old):
-    """(act, new ms, old ms or None) for forward + backward loops on preallocated float32 arrays."""
+def loop_rows(n, repeat, old, stream=None):
+    """(act, new ms, old ms or None, stream GB/s) for forward + backward loops on preallocated
+    float32 arrays. With ``stream`` (an array of at least STREAM_MIN float32) a streaming pass
+    takes turns with the loops, so the bandwidth they are compared with is measured in the same
+    minutes (on a shared machine the load changes from one minute to the next)."""
     x = numpy.random.default_rng(1).standard_normal(n).astype(numpy.float32)
     dy, y, dx = numpy.ones_like(x), numpy.empty_like(x), numpy.empty_like(x)
     rows = []
@@ -125,8 +128,11 @@ def loop_rows(n, repeat, old):
             f, b = getattr(olib, f"nn_{act}_fwd_f32"), getattr(olib, f"nn_{act}_bwd_f32")
             p = attrs or (0.0, 0.0)
             steps.append(lambda: (f(ox, oy, n, *p), b(ox, ody, odx, n, *p)))
+        if stream is not None:
+            steps.append(lambda: _STREAM(stream, a=1.0000001))
         best = interleaved_ms(steps, repeat)
-        rows.append((act, best[0], best[1] if old is not None else None))
+        gbs = 2 * 4 * stream.size / (best[-1] * 1e-3) / 1e9 if stream is not None else None
+        rows.append((act, best[0], best[1] if old is not None else None, gbs))
     return rows
 
 
@@ -231,13 +237,16 @@ def main(argv=None):
     old = old_loops(args.baseline)
     print(f"\nactivation loops alone (forward + backward C functions, preallocated float32): SDK-written "
           f"from the bodies vs hand-written at {args.baseline if old else '(baseline not available)'}")
-    header = f"{'op':<14} {'new ms':>8} {'% stream':>9} {'old ms':>8} {'% stream':>9} {'old / new':>10}"
+    print("(the streaming pass takes turns with the loops; its best is the row's bandwidth)")
+    header = (f"{'op':<14} {'stream GB/s':>11} {'new ms':>8} {'% stream':>9} {'old ms':>8} {'% stream':>9} "
+              f"{'old / new':>10}")
     print(header)
     print("-" * len(header))
-    for act, new, old_ms in loop_rows(args.n, args.repeat, old):
-        pct = lambda ms: 100 * 5 * 4 * args.n / (ms * 1e-3) / 1e9 / stream  # noqa: E731
+    big = numpy.ones(max(args.n, STREAM_MIN), numpy.float32)
+    for act, new, old_ms, row_stream in loop_rows(args.n, args.repeat, old, big):
+        pct = lambda ms: 100 * 5 * 4 * args.n / (ms * 1e-3) / 1e9 / row_stream  # noqa: E731
         tail = f"{old_ms:>8.1f} {pct(old_ms):>8.0f}% {old_ms / new:>9.2f}x" if old_ms else ""
-        print(f"{act:<14} {new:>8.1f} {pct(new):>8.0f}% {tail}")
+        print(f"{act:<14} {row_stream:>11.1f} {new:>8.1f} {pct(new):>8.0f}% {tail}")
     # the maths alone: IN_CACHE elements stay in L1 and on one thread (below OPSDK_OMP_MIN), and
     # each call is short, so the best of many is rarely disturbed even on a loaded machine
     print(f"\nthe same loops' arithmetic: ns per element, forward + backward, {IN_CACHE} float32 in cache, "
@@ -245,7 +254,7 @@ def main(argv=None):
     header = f"{'op':<14} {'new ns':>8} {'old ns':>8} {'old / new':>10}"
     print(header)
     print("-" * len(header))
-    for act, new, old_ms in loop_rows(IN_CACHE, 40 * args.repeat, old):
+    for act, new, old_ms, _ in loop_rows(IN_CACHE, 40 * args.repeat, old):
         ns = lambda ms: ms * 1e6 / IN_CACHE  # noqa: E731
         tail = f"{ns(old_ms):>8.3f} {old_ms / new:>9.2f}x" if old_ms else ""
         print(f"{act:<14} {ns(new):>8.3f} {tail}")
