@@ -13,15 +13,34 @@ where sigmoid(u) is close to 1 (the compiled code computes exp(-|u|) once for bo
 """
 from opsdk.kernels.elementwise import Elementwise
 
-from ..maths import GELU_TANH_A, GELU_TANH_C, INV_SQRT_2PI, SQRT1_2
+from ..maths import GELU_TANH_A, GELU_TANH_C, INV_SQRT_2PI, SQRT1_2, compute_dtype, erfc_q
 
 
-def _gelu_pdf(m, x):
-    return INV_SQRT_2PI * m.exp(-0.5 * x * x)
+def _gelu_cdf_pdf(m, x):
+    """Phi(x) and phi(x). On arrays from the pack's erfc fit, one exp for both (float16 computed
+    in float32); on Tensors (third order and up) with m's differentiable erfc and exp."""
+    xp = getattr(m, "xp", None)
+    if xp is None:
+        return 0.5 * m.erfc(-SQRT1_2 * x), INV_SQRT_2PI * m.exp(-0.5 * x * x)
+    xc = x.astype(compute_dtype(x), copy=False)
+    e = xp.exp(-0.5 * xc * xc)
+    t = 2 / (2 + xp.abs(xc) * SQRT1_2)
+    half = 0.5 * t * erfc_q(xp, t) * e
+    return xp.where(xc < 0, half, 1 - half), INV_SQRT_2PI * e
+
+
+def _gelu_value(m, x):
+    return x * _gelu_cdf_pdf(m, x)[0]
 
 
 def _gelu_grad(m, x):
-    return (0.5 * m.erfc(-SQRT1_2 * x) + x * _gelu_pdf(m, x),)
+    cdf, pdf = _gelu_cdf_pdf(m, x)
+    return (cdf + x * pdf,)
+
+
+def _gelu_grad2(m, x):
+    cdf, pdf = _gelu_cdf_pdf(m, x)
+    return (cdf + x * pdf,), ((pdf * (2 - x * x),),)
 
 
 # C: Phi(x) = erfc(-x / sqrt 2) / 2 as erfcx(|x| / sqrt 2) exp(-x^2 / 2) / 2 (or 1 - that for
@@ -29,10 +48,7 @@ def _gelu_grad(m, x):
 # and exp(-abs(...)) tells the SDK its argument is never positive (a cheaper exp)
 _GELU_C = (f"T e = exp(-abs(0.5 * x * x)); T h = 0.5 * erfcx({SQRT1_2!r} * abs(x)) * e; "
            "T cdf = x < 0 ? h : 1 - h; ")
-GELU = Elementwise(
-    "nn.gelu", lambda m, x: 0.5 * x * m.erfc(-SQRT1_2 * x), _gelu_grad,
-    lambda m, x: (_gelu_grad(m, x), ((_gelu_pdf(m, x) * (2 - x * x),),)),
-).c_bodies(
+GELU = Elementwise("nn.gelu", _gelu_value, _gelu_grad, _gelu_grad2).c_bodies(
     value=_GELU_C + "return x * cdf;",
     grad=_GELU_C + f"return cdf + x * ({INV_SQRT_2PI!r} * e);",
     grad2=f"return {INV_SQRT_2PI!r} * exp(-abs(0.5 * x * x)) * (2 - x * x);")
