@@ -10,6 +10,8 @@ dependency, hence this module.
 The three ranges are evaluated on whole arrays (arguments clipped into each range) and merged
 with ``where``: branch-free code that runs unchanged on NumPy and CuPy.
 """
+import numpy
+
 from ..device import array_module
 
 # Coefficients highest degree first, for Horner's rule (Cody's tables A-B, C-D and P-Q).
@@ -82,4 +84,55 @@ def erf(x):
 
     tail = xp.copysign(1.0 - xp.where(y <= _MEDIUM, erfc_medium, erfc_large), x)
     # NaN fails y <= _SMALL and reaches `tail`, which is NaN too
+    return xp.where(y <= _SMALL, small, tail)
+
+
+def erfc(x):
+    """1 - erf(x) of a float array in float64, without the cancellation of ``1 - erf(x)``: the
+    tail is Cody's erfc itself (erfc(10) = 2.1e-45 keeps its digits), erfc(-y) = 2 - erfc(y).
+
+    Example:
+        >>> erfc(numpy.array([0.0, 5.0, -numpy.inf]))
+        array([1.00000000e+00, 1.53745979e-12, 2.00000000e+00])
+    """
+    xp = array_module(x)
+    x = x.astype(xp.float64, copy=False)
+    y = xp.abs(x)
+    xs = xp.clip(x, -_SMALL, _SMALL)
+    t = xs * xs
+    small = 1.0 - xs * _horner(_R1_NUM, t) / _horner(_R1_DEN, t)
+    ym = xp.clip(y, _SMALL, _MEDIUM)
+    medium = _exp_neg_square(xp, ym) * _horner(_R2_NUM, ym) / _horner(_R2_DEN, ym)
+    yl = xp.clip(y, _MEDIUM, _HUGE)
+    z = 1.0 / (yl * yl)
+    large = _exp_neg_square(xp, yl) * (_INV_SQRT_PI - z * _horner(_R3_NUM, z) / _horner(_R3_DEN, z)) / yl
+    upper = xp.where(y <= _MEDIUM, medium, xp.where(y >= _HUGE, 0.0, large))  # NaN: large, NaN
+    tail = xp.where(x < 0, 2.0 - upper, upper)
+    return xp.where(y <= _SMALL, small, tail)
+
+
+def erfcx(x):
+    """exp(x^2) erfc(x) of a float array in float64: Cody's rational functions without their
+    exp(-y^2) factor for y = |x| above 0.46875 (so no underflow: erfcx(1e10) = 5.6e-11), the
+    product below; 2 exp(x^2) - erfcx(-x) for x < 0 (inf past -26.64).
+
+    Example:
+        >>> erfcx(numpy.array([0.0, 30.0]))
+        array([1.        , 0.01879201])
+    """
+    xp = array_module(x)
+    x = x.astype(xp.float64, copy=False)
+    y = xp.abs(x)
+    xs = xp.clip(x, -_SMALL, _SMALL)
+    t = xs * xs
+    small = xp.exp(t) * (1.0 - xs * _horner(_R1_NUM, t) / _horner(_R1_DEN, t))
+    ym = xp.clip(y, _SMALL, _MEDIUM)
+    medium = _horner(_R2_NUM, ym) / _horner(_R2_DEN, ym)
+    yl = xp.maximum(y, _MEDIUM)
+    z = 1.0 / (yl * yl)
+    large = (_INV_SQRT_PI - z * _horner(_R3_NUM, z) / _horner(_R3_DEN, z)) / yl
+    upper = xp.where(y <= _MEDIUM, medium, large)
+    with numpy.errstate(over="ignore"):  # exp(y^2) is inf past 26.64, and so is erfcx(-y)
+        twice = 2.0 * xp.exp(y * y)
+    tail = xp.where(x < 0, twice - upper, upper)
     return xp.where(y <= _SMALL, small, tail)

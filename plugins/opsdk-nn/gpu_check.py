@@ -292,16 +292,16 @@ def copy_gbs(cupy, n, repeat):
 
 def bench_elementwise(cupy, n, repeat, copy):
     """Rows (kernel, stage, ms, GB/s, % of copy, composed-CuPy ms) for every activation kernel."""
-    from opsdk_nn.kernels.activations import KERNELS
+    from opsdk_nn.kernels.activations import OPS
 
     rng = cupy.random.default_rng(0)
     x = rng.standard_normal(n, dtype=cupy.float32)
     dy, g = cupy.ones_like(x), cupy.ones_like(x)
     rows = []
-    for act, kernels in KERNELS.items():
-        for stage, kernel, arrays, moved in (("fwd", kernels.fwd, (x,), 2), ("bwd", kernels.bwd, (x, dy), 3),
-                                             ("bwd2", kernels.bwd2, (x, dy, g), 5)):
-            params = {"p0": 1.0, "p1": 20.0}
+    for act, op in OPS.items():
+        for stage, kernel, arrays, moved in (("fwd", op.value_kernel, (x,), 2), ("bwd", op.grad_kernel, (x, dy), 3),
+                                             ("bwd2", op.grad2_kernel, (x, dy, g), 5)):
+            params = {"beta": 1.0, "threshold": 20.0} if act == "softplus" else {}
             ms = gpu_ms(cupy, lambda: kernel.run("cuda", *arrays, **params), repeat)
             composed = gpu_ms(cupy, lambda: kernel.run("python", *arrays, **params), max(repeat // 4, 1))
             gbs = moved * 4 * n / (ms * 1e-3) / 1e9

@@ -8,7 +8,7 @@ A copy of the package is made in a temporary folder (an installed wheel's layout
 activations' CUDA source is compiled into it with nvcc, as the wheel build does: on a GPU, for
 its architecture (a cubin and PTX); in the dry path, for sm_80. A child process imports the pack
 from the copy, then
-- on a GPU: runs nn.gelu_fwd from the cubin opsdk chooses, from the PTX (the loader is shown a
+- on a GPU: runs nn.gelu_value from the cubin opsdk chooses, from the PTX (the loader is shown a
   GPU newer than every cubin) and compiled from source by CuPy, and compares them;
 - dry: checks which file the loader would choose for a few GPUs, that the files hold the
   source's kernels, and that the CPU simulator runs the source instead.
@@ -23,7 +23,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-KERNEL, SIZE = "nn_gelu_fwd_f32", 100_003  # one grid-stride kernel, an odd size
+KERNEL, SIZE = "gelu_value_f32", 100_003  # one grid-stride kernel, an odd size
 
 
 def _child_env(site, simulate):
@@ -92,7 +92,7 @@ def _dry(source, entry):
 
 
 def _on_gpu(source, entry):
-    """nn.gelu_fwd from the cubin, from the PTX and from source, compared."""
+    """nn.gelu_value from the cubin, from the PTX and from source, compared."""
     import warnings
 
     import numpy
@@ -101,9 +101,9 @@ def _on_gpu(source, entry):
     from opsdk.errors import OpsdkWarning
     from opsdk.kernels import cuda
     from opsdk.kernels.cuda import cuda_origin
-    from opsdk_nn.kernels.activations import KERNELS
+    from opsdk_nn.kernels.activations import GELU
 
-    fwd = KERNELS["gelu"].fwd
+    fwd = GELU.value_kernel
     x = cupy.asarray(numpy.linspace(-6, 6, SIZE, dtype=numpy.float32))
     capability = cuda.device_capability(cupy)
     runs, origins = {}, {}
@@ -142,7 +142,9 @@ def _on_gpu(source, entry):
 
 def child(site, simulate):
     import opsdk_nn
-    from opsdk_nn.kernels.sources import ACTIVATIONS_CUDA as source
+    from opsdk_nn.kernels.activations import GELU
+
+    source = GELU.value_kernel.sources["cuda"]
 
     if not os.path.realpath(opsdk_nn.__file__).startswith(os.path.realpath(site)):
         return {"prebuilt": f"FAIL: opsdk_nn imported from {opsdk_nn.__file__}, not the copy in {site}"}

@@ -30,7 +30,7 @@ from .c_names import reserved_by_c
 _C_NAMES = {name: (f"opsdk_{name}_f32", f"opsdk_{name}_f64") for name in (
     "exp", "expm1", "log", "log1p", "tanh", "sigmoid", "softplus", "tanh_softplus",
     "sech2_softplus", "sqrt", "cbrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
-    "asinh", "acosh", "atanh", "erf", "erfc", "abs", "pow")}
+    "asinh", "acosh", "atanh", "erf", "erfc", "erfcx", "abs", "pow")}
 _C_NAMES.update({name: (f"{name}f", name) for name in (
     "floor", "ceil", "fmin", "fmax", "copysign", "atan2")})
 VOCABULARY = tuple(sorted(_C_NAMES))
@@ -87,6 +87,28 @@ def check_body(op, where, body, names):
                 f"got: {body!r}")
 
 
+# exp(-abs(u)) in a body (the whole argument): never positive, so its float32 exp needs no
+# overflow side (a select fewer per element); the C code calls that exp for it
+_EXP_NONPOSITIVE = ("opsdk_exp_neg_f32", "exp")
+_MINUS_ABS = re.compile(r"\bexp\s*\(\s*-\s*abs\s*\(")
+
+
+def _exp_of_minus_abs(body):
+    """``body`` with each ``exp(-abs(...))`` whose argument is exactly ``-abs(...)`` calling
+    ``opsdk_exp_nonpositive``."""
+    out, pos = [], 0
+    for match in _MINUS_ABS.finditer(body):
+        depth, end = 1, match.end()
+        while end < len(body) and depth:  # the abs( ... ) that the match opened
+            depth += {"(": 1, ")": -1}.get(body[end], 0)
+            end += 1
+        rest = body[end:].lstrip()
+        if depth == 0 and rest.startswith(")") and match.start() >= pos:
+            out.append(body[pos:match.start()] + "opsdk_exp_nonpositive" + body[match.start() + 3:end])
+            pos = end
+    return "".join(out) + body[pos:]
+
+
 def statements(body):
     """A body as C statements: an expression becomes ``return (expr);``; literals become T's."""
     body = _DECIMAL.sub(r"((T)\1)", body.strip())
@@ -125,7 +147,7 @@ class Bodies:
 
     # -- the functions both languages share -------------------------------------------------
 
-    def _scalars(self, prefix, signature):
+    def _scalars(self, prefix, signature, rewrite=lambda body: body):
         """Every body as a function of the inputs and attributes (each marked used: a body
         that does not read one, like a constant second derivative, compiles without a warning)."""
         funcs = [(f"{prefix}value", self.value)]
@@ -133,7 +155,7 @@ class Bodies:
         funcs += [(f"{prefix}h{i}_{j}", b) for i, row in enumerate(self.hessian)
                   for j, b in enumerate(row)]
         used = " ".join(f"(void){p};" for p in (*self.inputs, *self.attrs))
-        return [f"{signature(name)} {{ {used} {body} }}" for name, body in funcs]
+        return [f"{signature(name)} {{ {used} {rewrite(body)} }}" for name, body in funcs]
 
     def _args(self):
         """The scalar call's arguments: each input's element, then the attributes."""
@@ -169,8 +191,10 @@ class Bodies:
             parts += [f"#define {name} {fns[index]}" for name, fns in used.items()]
             params = ", ".join(f"T {p}" for p in (*self.inputs, *self.attrs))
             prefix = f"opsdk_{self.short}_"
-            parts += self._scalars(prefix, lambda name: f"static inline T {name}_{sfx}({params})")
-            parts += [f"#undef {name}" for name in used]
+            parts.append(f"#define opsdk_exp_nonpositive {_EXP_NONPOSITIVE[index]}")
+            parts += self._scalars(prefix, lambda name: f"static inline T {name}_{sfx}({params})",
+                                   _exp_of_minus_abs)
+            parts += [f"#undef {name}" for name in (*used, "opsdk_exp_nonpositive")]
             parts.append("#undef T")
             attrs = "".join(f", {T} {a}" for a in self.attrs)
             call = lambda stage: f"{prefix}{stage}_{sfx}({self._args()})"  # noqa: E731

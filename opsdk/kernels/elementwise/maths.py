@@ -18,7 +18,7 @@ import numpy
 from opsdk.kernels.tensors import array_of, tensor_of
 
 FUNCTIONS = ("exp", "expm1", "log", "log1p", "sqrt", "cbrt", "sin", "cos", "tan", "asin", "acos",
-             "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "sigmoid",
+             "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "erfcx", "sigmoid",
              "softplus", "abs", "tanh_softplus", "sech2_softplus")
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
@@ -72,8 +72,18 @@ class ArrayMaths:
         return _erf(u)
 
     def erfc(self, u):
-        """1 - erf(u)."""
-        return 1 - _erf(u)
+        """1 - erf(u), precise in the upper tail (no cancellation)."""
+        from ..cody_erf import erfc
+
+        u = _array_or_float64(u)
+        return erfc(u).astype(u.dtype, copy=False)
+
+    def erfcx(self, u):
+        """exp(u^2) erfc(u), the scaled complementary error function (no underflow for large u)."""
+        from ..cody_erf import erfcx
+
+        u = _array_or_float64(u)
+        return erfcx(u).astype(u.dtype, copy=False)
 
 
 def _erf(u):
@@ -106,6 +116,7 @@ def _derivatives():
         "atanh": lambda m, u: 1 / (1 - u * u),
         "erf": lambda m, u: _TWO_OVER_SQRT_PI * m.exp(-(u * u)),
         "erfc": lambda m, u: -_TWO_OVER_SQRT_PI * m.exp(-(u * u)),
+        "erfcx": lambda m, u: 2 * u * m.erfcx(u) - _TWO_OVER_SQRT_PI,
         "softplus": lambda m, u: m.sigmoid(u),
         "tanh_softplus": lambda m, u: m.sech2_softplus(u) * m.sigmoid(u),
         "sech2_softplus": lambda m, u: -2 * m.tanh_softplus(u) * m.sech2_softplus(u) * m.sigmoid(u),

@@ -13,10 +13,20 @@ streaming bandwidth of this machine measured in the same run (a C loop ``x[i] *=
 threads, on at least 128 MB so it streams from memory). Row ops (softmax, norms,
 cross_entropy) run on [n / 1000, 1000]. Times are the best of ``--repeat`` runs (the machine
 may be shared: the best run is the one least disturbed).
+
+A second table times the activations' loops alone (forward then backward C function on
+preallocated arrays, float32): the loops the SDK writes from the scalar bodies (kernels/
+activations.py) next to the hand-written loops the pack had before (csrc/activations.c at
+``--baseline``, read from git; skipped outside a git checkout), each as a % of the same
+streaming bandwidth, and old ms / new ms (above 1: the SDK's loops are faster). A third table
+times the same loops on a few thousand elements that stay in cache, on one thread: their
+arithmetic alone, which a loaded machine disturbs least.
 """
 import argparse
 import os
+import subprocess
 import sys
+import tempfile
 import time
 
 import numpy
@@ -28,6 +38,11 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(_HERE))  # the pack itself when it is not installed
 
 import opsdk_nn.functional as F  # noqa: E402
+from opsdk_nn.kernels.activations import OPS  # noqa: E402
+
+# the last commit with the hand-written activation loops (csrc/activations.c, act_math.h)
+BASELINE = "f147568"
+_OLD_FILES = ("activations.c", "act_math.h", "nn_math.h")
 
 ROW = 1000
 
@@ -58,6 +73,7 @@ def best_ms(fn, repeat):
 
 
 STREAM_MIN = 32 * 2**20  # float32 elements: 128 MB, past any last-level cache
+IN_CACHE = 8192  # float32 elements: the loops' arithmetic alone (x, dy, y, dx: 128 KB)
 
 
 def stream_gbs(n, repeat):
@@ -69,6 +85,68 @@ def stream_gbs(n, repeat):
     # one pass is short, so a disturbed one is common on a shared machine: take many
     ms = best_ms(lambda: _STREAM(x, a=1.0000001), max(4 * repeat, 20))
     return 2 * 4 * x.size / (ms * 1e-3) / 1e9
+
+
+def old_loops(rev):
+    """The hand-written activation loops at git revision ``rev``, compiled as they were; None
+    where git or the revision is not there."""
+    root = os.path.dirname(os.path.dirname(_HERE))
+    folder = tempfile.mkdtemp(prefix="nn-old-loops-")
+    try:
+        for name in _OLD_FILES:
+            text = subprocess.run(["git", "-C", root, "show", f"{rev}:plugins/opsdk-nn/opsdk_nn/csrc/{name}"],
+                                  capture_output=True, text=True, check=True).stdout
+            with open(os.path.join(folder, name), "w") as f:
+                f.write(text)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    cdef = "".join(f"void nn_{act}_fwd_f32(const float *x, float *y, int64_t n, double p0, double p1);\n"
+                   f"void nn_{act}_bwd_f32(const float *x, const float *dy, float *dx, int64_t n, double p0, "
+                   "double p1);\n" for act in OPS)
+    source = CSource(os.path.join(folder, "activations.c"), cdef=cdef, openmp=True, libraries=("m",),
+                     extra_compile_args=("-O3", "-fno-math-errno", "-fno-trapping-math"))
+    return Kernel("nn_bench.old_activations", dtypes=("float32",)).c(source, "nn_gelu_fwd").build_c()
+
+
+def loop_rows(n, repeat, old, stream=None):
+    """(act, new ms, old ms or None, stream GB/s) for forward + backward loops on preallocated
+    float32 arrays. With ``stream`` (an array of at least STREAM_MIN float32) a streaming pass
+    takes turns with the loops, so the bandwidth they are compared with is measured in the same
+    minutes (on a shared machine the load changes from one minute to the next)."""
+    x = numpy.random.default_rng(1).standard_normal(n).astype(numpy.float32)
+    dy, y, dx = numpy.ones_like(x), numpy.empty_like(x), numpy.empty_like(x)
+    rows = []
+    for act, op in OPS.items():
+        attrs = (1.0, 20.0) if act == "softplus" else ()
+        lib, ffi = op.value_kernel.build_c()
+        px, pdy, py, pdx = (ffi.cast("float *", a.ctypes.data) for a in (x, dy, y, dx))
+        fwd, bwd = getattr(lib, f"{act}_value_f32"), getattr(lib, f"{act}_grad_f32")
+        steps = [lambda: (fwd(px, py, n, *attrs), bwd(px, pdy, pdx, n, *attrs))]
+        if old is not None:
+            olib, offi = old
+            ox, ody, oy, odx = (offi.cast("float *", a.ctypes.data) for a in (x, dy, y, dx))
+            f, b = getattr(olib, f"nn_{act}_fwd_f32"), getattr(olib, f"nn_{act}_bwd_f32")
+            p = attrs or (0.0, 0.0)
+            steps.append(lambda: (f(ox, oy, n, *p), b(ox, ody, odx, n, *p)))
+        if stream is not None:
+            steps.append(lambda: _STREAM(stream, a=1.0000001))
+        best = interleaved_ms(steps, repeat)
+        gbs = 2 * 4 * stream.size / (best[-1] * 1e-3) / 1e9 if stream is not None else None
+        rows.append((act, best[0], best[1] if old is not None else None, gbs))
+    return rows
+
+
+def interleaved_ms(fns, repeat):
+    """Best wall time of each fn in ms, the fns taking turns (a disturbance hits them alike)."""
+    for fn in fns:
+        fn()
+    best = [float("inf")] * len(fns)
+    for _ in range(repeat):
+        for k, fn in enumerate(fns):
+            start = time.perf_counter()
+            fn()
+            best[k] = min(best[k], time.perf_counter() - start)
+    return [b * 1e3 for b in best]
 
 
 def opsdk_step(op, arrays):
@@ -138,6 +216,9 @@ def main(argv=None):
     parser.add_argument("--n", type=int, default=10_000_000, help="elements per input (default 1e7)")
     parser.add_argument("--repeat", type=int, default=9)
     parser.add_argument("--no-torch", action="store_true", help="skip the PyTorch column")
+    parser.add_argument("--baseline", default=BASELINE,
+                        help=f"git revision with the hand-written activation loops (default {BASELINE})")
+    parser.add_argument("--loops-only", action="store_true", help="only the loops table")
     args = parser.parse_args(argv)
     torch = None
     if not args.no_torch:
@@ -151,6 +232,36 @@ def main(argv=None):
     print(f"opsdk-nn forward+backward, {args.n:.0e} float32, best of {args.repeat}, "
           f"{threads} OpenMP thread(s), torch {torch.__version__ if torch else 'not run'}")
     print(f"in-place streaming bandwidth (C, x *= a over {max(args.n, STREAM_MIN) * 4 / 1e6:.0f} MB): {stream:.1f} GB/s")
+    if not args.loops_only:
+        print_steps(args, torch, rng, stream)
+    old = old_loops(args.baseline)
+    print(f"\nactivation loops alone (forward + backward C functions, preallocated float32): SDK-written "
+          f"from the bodies vs hand-written at {args.baseline if old else '(baseline not available)'}")
+    print("(the streaming pass takes turns with the loops; its best is the row's bandwidth)")
+    header = (f"{'op':<14} {'stream GB/s':>11} {'new ms':>8} {'% stream':>9} {'old ms':>8} {'% stream':>9} "
+              f"{'old / new':>10}")
+    print(header)
+    print("-" * len(header))
+    big = numpy.ones(max(args.n, STREAM_MIN), numpy.float32)
+    for act, new, old_ms, row_stream in loop_rows(args.n, args.repeat, old, big):
+        pct = lambda ms: 100 * 5 * 4 * args.n / (ms * 1e-3) / 1e9 / row_stream  # noqa: E731
+        tail = f"{old_ms:>8.1f} {pct(old_ms):>8.0f}% {old_ms / new:>9.2f}x" if old_ms else ""
+        print(f"{act:<14} {row_stream:>11.1f} {new:>8.1f} {pct(new):>8.0f}% {tail}")
+    # the maths alone: IN_CACHE elements stay in L1 and on one thread (below OPSDK_OMP_MIN), and
+    # each call is short, so the best of many is rarely disturbed even on a loaded machine
+    print(f"\nthe same loops' arithmetic: ns per element, forward + backward, {IN_CACHE} float32 in cache, "
+          "one thread")
+    header = f"{'op':<14} {'new ns':>8} {'old ns':>8} {'old / new':>10}"
+    print(header)
+    print("-" * len(header))
+    for act, new, old_ms, _ in loop_rows(IN_CACHE, 40 * args.repeat, old):
+        ns = lambda ms: ms * 1e6 / IN_CACHE  # noqa: E731
+        tail = f"{ns(old_ms):>8.3f} {old_ms / new:>9.2f}x" if old_ms else ""
+        print(f"{act:<14} {ns(new):>8.3f} {tail}")
+
+
+def print_steps(args, torch, rng, stream):
+    """The table of forward + backward steps through the public API."""
     header = f"{'op':<14} {'C ms':>8} {'python ms':>10} {'torch ms':>9} {'C vs python':>12} {'C vs torch':>11} {'C GB/s':>7} {'% stream':>9}"
     print(header)
     print("-" * len(header))

@@ -12,16 +12,12 @@ from .references import REFERENCES
 DTYPES = ("float32", "float64")
 
 
-def _activation_kernels(*names):
-    return tuple(k for name in names for k in activations.KERNELS[name])
-
-
 # (Function, op name, samples, kernels)
 OPS = (
-    (Gelu, "gelu", samples.gelu, _activation_kernels("gelu", "gelu_tanh")),
-    (Silu, "silu", samples.silu, _activation_kernels("silu")),
-    (Softplus, "softplus", samples.softplus, _activation_kernels("softplus")),
-    (Mish, "mish", samples.mish, _activation_kernels("mish")),
+    (Gelu, "gelu", samples.gelu, activations.GELU.kernels + activations.GELU_TANH.kernels),
+    (Silu, "silu", samples.silu, activations.SILU.kernels),
+    (Softplus, "softplus", samples.softplus, activations.SOFTPLUS.kernels),
+    (Mish, "mish", samples.mish, activations.MISH.kernels),
     (Softmax, "softmax", samples.softmax, softmax.KERNELS),
     (LogSoftmax, "log_softmax", samples.log_softmax, softmax.KERNELS),
     (LayerNorm, "layer_norm", samples.layer_norm, norms.LAYER_NORM_KERNELS),

@@ -1,8 +1,10 @@
-"""Fit the polynomials behind the pack's erfc: erfc(z) = t * Q(t) * exp(-z*z), t = 2 / (2 + z).
+"""Fit the polynomial Q behind erfc(z) = t * Q(t) * exp(-z*z) = t * Q(t) / exp(z*z), t = 2 / (2 + z).
 
-Q is smooth on t in [2 / (2 + zmax), 1], so a least-squares fit at Chebyshev nodes converges
-fast; past zmax, exp(-z*z) has underflowed in that precision and Q's value no longer matters.
-Run it to regenerate the coefficients in opsdk_nn/maths.py and opsdk_nn/csrc/nn_math.h:
+Q = erfcx(z) / t is smooth on t in (0, 1] (it tends to 1 / (2 sqrt(pi)) as z grows), so a
+least-squares fit at Chebyshev nodes converges fast, over every z >= 0 (t down to 1e-6) or up
+to a zmax past which exp(-z*z) has underflowed. The float32 fit over every z is
+opsdk/maths.h's opsdk_erfcx_pos_f32, which its erfc and erfcx use (the pack's gelu calls erfcx
+through Elementwise.c_bodies). Run it to regenerate the coefficients:
 
     python tools/fit_erfc.py
 """
@@ -12,8 +14,9 @@ from fractions import Fraction
 import numpy
 from numpy.polynomial import chebyshev
 
-# (name, highest z that still matters in that precision, polynomial degree)
-FITS = (("float32", 10.5, 10), ("float64", 27.5, 20))
+# (name, highest z fitted (None: every z, t down to 1e-6), polynomial degree). opsdk/maths.h's
+# opsdk_erfcx_pos_f32 is the float32 fit over every z: erfcx(z) = t Q(t) needs no exp.
+FITS = (("float32", None, 10), ("float64", 27.5, 20))
 
 
 def q_exact(t):
@@ -33,8 +36,9 @@ def q_exact(t):
 
 
 def fit(zmax, degree, nodes=400):
-    """Monomial coefficients (lowest first) of Q on [2/(2+zmax), 1], and the worst relative error."""
-    t0 = 2.0 / (2.0 + zmax)
+    """Monomial coefficients (lowest first) of Q on [2/(2+zmax), 1] (zmax None: [1e-6, 1]), and the
+    worst relative error."""
+    t0 = 1e-6 if zmax is None else 2.0 / (2.0 + zmax)
     x = numpy.cos(numpy.pi * (numpy.arange(nodes) + 0.5) / nodes)
     t = t0 + (1.0 - t0) * (x + 1.0) / 2.0
     series = chebyshev.Chebyshev.fit(t, [q_exact(v) for v in t], degree, domain=[t0, 1.0])
@@ -48,7 +52,7 @@ def fit(zmax, degree, nodes=400):
 def main():
     for name, zmax, degree in FITS:
         coef, worst = fit(zmax, degree)
-        print(f"# {name}: degree {degree} on z in [0, {zmax}], worst relative error {worst:.2e}")
+        print(f"# {name}: degree {degree} on z in [0, {zmax or 'inf'}], worst relative error {worst:.2e}")
         print(f"ERFC_Q_{name.upper()} = (")
         for c in coef:
             print(f"    {float(c)!r},")

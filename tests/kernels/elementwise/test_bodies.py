@@ -152,3 +152,25 @@ def test_locals_numbers_and_ternaries_are_accepted():
     op = Elementwise("tests.good_body", value, grad, grad2, inputs=("x", "y"))
     op.c_bodies("T s = sigmoid(alpha * y); T big = 1.5e3; return y > 0 ? x * s : big * 2.;",
                 ["1", "0"], [["0", "0"], ["0", "0"]])
+
+
+@pytest.mark.parametrize("body, cheap", [
+    ("exp(-abs(0.5 * x * x))", True), ("exp( - abs(x * (x + 1)) )", True),
+    ("exp(-abs(x) + 1)", False), ("exp(-abs(x) * 2)", False), ("expm1(-abs(x))", False), ("exp(x)", False)])
+def test_exp_of_minus_abs_calls_the_exp_without_an_overflow_side_only_for_that_whole_argument(body, cheap):
+    code = Elementwise("tests.bodies_expnabs", lambda m, x: x, lambda m, x: (x,), lambda m, x: ((x,), ((x,),)),
+                       ).c_bodies(body, "1", "0", cuda=False).bodies.c_code()
+    assert ("opsdk_exp_nonpositive(" in code) is cheap
+    assert "#define opsdk_exp_nonpositive opsdk_exp_neg_f32" in code
+
+
+def test_exp_of_minus_abs_gives_the_python_kernels_values(cache):
+    op = Elementwise("tests.bodies_gauss", lambda m, x: m.exp(-(0.5 * x * x)), lambda m, x: (-x * m.exp(-(0.5 * x * x)),),
+                     lambda m, x: ((-x * m.exp(-(0.5 * x * x)),), (((x * x - 1) * m.exp(-(0.5 * x * x)),),)),
+                     ).c_bodies("exp(-abs(0.5 * x * x))", "-x * exp(-abs(0.5 * x * x))",
+                                "(x * x - 1) * exp(-abs(0.5 * x * x))", cuda=False)
+    x = numpy.array([0.0, -0.0, 1.5, -3.0, 13.5, -14.0, 20.0, numpy.inf, -numpy.inf, numpy.nan], numpy.float32)
+    for kernel, args in ((op.value_kernel, (x,)), (op.grad_kernel, (x, numpy.ones_like(x)))):
+        with numpy.errstate(invalid="ignore"):
+            want = kernel.run("python", *(a.astype(numpy.float64) for a in args))
+        numpy.testing.assert_allclose(kernel.run("c", *args), want, rtol=1e-6, atol=1e-44)

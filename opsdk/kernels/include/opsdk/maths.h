@@ -1,6 +1,6 @@
 /* opsdk/maths.h: elementwise maths for C kernels, one function per dtype (_f32, _f64).
  *
- * float32: exp, expm1, log, log1p, tanh, sigmoid, softplus, tanh_softplus (tanh(softplus(u)),
+ * float32: exp, expm1, log, log1p, tanh, erfc, erfcx, sigmoid, softplus, tanh_softplus (tanh(softplus(u)),
  * mish's core) and sech2_softplus (1 - tanh_softplus^2) are written here, branch-free
  * (selects, not jumps), so loops calling them vectorize without -ffast-math: glibc's scalar
  * expf & co. stop gcc from vectorizing, and -ffast-math would break inf and nan. Each is
@@ -52,11 +52,37 @@ static inline void opsdk_pow2_f32(float kf, float *s1, float *s2) {
     *s2 = opsdk_f32_from_bits((uint32_t)(k2 + 127) << 23);
 }
 
+/* 2 exp(r) for |r| <= ln(2) / 2: twice a degree-6 polynomial fitted to exp (relative error 9e-8
+ * after float rounding); the factor 2 lets the scale below be 2^(k-1), a normal number up to
+ * the top of the float range */
+static inline float opsdk_exp_reduced2_f32(float r) {
+    float p = 0.002771858125925064f;
+    p = p * r + 0.016749527305364608f;
+    p = p * r + 0.08333545178174972f;
+    p = p * r + 0.3333284258842468f;
+    p = p * r + 0.9999998807907104f;
+    p = p * r + 2.0f;
+    return p * r + 2.0f;
+}
+
+/* exp(xc) for xc in [-104, 89] (clamped by the caller, which keeps x for nan): 2 exp(r) 2^(k-1),
+ * x = k ln 2 + r; results below 2^-126 take the power 2^(k-1+64) and a second factor 2^-64,
+ * so a subnormal result rounds once and is right; past ln(FLT_MAX) the product overflows to
+ * inf as exp does (1.8 ulp) */
+static inline float opsdk_exp_clamped_f32(float xc) {
+    float k = xc * 1.44269504088896341f + 12582912.0f; /* 1.5 * 2^23: rounds to an integer */
+    k -= 12582912.0f;
+    float r = (xc - k * 0.693145751953125f) - k * 1.428606765330187045e-06f;
+    int low = k < -125.0f;
+    int32_t ki = (int32_t)k - 1 + (low ? 64 : 0);
+    return (opsdk_exp_reduced2_f32(r) * opsdk_f32_from_bits((uint32_t)(ki + 127) << 23))
+           * (low ? 5.421010862427522e-20f : 1.0f);
+}
+
 static inline float opsdk_exp_f32(float x) {
-    float kf, s1, s2;
-    float r = opsdk_reduce_f32(x, &kf);
-    opsdk_pow2_f32(kf, &s1, &s2);
-    float y = ((1.0f + opsdk_expm1_reduced_f32(r)) * s1) * s2;
+    float xc = x > -104.0f ? x : -104.0f; /* nan compares false: it never reaches the float -> int conversion */
+    xc = xc < 89.0f ? xc : 89.0f;
+    float y = opsdk_exp_clamped_f32(xc);
     return x != x ? x : y;
 }
 
@@ -108,16 +134,17 @@ static inline float opsdk_log1p_f32(float u) {
     return u == INFINITY ? u : y;
 }
 
-/* exp(x) for x <= 0 (every exp of -|u| below): the general exp without its overflow side;
- * subnormal results are right (two scale factors), nan stays nan */
+/* exp(x) for x <= 0 (every exp of -|u| below): opsdk_exp_f32 without its overflow side, which
+ * lets every result take the same two factors, 2 exp(r) 2^(k+63) (normal for k >= -150) and
+ * 2^-64 (exact where the result is normal; where it is subnormal the product rounds once), no
+ * select; nan stays nan */
 static inline float opsdk_exp_neg_f32(float x) {
     float xc = x > -104.0f ? x : -104.0f; /* exp(-104) rounds to 0 already; nan compares false */
     float k = xc * 1.44269504088896341f + 12582912.0f;
     k -= 12582912.0f;
     float r = (xc - k * 0.693145751953125f) - k * 1.428606765330187045e-06f;
-    float s1, s2;
-    opsdk_pow2_f32(k, &s1, &s2);
-    float y = ((1.0f + opsdk_expm1_reduced_f32(r)) * s1) * s2;
+    float y = (opsdk_exp_reduced2_f32(r) * opsdk_f32_from_bits((uint32_t)((int32_t)k + 190) << 23))
+              * 5.421010862427522e-20f;
     return x != x ? x : y;
 }
 
@@ -189,7 +216,58 @@ static inline float opsdk_asinh_f32(float x) { return asinhf(x); }
 static inline float opsdk_acosh_f32(float x) { return acoshf(x); }
 static inline float opsdk_atanh_f32(float x) { return atanhf(x); }
 static inline float opsdk_erf_f32(float x) { return erff(x); }
-static inline float opsdk_erfc_f32(float x) { return erfcf(x); }
+/* erfcx(z) = exp(z^2) erfc(z) = t Q(t) for z >= 0, t = 2 / (2 + z): Q is smooth on t in (0, 1]
+ * (every z >= 0; erfcx(z) -> 1 / (sqrt(pi) z)), fitted there by plugins/opsdk-nn/tools/fit_erfc.py
+ * (relative error 1.2e-8; 1.6e-7 after float rounding). No exp: it vectorizes and is cheap. */
+static inline float opsdk_erfcx_pos_f32(float z) {
+    float t = 2.0f / (2.0f + z);
+    float q = 0.043173108249902725f;
+    q = q * t - 0.23460571467876434f;
+    q = q * t + 0.49338623881340027f;
+    q = q * t - 0.4545643627643585f;
+    q = q * t + 0.13185054063796997f;
+    q = q * t - 0.05905115231871605f;
+    q = q * t + 0.09341482073068619f;
+    q = q * t + 0.17532406747341156f;
+    q = q * t + 0.24688388407230377f;
+    q = q * t + 0.28209376335144043f;
+    q = q * t + 0.282094806432724f;
+    return t * q; /* z = inf: 0; nan stays nan */
+}
+
+/* exp(s z^2) for s = +-1, z >= 0, as exp(s h^2) exp(s (z - h)(z + h)) with h = z cut to 12 bits
+ * (h^2 exact; z^2 rounded whole would cost up to z^2 ulps); d = z^2 - h^2 < z^2 / 1024, its exp
+ * by a short series (d clamped at 1/8, reached only where the result is 0 or inf anyway) */
+static inline float opsdk_exp_square_f32(float z, float s) {
+    float h = opsdk_f32_from_bits(opsdk_bits_of_f32(z) & 0xfffff000u);
+    float d = (z - h) * (z + h);
+    d = s * (d < 0.125f ? d : 0.125f);
+    float ed = 1.0f / 120.0f;
+    ed = ed * d + 1.0f / 24.0f;
+    ed = ed * d + 1.0f / 6.0f;
+    ed = ed * d + 0.5f;
+    ed = ed * d + 1.0f;
+    ed = ed * d + 1.0f;
+    float a = s * (h * h);
+    return (s < 0.0f ? opsdk_exp_neg_f32(a) : opsdk_exp_f32(a)) * ed; /* s is a constant: one is kept */
+}
+
+/* the scaled complementary error function exp(x^2) erfc(x); for x < 0 it is 2 exp(x^2) -
+ * erfcx(-x) (inf past x = -9.4). A body whose argument is an abs() gets only the x >= 0 side:
+ * the compiler knows abs(u) < 0 is false. */
+static inline float opsdk_erfcx_f32(float x) {
+    float z = fabsf(x);
+    float pos = opsdk_erfcx_pos_f32(z);
+    return x < 0.0f ? 2.0f * opsdk_exp_square_f32(z, 1.0f) - pos : pos;
+}
+
+/* erfc(x) = erfcx(|x|) exp(-x^2), and 2 - that for x < 0; within 4e-7 (relative) of erfc */
+static inline float opsdk_erfc_f32(float x) {
+    float z = fabsf(x);
+    float r = z == INFINITY ? 0.0f : opsdk_erfcx_pos_f32(z) * opsdk_exp_square_f32(z, -1.0f);
+    return x < 0.0f ? 2.0f - r : r;
+}
+
 static inline float opsdk_abs_f32(float x) { return fabsf(x); }
 
 static inline double opsdk_exp_f64(double x) { return exp(x); }
@@ -236,6 +314,17 @@ static inline double opsdk_acosh_f64(double x) { return acosh(x); }
 static inline double opsdk_atanh_f64(double x) { return atanh(x); }
 static inline double opsdk_erf_f64(double x) { return erf(x); }
 static inline double opsdk_erfc_f64(double x) { return erfc(x); }
+/* exp(x^2) erfc(x): libm's product where erfc(z) has not underflowed (z < 26; exp(z^2) loses up
+ * to z^2 ulps, 7e-14 relative), past it the asymptotic series 1 / (sqrt(pi) z) sum (-1)^k
+ * (2k-1)!! / (2 z^2)^k to k = 5 (next term below 2e-15) */
+static inline double opsdk_erfcx_f64(double x) {
+    double z = fabs(x);
+    double w = 1.0 / (2.0 * z * z);
+    double series = 0.56418958354775628695 / z *
+                    (1.0 - w * (1.0 - 3.0 * w * (1.0 - 5.0 * w * (1.0 - 7.0 * w * (1.0 - 9.0 * w)))));
+    double pos = z < 26.0 ? exp(z * z) * erfc(z) : series;
+    return x < 0.0 ? 2.0 * exp(z * z) - pos : pos;
+}
 static inline double opsdk_abs_f64(double x) { return fabs(x); }
 
 #endif

@@ -16,10 +16,6 @@ __device__ __forceinline__ float nn_exp(float x) { return expf(x); }
 __device__ __forceinline__ double nn_exp(double x) { return exp(x); }
 __device__ __forceinline__ float nn_log(float x) { return logf(x); }
 __device__ __forceinline__ double nn_log(double x) { return log(x); }
-__device__ __forceinline__ float nn_log1p(float x) { return log1pf(x); }
-__device__ __forceinline__ double nn_log1p(double x) { return log1p(x); }
-__device__ __forceinline__ float nn_erfc(float x) { return erfcf(x); }
-__device__ __forceinline__ double nn_erfc(double x) { return erfc(x); }
 __device__ __forceinline__ float nn_rsqrt(float x) { return rsqrtf(x); }
 __device__ __forceinline__ double nn_rsqrt(double x) { return rsqrt(x); }
 

@@ -1,10 +1,11 @@
-"""The C and CUDA sources of the pack: where they live, their declarations, how they compile."""
+"""The hand-written C and CUDA sources of the pack (softmax, norms, cross_entropy): where they live,
+their declarations, how they compile. The activations' kernels are written by the SDK from scalar
+bodies (kernels/activations.py)."""
 import hashlib
 import os
 
 from opsdk.kernels import CSource, CudaSource
 
-ACTIVATIONS = ("gelu", "gelu_tanh", "silu", "softplus", "mish")
 C_TYPES = (("float", "f32"), ("double", "f64"))
 
 # -O3 for vectorizing; no errno and no FP traps so libm calls and selects vectorize (results
@@ -21,24 +22,11 @@ def _both(template):
     return "".join(template.format(T=t, S=s) for t, s in C_TYPES)
 
 
-def _activation_cdef():
-    lines = []
-    for act in ACTIVATIONS:
-        lines.append(_both(
-            f"void nn_{act}_fwd_{{S}}(const {{T}} *x, {{T}} *y, int64_t n, double p0, double p1);\n"
-            f"void nn_{act}_bwd_{{S}}(const {{T}} *x, const {{T}} *dy, {{T}} *dx, int64_t n, "
-            f"double p0, double p1);\n"
-            f"void nn_{act}_bwd2_{{S}}(const {{T}} *x, const {{T}} *dy, const {{T}} *g, {{T}} *gx, "
-            f"{{T}} *gdy, int64_t n, double p0, double p1);\n"))
-    return "".join(lines)
-
-
 def _c_source(path, cdef):
     return CSource(path, cdef=cdef, extra_compile_args=C_FLAGS, libraries=("m",), openmp=True,
                    _depth=1)
 
 
-ACTIVATIONS_C = _c_source("../csrc/activations.c", _activation_cdef())
 SOFTMAX_C = _c_source("../csrc/softmax.c", _both(
     "void nn_softmax_fwd_{S}(const {T} *x, {T} *y, int64_t outer, int64_t n, int64_t inner, int as_log);\n"
     "void nn_softmax_bwd_{S}(const {T} *y, const {T} *dy, {T} *dx, int64_t outer, int64_t n, "
@@ -82,7 +70,6 @@ def _cuda_source(path, names):
     return CudaSource(path, names=names, options=_cuda_options(), _depth=1)
 
 
-ACTIVATIONS_CUDA = _cuda_source("../cuda/activations.cu", _cuda_names(("fwd", "bwd", "bwd2"), ACTIVATIONS))
 SOFTMAX_CUDA = _cuda_source("../cuda/softmax.cu", _cuda_names(
     ("rows_fwd", "rows_bwd", "block_fwd", "block_bwd", "cols_fwd", "cols_bwd"), ("softmax",)))
 NORMS_CUDA = _cuda_source("../cuda/norms.cu", _cuda_names(
@@ -90,5 +77,5 @@ NORMS_CUDA = _cuda_source("../cuda/norms.cu", _cuda_names(
 CROSS_ENTROPY_CUDA = _cuda_source("../cuda/cross_entropy.cu", _cuda_names(
     ("rows_fwd", "block_fwd", "rows_bwd", "block_bwd"), ("cross_entropy",)))
 
-C_SOURCES = (ACTIVATIONS_C, SOFTMAX_C, NORMS_C, CROSS_ENTROPY_C)
-CUDA_SOURCES = (ACTIVATIONS_CUDA, SOFTMAX_CUDA, NORMS_CUDA, CROSS_ENTROPY_CUDA)
+C_SOURCES = (SOFTMAX_C, NORMS_C, CROSS_ENTROPY_C)
+CUDA_SOURCES = (SOFTMAX_CUDA, NORMS_CUDA, CROSS_ENTROPY_CUDA)

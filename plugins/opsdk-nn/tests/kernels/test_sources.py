@@ -50,5 +50,5 @@ def test_cuda_source_defines_exactly_the_kernels_the_adapters_launch(source):
 
 
 def test_cuda_options_point_nvrtc_at_the_shared_header():
-    include = sources.ACTIVATIONS_CUDA.options[0]
+    include = sources.SOFTMAX_CUDA.options[0]
     assert include.startswith("-I") and os.path.isfile(os.path.join(include[2:], "nn_common.cuh"))
