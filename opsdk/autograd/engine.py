@@ -11,6 +11,7 @@ import numpy as np
 
 from ..dtypes import REAL_FLOAT_CLASSES
 from ..errors import GraphFreedError, InplaceModifiedError, UnreachableInputError, UnsupportedError
+from ..exclusive import is_lent
 from ..tensor import Tensor, _wrap, _wrap_req, as_array, version_total
 from . import grad_mode
 from .node import OutputWritten
@@ -364,8 +365,8 @@ def _results(inputs, results, create_graph, allow_unused, seeds):
             g = _wrap(g)._data
         if g.dtype != t._data.dtype:
             g = g.astype(t._data.dtype)
-        elif id(g) in taken or g.base is not None or not _writeable(g):
-            g = g.copy()
+        elif id(g) in taken or (g.base is not None and not is_lent(g)) or not _writeable(g):
+            g = g.copy()  # a view may alias what others hold; a pooled output is the holder's own
         taken.add(id(g))
         out.append(_wrap(g))
     return out

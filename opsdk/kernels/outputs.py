@@ -19,6 +19,7 @@ from collections import OrderedDict
 import numpy
 
 from opsdk.env import setting
+from opsdk.exclusive import lend
 from opsdk.kernels import unwritten
 from opsdk.kernels.arrays import is_gpu_array
 
@@ -88,11 +89,11 @@ def _pooled(shape, dtype):
         for key in list(_pool):
             if _pool[key].nbytes == nbytes and _is_free(key):
                 _pool.move_to_end(key)
-                return _pool[key].view(dtype).reshape(shape)
+                return lend(_pool[key].view(dtype).reshape(shape))
         _serial += 1
         _pool[_serial] = numpy.empty(nbytes, numpy.uint8)
         _evict(limit)
-        return _pool[_serial].view(dtype).reshape(shape)
+        return lend(_pool[_serial].view(dtype).reshape(shape))
 
 
 def empty_like(array, dtype=None):
