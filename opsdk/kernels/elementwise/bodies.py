@@ -26,20 +26,20 @@ from opsdk.errors import OpArgumentError
 
 from .c_names import reserved_by_c
 
-# name in a body -> (float32 function, float64 function) in C
-_C_NAMES = {name: (f"opsdk_{name}_f32", f"opsdk_{name}_f64") for name in (
+# name in a body -> (float32 function, float64 function) in C (the rows form shares it)
+C_NAMES = {name: (f"opsdk_{name}_f32", f"opsdk_{name}_f64") for name in (
     "exp", "expm1", "log", "log1p", "tanh", "sigmoid", "softplus", "tanh_softplus",
     "sech2_softplus", "sqrt", "cbrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
     "asinh", "acosh", "atanh", "erf", "erfc", "erfcx", "abs", "pow")}
-_C_NAMES.update({name: (f"{name}f", name) for name in (
+C_NAMES.update({name: (f"{name}f", name) for name in (
     "floor", "ceil", "fmin", "fmax", "copysign", "atan2")})
-VOCABULARY = tuple(sorted(_C_NAMES))
+VOCABULARY = tuple(sorted(C_NAMES))
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _LOOP_NAMES = frozenset({"T", "i", "n", "lo", "hi", "out"})  # the generated loops' own names
 _ARRAY_NAMES = re.compile(r"(?:grad|gg)_")  # the generated loops' gradient arrays
 # a decimal literal without a suffix: 0.5, 1., .5, 1e-3, 2.5e+4 (not part of a name or a hex)
-_DECIMAL = re.compile(r"(?<![\w.])((?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+)(?![\w.])")
+DECIMAL = re.compile(r"(?<![\w.])((?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+)(?![\w.])")
 
 
 def reserved_in_body(name):
@@ -50,7 +50,7 @@ def reserved_in_body(name):
         return "a keyword of Python (the python kernels take it as an argument)"
     if name in _LOOP_NAMES or _ARRAY_NAMES.match(name) or name.startswith("opsdk"):
         return "a name the generated loops use themselves (T, i, n, lo, hi, out, grad_*, gg_*, opsdk*)"
-    if name in _C_NAMES:
+    if name in C_NAMES:
         return "a maths function of the bodies"
     return reserved_by_c(name)
 
@@ -76,7 +76,7 @@ def check_body(op, where, body, names):
     known = {*names, *_C_WORDS, *_LOCAL.findall(body)}
     text = re.sub(r"(?<![\w.])(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fF]?", " ", body)  # numbers
     for word, call in _WORD.findall(text):
-        if call and word not in _C_NAMES and word not in _C_WORDS:
+        if call and word not in C_NAMES and word not in _C_WORDS:
             raise OpArgumentError(
                 f"{op}: {where} body calls {word!r}; expected: one of the functions "
                 f"{', '.join(VOCABULARY)}; got: {body!r}")
@@ -111,7 +111,7 @@ def _exp_of_minus_abs(body):
 
 def statements(body):
     """A body as C statements: an expression becomes ``return (expr);``; literals become T's."""
-    body = _DECIMAL.sub(r"((T)\1)", body.strip())
+    body = DECIMAL.sub(r"((T)\1)", body.strip())
     if "return" not in body:
         return f"return ({body.rstrip(';')});"
     return body if body.endswith((";", "}")) else body + ";"
@@ -185,7 +185,7 @@ class Bodies:
         """The C source: scalar functions, vectorized range loops and the exported functions."""
         parts = ['#include "opsdk/elementwise.h"', ""]
         text = " ".join([self.value, *self.grads, *(b for row in self.hessian for b in row)])
-        used = {name: fns for name, fns in _C_NAMES.items() if re.search(rf"\b{name}\b", text)}
+        used = {name: fns for name, fns in C_NAMES.items() if re.search(rf"\b{name}\b", text)}
         for sfx, (T, index) in (("f32", ("float", 0)), ("f64", ("double", 1))):
             parts.append(f"#define T {T}")
             parts += [f"#define {name} {fns[index]}" for name, fns in used.items()]

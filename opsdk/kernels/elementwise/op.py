@@ -216,7 +216,7 @@ class Elementwise:
         attrs = self._attrs(attrs)
         ctx.save_for_backward(*inputs)
         ctx.attrs = attrs
-        return tensor_of(_run(self.value_kernel, _broadcast(arrays), attrs))
+        return tensor_of(run_native(self.value_kernel, _broadcast(arrays), attrs))
 
     def backward(self, ctx, dy):
         """The backward of the op's Function: one gradient per input, summed to its shape."""
@@ -264,13 +264,17 @@ class Elementwise:
         return arrays
 
     def _attrs(self, attrs):
-        """The attributes as Python floats (a NumPy float64 would turn float32 results into float64)."""
-        try:
-            return {key: float(value) for key, value in attrs.items()}
-        except (TypeError, ValueError):
-            bad = next(k for k, v in attrs.items() if not isinstance(v, (int, float, numpy.number)))
-            raise OpArgumentError(f"{self.name}: attribute '{bad}' must be a number; expected: a float; "
-                                  f"got: {type(attrs[bad]).__name__}") from None
+        return float_attrs(self.name, attrs)
+
+
+def float_attrs(op, attrs):
+    """The attributes as Python floats (a NumPy float64 would turn float32 results into float64)."""
+    try:
+        return {key: float(value) for key, value in attrs.items()}
+    except (TypeError, ValueError):
+        bad = next(k for k, v in attrs.items() if not isinstance(v, (int, float, numpy.number)))
+        raise OpArgumentError(f"{op}: attribute '{bad}' must be a number; expected: a float; "
+                              f"got: {type(attrs[bad]).__name__}") from None
 
 
 def kernel_arguments(inputs, stage):
@@ -291,7 +295,7 @@ def _broadcast(arrays):
     return list(maths_of(arrays[0]).xp.broadcast_arrays(*arrays))
 
 
-def _run(kernel, arrays, attrs):
+def run_native(kernel, arrays, attrs):
     """Call a kernel: dispatched for float32/float64, the python kernel for other dtypes."""
     if arrays[0].dtype in _NATIVE:
         return kernel(*arrays, **attrs)
@@ -350,7 +354,7 @@ class _GradFunction(PyLayer):
         arrays = _broadcast([array_of(x) for x in xs])
         ctx.save_for_backward(*xs, dy)
         ctx.op, ctx.attrs = op, attrs
-        grads = _as_tuple(_run(op.grad_kernel, [*arrays, _like(dy, arrays[0])], attrs))
+        grads = _as_tuple(run_native(op.grad_kernel, [*arrays, _like(dy, arrays[0])], attrs))
         return _one_or_tuple([tensor_of(g) for g in grads])
 
     @staticmethod
@@ -360,7 +364,7 @@ class _GradFunction(PyLayer):
         if is_grad_enabled():  # create_graph=True: the result must be differentiable again
             return _grad2_tensors(op, xs, dy, gs, attrs)
         arrays = _broadcast([array_of(x) for x in xs])
-        out = _run(op.grad2_kernel, [*arrays, _like(dy, arrays[0]), *(_like(g, arrays[0]) for g in gs)], attrs)
+        out = run_native(op.grad2_kernel, [*arrays, _like(dy, arrays[0]), *(_like(g, arrays[0]) for g in gs)], attrs)
         *gx, gdy = out
         return (*(tensor_of(_sum_array_to(g, x.shape)) for g, x in zip(gx, xs)), tensor_of(gdy))
 

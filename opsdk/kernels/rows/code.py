@@ -17,7 +17,7 @@ shapes).
 """
 import re
 
-from opsdk.kernels.elementwise.bodies import _C_NAMES
+from opsdk.kernels.elementwise.bodies import C_NAMES
 
 BLOCK = 256  # threads per CUDA block: the declared adapter's launch (launch_1d's default)
 COLUMNS = 64  # features per block of the C column pass
@@ -169,7 +169,7 @@ class Stage:
 def used_functions(stages):
     """The vocabulary functions the stages' statements call."""
     text = " ".join(s.expr for stage in stages for s in stage.program.steps)
-    return {name: fns for name, fns in _C_NAMES.items() if re.search(rf"\b{name}\s*\(", text)}
+    return {name: fns for name, fns in C_NAMES.items() if re.search(rf"\b{name}\s*\(", text)}
 
 
 def c_code(stages):

@@ -30,8 +30,8 @@ import math
 from opsdk.autograd.grad_api import grad as grad_of
 from opsdk.autograd.grad_mode import is_grad_enabled
 from opsdk.errors import DTypeError, OpArgumentError, ShapeError
-from opsdk.kernels.elementwise import C_FLAGS, DTYPES, Elementwise
-from opsdk.kernels.elementwise.op import _run
+from opsdk.kernels.elementwise import C_FLAGS, DTYPES
+from opsdk.kernels.elementwise.op import float_attrs, run_native
 from opsdk.kernels.kernel import Kernel
 from opsdk.kernels.rows.code import BLOCK, Stage, c_code, cuda_code
 from opsdk.kernels.rows.maths import RowMaths
@@ -226,7 +226,7 @@ class Rows:
         K = shape[-1]
         rows = math.prod(shape[:-1])
         flat = [a.reshape(rows, K) if self.kind[x] == "element" else a for x, a in arrays.items()]
-        results = _as_tuple(_run(self.forward_kernel, flat, attrs))
+        results = _as_tuple(run_native(self.forward_kernel, flat, attrs))
         outs = [tensor_of(a.reshape(shape)) for a in results[:len(self.outputs)]]
         ctx.rows_saved = dict(zip(self.saved, results[len(self.outputs):]))
         ctx.rows_attrs, ctx.rows_shape = attrs, shape
@@ -250,7 +250,7 @@ class Rows:
             named[dname] = (RowMaths(lead).xp.zeros_like(lead) if d is None
                             else array_of(d).astype(lead.dtype, copy=False))
         flat = [named[r].reshape(rows, K) if self.kind[r] == "element" else named[r] for r in self.reads]
-        grads = _as_tuple(_run(self.backward_kernel, flat, {a: ctx.rows_attrs[a] for a in self.backward_attrs}))
+        grads = _as_tuple(run_native(self.backward_kernel, flat, {a: ctx.rows_attrs[a] for a in self.backward_attrs}))
         out = [tensor_of(g.reshape(shape) if self.kind[x] == "element" else g) for g, x in zip(grads, self.inputs)]
         return out[0] if len(out) == 1 else tuple(out)
 
@@ -303,4 +303,4 @@ class Rows:
         if unknown:
             raise OpArgumentError(f"{self.name}: unknown attribute(s); expected: {', '.join(self.attrs) or 'none'}; "
                                   f"got: {', '.join(unknown)}")
-        return Elementwise._attrs(self, attrs)  # floats, a non-number refused by name
+        return float_attrs(self.name, attrs)  # floats, a non-number refused by name

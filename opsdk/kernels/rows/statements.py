@@ -23,7 +23,7 @@ import keyword
 import re
 
 from opsdk.errors import OpArgumentError
-from opsdk.kernels.elementwise.bodies import _DECIMAL, VOCABULARY
+from opsdk.kernels.elementwise.bodies import DECIMAL, VOCABULARY
 from opsdk.kernels.elementwise.c_names import reserved_by_c
 
 REDUCTIONS = ("sum", "max", "min")
@@ -197,5 +197,5 @@ class Program:
         parts = re.split(r"((?<![\w.])(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fF]?)", expr)
         out = []
         for i, part in enumerate(parts):
-            out.append(_DECIMAL.sub(r"((T)\1)", part) if i % 2 else _WORD.sub(word, part))
+            out.append(DECIMAL.sub(r"((T)\1)", part) if i % 2 else _WORD.sub(word, part))
         return "".join(out)
