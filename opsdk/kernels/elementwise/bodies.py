@@ -42,6 +42,20 @@ _ARRAY_NAMES = re.compile(r"(?:grad|gg)_")  # the generated loops' gradient arra
 DECIMAL = re.compile(r"(?<![\w.])((?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+)(?![\w.])")
 
 
+def array_names(inputs, stage):
+    """(arrays read, arrays written) by a stage's kernel, by name, in every language (python
+    kernels' argument checks, the C and CUDA loops): value reads the inputs and writes ``out``;
+    grad also reads ``grad_out`` and writes ``grad_<input>``; grad2 also reads ``gg_<input>``
+    and writes ``grad_<input>`` and ``grad_grad_out``."""
+    xs = tuple(inputs)
+    grads = tuple(f"grad_{x}" for x in xs)
+    if stage == "value":
+        return xs, ("out",)
+    if stage == "grad":
+        return (*xs, "grad_out"), grads
+    return (*xs, "grad_out", *(f"gg_{x}" for x in xs)), (*grads, "grad_grad_out")
+
+
 def reserved_in_body(name):
     """Why ``name`` cannot be an input or attribute of a scalar body, or None."""
     if not _IDENTIFIER.match(name):
@@ -162,22 +176,28 @@ class Bodies:
         return ", ".join([f"{x}[i]" for x in self.inputs] + list(self.attrs))
 
     def _loops(self, T, call, pointer, const):
-        """The three loop bodies over i (value, grad, grad2) as (parameters, statements); the
-        arrays are named as the kernels' python implementations name them (kernel_arguments)."""
-        xs = self.inputs
-        ins = [f"{const}{T} *{pointer}{x}" for x in xs]
-        value = (ins + [f"{T} *{pointer}out"], f"out[i] = {call('value')};")
-        grad = (ins + [f"{const}{T} *{pointer}grad_out"] + [f"{T} *{pointer}grad_{x}" for x in xs],
-                " ".join(f"grad_{x}[i] = grad_out[i] * {call(f'd{j}')};" for j, x in enumerate(xs)))
+        """The three loop bodies over i (value, grad, grad2) as (parameters, statements), over
+        the arrays ``array_names`` names."""
+        k = len(self.inputs)
+
+        def parameters(stage):
+            reads, writes = array_names(self.inputs, stage)
+            return [f"{const}{T} *{pointer}{a}" for a in reads] + [f"{T} *{pointer}{a}" for a in writes]
+
+        _, (out,) = array_names(self.inputs, "value")
+        reads, grads = array_names(self.inputs, "grad")
+        dy = reads[k]
+        reads2, writes2 = array_names(self.inputs, "grad2")
+        ggs, ddy = reads2[k + 1:], writes2[k]
+        value = f"{out}[i] = {call('value')};"
+        grad = " ".join(f"{g}[i] = {dy}[i] * {call(f'd{j}')};" for j, g in enumerate(grads))
 
         def curvature(j):  # sum_i gg_i d2f/dx_i dx_j
-            return " + ".join(f"gg_{x}[i] * {call(f'h{i}_{j}')}" for i, x in enumerate(xs))
-        gx = " ".join(f"grad_{x}[i] = grad_out[i] * ({curvature(j)});" for j, x in enumerate(xs))
-        gdy = " + ".join(f"gg_{x}[i] * {call(f'd{i}')}" for i, x in enumerate(xs))
-        grad2 = (ins + [f"{const}{T} *{pointer}grad_out"] + [f"{const}{T} *{pointer}gg_{x}" for x in xs]
-                 + [f"{T} *{pointer}grad_{x}" for x in xs] + [f"{T} *{pointer}grad_grad_out"],
-                 f"{gx} grad_grad_out[i] = {gdy};")
-        return {"value": value, "grad": grad, "grad2": grad2}
+            return " + ".join(f"{gg}[i] * {call(f'h{i}_{j}')}" for i, gg in enumerate(ggs))
+        gx = " ".join(f"{g}[i] = {dy}[i] * ({curvature(j)});" for j, g in enumerate(writes2[:k]))
+        gdy = " + ".join(f"{gg}[i] * {call(f'd{i}')}" for i, gg in enumerate(ggs))
+        return {"value": (parameters("value"), value), "grad": (parameters("grad"), grad),
+                "grad2": (parameters("grad2"), f"{gx} {ddy}[i] = {gdy};")}
 
     # -- C ------------------------------------------------------------------------------------
 

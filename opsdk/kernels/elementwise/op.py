@@ -29,7 +29,7 @@ from opsdk.errors import DTypeError, OpArgumentError
 from opsdk.functional.creation import zeros_like
 from opsdk.functional.reduction import sum as sum_
 from opsdk.functional.shape import broadcast_to, reshape
-from opsdk.kernels.elementwise.bodies import Bodies
+from opsdk.kernels.elementwise.bodies import Bodies, array_names
 from opsdk.kernels.elementwise.maths import maths_of
 from opsdk.kernels.kernel import Kernel
 from opsdk.kernels.sources import SDK_INCLUDE_DIR, CSource, CudaSource
@@ -278,14 +278,9 @@ def float_attrs(op, attrs):
 
 
 def kernel_arguments(inputs, stage):
-    """The array arguments of a stage's kernel, by name (as errors name them): value (x, ...),
-    grad (x, ..., grad_out), grad2 (x, ..., grad_out, gg_x, ...)."""
-    names = tuple(inputs)
-    if stage == "value":
-        return names
-    if stage == "grad":
-        return (*names, "grad_out")
-    return (*names, "grad_out", *(f"gg_{x}" for x in names))
+    """The array arguments of a stage's kernel, by name (as errors name them): bodies.array_names'
+    arrays read."""
+    return array_names(inputs, stage)[0]
 
 
 def _broadcast(arrays):

@@ -2,12 +2,9 @@
 
 The python functions value, grad and grad2 over ``m`` (python kernels and reference), and the
 same derivatives as scalar C bodies, f, df/dx_i and d2f/dx_i dx_j, from which
-``Elementwise.c_bodies`` writes the C and CUDA kernels of the three stages:
-
-    value   inputs...                      -> out                      out = f
-    grad    inputs..., grad_out            -> grad_<input>...          grad_x = grad_out df/dx
-    grad2   inputs..., grad_out, gg_<input>... -> grad_<input>..., grad_grad_out
-            grad_x = grad_out sum_i gg_i d2f/di dx,  grad_grad_out = sum_i gg_i df/di
+``Elementwise.c_bodies`` writes the C and CUDA kernels of the three stages (value: f; grad: the
+incoming gradient times df/dx_i; grad2: the incoming gradient times sum_i gg_i d2f/dx_i dx_j,
+and sum_i gg_i df/dx_i), over the arrays ``opsdk.kernels.elementwise.bodies.array_names`` names.
 """
 import json
 import re
