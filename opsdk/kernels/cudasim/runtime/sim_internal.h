@@ -293,6 +293,7 @@ bool ensure_arena();
 void poison(unsigned char *p, size_t n, uint32_t word);
 void poison_block_shared();
 void shared_access(uintptr_t a, size_t n, int kind, uintptr_t pc);
+bool shared_word(uintptr_t a, int kind, uintptr_t pc);  // its common case (false: not it)
 void global_access(Allocation *al, uintptr_t a, size_t n, int kind, uintptr_t pc);
 GWord *shadow_of(Allocation *al);
 GAccess *atomics_of(Allocation *al);
