@@ -227,7 +227,7 @@ EXPORT uint64_t opsdk_sim_warp(int kind, unsigned mask, uint64_t value, int size
         Group &g = warp.groups[gi];
         g.kind = kind, g.mask = mask, g.arrived = 0, g.file = file, g.line = line, g.pc = l.pc;
     }
-    l.state = AT_WARP, l.mask = mask, l.value = value, l.arg = arg;
+    l.state = AT_WARP, l.value = value, l.arg = (signed char)arg;
     l.group = (signed char)gi, l.size = (signed char)size, l.width = (signed char)width, l.result_pred = 0;
     Group &g = warp.groups[gi];
     unsigned arrived = g.arrived | (1u << lane);
