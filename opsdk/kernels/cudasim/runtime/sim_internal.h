@@ -231,7 +231,7 @@ inline void tick() {
     if (__builtin_expect((++g_ticks & 0x3FFFF) == 0, 0)) check_deadline();
 }
 void ensure_stacks(int threads, size_t bytes);
-void reset_stacks();           // at a block's start: every stack free
+void reset_stacks(int threads);  // at a block's start: every stack a thread may take free
 void fiber_init(Lane &l);       // a thread of a new block: fresh, no stack yet
 void fiber_start(Lane &l);      // a fresh lane gets a stack and a first frame
 void run_lane(int t);           // from the scheduler

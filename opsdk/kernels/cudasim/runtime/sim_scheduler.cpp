@@ -152,7 +152,7 @@ void release_barrier() {
 void run_block() {
     g_qhead = g_qtail = 0;
     g_waiting = g_exited = 0;
-    reset_stacks();
+    reset_stacks(g_threads);
     for (int t = 0; t < g_threads; t++) fiber_init(g_lanes[t]);
     for (int k = 0; k < g_threads; k++) make_ready(g_order[k]);
     for (int w = 0; w * OPSDK_SIM_WARP < g_threads; w++) g_warps[w].streak = 0;
