@@ -68,10 +68,19 @@ void resolve(int w, int gi, int current) {
     Group &g = warp.groups[gi];
     Lane *lanes = &g_lanes[w * OPSDK_SIM_WARP];
     unsigned arrived = g.arrived;
-    if (g.kind == SHFL_XOR && arrived == 0xFFFFFFFFu) {  // the butterfly of a full warp (a reduction)
+    if (g.kind <= SHFL_XOR && arrived == 0xFFFFFFFFu) {
+        // a full warp's shuffle (a butterfly or shift-down reduction, a broadcast): every source
+        // lane has arrived, and at width 32 the source is a lane the offset names, or the lane
+        // itself where that falls outside the warp
+        int kind = g.kind;
         for (int i = 0; i < OPSDK_SIM_WARP; i++) {
             Lane &l = lanes[i];
-            int j = l.width == 32 ? i ^ (l.arg & 31) : shuffle_source(SHFL_XOR, i, l.arg, l.width);
+            int b = l.arg & 31, j;
+            if (l.width != 32) j = shuffle_source(kind, i, l.arg, l.width);
+            else if (kind == SHFL_XOR) j = i ^ b;
+            else if (kind == SHFL_DOWN) j = i + b <= 31 ? i + b : i;
+            else if (kind == SHFL_UP) j = i - b >= 0 ? i - b : i;
+            else j = b;
             l.result = sized(lanes[j].value, l.size);
         }
     } else if (g.kind <= SHFL_XOR) {
