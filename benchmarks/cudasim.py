@@ -29,7 +29,8 @@ time goes, callgrind counts instructions and cache misses exactly (``valgrind --
 --cache-sim=yes`` on a script that launches a kernel once more after a warm-up); there, per
 operation: a thread that starts and exits without waiting 15-20 ns, a lane's shuffle about 13 ns
 (arrival, switch, its share of the results), a thread's barrier about 9 ns, a checked load or
-store 5-15 ns (most of it the 48-byte shadow of the word, for the race check and initcheck).
+store 5-15 ns (most of it the 48-byte shadow of the word, for the race check and initcheck);
+an aligned shared-memory word takes a fast path in the hook (bounds and the word's one shadow).
 """
 import argparse
 import ctypes

@@ -123,3 +123,34 @@ def test_a_compare_and_swap_loop_is_no_race(cp, fast, schedule):
     x = cp.zeros(4, cp.int32)
     fast.get_function("cas_max")((5,), (64,), (x, cp.asarray(v), numpy.int32(300)))
     assert int(x.get()[2]) == int(v.max())
+
+
+def _shared_words(cp, fast, what):
+    out = cp.zeros(64, cp.float32)
+    fast.get_function("shared_words")((1,), (64,), (out, numpy.int32(what)), shared_mem=64 * 4)
+    return out
+
+
+def test_shared_words_a_thread_each_and_broadcast_after_the_barrier(cp, fast, schedule):
+    got = _shared_words(cp, fast, 0).get()
+    t = numpy.arange(64)
+    assert got.tolist() == ((t + 1) % 64 + 2.0 * ((t + 3) % 64)).astype(numpy.float32).tolist()
+
+
+# (what, the report): each finding the shared-word fast path hands to the general path
+SHARED_FINDINGS = {
+    "a neighbour's word rewritten without a barrier": (1, lambda: rf"(?s)race.* at {at('cell_read', 'cell_write')}\n"),
+    "a word no thread wrote": (2, lambda: rf"(?s)read of uninitialised shared memory at {at('cell_read')}\n"),
+    "a write of a word every thread reads": (3, lambda: rf"(?s)race.* at {at('broadcast_write', 'broadcast')}\n"),
+    "past the dynamic memory launched": (
+        4, lambda: rf"(?s)out-of-bounds shared memory access at {at('dyn_past')}\n.*beyond the 256 bytes launched"),
+    "a plain read of a word others update atomically": (5, lambda: rf"(?s)race.* at {at('count_read', 'count')}\n"),
+}
+
+
+@requires_hooks
+@pytest.mark.parametrize("finding", SHARED_FINDINGS)
+def test_shared_words_findings_reach_the_general_path(cp, fast, schedule, finding):
+    what, report = SHARED_FINDINGS[finding]
+    with pytest.raises(CudaSimulatorError, match=report()):
+        _shared_words(cp, fast, what)

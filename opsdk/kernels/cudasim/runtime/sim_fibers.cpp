@@ -100,9 +100,11 @@ void ensure_stacks(int threads, size_t bytes) {
     for (size_t i = 0; i < g_stack_count; i++) mprotect(g_stacks + i * (bytes + kPage), kPage, PROT_NONE);
 }
 
-// every stack free, stack 0 the first to be taken
-void reset_stacks() {
-    g_nfree = (int)g_stack_count;
+// every stack free, stack 0 the first to be taken. A block of n threads never holds more than n
+// stacks at once (one a thread that has run and not exited), so only the first n are handed out:
+// a block of 32 threads costs 32 entries here, not the pool's 1024
+void reset_stacks(int threads) {
+    g_nfree = threads < (int)g_stack_count ? threads : (int)g_stack_count;
     for (int i = 0; i < g_nfree; i++) g_free[i] = g_nfree - 1 - i;
 }
 

@@ -93,6 +93,9 @@ static inline const Hot *hot_for(uintptr_t a, size_t n) {
 // path needs no stack frame and ends in a jump here)
 template <int KIND, size_t N> __attribute__((noinline)) static void general_access(uintptr_t a, uintptr_t pc) {
     if ((g_ticks & 0xFFFFF) == 0) check_deadline();
+    if (N == 4 && a - (uintptr_t)g_arena < OPSDK_SIM_MAX_DYNAMIC_SHARED + g_static_used && g_in_kernel &&
+        shared_word(a, KIND, pc))
+        return;
     if (const Hot *h = hot_for(a, N)) {
         if (h->tracked) global_access(h->al, a, N, KIND, pc);
         return;

@@ -42,24 +42,26 @@ enum WarpKind {
 extern const char *const kWarpNames[WARP_KINDS];
 
 struct alignas(64) Lane {
-    // what a switch and a warp collective touch, in the first cache line
+    // everything a switch, a barrier and a warp collective read or write, in one cache line (at
+    // a barrier of a large block every thread's lane is touched in turn: a second line each
+    // was a second miss each)
     void *sp;
     uint64_t value, result;  // of a warp collective
+    const char *file;        // where it waits (barrier or warp collective)
+    uintptr_t pc;            // the return address of that call
     uint3 tid;
-    int state;
-    unsigned mask;
-    int arg;
-    signed char group, size, width, result_pred;
-    const char *file;  // where it waits (barrier or warp collective)
     int line;
-    int bar_mode, pred;
-    uintptr_t pc;      // the return address of that call
-    char *stack_lo, *stack_hi;  // usable stack (a guard page lies below stack_lo), once it runs
+    signed char state, group, size, width;
+    signed char arg;          // a shuffle's source lane or delta (only its low 5 bits count)
+    signed char bar_mode, result_pred, spare;
+    // its stack, set when it first runs
+    char *stack_lo, *stack_hi;  // usable stack (a guard page lies below stack_lo)
     int stack;                  // which of the pool's stacks
 #if !SIM_ASM_SWITCH
     ucontext_t uc;
 #endif
 };
+static_assert(offsetof(Lane, stack_lo) == 64, "a lane's hot fields fill its first cache line");
 
 struct Group {  // a warp collective some lanes have reached
     int kind;
@@ -229,7 +231,7 @@ inline void tick() {
     if (__builtin_expect((++g_ticks & 0x3FFFF) == 0, 0)) check_deadline();
 }
 void ensure_stacks(int threads, size_t bytes);
-void reset_stacks();           // at a block's start: every stack free
+void reset_stacks(int threads);  // at a block's start: every stack a thread may take free
 void fiber_init(Lane &l);       // a thread of a new block: fresh, no stack yet
 void fiber_start(Lane &l);      // a fresh lane gets a stack and a first frame
 void run_lane(int t);           // from the scheduler
@@ -293,6 +295,7 @@ bool ensure_arena();
 void poison(unsigned char *p, size_t n, uint32_t word);
 void poison_block_shared();
 void shared_access(uintptr_t a, size_t n, int kind, uintptr_t pc);
+bool shared_word(uintptr_t a, int kind, uintptr_t pc);  // its common case (false: not it)
 void global_access(Allocation *al, uintptr_t a, size_t n, int kind, uintptr_t pc);
 GWord *shadow_of(Allocation *al);
 GAccess *atomics_of(Allocation *al);

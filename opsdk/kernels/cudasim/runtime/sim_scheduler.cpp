@@ -16,14 +16,14 @@ static bool same_site(const Lane &a, const Lane &b) {
 EXPORT int opsdk_sim_barrier(int mode, int pred, const char *file, int line) {
     tick();
     Lane &l = g_lanes[g_cur];
-    l.state = AT_BARRIER, l.bar_mode = mode, l.pred = pred != 0, l.file = file, l.line = line;
+    l.state = AT_BARRIER, l.bar_mode = (signed char)mode, l.file = file, l.line = line;
     l.pc = RETURN_PC();
     if (g_waiting == 0) {
         g_bar_file = file, g_bar_line = line, g_bar_mode = mode, g_bar_count = 0, g_bar_mixed = false;
     } else if (line != g_bar_line || mode != g_bar_mode || (file != g_bar_file && strcmp(file, g_bar_file))) {
         g_bar_mixed = true;  // release_barrier says which threads wait where
     }
-    g_bar_count += l.pred;
+    g_bar_count += pred != 0;
     if (++g_waiting == g_threads) release_barrier();  // the last one in: all leave, in the schedule's order
     block_current();
     return (int)g_bar_result;
@@ -69,7 +69,7 @@ static void where_is(char *buf, size_t cap, int t) {
     else if (l.state == AT_BARRIER) snprintf(buf, cap, "waits at __syncthreads() at %s:%d", l.file, l.line);
     else if (l.state == AT_WARP)
         snprintf(buf, cap, "waits at %s(mask 0x%08x) at %s:%d", kWarpNames[g_warps[t / 32].groups[l.group].kind],
-                 l.mask, l.file, l.line);
+                 g_warps[t / 32].groups[l.group].mask, l.file, l.line);
     else snprintf(buf, cap, "is running");
 }
 
@@ -152,7 +152,7 @@ void release_barrier() {
 void run_block() {
     g_qhead = g_qtail = 0;
     g_waiting = g_exited = 0;
-    reset_stacks();
+    reset_stacks(g_threads);
     for (int t = 0; t < g_threads; t++) fiber_init(g_lanes[t]);
     for (int k = 0; k < g_threads; k++) make_ready(g_order[k]);
     for (int w = 0; w * OPSDK_SIM_WARP < g_threads; w++) g_warps[w].streak = 0;

@@ -174,6 +174,44 @@ static inline bool alike(const Shadow *s, size_t n) {
     return true;
 }
 
+// a plain 4-byte read or write of an aligned shared word whose bytes' shadows are alike, when
+// it finds nothing (no never-written word, no other thread's access since the barrier that is
+// not already several readers'): the shadow updated as shared_access would, and true; else false
+// and shared_access looks again, from the same state, and reports. Most shared accesses of a
+// kernel are these: a word per thread, or every thread reading one word after a barrier
+bool shared_word(uintptr_t a, int kind, uintptr_t pc) {
+    size_t off = a - (uintptr_t)g_arena;
+    if (off % 4 || !g_uniform[off / 4]) return false;
+    if (off < OPSDK_SIM_MAX_DYNAMIC_SHARED) {
+        if (off + 3 >= g_dyn_bytes) return false;
+    } else {
+        size_t s = off - OPSDK_SIM_MAX_DYNAMIC_SHARED;
+        if (s + 3 >= kStaticShared || !g_zone[s] || !g_zone[s + 3]) return false;
+    }
+    Shadow &sh = g_shadow[off];
+    uint16_t t = (uint16_t)g_cur;
+    uint32_t epoch = g_epoch, off_pc = (uint32_t)(pc - g_module);
+    if (kind == K_READ) {
+        if (sh.w_epoch < g_block_epoch && sh.a_epoch < g_block_epoch) return false;  // never written
+        if (g_races) {
+            if ((sh.w_epoch == epoch && sh.writer != t) || (sh.a_epoch == epoch && sh.atomic_by != t)) return false;
+            if (sh.r_epoch == epoch && sh.reader != t) {
+                if (sh.reader != kManyReaders) return false;
+                sh.r_pc = off_pc;
+                return true;
+            }
+        } else if (sh.r_epoch == epoch && sh.reader != t) {
+            return false;
+        }
+        sh.r_epoch = epoch, sh.reader = t, sh.r_sync = g_warps[g_cur / OPSDK_SIM_WARP].sync_gen, sh.r_pc = off_pc;
+        return true;
+    }
+    if (g_races && ((sh.a_epoch == epoch && sh.atomic_by != t) || (sh.r_epoch == epoch && sh.reader != t)))
+        return false;
+    sh.w_epoch = epoch, sh.writer = t, sh.w_sync = g_warps[g_cur / OPSDK_SIM_WARP].sync_gen, sh.w_pc = off_pc;
+    return true;
+}
+
 void shared_access(uintptr_t a, size_t n, int kind, uintptr_t pc) {
     bool reads = kind & K_READ, write = kind & K_WRITE, atomic = kind & K_ATOMIC;
     uint32_t off_pc = (uint32_t)(pc - g_module);

@@ -60,6 +60,22 @@ static void undefined_read(const Group &g, const Warp &warp, int w, int i, int j
              mtext);
 }
 
+// a full warp's shuffle (a butterfly or shift-down reduction, a broadcast): every source lane
+// has arrived, and at width 32 the source is the lane the offset names, or the lane itself where
+// that falls outside the warp
+template <int KIND> static void full_shuffle(Lane *lanes) {
+    for (int i = 0; i < OPSDK_SIM_WARP; i++) {
+        Lane &l = lanes[i];
+        int b = l.arg & 31, j;
+        if (__builtin_expect(l.width != 32, 0)) j = shuffle_source(KIND, i, l.arg, l.width);
+        else if (KIND == SHFL_XOR) j = i ^ b;
+        else if (KIND == SHFL_DOWN) j = i + b <= 31 ? i + b : i;
+        else if (KIND == SHFL_UP) j = i - b >= 0 ? i - b : i;
+        else j = b;
+        l.result = sized(lanes[j].value, l.size);
+    }
+}
+
 static const unsigned kStreak = 64;
 
 // every lane of the group has arrived: each gets its result, and all but `current` are ready
@@ -68,11 +84,12 @@ void resolve(int w, int gi, int current) {
     Group &g = warp.groups[gi];
     Lane *lanes = &g_lanes[w * OPSDK_SIM_WARP];
     unsigned arrived = g.arrived;
-    if (g.kind == SHFL_XOR && arrived == 0xFFFFFFFFu) {  // the butterfly of a full warp (a reduction)
-        for (int i = 0; i < OPSDK_SIM_WARP; i++) {
-            Lane &l = lanes[i];
-            int j = l.width == 32 ? i ^ (l.arg & 31) : shuffle_source(SHFL_XOR, i, l.arg, l.width);
-            l.result = sized(lanes[j].value, l.size);
+    if (g.kind <= SHFL_XOR && arrived == 0xFFFFFFFFu) {
+        switch (g.kind) {  // one loop per kind: the kind's test stays out of the lanes' loop
+        case SHFL_IDX: full_shuffle<SHFL_IDX>(lanes); break;
+        case SHFL_UP: full_shuffle<SHFL_UP>(lanes); break;
+        case SHFL_DOWN: full_shuffle<SHFL_DOWN>(lanes); break;
+        default: full_shuffle<SHFL_XOR>(lanes); break;
         }
     } else if (g.kind <= SHFL_XOR) {
         for (unsigned m = arrived; m; m &= m - 1) {
@@ -227,7 +244,7 @@ EXPORT uint64_t opsdk_sim_warp(int kind, unsigned mask, uint64_t value, int size
         Group &g = warp.groups[gi];
         g.kind = kind, g.mask = mask, g.arrived = 0, g.file = file, g.line = line, g.pc = l.pc;
     }
-    l.state = AT_WARP, l.mask = mask, l.value = value, l.arg = arg;
+    l.state = AT_WARP, l.value = value, l.arg = (signed char)arg;
     l.group = (signed char)gi, l.size = (signed char)size, l.width = (signed char)width, l.result_pred = 0;
     Group &g = warp.groups[gi];
     unsigned arrived = g.arrived | (1u << lane);

@@ -118,3 +118,31 @@ extern "C" __global__ void cas_max(int *x, const int *v, int n)
         old = seen;
     }
 }
+
+// whole words of shared memory, each finding the shared-word fast path hands to the general one:
+// what = 0 correct (a word per thread, a broadcast read after the barrier, dynamic memory), 1 a
+// neighbour's word read while the neighbour writes it again (no barrier between), 2 a word no
+// thread wrote, 3 a write of a word the other threads read (broadcast) without a barrier, 4 a
+// read past the dynamic memory launched, 5 a plain read of a word other threads update atomically
+extern "C" __global__ void shared_words(float *out, int what)
+{
+    __shared__ float cells[64];
+    __shared__ int counter;
+    extern __shared__ float dyn[];
+    int t = threadIdx.x;
+    if (t == 0) counter = 0;
+    if (what != 2 || t != 5) cells[t] = (float)t;
+    dyn[t] = 2.0f * t;
+    __syncthreads();
+    if (what == 1) cells[t] = (float)t;  // L:cell_write
+    float v = cells[(t + 1) % 64] + dyn[(t + 3) % 64];  // L:cell_read
+    if (what == 4) v += dyn[64 + t];  // L:dyn_past
+    v += cells[0];  // L:broadcast
+    if (what == 3 && t == 40) cells[0] = 1.0f;  // L:broadcast_write
+    __syncthreads();
+    if (what == 5) {
+        atomicAdd(&counter, 1);  // L:count
+        v += counter;  // L:count_read
+    }
+    out[t] = v;
+}
