@@ -62,9 +62,14 @@ def _cuda_entries(site):
 
 
 def _declared():
-    """{source label: kernel names} of the pack's CUDA sources, as the pack declares them."""
+    """{source label: kernel names} of the pack's CUDA sources: its files, and the sources its
+    activations' c_bodies write (inline code, labelled by where it is written)."""
+    from opsdk.kernels.prebuilt import source_label
+
     sources = pytest.importorskip("opsdk_nn.kernels.sources")
-    return {f"../cuda/{os.path.basename(s.path)}": set(s.names) for s in sources.CUDA_SOURCES}
+    activations = pytest.importorskip("opsdk_nn.kernels.activations")
+    written = [op.value_kernel.sources["cuda"] for op in activations.OPS.values()]
+    return {source_label(s): set(s.names) for s in (*sources.CUDA_SOURCES, *written)}
 
 
 def test_each_cuda_source_ships_a_cubin_per_default_architecture_and_ptx(unpacked):
@@ -92,7 +97,8 @@ def test_the_ptx_defines_the_sources_kernels(unpacked):
 
 def test_the_sources_ship_too_for_the_simulator_and_edited_copies(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {f"opsdk_nn/cuda/{n}" for n in ("activations.cu", "softmax.cu", "norms.cu", "cross_entropy.cu",
+    # (the activations' CUDA is written at load time from their C bodies: no file of its own)
+    assert {f"opsdk_nn/cuda/{n}" for n in ("softmax.cu", "norms.cu", "cross_entropy.cu",
                                           "nn_common.cuh")} <= names
 
 
