@@ -244,27 +244,32 @@ class Elementwise:
         return total if tuple(total.shape) == shape else broadcast_to(total, list(shape))
 
     def _arrays(self, inputs):
-        """The inputs' arrays, checked: Tensors, floating point, one dtype."""
-        if len(inputs) != len(self.inputs):
-            raise OpArgumentError(f"{self.name}: takes {len(self.inputs)} tensor(s) "
-                                  f"({', '.join(self.inputs)}); got: {len(inputs)}")
-        arrays = []
-        for name, t in zip(self.inputs, inputs):
-            if not isinstance(t, Tensor):
-                raise OpArgumentError(f"{self.name}: argument '{name}' must be a Tensor; expected: "
-                                      f"opsdk.Tensor; got: {type(t).__name__}")
-            array = array_of(t)
-            if array.dtype.kind != "f":
-                raise DTypeError(f"{self.name}: argument '{name}' must be a float tensor; expected: "
-                                 f"float16, float32 or float64; got: {array.dtype}")
-            if arrays and array.dtype != arrays[0].dtype:
-                raise DTypeError(f"{self.name}: argument '{name}' must have the dtype of "
-                                 f"'{self.inputs[0]}'; expected: {arrays[0].dtype}; got: {array.dtype}")
-            arrays.append(array)
-        return arrays
+        return float_arrays(self.name, self.inputs, inputs)
 
     def _attrs(self, attrs):
         return float_attrs(self.name, attrs)
+
+
+def float_arrays(op, names, inputs):
+    """The arrays of the Tensors ``inputs`` (named ``names``), checked: Tensors, floating point,
+    one dtype; a clear error naming ``op`` and the argument otherwise."""
+    if len(inputs) != len(names):
+        raise OpArgumentError(f"{op}: takes {len(names)} tensor(s) "
+                              f"({', '.join(names)}); got: {len(inputs)}")
+    arrays = []
+    for name, t in zip(names, inputs):
+        if not isinstance(t, Tensor):
+            raise OpArgumentError(f"{op}: argument '{name}' must be a Tensor; expected: "
+                                  f"opsdk.Tensor; got: {type(t).__name__}")
+        array = array_of(t)
+        if array.dtype.kind != "f":
+            raise DTypeError(f"{op}: argument '{name}' must be a float tensor; expected: "
+                             f"float16, float32 or float64; got: {array.dtype}")
+        if arrays and array.dtype != arrays[0].dtype:
+            raise DTypeError(f"{op}: argument '{name}' must have the dtype of "
+                             f"'{names[0]}'; expected: {arrays[0].dtype}; got: {array.dtype}")
+        arrays.append(array)
+    return arrays
 
 
 def float_attrs(op, attrs):
