@@ -94,8 +94,8 @@ class Multi:
             f"*, {a}" for a in self.backward_attrs if a not in self.attrs]
         if unknown:
             raise OpArgumentError(f"{name}: backward(m, ...) reads arrays by name, then attributes of forward "
-                                  f"after *; expected: some of {', '.join(known)}, then some of "
-                                  f"{', '.join(self.attrs) or 'none'}; got: {', '.join(unknown)}")
+                                  f"after *; expected: arrays among {', '.join(known)}; attributes among "
+                                  f"{', '.join(self.attrs) or 'none (forward has none)'}; got: {', '.join(unknown)}")
         self.programs = None  # the C and CUDA statements, where c_bodies wrote the kernels
         # the two Kernels, for register(..., kernels=op.kernels)
         self.kernels = (Kernel(f"{name}_forward", dtypes=dtypes), Kernel(f"{name}_backward", dtypes=dtypes))
@@ -158,13 +158,13 @@ class Multi:
 
     # -- python kernels -----------------------------------------------------------------------
 
-    def _outputs(self, results, what="forward", names=None):
-        """``results`` as a tuple, one per name (the outputs, or the inputs' gradients)."""
-        names = self.outputs if names is None else names
+    def _outputs(self, results, what="forward"):
+        """``results`` as a tuple, one per output of forward (or per input: backward's gradients)."""
+        names, per = (self.outputs, "output") if what == "forward" else (self.grads, "input")
         results = _as_tuple(results)
         if len(results) != len(names):
-            raise OpArgumentError(f"{self.name}: {what} returns one value per {'output' if what == 'forward' else 'input'}"
-                                  f"; expected: {len(names)} ({', '.join(names)}); got: {len(results)}")
+            raise OpArgumentError(f"{self.name}: {what} returns one value per {per}; expected: {len(names)} "
+                                  f"({', '.join(names)}); got: {len(results)}")
         return results
 
     def _fresh(self, results, like, arrays):
@@ -181,7 +181,7 @@ class Multi:
 
     def _backward_python(self, /, *arrays, **attrs):
         lead = arrays[0]
-        grads = self._outputs(self.backward_fn(maths_of(lead), *arrays, **attrs), "backward", self.grads)
+        grads = self._outputs(self.backward_fn(maths_of(lead), *arrays, **attrs), "backward")
         return self._fresh(grads, lead, arrays)
 
     # -- the Function's forward and backward --------------------------------------------------

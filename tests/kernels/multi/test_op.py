@@ -121,18 +121,21 @@ def test_missing_unknown_and_non_number_attributes_are_refused():
         Pair.apply(a, b, "large")
 
 
-def test_a_forward_returning_too_few_outputs_is_refused_by_name():
-    op = Multi("tests.short", lambda m, x: x, lambda m, x, dy, dz: dy, outputs=("y", "z"))
+def test_maths_returning_too_few_values_are_refused_by_name():
+    op = Multi("tests.short", lambda m, x, w: x, lambda m, x, w, dy, dz: dy, outputs=("y", "z"))
     with pytest.raises(OpArgumentError, match=re.escape("tests.short: forward returns one value per output; "
                                                         "expected: 2 (y, z); got: 1")):
-        op.forward_kernel(numpy.ones(3))
+        op.forward_kernel(numpy.ones(3), numpy.ones(3))
+    with pytest.raises(OpArgumentError, match=re.escape("tests.short: backward returns one value per input; "
+                                                        "expected: 2 (dx, dw); got: 1")):
+        op.backward_kernel(*(numpy.ones(3) for _ in range(4)))
 
 
 @pytest.mark.parametrize("forward, backward, outputs, says", [
     (pair_forward, lambda m, a, b, grad: (a, b), ("plus", "prod"),
-     "backward(m, ...) reads arrays by name, then attributes of forward after *; expected: some of a, b, plus, "
-     "prod, dplus, dprod, then some of alpha; got: grad"),
-    (pair_forward, lambda m, dplus, *, beta: (dplus, dplus), ("plus", "prod"), "then some of alpha; got: *, beta"),
+     "backward(m, ...) reads arrays by name, then attributes of forward after *; expected: arrays among a, b, "
+     "plus, prod, dplus, dprod; attributes among alpha; got: grad"),
+    (pair_forward, lambda m, dplus, *, beta: (dplus, dplus), ("plus", "prod"), "attributes among alpha; got: *, beta"),
     (pair_forward, lambda m, dplus: (dplus, dplus), ("plus", "da"), "da twice"),
     (pair_forward, lambda m, *, alpha: (1, 1), ("plus", "prod"), "backward must take m, then its arrays"),
     (pair_forward, lambda m, dplus: dplus, (), "one output at least; expected: distinct names; got: no outputs"),
