@@ -16,8 +16,10 @@ BACKENDS = ("python", "c", "cuda")
 @click.option("--dry-run", is_flag=True, help="List the files it would write; write nothing.")
 @click.option("--kind", type=click.Choice(("elementwise", "multi", "rows")), default="elementwise",
               show_default=True, help="The example to start from: elementwise (one input, one output, "
-              "an attribute), multi (several inputs and outputs, like LLTM) or rows (a reduction over "
-              "the last axis with a per-feature weight, like RMSNorm).")
+              "an attribute: softplus), multi (elementwise with several inputs and outputs: LLTM's "
+              "cell) or rows (a reduction over the last axis with a per-feature weight: RMSNorm). "
+              "Each writes its maths once in Python and once as C for one element (or row); the SDK "
+              "writes the C and CUDA kernels.")
 @click.option("--formula", metavar="EXPR", help="Write an elementwise op computing EXPR, e.g. "
               "'x * tanh(log(1 + exp(x)))': gradient and second derivatives derived with SymPy, "
               "kernels generated (needs opsdk[formula]).")
@@ -35,10 +37,12 @@ BACKENDS = ("python", "c", "cuda")
 def new_op(name, backends, pack_dir, force, dry_run, kind, formula, inputs, attrs, domain, signature):
     """Add the op NAME to a pack made by `opsdk new-pack`.
 
-    Writes src/<package>/ops/NAME.py (the Function, its kernels and its registration; C and
-    CUDA kernels come from its C bodies, or NAME.c and NAME.cu beside it for --kind multi and
-    --signature), and tests/ops/test_NAME.py, and lists NAME in the pack's ops/__init__.py. The op computes softplus as a worked example: its generated
-    tests pass as generated; replace the maths with yours.
+    Writes src/<package>/ops/NAME.py (the Function, its maths and its registration; the C and
+    CUDA kernels are written by the SDK from the C it gives for one element or row, or are
+    NAME.c and NAME.cu beside it for --signature), and tests/ops/test_NAME.py, and lists NAME in
+    the pack's ops/__init__.py. The op computes an example (softplus; --kind multi: LLTM's
+    cell; --kind rows: RMSNorm) whose generated tests, derived from its reference, pass as
+    generated: replace the maths with yours.
 
     With --formula, the op computes that formula instead, its derivatives derived by SymPy.
     With --signature, the op has those inputs, outputs and attributes and placeholder maths of
@@ -47,6 +51,7 @@ def new_op(name, backends, pack_dir, force, dry_run, kind, formula, inputs, attr
     \b
     Example:
       opsdk new-op swish --backend c --backend cuda
+      opsdk new-op cell --kind multi --backend c --backend cuda
       opsdk new-op mish --formula "x * tanh(log(1 + exp(x)))" --backend c
       opsdk new-op nearest --signature "x: float[N, D], centers: float[K, D] -> dist: float[N], index: int64[N]"
     """

@@ -84,10 +84,11 @@ def test_new_op_force_after_dropping_a_backend(invoke, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert invoke("new-pack", "forcepk").exit_code == 0
     monkeypatch.chdir(tmp_path / "forcepk")
-    # a kind that writes a .c file (an elementwise op's kernels come from its C bodies)
-    assert invoke("new-op", "smooth", "--kind", "multi", "--backend", "c").exit_code == 0
+    # a skeleton writes a .c file (every --kind writes its kernels from C given in the module)
+    signature = "x: float[N] -> y: float[N]"
+    assert invoke("new-op", "smooth", "--signature", signature, "--backend", "c").exit_code == 0
     result = _run(invoke, "`opsdk new-op smooth --force` in a pack whose `smooth` was made with `--backend c`",
-                  "new-op", "smooth", "--kind", "multi", "--force")
+                  "new-op", "smooth", "--signature", signature, "--force")
     assert "src/forcepk/ops/smooth.c" in result.output
 
 

@@ -33,8 +33,9 @@ def written(result):
 @pytest.mark.parametrize("options, kernels", [
     ((), ()),
     (("--backend", "c"), ()),  # elementwise kernels come from the module's C bodies
-    (("--kind", "multi", "--backend", "cuda"), ("swish.cu",)),
+    (("--kind", "multi", "--backend", "cuda"), ()),  # Multi.c_bodies writes them
     (("--kind", "rows", "-b", "python", "-b", "c", "-b", "cuda"), ()),  # Rows.c_bodies writes them
+    (("--signature", "x: float[N] -> y: float[N]", "--backend", "cuda"), ("swish.cu",)),
 ])
 def test_writes_exactly_the_op_files_and_updates_the_pack(invoke, pack, options, kernels):
     before = files(pack)
