@@ -46,6 +46,26 @@ FILES = (
     # maths ops
     "test_hypot.py", "test_gcd.py", "test_ldexp.py", "test_inner.py", "test_frac_api.py",
     "test_nan_to_num_op.py", "test_nansum_api.py", "test_diff_op.py",
+    # Second group, chosen 2026-12-03 by the same rule before any of them ran under opsdk (the
+    # first group had been tuned against). Left out on reading: files importing op_test in the
+    # version the index stores (most nn.functional, loss and optimizer API tests), or
+    # paddle.fluid; tests of the C++ DenseTensor (test_tensor_copy_from, test_tensor_to_numpy);
+    # paddle.unflatten (not supported); files over 60,000 characters
+    # (test_tensor_type_promotion) or with a single test outside static mode
+    # (test_lr_scheduler). Ordered so that the files that leave Paddle in static mode, or its
+    # default dtype changed, come last.
+    # autograd: in-place versions, double and triple grad, backward with grad tensors, no_grad
+    "test_inplace.py", "test_imperative_triple_grad.py",
+    "test_imperative_thread_local_has_grad.py", "test_paddle_imperative_double_grad.py",
+    "test_custom_grad_input.py",
+    # layers and optimizers
+    "test_nn_functional_embedding_dygraph.py", "test_adamax_api.py", "test_identity_op.py",
+    # tensors and maths ops
+    "test_is_tensor.py", "test_std_layer.py", "test_chunk_op.py", "test_rot90_op.py",
+    "test_renorm_op.py", "test_max_min_amax_amin_op.py", "test_label_smooth_functional.py",
+    "test_einsum.py",
+    # default dtype, grad-mode decorators (they leave Paddle's default dtype or mode changed)
+    "test_default_dtype.py", "test_imperative_decorator.py",
 )
 
 
