@@ -184,6 +184,8 @@ def main(argv=None):
         import paddle_alias
         paddle_alias.install()
         static_now = paddle_alias.in_static_mode
+    # Paddle's tests import helper modules from their own folder (test_imperative_base, ...)
+    sys.path.insert(0, os.path.abspath(args.dir))
     names = [f for f in FILES if os.path.exists(os.path.join(args.dir, f))]
     names += sorted(f for f in os.listdir(args.dir)
                     if f.startswith("test_") and f.endswith(".py") and f not in names)
