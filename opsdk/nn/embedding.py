@@ -67,13 +67,9 @@ class Embedding(Layer):
             # as Paddle: the padding vector starts at zero (and never gets a gradient)
             self.weight.array[pad] = 0
 
-    @property
-    def padding_idx(self):
-        return self._padding_idx
-
-    @padding_idx.setter
-    def padding_idx(self, value):
-        self._padding_idx = value
+    # Paddle's public name for the padding id (read and set)
+    padding_idx = property(lambda self: self._padding_idx,
+                           lambda self, value: setattr(self, "_padding_idx", value))
 
     def forward(self, x):
         return embedding(x, self.weight, padding_idx=self._padding_idx, max_norm=self._max_norm,
