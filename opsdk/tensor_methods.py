@@ -332,10 +332,12 @@ def module_inplace_functions():
 
 def _tensor_first(name, method):
     @functools.wraps(method)
-    def function(x, *args, **kwargs):
-        if not isinstance(x, Tensor):
+    def function(*args, **kwargs):
+        # the tensor written comes first (its name varies: addmm_'s is 'input', and its 'x' is
+        # another operand)
+        if args and not isinstance(args[0], Tensor):
             # Paddle: a TypeError (its hypot_, ldexp_ word it so)
-            raise ArgumentTypeError(f"{name}: x must be tensor type, but got {type(x)} "
+            raise ArgumentTypeError(f"{name}: x must be tensor type, but got {type(args[0])} "
                                     f"(expected: the Tensor to write into)")
-        return method(x, *args, **kwargs)
+        return method(*args, **kwargs)
     return function

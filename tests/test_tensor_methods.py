@@ -28,6 +28,10 @@ def test_module_in_place_functions_refuse_a_non_tensor_to_write_into():
             getattr(opsdk, name)(*args)
         with pytest.raises(ValueError):
             getattr(opsdk, name)(*args)
+    # the checked argument is the first, whatever its name: addmm_'s x is another operand
+    inp = opsdk.zeros([2, 2])
+    assert opsdk.addmm_(inp, x=opsdk.ones([2, 3]), y=opsdk.ones([3, 2])) is inp
+    assert inp.numpy().tolist() == [[3.0, 3.0], [3.0, 3.0]]
 
 
 def test_pow_in_place_takes_a_python_number_only_as_paddle():
