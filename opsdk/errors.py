@@ -297,6 +297,11 @@ class ArgumentTypeError(OpArgumentError, TypeError):
     int is); a TypeError too, as Paddle raises there."""
 
 
+class ArgumentCombinationError(OpArgumentError, AttributeError):
+    """Two arguments that cannot be used together (Paddle raises AttributeError for
+    Embedding's scale_grad_by_freq with sparse)."""
+
+
 class LayerArgumentError(OpArgumentError, AssertionError):
     """A layer container got an argument of the wrong kind (``LayerDict.update(1)``); an
     AssertionError too, as Paddle asserts there."""

@@ -6,12 +6,14 @@ it calls is listed under that function's module (``x.exp()`` is ``unary.exp``); 
 follow. ``install`` copies the table onto Tensor when opsdk loads. A method whose op lives in a
 layer above the core (erf, from the built-in pack) is handed down with ``provide``.
 """
+import functools
+
 import numpy as np
 
 from .autograd import grad_api, record
 from .device import CPU, Place, move_to
 from .dtypes import convert_dtype
-from .errors import OpArgumentError, ShapeError, StateError
+from .errors import ArgumentTypeError, OpArgumentError, ShapeError, StateError
 from .functional import (along_axis, arithmetic, bitwise, casting, combined, counting,
                          creation, cumulative, diagonal, indexing, inplace, linalg, logic,
                          more_unary, nan_reduction, order_stats, products, rearrange, reduction,
@@ -63,7 +65,7 @@ IN_PLACE = [
     ("multiply_", arithmetic.multiply, np.multiply, True),
     ("mul_", arithmetic.multiply, np.multiply, True),
     ("divide_", arithmetic.divide, np.divide, True), ("div_", arithmetic.divide, np.divide, True),
-    ("pow_", arithmetic.pow, None, True), ("remainder_", arithmetic.remainder, None, True),
+    ("pow_", lambda x, y, name=None: arithmetic.pow(x, _scalar_exponent(y)), None, True), ("remainder_", arithmetic.remainder, None, True),
     ("mod_", arithmetic.remainder, None, True), ("floor_mod_", arithmetic.remainder, None, True),
     ("floor_divide_", arithmetic.floor_divide, None, False),
     ("scale_", arithmetic.scale, None, False), ("square_", arithmetic.square, None, True),
@@ -77,6 +79,14 @@ IN_PLACE = [
     ("ceil_", unary.ceil, None, False), ("round_", unary.round, None, False),
     ("addmm_", combined.addmm, None, False),
 ]
+def _scalar_exponent(y):
+    """pow_'s exponent: Paddle's pow_ takes a Python int or float only (a TypeError else)."""
+    if not isinstance(y, (int, float)):
+        raise ArgumentTypeError(f"pow_: y must be scalar type, but received: {type(y)} "
+                                f"(expected: an int or float)")
+    return y
+
+
 # the in-place forms of the maths Paddle added later: every backward reads x
 MORE_IN_PLACE = [(f"{name}_", getattr(module, name), None, True) for module, names in (
     (more_unary, "log1p log2 log10 frac"), (unary, "trunc"),
@@ -86,6 +96,13 @@ MORE_IN_PLACE = [(f"{name}_", getattr(module, name), None, True) for module, nam
               "bitwise_left_shift bitwise_right_shift gcd lcm"),
     (select_fill, "index_fill masked_scatter renorm")) for name in names.split()]
 IN_PLACE += MORE_IN_PLACE
+# in-place ops Paddle composes of several in-place steps, each a write its inplace_version
+# counts: {method: steps} (hypot_: pow_ add_ sqrt_; ldexp_: cast_ multiply_; nan_to_num_:
+# three where_; lcm_: multiply_ abs_ floor_divide_ where_; gammainc_: gammaincc_ multiply_
+# add_; index_fill_: transpose_ index_put_ transpose_). Differs: Paddle's gcd_ makes one plus
+# two per round of its Euclid loop; opsdk's counts one.
+PADDLE_WRITES = {"hypot_": 3, "ldexp_": 2, "nan_to_num_": 3, "lcm_": 4, "gammainc_": 3,
+                 "index_fill_": 3}
 
 # in place with a result of its own dtype (bool, or cast_'s): the tensor takes it (Paddle)
 RETYPE_IN_PLACE = [(f"{name}_", getattr(logic, name)) for name in (
@@ -212,6 +229,14 @@ class TensorMethods:
     def where_(condition, x=None, y=None, name=None):
         """x, in place, takes y where condition is False (Paddle's where_: as a method the
         tensor is the condition)."""
+        # Paddle refuses numbers and a missing x or y here, and a condition that is not bool
+        # (ValueError each)
+        if not (isinstance(x, Tensor) and isinstance(y, Tensor)):
+            raise OpArgumentError(f"where_: x and y must both be Tensors (x takes the result); "
+                                  f"got: {type(x).__name__} and {type(y).__name__}")
+        if not isinstance(condition, Tensor) or condition._data.dtype != np.bool_:
+            got = condition.dtype if isinstance(condition, Tensor) else type(condition).__name__
+            raise OpArgumentError(f"where_: condition must be a bool Tensor; got: {got}")
         return _where_into(x, condition, y)
 
     def apply(self, func):
@@ -244,7 +269,8 @@ def methods():
     table = {name: getattr(module, name) for module, names in SAME_NAME.items()
              for name in names.split()}
     for name, op, ufunc, reads_input in IN_PLACE:
-        table[name] = inplace.inplace_method(op, name, ufunc, reads_input)
+        table[name] = inplace.inplace_method(op, name, ufunc, reads_input,
+                                             writes=PADDLE_WRITES.get(name, 1))
     for name, op, back in SHAPE_IN_PLACE:
         table[name] = inplace.shape_method(op, back, name)
     for name, op in RETYPE_IN_PLACE:
@@ -297,5 +323,21 @@ def paddle_aliases(namespace):
 
 
 def module_inplace_functions():
-    """{name: function(x, *args)} for MODULE_INPLACE, each the Tensor method."""
-    return {name: getattr(Tensor, name) for name in MODULE_INPLACE}
+    """{name: function(x, *args)} for MODULE_INPLACE, each the Tensor method (where_'s first
+    argument is its condition; every other one's is the tensor written, which must be one)."""
+    out = {name: _tensor_first(name, getattr(Tensor, name)) for name in MODULE_INPLACE}
+    out["where_"] = Tensor.where_
+    return out
+
+
+def _tensor_first(name, method):
+    @functools.wraps(method)
+    def function(*args, **kwargs):
+        # the tensor written comes first (its name varies: addmm_'s is 'input', and its 'x' is
+        # another operand)
+        if args and not isinstance(args[0], Tensor):
+            # Paddle: a TypeError (its hypot_, ldexp_ word it so)
+            raise ArgumentTypeError(f"{name}: x must be tensor type, but got {type(args[0])} "
+                                    f"(expected: the Tensor to write into)")
+        return method(*args, **kwargs)
+    return function

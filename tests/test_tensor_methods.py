@@ -19,3 +19,36 @@ def test_uniform_inplace_draws_inside_the_range():
     x = opsdk.to_tensor(np.zeros(50))
     x.uniform_(2.0, 3.0)
     assert ((x.numpy() >= 2.0) & (x.numpy() < 3.0)).all() and x.inplace_version == 1
+
+
+def test_module_in_place_functions_refuse_a_non_tensor_to_write_into():
+    # Paddle: a TypeError (hypot_, ldexp_) or ValueError (abs_, tanh_): ArgumentTypeError is both
+    for name, args in (("abs_", (3.0,)), ("tanh_", ([1.0],)), ("hypot_", (3.0, opsdk.ones([1])))):
+        with pytest.raises(TypeError, match=rf"{name}: x must be tensor type, but got <class"):
+            getattr(opsdk, name)(*args)
+        with pytest.raises(ValueError):
+            getattr(opsdk, name)(*args)
+    # the checked argument is the first, whatever its name: addmm_'s x is another operand
+    inp = opsdk.zeros([2, 2])
+    assert opsdk.addmm_(inp, x=opsdk.ones([2, 3]), y=opsdk.ones([3, 2])) is inp
+    assert inp.numpy().tolist() == [[3.0, 3.0], [3.0, 3.0]]
+
+
+def test_pow_in_place_takes_a_python_number_only_as_paddle():
+    x = opsdk.to_tensor([2.0, 3.0])
+    assert opsdk.pow_(x, 2) is x and x.numpy().tolist() == [4.0, 9.0]
+    assert x.pow_(0.5).numpy().tolist() == [2.0, 3.0]
+    for y in ([2], opsdk.to_tensor(2.0), np.float32(2.0)):
+        with pytest.raises(TypeError, match="pow_: y must be scalar type, but received: <class"):
+            opsdk.pow_(x, y)
+
+
+def test_where_in_place_needs_tensors_and_a_bool_condition_as_paddle():
+    cond = opsdk.to_tensor([True, False])
+    x, y = opsdk.to_tensor([1.0, 2.0]), opsdk.to_tensor([5.0, 6.0])
+    assert opsdk.where_(cond, x, y) is x and x.numpy().tolist() == [1.0, 6.0]
+    for a, b in ((1, 2), (None, None), (x, 2.0)):
+        with pytest.raises(ValueError, match="where_: x and y must both be Tensors"):
+            opsdk.where_(cond, a, b)
+    with pytest.raises(ValueError, match="where_: condition must be a bool Tensor"):
+        opsdk.where_(opsdk.to_tensor([1, 0]), x, y)

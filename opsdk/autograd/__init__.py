@@ -3,7 +3,7 @@ from ..device import array_module as _array_module
 from ..tensor import Tensor as _Tensor
 from .engine import run_backward as _run_backward
 from .function import Function, PyLayer, PyLayerContext, once_differentiable
-from .grad_api import check_grad_tensors, grad
+from .grad_api import check_grad_tensors, grad, seed_array
 from .functional import Hessian, Jacobian, hessian, jacobian, jvp, vjp
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .saved_hooks import saved_tensors_hooks
@@ -22,8 +22,9 @@ def backward(tensors, grad_tensors=None, retain_graph=False):
     else:
         gs = [grad_tensors] if isinstance(grad_tensors, _Tensor) else list(grad_tensors)
         check_grad_tensors(gs, len(ts), "opsdk.autograd.backward", "grad_tensors")
-    seeds = [_array_module(t._data).ones_like(t._data) if g is None else g._data
-             for t, g in zip(ts, gs)]
+    seeds = [_array_module(t._data).ones_like(t._data) if g is None else
+             seed_array(t, g, f"opsdk.autograd.backward: grad_tensors[{i}]", f"tensors[{i}]")
+             for i, (t, g) in enumerate(zip(ts, gs))]
     _run_backward(ts, seeds, retain_graph, False)
 
 

@@ -26,13 +26,25 @@ def backward(self, grad_tensor=None, retain_graph=False):
         g = array_module(self._data).ones_like(self._data)
     else:
         check_grad_tensors([grad_tensor], 1, "backward", "grad_tensor")
-        g = grad_tensor._data
-        if tuple(g.shape) != tuple(self._data.shape):
-            raise BackwardError(f"backward: grad_tensor must have the shape of the tensor; "
-                                f"expected: {list(self.shape)}; got: {list(g.shape)}")
+        g = seed_array(self, grad_tensor, "backward: grad_tensor", "the tensor")
         if g.dtype != self._data.dtype:
             g = g.astype(self._data.dtype)
     run_backward([self], [g], retain_graph, False)
+
+
+def seed_array(t, g, what, of):
+    """The array of gradient g given for tensor t: g's, or g's values in t's shape where the
+    two shapes differ only by dims of size 1 (a [1] gradient for a 0-d loss: Paddle's kernels
+    read it as the tensor's); any other shape is refused (Paddle runs on and returns gradients
+    of a wrong shape)."""
+    a = g._data
+    if tuple(a.shape) == tuple(t._data.shape):
+        return a
+    if a.size == t._data.size and [n for n in a.shape if n != 1] == \
+            [n for n in t._data.shape if n != 1]:
+        return a.reshape(t._data.shape)
+    raise BackwardError(f"{what} must have the shape of {of} (or differ only by dims of "
+                        f"size 1); expected: {list(t.shape)}; got: {list(g.shape)}")
 
 
 def check_grad_tensors(gs, n, op, what):
@@ -66,16 +78,20 @@ def retain_grads(self):
 
 
 def _as_list(v, what):
+    """v as a list of Tensors; anything else is refused by an assertion, as Paddle does."""
     if isinstance(v, Tensor):
         return [v]
-    if isinstance(v, (list, tuple)):
+    constants = what == "no_grad_vars"  # may be a set, may be empty (Paddle)
+    if isinstance(v, (list, tuple)) or (constants and isinstance(v, set)):
+        if not v and not constants:
+            raise GradArgumentError(f"opsdk.grad: '{what}' cannot be empty")
         for i, t in enumerate(v):
             if not isinstance(t, Tensor):
-                raise BackwardError(f"opsdk.grad: {what}[{i}] must be a Tensor; "
-                                    f"got: {type(t).__name__}")
+                raise GradArgumentError(f"opsdk.grad: {what}[{i}] must be a Tensor; "
+                                        f"got: {type(t).__name__}")
         return list(v)
-    raise BackwardError(f"opsdk.grad: '{what}' must be a Tensor or a list of Tensors; "
-                        f"got: {type(v).__name__}")
+    raise GradArgumentError(f"opsdk.grad: '{what}' must be a Tensor or a list of Tensors; "
+                            f"got: {type(v).__name__}")
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
@@ -103,8 +119,15 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if not only_inputs:
         raise GradArgumentError("opsdk.grad: only_inputs=False is not supported (nor by Paddle): "
                                 "the gradients of the inputs are all it returns")
+    # the arguments first, then the graph, as Paddle checks them
     outs = _as_list(outputs, "outputs")
     ins = _as_list(inputs, "inputs")
+    if grad_outputs is None:
+        gos = [None] * len(outs)
+    else:
+        gos = list(grad_outputs) if isinstance(grad_outputs, (list, tuple)) else [grad_outputs]
+        check_grad_tensors(gos, len(outs), "opsdk.grad", "grad_outputs")
+    blocked = _blocked_edges(no_grad_vars)
     for what, ts in (("inputs", ins), ("outputs", outs)):
         if len({id(t) for t in ts}) != len(ts):
             raise BackwardError(f"opsdk.grad: '{what}' holds one tensor twice; expected: each "
@@ -122,11 +145,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         raise UnreachableInputError(f"opsdk.grad: outputs[0]{' (and every other)' if len(outs) > 1 else ''} "
                                     "has stop_gradient=True: it does not depend on any tensor "
                                     "that needs a gradient")
-    if grad_outputs is None:
-        gos = [None] * len(outs)
-    else:
-        gos = list(grad_outputs) if isinstance(grad_outputs, (list, tuple)) else [grad_outputs]
-        check_grad_tensors(gos, len(outs), "opsdk.grad", "grad_outputs")
     seeds = []
     kept = []
     for i, (t, g) in enumerate(zip(outs, gos)):
@@ -137,16 +155,14 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             arr = array_module(t._data).ones_like(t._data)
             seeds.append(_wrap(arr) if create_graph else arr)
             continue
-        if list(g.shape) != t.shape:
-            raise BackwardError(f"opsdk.grad: grad_outputs[{i}] must have the shape of "
-                                f"outputs[{i}]; expected: {list(t.shape)}; got: {list(g.shape)}")
+        arr = seed_array(t, g, f"opsdk.grad: grad_outputs[{i}]", f"outputs[{i}]")
         if not create_graph:
-            g = g._data
-        elif not isinstance(g, Tensor):
-            g = _wrap(g)
+            g = arr
+        elif arr is not g._data:
+            g = g.reshape(list(arr.shape))  # a graph op: the seed keeps its own gradient
         seeds.append(g)
     res = run_backward(kept, seeds, True, create_graph, inputs=ins, allow_unused=allow_unused,
-                       blocked=_blocked_edges(no_grad_vars))
+                       blocked=blocked)
     if create_graph:
         # Paddle: every create_graph gradient reports stop_gradient=False, also a constant
         # one: a new tensor (the caller's stay untouched), a leaf where the input is an output
@@ -167,7 +183,6 @@ def _blocked_edges(no_grad_vars):
     """The graph edges into the tensors of no_grad_vars (gradients stop there)."""
     if no_grad_vars is None:
         return None
-    vs = _as_list(no_grad_vars, "no_grad_vars") if not isinstance(no_grad_vars, set) \
-        else list(no_grad_vars)
+    vs = _as_list(no_grad_vars, "no_grad_vars")
     blocked = {edge_to(t) for t in vs} - {None}
     return blocked or None

@@ -33,7 +33,7 @@ class _GradModeContext:
     def __call__(self, fn):
         target = self._target
         if inspect.isgeneratorfunction(fn):
-            return _generator_wrapper(fn, target)
+            return _keep_signature(_generator_wrapper(fn, target), fn)
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
@@ -44,7 +44,17 @@ class _GradModeContext:
             finally:
                 _state.enabled = prev
 
-        return wrapper
+        return _keep_signature(wrapper, fn)
+
+
+def _keep_signature(wrapper, fn):
+    """The decorated function shows fn's parameters also to ``inspect.getfullargspec`` (which
+    does not follow ``__wrapped__``), as Paddle's decorators do."""
+    try:
+        wrapper.__signature__ = inspect.signature(fn)
+    except (TypeError, ValueError):  # a callable without a signature (a builtin)
+        pass
+    return wrapper
 
 
 def _generator_wrapper(fn, target):

@@ -169,7 +169,7 @@ class BackwardRule:
         except DoubleBackwardError:
             raise
         except Exception as e:
-            raise OpBackwardError(f"in backward of '{self.name}' (forward called at "
+            raise OpBackwardError(f"Error message in backward of '{self.name}' (forward called at "
                                   f"{self.site}): {type(e).__name__}: {e}") from e
 
     def _guard(self, out, grads):

@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..autograd.record import needs_grad, record
+from ..dtypes import convert_dtype
 from ..errors import DTypeError, OpArgumentError
 from ..tensor import _wrap
 from . import maths
@@ -326,7 +327,31 @@ def logcumsumexp(x, axis=None, dtype=None, name=None):
     return _scan("logcumsumexp", _lcse, x, axis)
 
 
-# -- in place (x keeps its dtype) -------------------------------------------------------------
-# without an axis, Paddle's cumsum_ flattens the tensor
-cumsum_ = inplace_method(cumsum, "cumsum_", reshapes=True)
-cumprod_ = inplace_method(cumprod, "cumprod_")
+# -- in place ---------------------------------------------------------------------------------
+# Paddle's steps, each an in-place write of its own (inplace_version counts them): cumprod_
+# without a dim flattens x first; a dtype other than x's casts x in place (x takes it); then
+# the scan writes into x (cumsum_ without an axis flattens x as it writes)
+_cumsum_into = inplace_method(lambda x, axis: cumsum(x, axis), "cumsum_", reshapes=True)
+_cumprod_into = inplace_method(lambda x, dim: cumprod(x, dim), "cumprod_")
+
+
+def _cast_first(x, dtype, op):
+    x = tensor_arg(x, op)
+    if dtype is not None and x._data.dtype != convert_dtype(dtype, op=op):
+        x.cast_(dtype)
+    return x
+
+
+def cumsum_(x, axis=None, dtype=None, name=None):
+    """In-place cumsum: x takes the running sums (and ``dtype``, cast first, as in Paddle)."""
+    return _cumsum_into(_cast_first(x, dtype, "cumsum_"), axis)
+
+
+def cumprod_(x, dim=None, dtype=None, name=None):
+    """In-place cumprod: x takes the running products (without ``dim`` of the flattened x,
+    which x becomes; ``dtype`` is cast first), as in Paddle."""
+    x = tensor_arg(x, "cumprod_")
+    if dim is None:
+        x.flatten_()
+        dim = -1
+    return _cumprod_into(_cast_first(x, dtype, "cumprod_"), dim)

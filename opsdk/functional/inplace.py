@@ -80,12 +80,14 @@ def augmented(fn, ufunc, op):
     return method
 
 
-def inplace_method(fn, name, ufunc=None, reads_input=True, reshapes=False):
+def inplace_method(fn, name, ufunc=None, reads_input=True, reshapes=False, writes=1):
     """``x.name(*args)``: fn(x, *args) written into x (see the module docstring).
 
     ``reads_input``: fn's backward reads x's values, so the graph gets a copy of the old x.
     ``reshapes``: x takes the result's shape where it has another (Paddle's ``cumsum_``
     without an axis flattens x); else that is an error.
+    ``writes``: how many in-place writes Paddle makes (its ``hypot_`` is ``pow_``, ``add_``,
+    ``sqrt_``: 3), so x's ``inplace_version`` advances by as many.
     """
     def method(self, *args, **kwargs):
         if in_graph(self, args, kwargs):
@@ -95,16 +97,27 @@ def inplace_method(fn, name, ufunc=None, reads_input=True, reshapes=False):
                     plain_result(self, fn(self, *args, **kwargs), name, reshapes)
             views.check_writable(self, name)
             r = fn(views.alias(self, copy=reads_input), *args, **kwargs)
+            _steps_before(self, writes)
             return views.write(self, r, name, reshapes)
         if ufunc is not None and len(args) == 1 and not kwargs:
+            _steps_before(self, writes)
             return plain_ufunc(self, ufunc, args[0], name)
         with no_grad():
             r = fn(self, *args, **kwargs)
+        _steps_before(self, writes)
         return plain_result(self, r, name, reshapes)
     method.__name__ = name
     method.__doc__ = f"In-place {name[:-1]}: writes the result into this tensor and returns it."
     method.__wrapped__ = fn  # inspect.signature shows fn's parameters (computed only when asked)
     return method
+
+
+def _steps_before(t, writes):
+    """Paddle makes some in-place ops of ``writes`` in-place steps: t's version counts the
+    steps before the last one (whose write, here the op's one, counts itself)."""
+    if writes > 1:
+        owner = t if t._base is None else t._base
+        owner._version += writes - 1
 
 
 def retype_method(fn, name):

@@ -1,10 +1,13 @@
-"""index_fill, masked_scatter and renorm, built from the core ops.
+"""index_fill, masked_scatter and renorm.
 
-Their gradients, to any order, are those ops' gradients."""
+index_fill and masked_scatter are built from the core ops (their gradients, to any order, are
+those ops'); renorm is an op of its own with Paddle's gradient formula."""
 import numpy as np
 
+from ..autograd.record import record
 from ..errors import DTypeError, OpArgumentError, ShapeError
 from ..tensor import Tensor
+from . import maths
 from .casting import cast
 from .logic import where
 from .op_args import axis_arg, tensor_arg
@@ -69,25 +72,81 @@ def masked_scatter(x, mask, value, name=None):
 
 
 def renorm(x, p, axis, max_norm, name=None):
-    """Each slice of x along ``axis`` whose p-norm exceeds ``max_norm`` scaled down to it.
+    """Each slice of x along ``axis`` whose p-norm exceeds ``max_norm`` scaled down to it (by
+    max_norm / norm, as Paddle 3.3.1); the gradient is Paddle's formula, to any order.
 
     Example:
         >>> x = opsdk.to_tensor([[3.0, 4.0], [0.3, 0.4]], dtype="float64")
         >>> opsdk.renorm(x, 2, 0, 1.0).numpy().round(4).tolist()
         [[0.6, 0.8], [0.3, 0.4]]
     """
-    from .reduction import sum as _sum
-    from .unary import abs as _abs
     x = tensor_arg(x, "renorm")
     axis = axis_arg(axis, x.ndim, "renorm")
     if not isinstance(p, (int, float)) or isinstance(p, bool) or not p > 0:
         raise OpArgumentError(f"renorm: argument 'p' must be a number > 0; got: {p!r}")
-    others = [a for a in range(x.ndim) if a != axis]
-    s = _sum(_abs(x) ** p, axis=others, keepdim=True) if others else _abs(x) ** p
-    # an all-zero slice: its norm is 0 and its factor 1 (the root's slope at 0 never read)
-    filled = s > 0
-    norms = where(filled, where(filled, s, np.ones((), x._data.dtype)) ** (1.0 / p),
-                  np.zeros((), x._data.dtype))
-    # Paddle's factor: max_norm / (norm + 1e-7) where the norm is above max_norm
-    factor = where(norms > max_norm, max_norm / (norms + 1e-7), np.ones((), x._data.dtype))
-    return x * factor
+    others = tuple(a for a in range(x.ndim) if a != axis)
+    # Paddle's attributes p and max_norm are float32
+    p, max_norm = float(np.float32(p)), float(np.float32(max_norm))
+    xd = x._data
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        norm = _slice_sums(xd, p, others).astype(np.float64) ** (1.0 / p)
+        norm = norm.astype(xd.dtype)  # Paddle keeps the norm in x's dtype here
+        over = norm > max_norm
+        factor = np.where(over, xd.dtype.type(max_norm) / norm, 1).astype(xd.dtype)
+        out = np.where(over, factor * xd, xd).astype(xd.dtype, copy=False)
+    return record("renorm", out, (x,), (_renorm_grad,), (x, p, others, max_norm))
+
+
+def _slice_sums(x, p, others):
+    """S = sum of |x|^p over ``others``, per slice (arrays or Tensors)."""
+    return _per_slice(maths.abs(x) ** _typed(x, p), others)
+
+
+def _typed(x, p):
+    """p as a number of x's dtype (Paddle computes powers in x's precision)."""
+    return (x._data if maths.is_tensor(x) else x).dtype.type(p)
+
+
+def _per_slice(v, others):
+    """v summed over ``others`` (keeping them as size-1 dims); on arrays one element after
+    another in memory order, as Paddle's CPU kernel adds them."""
+    if not others:
+        return v
+    if maths.is_tensor(v):
+        return maths.sum(v, axis=others, keepdims=True)
+    axis = next(a for a in range(v.ndim) if a not in others)
+    rows = np.moveaxis(v, axis, 0).reshape(v.shape[axis], -1)
+    sums = np.cumsum(rows, axis=1)[:, -1] if rows.shape[1] else rows.sum(axis=1)
+    return sums.reshape([v.shape[axis] if a == axis else 1 for a in range(v.ndim)])
+
+
+def _renorm_grad(g, x, p, others, max_norm):
+    """Paddle's kernel: factor * g + sum(x * g) * d factor/dS * |x|^(p-1) * sign(x) per slice,
+    with factor = max_norm / S^(1/p) and d factor/dS = -max_norm S^(-1-1/p) where the norm
+    exceeds max_norm (else 1 and 0). On arrays in Paddle's precisions and order (a slice whose
+    sum of x the loss does not see gets an exact zero, as in Paddle); on Tensors (create_graph)
+    the same terms as graph ops, so the gradient is differentiable again."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        tensors = maths.is_tensor(x) or maths.is_tensor(g)
+        xd = x._data if maths.is_tensor(x) else x
+        dt = xd.dtype.type
+        s = _slice_sums(x, p, others)
+        sd = s._data if maths.is_tensor(s) else s
+        norm = sd.astype(np.float64) ** (1.0 / p)
+        over = norm > max_norm
+        if tensors:
+            safe = maths.where(over, s, np.ones((), xd.dtype))  # untouched slices: never read
+            factor = maths.where(over, max_norm / safe ** (1.0 / p), np.ones((), xd.dtype))
+            slope = maths.where(over, safe ** (-1.0 - 1.0 / p) * -max_norm,
+                                np.zeros((), xd.dtype))
+        else:
+            factor = np.where(over, max_norm / norm, 1).astype(xd.dtype)
+            slope = np.where(over, sd ** dt(-1.0 - 1.0 / p) * dt(-1) * dt(max_norm),
+                             0).astype(xd.dtype)
+        sign = np.where(xd >= 0, 1, -1).astype(xd.dtype)
+        weight = _per_slice(x * g, others)
+        if tensors:
+            return factor * g + weight * slope * maths.abs(x) ** (p - 1.0) * sign
+        # Paddle adds the second term in double: |x|^(p-1) is a double power there
+        second = (weight * slope).astype(np.float64) * np.abs(xd).astype(np.float64) ** (p - 1.0)
+        return ((factor * g).astype(np.float64) + second * sign).astype(xd.dtype)

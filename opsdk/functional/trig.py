@@ -82,12 +82,17 @@ def hypot(x, y, name=None):
     that formula: nan at x = y = 0)."""
     from .arithmetic import pow as _pow
     from .unary import sqrt
-    # Paddle takes only tensors here (a number is a TypeError)
-    for arg, value in (("x", x), ("y", y)):
-        if not isinstance(value, Tensor):
-            raise ArgumentTypeError(f"hypot: {arg}: expected: a Tensor; got: "
-                                    f"{type(value).__name__}")
+    tensors_only("hypot", x=x, y=y)
     return sqrt(_pow(x, 2) + _pow(y, 2))
+
+
+def tensors_only(op, **args):
+    """Paddle takes only tensors in these places (hypot, ldexp and their in-place forms): a
+    number is a TypeError."""
+    for arg, value in args.items():
+        if not isinstance(value, Tensor):
+            raise ArgumentTypeError(f"{op}: {arg} must be tensor type, but got {type(value)} "
+                                    f"(expected: a Tensor)")
 
 
 def copysign(x, y, name=None):
@@ -110,12 +115,14 @@ def _copysign_grad(g, x, y):
 
 
 def ldexp(x, y, name=None):
-    """x * 2^y, in float64 if either is float64, else in the default float (Paddle)."""
+    """x * 2^y, in float64 if either is float64, else in the default float (Paddle); both
+    must be tensors, as in Paddle."""
     from .arithmetic import multiply, pow as _pow
     from .casting import cast
     from .creation import to_tensor
     from ..dtypes import default_float
-    xt, yt = (v if isinstance(v, Tensor) else to_tensor(v) for v in (x, y))
+    tensors_only("ldexp", x=x, y=y)
+    xt, yt = x, y
     dtype = "float64" if np.float64 in (xt._data.dtype, yt._data.dtype) else default_float()
     xt, yt = cast(xt, dtype), cast(yt, dtype)
     return multiply(xt, _pow(to_tensor(2.0, dtype=dtype), yt))

@@ -144,7 +144,7 @@ def backward(state, grads):
         except DoubleBackwardError:
             raise
         except Exception as e:
-            raise OpBackwardError(f"in backward of '{op_name(state.function)}': "
+            raise OpBackwardError(f"Error message in backward of '{op_name(state.function)}': "
                                   f"{type(e).__name__}: {e}") from e
     finally:
         _state.enabled = enabled

@@ -122,6 +122,39 @@ def test_grad_outputs_of_the_wrong_shape_name_both_shapes():
         opsdk.grad(x * x, x, grad_outputs=opsdk.to_tensor([1.0, 1.0, 1.0]))
 
 
+def test_a_gradient_differing_only_by_size_1_dims_is_read_in_the_tensors_shape():
+    # Paddle's kernels read a [1] gradient of a 0-d loss as the loss's (paddle.grad and both
+    # backwards); other shapes stay refused
+    x = leaf([1.0, 2.0, 3.0], "float32")
+    loss = opsdk.matmul(x, x)
+    (g,) = opsdk.grad(loss, x, grad_outputs=opsdk.to_tensor([2.0]), create_graph=True)
+    np.testing.assert_array_equal(g.numpy(), [4.0, 8.0, 12.0])
+    (gg,) = opsdk.grad(g.sum(), x)
+    np.testing.assert_array_equal(gg.numpy(), [4.0, 4.0, 4.0])
+    loss.backward(opsdk.to_tensor([[1.0]]), retain_graph=True)
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 4.0, 6.0])
+    opsdk.autograd.backward([x * 2.0], [opsdk.ones([1, 3])])
+    np.testing.assert_array_equal(x.grad.numpy(), [4.0, 6.0, 8.0])
+    with pytest.raises(BackwardError, match=r"grad_tensors\[0\].*expected: \[3\]; got: \[2, 3\]"):
+        opsdk.autograd.backward([x * 2.0], [opsdk.ones([2, 3])])
+
+
+def test_grad_refuses_arguments_by_assertions_before_looking_at_the_graph():
+    # Paddle asserts on the arguments first: these raise AssertionError even though no input
+    # needs a gradient
+    x = opsdk.ones([2])
+    for args, kwargs, msg in [((None, None), {}, "'outputs' must be a Tensor"),
+                              ((1, x), {}, "'outputs' must be a Tensor"),
+                              (([1], [x]), {}, r"outputs\[0\] must be a Tensor"),
+                              (([x], [1]), {}, r"inputs\[0\] must be a Tensor"),
+                              (([], [x]), {}, "'outputs' cannot be empty"),
+                              (([x, x * 2], [x], [x]), {}, "one entry of 'grad_outputs'"),
+                              (([x], [x]), {"no_grad_vars": [1]}, r"no_grad_vars\[0\]"),
+                              (([x], [x]), {"no_grad_vars": 1}, "'no_grad_vars' must be")]:
+        with pytest.raises(AssertionError, match=msg):
+            opsdk.grad(*args, **kwargs)
+
+
 def test_grad_outputs_count_must_match_outputs():
     x = leaf([1.0])
     # an AssertionError too, as Paddle's
@@ -164,7 +197,7 @@ def test_grad_of_an_output_that_needs_no_gradient_is_an_error():
 
 
 def test_grad_arguments_must_be_tensors():
-    with pytest.raises(BackwardError, match=r"'inputs' must be a Tensor or a list of Tensors"):
+    with pytest.raises(GradArgumentError, match=r"'inputs' must be a Tensor or a list of Tensors"):
         opsdk.grad(leaf([1.0]) * 2.0, 3.0)
 
 

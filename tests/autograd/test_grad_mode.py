@@ -56,6 +56,21 @@ def test_no_grad_decorator_keeps_the_function_name():
     assert evaluate.__name__ == "evaluate"
 
 
+def test_grad_mode_decorators_keep_the_functions_argspec():
+    import inspect
+
+    def f(a, b=1, *rest, c, **kw):
+        return a
+
+    def gen(n):
+        yield from range(n)
+    for deco in (opsdk.no_grad, opsdk.no_grad(), opsdk.enable_grad(),
+                 opsdk.set_grad_enabled(True)):
+        assert inspect.getfullargspec(deco(f)) == inspect.getfullargspec(f)
+        assert inspect.getfullargspec(deco(gen)) == inspect.getfullargspec(gen)
+    assert list(opsdk.no_grad(gen)(3)) == [0, 1, 2]
+
+
 def test_enable_grad_inside_no_grad_records_again():
     x = leaf([2.0])
     with opsdk.no_grad():

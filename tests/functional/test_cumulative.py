@@ -183,6 +183,25 @@ def test_in_place_cumsum_under_no_grad_writes_memory_and_bumps_the_version():
     assert x.dtype == "int32" and x.numpy().tolist() == [1, 3, 6] and x._version == before + 1
 
 
+def test_in_place_scans_cast_and_flatten_the_tensor_first_as_paddle():
+    # Paddle: cumprod_ without a dim flattens x (flatten_), a dtype other than x's casts x in
+    # place (cast_), then the scan writes: each step counted in the version; the gradient
+    # flows through all of them
+    x = opsdk.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], stop_gradient=False)
+    y = x * 2
+    assert opsdk.cumprod_(y, dtype="float64") is y
+    assert y.dtype == "float64" and y.shape == [6] and y.inplace_version == 3
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [[50362, 25180, 16784], [12576, 9984, 7680]])
+    z = opsdk.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    opsdk.cumsum_(z, 1, dtype="float64")
+    assert z.dtype == "float64" and z.inplace_version == 2
+    assert z.numpy().tolist() == [[1.0, 3.0], [3.0, 7.0]]
+    w = opsdk.to_tensor([1.0, 2.0])
+    opsdk.cumsum_(w, dtype="float32")  # x's own dtype: no cast step
+    assert w.inplace_version == 1
+
+
 @pytest.mark.parametrize("name", SCANS)
 def test_axis_out_of_range_names_the_op_and_the_argument(name):
     fn = SCANS[name][0]

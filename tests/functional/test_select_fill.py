@@ -29,6 +29,24 @@ def test_gradients_hold_to_second_order():
     assert_gradients(lambda x: opsdk.renorm(x, 3, 1, 1.5), [X])
 
 
+def test_renorm_scales_by_max_norm_over_the_norm_exactly_as_paddle_3_3_1():
+    # Paddle 3.3.1's factor is max_norm / norm (no epsilon): [3, 4] with max_norm 1 -> [.6, .8]
+    x = opsdk.to_tensor([[3.0, 4.0]], dtype="float64", stop_gradient=False)
+    y = opsdk.renorm(x, 2.0, 0, 1.0)
+    assert y.numpy().tolist() == [[3 * (1.0 / 5.0), 4 * (1.0 / 5.0)]]  # Paddle's bits
+    (y * opsdk.to_tensor([[1.0, 2.0]], dtype="float64")).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [[-0.064, 0.048]], rtol=1e-14)
+
+
+def test_renorm_gradient_is_an_exact_zero_where_the_loss_sees_a_constant():
+    # a p=1 slice of positive values scaled to max_norm sums to max_norm whatever x is:
+    # Paddle's formula gives exactly 0 there (float32), and so does opsdk's
+    x = opsdk.to_tensor([[[2.0, 2, -2], [3, 0.3, 3]], [[2, -8, 2], [3.1, 3.7, 3]]],
+                        stop_gradient=False)
+    opsdk.mean(opsdk.renorm(x, 1.0, 2, 2.05)).backward()
+    assert (x.grad.numpy()[..., 0] == 0).all()
+
+
 def test_bad_arguments_are_named():
     with pytest.raises(ValueError, match="masked_scatter: 'mask' selects 4 places"):
         opsdk.masked_scatter(opsdk.to_tensor(X), opsdk.to_tensor(MASK), opsdk.ones([2], "float64"))

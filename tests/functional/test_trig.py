@@ -68,10 +68,26 @@ test_values_and_gradients_match_paddle = paddle_cases({
 })
 
 
+@pytest.mark.parametrize("op", ["hypot", "ldexp", "hypot_", "ldexp_"])
 @pytest.mark.parametrize("x, y", [("t", 3.8), (3.8, "t"), ("t", 3)])
-def test_hypot_takes_only_tensors(x, y):
+def test_hypot_and_ldexp_take_only_tensors(op, x, y):
     # Paddle: "y must be tensor type" (a TypeError); a number is not broadcast
     t = opsdk.to_tensor([1.0, 2.0])
     x, y = (t if v == "t" else v for v in (x, y))
-    with pytest.raises(TypeError, match="hypot: [xy]: expected: a Tensor; got: "):
-        opsdk.hypot(x, y)
+    # (the in-place form names itself for x, the op for y)
+    with pytest.raises(TypeError, match=rf"{op.rstrip('_')}_?: [xy] must be tensor type, but "):
+        getattr(opsdk, op)(x, y)
+
+
+@pytest.mark.parametrize("op, args, steps", [("hypot_", ([3.0, 4.0],), 3),
+                                             ("ldexp_", ([2],), 2), ("nan_to_num_", (), 3)])
+def test_in_place_forms_count_paddles_in_place_steps_in_the_version(op, args, steps):
+    # Paddle makes them of several in-place steps (hypot_: pow_, add_, sqrt_), each counted;
+    # a tensor saved before then refuses backward naming that version
+    x = opsdk.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = x * 1.0
+    z = y * y
+    getattr(opsdk, op)(y, *(opsdk.to_tensor(a) for a in args))
+    assert y.inplace_version == steps
+    with pytest.raises(RuntimeError, match=f"tensor_version:{steps} != wrapper_version_snapshot:0"):
+        z.sum().backward()

@@ -165,3 +165,24 @@ def test_adam_refuses_coupled_weight_decay_on_a_sparse_gradient_as_paddle():
     with pytest.raises(StateError, match="sparse") as info:
         opt.step()
     assert isinstance(info.value, RuntimeError)
+
+
+def test_embedding_takes_paddles_arguments_and_shows_them():
+    emb = paddle.nn.Embedding(4, 2, padding_idx=-1, sparse=True, name="emb")
+    assert emb.padding_idx == -1 and (emb.weight.numpy()[3] == 0).all()
+    assert emb.extra_repr() == "4, 2, padding_idx=-1, sparse=True, scale_grad_by_freq=False, name=emb"
+    frozen = paddle.nn.Embedding(3, 2, dtype="float64", _weight=paddle.ones([3, 2], "float64"),
+                                 _freeze=True)
+    assert frozen.weight.dtype == paddle.float64 and frozen.weight.stop_gradient
+    capped = paddle.nn.Embedding(10, 3, padding_idx=9, max_norm=0.5, norm_type=3.0)
+    capped.weight.set_value(np.full((10, 3), 2, "float32"))
+    capped(paddle.to_tensor([[3], [4]]))
+    # row [2, 2, 2]: its 3-norm 24^(1/3) above 0.5, so scaled by 0.5 / (norm + 1e-7)
+    np.testing.assert_allclose(capped.weight.numpy()[3], 2 * 0.5 / (24 ** (1 / 3) + 1e-7),
+                               rtol=1e-6)
+    assert (capped.weight.numpy()[5] == 2).all()  # not looked up: untouched
+    for args in ((10, 3, 11), (-1, 3), (10, -3)):  # ValueError, as in Paddle
+        with pytest.raises(ValueError):
+            paddle.nn.Embedding(*args)
+    with pytest.raises(TypeError):  # sparse is keyword-only, max_norm the 4th argument
+        paddle.nn.Embedding(4, 2, None, 1.0, 2.0, True)

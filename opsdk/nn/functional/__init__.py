@@ -8,7 +8,7 @@ from .activation_extra import (celu, elu, glu, hardshrink, hardsigmoid, hardswis
                                softshrink, softsign, tanhshrink, thresholded_relu)
 from .common import dropout, linear
 from .conv import avg_pool2d, batch_norm, conv1d, conv2d, max_pool2d
-from .input import embedding
+from .input import embedding, embedding_renorm_  # noqa: F401 (Paddle has it here, outside __all__)
 from .loss import cross_entropy, mse_loss
 from .loss_extra import (binary_cross_entropy, binary_cross_entropy_with_logits, kl_div,
                          l1_loss, label_smooth, nll_loss, smooth_l1_loss,

@@ -152,7 +152,11 @@ def square_error_cost(input, label):
 
 
 def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
-    """(1 - epsilon) * label + epsilon * prior (uniform over the last axis by default)."""
+    """(1 - epsilon) * label + epsilon * prior (uniform over the last axis by default);
+    epsilon must lie in [0, 1], as in Paddle."""
+    if not 0.0 <= epsilon <= 1.0:
+        raise OpArgumentError(f"label_smooth: argument 'epsilon' must be between 0 and 1; "
+                              f"got: {epsilon}")
     y = float_arg(label, "label_smooth", "label")
     if prior_dist is None:
         return y * (1.0 - epsilon) + epsilon / y.shape[-1]

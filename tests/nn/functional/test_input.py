@@ -85,3 +85,30 @@ def test_embedding_rejects_out_of_range_ids():
 def test_embedding_rejects_float_ids():
     with pytest.raises(DTypeError, match="integer ids"):
         F.embedding(paddle.to_tensor([1.0]), _weight())
+
+
+def test_embedding_max_norm_renorms_the_looked_up_rows_in_place_first():
+    # Paddle: rows whose norm exceeds max_norm become row * max_norm / (norm + 1e-7), in
+    # place (one write), outside the graph; rows not looked up stay
+    w = paddle.to_tensor(np.arange(10, dtype="float32").reshape(5, 2), stop_gradient=False)
+    before = w.inplace_version
+    out = F.embedding(paddle.to_tensor([1, 1, 3, 0]), w, max_norm=3.0)
+    rows = np.arange(10, dtype="float32").reshape(5, 2)
+    for r in (1, 3):
+        norm = np.sqrt((rows[r] ** 2).sum())
+        rows[r] = rows[r] * np.float32(3.0 / (norm + 1e-7))
+    np.testing.assert_allclose(w.numpy(), rows, rtol=1e-6)
+    np.testing.assert_allclose(out.numpy(), rows[[1, 1, 3, 0]], rtol=1e-6)
+    assert w.inplace_version == before + 1
+    w1 = paddle.to_tensor([[1.0, -2.0, 2.0]], dtype="float64")
+    F.embedding_renorm_(paddle.to_tensor([0]), w1, 2.5, 1.0)
+    np.testing.assert_allclose(w1.numpy(), np.array([[1.0, -2.0, 2.0]]) * (2.5 / (5 + 1e-7)))
+
+
+def test_embedding_scale_grad_by_freq_divides_each_rows_gradient_by_its_count():
+    w = paddle.to_tensor(np.zeros((5, 2), "float32"), stop_gradient=False)
+    out = F.embedding(paddle.to_tensor([1, 1, 3, 0]), w, padding_idx=0, scale_grad_by_freq=True)
+    (out * paddle.to_tensor(np.arange(8, dtype="float32").reshape(4, 2))).sum().backward()
+    assert w.grad.numpy().tolist() == [[0, 0], [1, 2], [0, 0], [4, 5], [0, 0]]
+    with pytest.raises(AttributeError, match="scale_grad_by_freq=True is not supported with sparse"):
+        F.embedding(paddle.to_tensor([1]), w, sparse=True, scale_grad_by_freq=True)

@@ -119,6 +119,9 @@ def test_square_error_cost_and_label_smooth():
                                                    paddle.to_tensor([2.0, 1.0])).numpy(), [1, 4])
     np.testing.assert_allclose(F.label_smooth(paddle.to_tensor([[0.0, 1.0]]), epsilon=0.2)
                                .numpy(), [[0.1, 0.9]], rtol=1e-6)
+    for epsilon in (2, -0.5):  # Paddle: a ValueError
+        with pytest.raises(ValueError, match="label_smooth: argument 'epsilon' must be between"):
+            F.label_smooth(paddle.to_tensor([[0.0, 1.0]]), epsilon=epsilon)
 
 
 def test_softmax_with_cross_entropy_keeps_the_class_axis():

@@ -4,9 +4,13 @@ Every public name comes from opsdk itself (``paddle.X`` is ``opsdk.X``, ``paddle
 ``opsdk.nn.utils``, ...). Only Paddle's internals, which opsdk deliberately does not mirror,
 are stood in for here, each built on opsdk's public API:
 
-- ``paddle.base``: ``dygraph.guard`` (a no-op: dynamic mode is the only mode), ``CPUPlace``,
-  ``ParamAttr``, ``set_flags``, ``framework.EagerParamBase`` (a Parameter whose
-  ``value().get_tensor().set(array)`` is ``set_value``);
+- ``paddle.base``: ``dygraph.guard`` (a no-op: dynamic mode is the only mode),
+  ``dygraph.grad`` (``paddle.grad``), ``CPUPlace``, ``ParamAttr``, ``set_flags``,
+  ``core.CPUPlace``, ``framework.EagerParamBase`` (a Parameter whose
+  ``value().get_tensor().set(array)`` is ``set_value``), ``framework._dygraph_tracer()`` (its
+  ``_has_grad`` is opsdk's grad mode, read and set), ``framework.dygraph_not_support`` (a
+  decorator refusing dynamic mode by an assertion) and ``wrapped_decorator.wrap_decorator`` (a
+  decorator factory keeping the wrapped function's name and signature);
 - the ``paddle.tensor.random`` module path (opsdk's ``opsdk.tensor`` is the module of the
   Tensor class; the random functions live at opsdk's top level);
 - two private Tensor methods Paddle's tests call: ``_grad_ivar()`` (the gradient or None, i.e.
@@ -24,9 +28,11 @@ switched to it itself (``start_test()`` marks where a test begins).
 process of its own.
 """
 import contextlib
+import functools
 import importlib
 import importlib.abc
 import importlib.util
+import inspect
 import sys
 import types
 
@@ -107,20 +113,62 @@ def _final_hooks():
     return _module("paddle.base.core.eager")
 
 
+class _Tracer:
+    """paddle.base.framework._dygraph_tracer(): ``_has_grad`` is opsdk's grad mode."""
+
+    _train_mode = True
+
+    @property
+    def _has_grad(self):
+        return opsdk.is_grad_enabled()
+
+    @_has_grad.setter
+    def _has_grad(self, value):
+        opsdk.set_grad_enabled(bool(value))
+
+
+_TRACER = _Tracer()
+
+
+def _wrap_decorator(decorator):
+    """paddle.base.wrapped_decorator.wrap_decorator: a decorator factory whose results keep the
+    decorated function's name, docstring and signature."""
+    @functools.wraps(decorator)
+    def apply(fn):
+        decorated = decorator(fn)
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            return decorated(*args, **kwargs)
+        wrapper.__signature__ = inspect.signature(fn)
+        return wrapper
+    return apply
+
+
+def _dygraph_not_support(fn):
+    def refuse(*args, **kwargs):
+        assert _MODE["static"], f"We don't support {fn.__name__} in dynamic graph mode"
+        return fn(*args, **kwargs)
+    return refuse
+
+
 def _build():
     core = _module("paddle.base.core", eager=_final_hooks(),
-                   is_compiled_with_cuda=opsdk.is_compiled_with_cuda)
+                   is_compiled_with_cuda=opsdk.is_compiled_with_cuda,
+                   CPUPlace=opsdk.CPUPlace, CUDAPlace=opsdk.CUDAPlace)
+    wrapped = _module("paddle.base.wrapped_decorator", wrap_decorator=_wrap_decorator)
     framework = _module(
         "paddle.base.framework",
         EagerParamBase=_eager_param_base,
         _current_expected_place=lambda: opsdk.CPUPlace(),
-        _dygraph_tracer=lambda: types.SimpleNamespace(_has_grad=True),
+        _dygraph_tracer=lambda: _TRACER,
+        dygraph_not_support=_wrap_decorator(_dygraph_not_support),
         in_dygraph_mode=lambda: not _MODE["static"],
     )
     dygraph = _module("paddle.base.dygraph", guard=lambda place=None: contextlib.nullcontext(),
-                      no_grad=opsdk.no_grad)
+                      no_grad=opsdk.no_grad, grad=opsdk.grad)
     base = _module(
-        "paddle.base", core=core, framework=framework, dygraph=dygraph,
+        "paddle.base", core=core, framework=framework, dygraph=dygraph, wrapped_decorator=wrapped,
         CPUPlace=opsdk.CPUPlace, CUDAPlace=opsdk.CUDAPlace, ParamAttr=opsdk.ParamAttr,
         in_dygraph_mode=lambda: not _MODE["static"],
         set_flags=lambda flags: opsdk.framework.set_flags(flags),
@@ -135,6 +183,7 @@ def _build():
     tensor = _module("paddle.tensor", random=random, __getattr__=lambda name: getattr(opsdk, name))
     tensor.__path__ = []
     return {"paddle.base": base, "paddle.base.core": core, "paddle.base.framework": framework,
+            "paddle.base.wrapped_decorator": wrapped,
             "paddle.base.dygraph": dygraph, "paddle.tensor": tensor,
             "paddle.tensor.random": random, "paddle.static": _static_module()}
 

@@ -16,8 +16,11 @@ How FILES was chosen (before any was run under opsdk, none dropped after): files
 test/legacy_test/ whose subject is dygraph autograd, tensors, layers and containers, or a
 maths op of docs/paddle.md, taken in the version the code index stores, except those that
 import op_test (its OpTest machinery is static-graph internals) or the removed paddle.fluid.
-Files are run in this order in one process, under Paddle and under opsdk alike (a test that
-leaves Paddle in static mode affects the later ones in both).
+Each file runs in a process of its own, as Paddle's CI runs them, under Paddle and under opsdk
+alike: a file that leaves Paddle in static mode, its default dtype or a flag changed, affects
+only its own later tests (test_pylayer_op sets FLAGS_call_stack_level=3, under which Paddle
+3.3.1 crashes in later files' in-place ops). A file whose process dies has all its tests
+reported as errors.
 """
 import argparse
 import importlib.util
@@ -46,6 +49,28 @@ FILES = (
     # maths ops
     "test_hypot.py", "test_gcd.py", "test_ldexp.py", "test_inner.py", "test_frac_api.py",
     "test_nan_to_num_op.py", "test_nansum_api.py", "test_diff_op.py",
+    # Second group, chosen 2026-12-03 by the same rule before any of them ran under opsdk (the
+    # first group had been tuned against). Left out on reading: files importing op_test in the
+    # version the index stores (most nn.functional, loss and optimizer API tests), or
+    # paddle.fluid; tests of the C++ DenseTensor (test_tensor_copy_from, test_tensor_to_numpy);
+    # paddle.unflatten (not supported); files over 60,000 characters
+    # (test_tensor_type_promotion) or with a single test outside static mode
+    # (test_lr_scheduler). Ordered so that the files that leave Paddle in static mode, or its
+    # default dtype changed, come last. First count, before any fix it led to: 677 of the 746
+    # tests of this group that pass under Paddle 3.3.1 passed under opsdk (90.8%; 30 static).
+    # After the fixes, each file in a process of its own: 745 of 755 (98.7%).
+    # autograd: in-place versions, double and triple grad, backward with grad tensors, no_grad
+    "test_inplace.py", "test_imperative_triple_grad.py",
+    "test_imperative_thread_local_has_grad.py", "test_paddle_imperative_double_grad.py",
+    "test_custom_grad_input.py",
+    # layers and optimizers
+    "test_nn_functional_embedding_dygraph.py", "test_adamax_api.py", "test_identity_op.py",
+    # tensors and maths ops
+    "test_is_tensor.py", "test_std_layer.py", "test_chunk_op.py", "test_rot90_op.py",
+    "test_renorm_op.py", "test_max_min_amax_amin_op.py", "test_label_smooth_functional.py",
+    "test_einsum.py",
+    # default dtype, grad-mode decorators (they leave Paddle's default dtype or mode changed)
+    "test_default_dtype.py", "test_imperative_decorator.py",
 )
 
 
@@ -148,6 +173,20 @@ def _baseline(folder):
             return {r["test"] for r in json.load(f) if r["outcome"] == "passed"}
 
 
+def _run_apart(folder, name, real):
+    """run_file for one file in a child process; every test an error if that process dies."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "one.json")
+        proc = subprocess.run([sys.executable, os.path.abspath(__file__), folder, "--one", name,
+                               "--json", out] + (["--real"] if real else []),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if not os.path.exists(out):
+            reason = f"the file's process died (exit status {proc.returncode})"
+            return [(t, "error", reason) for t in _test_names(os.path.join(folder, name))]
+        with open(out, encoding="utf-8") as f:
+            return [(r["test"], r["outcome"], r["reason"]) for r in json.load(f)]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dir", help="directory holding Paddle's test files")
@@ -155,31 +194,38 @@ def main(argv=None):
     ap.add_argument("--against-real", action="store_true",
                     help="count only the tests that pass under real PaddlePaddle")
     ap.add_argument("--json", help="write the outcomes to this file")
+    ap.add_argument("--one", help=argparse.SUPPRESS)  # a child process: run this file only
     args = ap.parse_args(argv)
-    baseline = _baseline(args.dir) if args.against_real else None
-    static_now = None
-    if not args.real:
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        import paddle_alias
-        paddle_alias.install()
-        static_now = paddle_alias.in_static_mode
-    names = [f for f in FILES if os.path.exists(os.path.join(args.dir, f))]
-    names += sorted(f for f in os.listdir(args.dir)
-                    if f.startswith("test_") and f.endswith(".py") and f not in names)
-    outcomes = []
-    for name in names:
-        outcomes += run_file(os.path.join(args.dir, name), static_now)
-    for test_id, outcome, reason in outcomes:
-        print(f"{outcome:8s} {test_id}" + (f"  -- {reason}" if reason else ""))
-    passed = sum(1 for _, o, _ in outcomes if o == "passed")
-    print(f"\n{passed} passed of {len(outcomes)} ({'paddle' if args.real else 'opsdk'})")
-    static = sum(1 for _, o, _ in outcomes if o == "static")
-    if static:
-        print(f"{static} left aside: they fail in static-graph mode")
-    if baseline is not None:
-        counted = [t for t, o, _ in outcomes if t in baseline and o != "static"]
-        ours = sum(1 for t, o, _ in outcomes if t in baseline and o == "passed")
-        print(f"{ours} of the {len(counted)} tests that pass under PaddlePaddle pass under opsdk")
+    if args.one:
+        static_now = None
+        if not args.real:
+            sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+            import paddle_alias
+            paddle_alias.install()
+            static_now = paddle_alias.in_static_mode
+        # Paddle's tests import helper modules from their own folder (test_imperative_base, ...)
+        sys.path.insert(0, os.path.abspath(args.dir))
+        outcomes = run_file(os.path.join(args.dir, args.one), static_now)
+    else:
+        baseline = _baseline(args.dir) if args.against_real else None
+        names = [f for f in FILES if os.path.exists(os.path.join(args.dir, f))]
+        names += sorted(f for f in os.listdir(args.dir)
+                        if f.startswith("test_") and f.endswith(".py") and f not in names)
+        outcomes = []
+        for name in names:
+            outcomes += _run_apart(args.dir, name, args.real)
+        for test_id, outcome, reason in outcomes:
+            print(f"{outcome:8s} {test_id}" + (f"  -- {reason}" if reason else ""))
+        passed = sum(1 for _, o, _ in outcomes if o == "passed")
+        print(f"\n{passed} passed of {len(outcomes)} ({'paddle' if args.real else 'opsdk'})")
+        static = sum(1 for _, o, _ in outcomes if o == "static")
+        if static:
+            print(f"{static} left aside: they fail in static-graph mode")
+        if baseline is not None:
+            counted = [t for t, o, _ in outcomes if t in baseline and o != "static"]
+            ours = sum(1 for t, o, _ in outcomes if t in baseline and o == "passed")
+            print(f"{ours} of the {len(counted)} tests that pass under PaddlePaddle pass under "
+                  "opsdk")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump([{"test": t, "outcome": o, "reason": r} for t, o, r in outcomes], f,
