@@ -292,21 +292,20 @@ def f7_pylayer_backward_returns_none_for_second(paddle):
 
 @program(item="fresh")
 def f7_pylayer_double_backward_via_grad(paddle):
-    class Cube(paddle.autograd.PyLayer):
+    class SoftPlus(paddle.autograd.PyLayer):
         @staticmethod
         def forward(ctx, x):
             ctx.save_for_backward(x)
-            return x ** 3
+            return paddle.log(1.0 + paddle.exp(x))
 
         @staticmethod
         def backward(ctx, dy):
             (x,) = ctx.saved_tensor()
-            return dy * 3.0 * x * x
+            return dy * paddle.nn.functional.sigmoid(x)
 
-    x = _t(paddle, [1.0, 2.0])
-    y = Cube.apply(x)
-    (g,) = paddle.grad(y.sum(), x, create_graph=True)
-    g.sum().backward()
+    x = _t(paddle, [-0.5, 2.0])
+    (g,) = paddle.grad(SoftPlus.apply(x).sum(), x, create_graph=True)
+    (g * g).sum().backward()
     return {"g": g, "gx": x.grad}
 
 
@@ -819,14 +818,14 @@ def f7_nll_after_log_softmax_class_layer(paddle):
 
 @program(item="fresh")
 def f7_bce_with_logits_pos_weight(paddle):
-    F = paddle.nn.functional
     logit = _t(paddle, [[0.5, -1.0], [2.0, 0.0]])
     target = _t(paddle, [[1.0, 0.0], [1.0, 1.0]], grad=False)
-    pw = _t(paddle, [2.0, 0.5], grad=False)
-    a = F.binary_cross_entropy_with_logits(logit, target, pos_weight=pw)
-    b = paddle.nn.BCELoss()(F.sigmoid(logit), target)
-    (a + b).backward()
-    return {"a": a, "b": b, "g": logit.grad}
+    weighted = paddle.nn.BCEWithLogitsLoss(pos_weight=_t(paddle, [2.0, 0.5], grad=False),
+                                           reduction="sum")
+    prob_loss = paddle.nn.BCELoss(weight=_t(paddle, [[1.0], [3.0]], grad=False))
+    total = weighted(logit, target) + prob_loss(paddle.nn.functional.sigmoid(logit), target)
+    total.backward()
+    return {"total": total, "g": logit.grad}
 
 
 @program(item="fresh")
