@@ -3,10 +3,10 @@ nn.functional.conv (references in core ops; see that module for what they cost).
 import math
 
 from ..dtypes import get_default_dtype
-from ..functional.creation import ones, zeros
 from .functional.conv import avg_pool2d, batch_norm, conv1d, conv2d, max_pool2d
 from .initializer import Constant, Normal
 from .layer import Layer
+from .param_attr import ParamAttr
 
 
 class _ConvNd(Layer):
@@ -102,10 +102,15 @@ class _BatchNormNd(Layer):
             [num_features], attr=weight_attr, default_initializer=Constant(1.0))
         self.bias = None if bias_attr is False else self.create_parameter(
             [num_features], attr=bias_attr, is_bias=True)
-        # the running statistics: buffers, saved in the state dict under Paddle's names
+        # the running statistics: as in Paddle, parameters that do not train (trainable=False,
+        # stop_gradient=True), so named_parameters() and the optimizer's list hold them
         dtype = get_default_dtype()
-        self.register_buffer("_mean", zeros([num_features], dtype=dtype))
-        self.register_buffer("_variance", ones([num_features], dtype=dtype))
+        self._mean = self.create_parameter(
+            [num_features], attr=ParamAttr(initializer=Constant(0.0), trainable=False),
+            dtype=dtype)
+        self._variance = self.create_parameter(
+            [num_features], attr=ParamAttr(initializer=Constant(1.0), trainable=False),
+            dtype=dtype)
 
     def forward(self, x):
         return batch_norm(x, self._mean, self._variance, self.weight, self.bias, self.training,

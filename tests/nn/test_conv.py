@@ -25,6 +25,18 @@ def test_layers_shapes_parameters_and_modes():
     assert opsdk.nn.BatchNorm2D(2)(opsdk.randn([2, 2, 3, 3])).shape == [2, 2, 3, 3]
 
 
+def test_batch_norm_running_statistics_are_parameters_that_do_not_train():
+    bn = opsdk.nn.BatchNorm1D(2)
+    assert [n for n, _ in bn.named_parameters()] == ["weight", "bias", "_mean", "_variance"]
+    assert list(bn.named_buffers()) == []
+    assert not bn._mean.trainable and bn._variance.stop_gradient
+    opt = opsdk.optimizer.SGD(learning_rate=1.0, parameters=bn.parameters())
+    bn(opsdk.to_tensor([[1.0, 2.0], [3.0, 6.0]])).sum().backward()
+    assert bn._mean.grad is None
+    opt.step()  # the optimizer leaves them alone: only the forward's update moved them
+    assert bn._mean.numpy().tolist() == pytest.approx([0.2, 0.4])
+
+
 @pytest.mark.paddle
 def test_a_small_network_matches_paddle():
     import paddle
