@@ -13,7 +13,7 @@ from .embedding import Embedding
 from .layer import Layer
 from .linear import Linear
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, KLDivLoss, L1Loss, MSELoss,
-                   NLLLoss, SmoothL1Loss)
+                   HuberLoss, NLLLoss, SmoothL1Loss)
 from .norm import LayerNorm
 from .param_attr import ParamAttr
 from .pooling import (AdaptiveAvgPool1D, AdaptiveAvgPool2D, AdaptiveAvgPool3D, AdaptiveMaxPool1D,
@@ -41,7 +41,7 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool1D",
            "AdaptiveMaxPool2D", "AdaptiveMaxPool3D", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
            "AdaptiveMaxPool3d",
-           "MSELoss", "L1Loss", "SmoothL1Loss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss",
+           "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss",
            "KLDivLoss", "ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue",
            "ParamAttr", "Parameter", "create_parameter", "recompute_sequential",
            "SparseRowGrad", "SparseGradTensor", "functional", "initializer", "utils"]

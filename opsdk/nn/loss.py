@@ -1,4 +1,5 @@
-"""Loss layers over opsdk.nn.functional: cross entropy, MSE, L1, smooth L1, BCE, NLL, KL."""
+"""Loss layers over opsdk.nn.functional: cross entropy, MSE, L1, smooth L1 (Huber), BCE, NLL,
+KL."""
 from .functional import loss_extra
 from .functional.loss import cross_entropy, mse_loss
 from .layer import Layer
@@ -54,8 +55,12 @@ class SmoothL1Loss(_Loss):
     """``F.smooth_l1_loss``: quadratic below delta, linear above."""
     _fn = staticmethod(loss_extra.smooth_l1_loss)
 
-    def __init__(self, reduction="mean", delta=1.0, name=None):
-        super().__init__(reduction=reduction, delta=delta)
+    def __init__(self, reduction="mean", delta=1.0, is_huber=True, name=None):
+        super().__init__(reduction=reduction, delta=delta, is_huber=is_huber)
+
+
+class HuberLoss(SmoothL1Loss):
+    """``F.smooth_l1_loss`` under Paddle's other name: the Huber loss (is_huber=True)."""
 
 
 class BCELoss(_Loss):

@@ -33,13 +33,16 @@ def l1_loss(input, label, reduction="mean", name=None):
     return _reduce(_abs(x - y), reduction, "l1_loss")
 
 
-def smooth_l1_loss(input, label, reduction="mean", delta=1.0, name=None):
-    """reduce(0.5 z^2 where |z| < delta, else delta * (|z| - 0.5 delta)), z = input - label."""
+def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True, name=None):
+    """reduce(0.5 z^2 where |z| < delta, else delta * (|z| - 0.5 delta)), z = input - label;
+    is_huber=False divides that by delta (the smooth L1 form), as Paddle."""
     x = float_arg(input, "smooth_l1_loss", "input")
     y = float_arg(label, "smooth_l1_loss", "label")
     z = x - y
     az = _abs(z)
     loss = where(az < delta, z * z * 0.5, (az - 0.5 * delta) * delta)
+    if not is_huber:
+        loss = loss / delta
     return _reduce(loss, reduction, "smooth_l1_loss")
 
 

@@ -114,6 +114,14 @@ def test_loss_layers_call_their_functionals():
         F.smooth_l1_loss(p, t, delta=0.5).item())
 
 
+def test_huber_loss_and_the_smooth_l1_form():
+    x, y = paddle.to_tensor([0.2, -1.5, 3.0, 0.9]), paddle.to_tensor([0.0, 0.0, 1.0, 1.0])
+    huber = paddle.nn.HuberLoss(reduction="none", delta=0.5)(x, y)
+    np.testing.assert_allclose(huber.numpy(), [0.02, 0.625, 0.875, 0.005], rtol=1e-6)
+    smooth = F.smooth_l1_loss(x, y, reduction="none", delta=0.5, is_huber=False)
+    np.testing.assert_allclose(smooth.numpy(), [0.04, 1.25, 1.75, 0.01], rtol=1e-6)
+
+
 def test_square_error_cost_and_label_smooth():
     np.testing.assert_allclose(F.square_error_cost(paddle.to_tensor([1.0, 3.0]),
                                                    paddle.to_tensor([2.0, 1.0])).numpy(), [1, 4])
