@@ -103,7 +103,7 @@ _LAZY = {
     "registry": ".registry",
     "kernels": ".kernels", "testing": ".testing", "check": ".check", "hookspecs": ".hookspecs",
     "errors": ".errors", "gradcheck": ".gradcheck", "regularizer": ".optimizer.regularizer",
-    "interop": ".interop", "linalg": ".linalg",
+    "interop": ".interop", "linalg": ".linalg", "metric": ".metric",
     # Paddle's namespaces, in opsdk/compat (their public names resolve there: compat.ALIASES)
     "framework": ".framework", "distributed": ".distributed", "jit": ".jit", "static": ".static",
     "incubate": ".incubate",
