@@ -31,7 +31,11 @@ def _wave(shape, dtype="float32"):
 # ---------------------------------------------------------------- the seed articles' examples
 
 
-@program(item="fresh")
+@program(item="fresh", differs=(
+        ["made", "gradient_type"],
+        ("docs/paddle.md, Engine, Flags and gradients: creation functions take stop_gradient= "
+         "and Tensor.gradient() is an ndarray subclass with numpy(), as the seed articles use "
+         "them; Paddle 3.3.1 raises TypeError and returns a plain ndarray")))
 def f6_seed_gradient_and_ones_keyword(paddle):
     made = attempt(paddle.ones, [1], dtype="float32", stop_gradient=False)
     w = paddle.ones([1], dtype="float32")
@@ -82,7 +86,11 @@ def f6_seed_pylayer_ctx_attributes_extra_none(paddle):
             "y_flag": y.stop_gradient}
 
 
-@program(item="fresh")
+@program(item="fresh", differs=(
+        ["steps", "final"],
+        ("docs/paddle.md, Engine, In place and views: `w -= lr * w.grad` under no_grad updates w "
+         "in place in opsdk; Paddle rebinds w to a stop-gradient tensor, so the seed's loop "
+         "finds w.grad None at its second step")))
 def f6_seed_manual_descent_loop(paddle):
     w = paddle.to_tensor([0.0], stop_gradient=False)
     learning_rate = 0.1
@@ -254,7 +262,11 @@ def f6_grad_two_outputs_summed(paddle):
     return {"g": g, "gb": gb, "ga": ga}
 
 
-@program(item="fresh")
+@program(item="fresh", differs=(
+        ["fxy"],
+        ("docs/paddle.md, Engine, Values at special points: paddle.grad of a pow's first-order "
+         "gradient with respect to the other input only fails inside Paddle 3.3.1 (DX nullptr); "
+         "opsdk answers")))
 def f6_grad_mixed_partials(paddle):
     x = _leaf(paddle, [1.2], dtype="float64")
     y = _leaf(paddle, [0.7], dtype="float64")
@@ -362,7 +374,11 @@ def f6_stop_gradient_propagation_table(paddle):
             "n_flag": n.stop_gradient}
 
 
-@program(item="fresh")
+@program(item="fresh", differs=(
+        ["gone"],
+        ("docs/paddle.md, Engine, Flags and gradients: clear_gradient(set_to_zero=False) sets "
+         "the gradient to None, as Paddle documents; Paddle 3.3.1 ignores the keyword and "
+         "zeroes it")))
 def f6_clear_gradient_variants(paddle):
     x = _leaf(paddle, [1.0, 2.0])
     (x * 3.0).sum().backward()
@@ -478,7 +494,11 @@ def f6_pylayer_mark_non_differentiable(paddle):
             "grad": x.grad}
 
 
-@program(item="fresh")
+@program(item="fresh", differs=(
+        ["third", "a_grad"],
+        ("docs/paddle.md, Engine, PyLayer: a gradient backward returns for an input with "
+         "stop_gradient=True is dropped (Paddle raises ValueError), so the third backward "
+         "completes and adds its gradient to a.grad")))
 def f6_pylayer_saved_pair_and_scale_arg(paddle):
     class ScaledMul(paddle.autograd.PyLayer):
         @staticmethod
@@ -703,7 +723,10 @@ def f6_topk_sort_argsort_grad(paddle):
 # ---------------------------------------------------------------- indexing with gradients
 
 
-@program(item="fresh")
+@program(item="fresh", differs=(
+        ["upd_grad"],
+        ("docs/paddle.md, Engine, Values at special points: scatter(overwrite=True) gives an "
+         "update that a later one overwrote gradient 0; Paddle gives it the row's gradient")))
 def f6_gather_scatter_grad(paddle):
     x = _leaf(paddle, _ramp([4, 2]))
     idx = paddle.to_tensor([2, 0, 2])
