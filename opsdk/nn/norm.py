@@ -1,11 +1,14 @@
 """LayerNorm: normalization over the trailing dims, with a learned scale and shift."""
+import numpy as np
+
 from .functional.norm import layer_norm
 from .initializer import Constant
 from .layer import Layer
 
 
 class LayerNorm(Layer):
-    """``F.layer_norm`` with weight (ones) and bias (zeros) of shape normalized_shape.
+    """``F.layer_norm`` with weight (ones) and bias (zeros) of shape [prod(normalized_shape)],
+    as Paddle's.
 
     Args:
         normalized_shape: an int or the list of trailing dims to normalize over.
@@ -25,10 +28,11 @@ class LayerNorm(Layer):
             normalized_shape)
         self._normalized_shape = shape
         self._epsilon = epsilon
+        flat = [int(np.prod(shape))]
         self.weight = None if weight_attr is False else self.create_parameter(
-            shape, attr=weight_attr, default_initializer=Constant(1.0))
+            flat, attr=weight_attr, default_initializer=Constant(1.0))
         self.bias = None if bias_attr is False else self.create_parameter(
-            shape, attr=bias_attr, is_bias=True)
+            flat, attr=bias_attr, is_bias=True)
 
     def forward(self, x):
         return layer_norm(x, self._normalized_shape, self.weight, self.bias, self._epsilon)

@@ -1,15 +1,31 @@
 """layer_norm and normalize, composed of differentiable opsdk ops."""
+from ...autograd.record import output_read_by_backward
 from ...errors import ShapeError
 from ...functional.elementwise import clip, rsqrt
 from ...functional.reduction import mean, norm
+from ...functional.shape import reshape
 from ._graph import float_arg
+
+
+def _affine_arg(t, arg, shape):
+    """layer_norm's weight or bias: 1-D with prod(normalized_shape) elements, as Paddle's
+    kernel takes it, returned in normalized_shape to broadcast over x."""
+    t = float_arg(t, "layer_norm", arg)
+    n = 1
+    for s in shape:
+        n *= s
+    if t.ndim != 1 or t.shape[0] != n:
+        raise ShapeError(f"layer_norm: argument '{arg}' must be 1-D with prod(normalized_shape) "
+                         f"elements; expected: shape [{n}]; got: {list(t.shape)}")
+    return t if len(shape) == 1 else reshape(t, shape)
 
 
 def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-5, name=None):
     """Normalize over the trailing dims given by normalized_shape, then scale and shift.
 
     y = (x - mean) / sqrt(var + epsilon) * weight + bias, mean and (biased) variance taken over
-    the last len(normalized_shape) dims.
+    the last len(normalized_shape) dims; weight and bias are 1-D with prod(normalized_shape)
+    elements (the layout of Paddle's kernel and of LayerNorm's parameters).
 
     Example:
         >>> y = F.layer_norm(opsdk.to_tensor([[1.0, 2.0, 3.0]]), [3])
@@ -27,10 +43,11 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-5, name=N
     var = mean(centered * centered, axis=axes, keepdim=True)
     y = centered * rsqrt(var + epsilon)
     if weight is not None:
-        y = y * float_arg(weight, "layer_norm", "weight")
+        y = y * _affine_arg(weight, "weight", shape)
     if bias is not None:
-        y = y + float_arg(bias, "layer_norm", "bias")
-    return y
+        y = y + _affine_arg(bias, "bias", shape)
+    # Paddle's layer_norm backward reads its output: a write into it makes backward refuse
+    return output_read_by_backward(y)
 
 
 def normalize(x, p=2, axis=1, epsilon=1e-12, name=None):

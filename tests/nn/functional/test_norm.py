@@ -12,11 +12,26 @@ from helpers.samples import signed
 def test_layer_norm_matches_torch_with_weight_and_bias():
     torch = pytest.importorskip("torch")
     x, w, b = signed(3, 2, 4, seed=1), signed(2, 4, seed=2), signed(2, 4, seed=3)
-    ours = F.layer_norm(*[paddle.to_tensor(a) for a in (x, w, b)][:1], [2, 4],
-                        paddle.to_tensor(w), paddle.to_tensor(b), 1e-5).numpy()
+    # Paddle's weight and bias are 1-D with prod(normalized_shape) elements
+    ours = F.layer_norm(paddle.to_tensor(x), [2, 4], paddle.to_tensor(w.reshape(-1)),
+                        paddle.to_tensor(b.reshape(-1)), 1e-5).numpy()
     theirs = torch.nn.functional.layer_norm(torch.tensor(x), [2, 4], torch.tensor(w),
                                             torch.tensor(b), 1e-5).numpy()
     np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("arg, shape", [("weight", [2, 4]), ("weight", [4]), ("bias", [9])])
+def test_layer_norm_weight_and_bias_must_be_flat_as_in_paddle(arg, shape):
+    x = paddle.ones([3, 2, 4])
+    with pytest.raises(ShapeError, match=rf"layer_norm: argument '{arg}' must be 1-D .*"
+                                         rf"expected: shape \[8\]"):
+        F.layer_norm(x, [2, 4], **{arg: paddle.ones(shape)})
+
+
+def test_layer_norm_layer_keeps_flat_parameters_as_paddle():
+    ln = paddle.nn.LayerNorm([2, 4])
+    assert [list(p.shape) for p in ln.parameters()] == [[8], [8]]
+    assert ln(paddle.ones([3, 2, 4])).shape == [3, 2, 4]
 
 
 def test_layer_norm_gradients_match_numeric_to_second_order():
