@@ -149,6 +149,7 @@ _LAZY_ATTRS = {
     "conv1d": (".nn.functional.conv", "conv1d"),
     "conv2d": (".nn.functional.conv", "conv2d"),
     "adaptive_avg_pool1d": (".nn.functional.pooling", "adaptive_avg_pool1d"),
+    "group_norm": (".nn.functional.norm", "group_norm"),
 }
 
 

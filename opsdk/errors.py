@@ -58,6 +58,11 @@ class GradArgumentError(BackwardError, AssertionError):
     AssertionError, so Paddle code catching it keeps working."""
 
 
+class LayerArgumentError(OpArgumentError, AssertionError):
+    """A layer built with arguments Paddle refuses by an assertion (InstanceNorm's weight_attr
+    and bias_attr not False together): also an AssertionError, as Paddle's."""
+
+
 class ScalarConversionError(OpsdkError, TypeError, AssertionError):
     """float(), int(), complex(), bool() or an index made of a tensor that is not one value.
     Paddle 3.3.1 (with NumPy 2.4) raises TypeError for a one-element tensor with dims and

@@ -14,7 +14,7 @@ from .layer import Layer
 from .linear import Linear
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, KLDivLoss, L1Loss, MSELoss,
                    NLLLoss, SmoothL1Loss)
-from .norm import LayerNorm
+from .norm import GroupNorm, InstanceNorm1D, InstanceNorm2D, InstanceNorm3D, LayerNorm
 from .param_attr import ParamAttr
 from .pooling import (AdaptiveAvgPool1D, AdaptiveAvgPool2D, AdaptiveAvgPool3D, AdaptiveMaxPool1D,
                       AdaptiveMaxPool2D, AdaptiveMaxPool3D, AvgPool1D, MaxPool1D)
@@ -36,7 +36,8 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "Hardsigmoid", "Hardswish", "Softplus", "Softsign", "Tanhshrink", "LogSigmoid",
            "Mish", "PReLU", "Hardshrink", "Softshrink", "ThresholdedReLU", "GLU", "Flatten",
            "Unflatten", "Identity", "CosineSimilarity", "Module", "ModuleList", "ModuleDict",
-           "LayerNorm", "Dropout", "CrossEntropyLoss", "Conv1D", "Conv2D", "MaxPool2D",
+           "LayerNorm", "GroupNorm", "InstanceNorm1D", "InstanceNorm2D", "InstanceNorm3D",
+           "Dropout", "CrossEntropyLoss", "Conv1D", "Conv2D", "MaxPool2D",
            "AvgPool2D", "BatchNorm1D", "BatchNorm2D", "MaxPool1D", "AvgPool1D",
            "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool1D",
            "AdaptiveMaxPool2D", "AdaptiveMaxPool3D", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",

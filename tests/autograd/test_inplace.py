@@ -122,6 +122,7 @@ F = opsdk.nn.functional
 PADDLE_READS_OUTPUT = {
     "relu": F.relu, "relu6": F.relu6, "elu": F.elu, "selu": F.selu,
     "hardsigmoid": F.hardsigmoid, "silu": F.silu, "layer_norm": lambda t: F.layer_norm(t, [3]),
+    "group_norm": lambda t: F.group_norm(t.reshape([1, 3, 1]), 3),
     "cumprod": lambda t: opsdk.cumprod(t, 0), "logcumsumexp": opsdk.logcumsumexp,
     "max": lambda t: opsdk.max(t, keepdim=True), "amin": lambda t: opsdk.amin(t, keepdim=True),
     "logsumexp": lambda t: opsdk.logsumexp(t, keepdim=True), "median": opsdk.median,
@@ -136,6 +137,7 @@ PADDLE_LEAVES_OUTPUT = {
     "softsign": F.softsign, "swish": F.swish, "leaky_relu": F.leaky_relu,
     "hardtanh": F.hardtanh, "celu": F.celu,
     "number ** tensor": lambda t: 2.0 ** t, "divide by a number": lambda t: t / 2.0,
+    "instance_norm": lambda t: F.instance_norm(t.reshape([1, 1, 3])),
 }
 
 

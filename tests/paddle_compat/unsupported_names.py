@@ -39,7 +39,7 @@ UNSUPPORTED = {
             "polar pstring raw real view_as_complex view_as_real "
         ),
         'conv': (
-            "conv3d group_norm unfold "
+            "conv3d unfold "
         ),
         'device': (
             "CUDAPinnedPlace MmapStorage XPUPinnedPlace disable_signal_handler "
@@ -144,8 +144,8 @@ UNSUPPORTED = {
             "CircularPad2d CircularPad3D CircularPad3d ConstantPad1D ConstantPad1d "
             "ConstantPad2D ConstantPad2d ConstantPad3D ConstantPad3d Conv1DTranspose "
             "Conv1d Conv2DTranspose Conv2d Conv3D Conv3DTranspose Conv3d Fold "
-            "FractionalMaxPool2D FractionalMaxPool3D GroupNorm InstanceNorm1D InstanceNorm2D "
-            "InstanceNorm3D LPPool1D LPPool1d LPPool2D LPPool2d LocalResponseNorm "
+            "FractionalMaxPool2D FractionalMaxPool3D "
+            "LPPool1D LPPool1d LPPool2D LPPool2d LocalResponseNorm "
             "MaxPool3D MaxUnPool1D MaxUnPool2D MaxUnPool3D Pad1D Pad2D Pad3D "
             "PixelShuffle PixelUnshuffle ReflectionPad1D ReflectionPad1d ReflectionPad2D "
             "ReflectionPad2d ReflectionPad3D ReflectionPad3d ReplicationPad1D "
@@ -177,7 +177,7 @@ UNSUPPORTED = {
         'conv': (
             "affine_grid avg_pool3d channel_shuffle conv1d_transpose "
             "conv2d_transpose conv3d conv3d_transpose fold fractional_max_pool2d "
-            "fractional_max_pool3d grid_sample group_norm instance_norm interpolate "
+            "fractional_max_pool3d grid_sample interpolate "
             "local_response_norm lp_pool1d lp_pool2d max_pool3d "
             "max_unpool1d max_unpool2d max_unpool3d pad pixel_shuffle pixel_unshuffle "
             "rms_norm temporal_shift unfold upsample zeropad2d "
