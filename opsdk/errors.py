@@ -58,11 +58,6 @@ class GradArgumentError(BackwardError, AssertionError):
     AssertionError, so Paddle code catching it keeps working."""
 
 
-class LayerArgumentError(OpArgumentError, AssertionError):
-    """A layer built with arguments Paddle refuses by an assertion (InstanceNorm's weight_attr
-    and bias_attr not False together): also an AssertionError, as Paddle's."""
-
-
 class ScalarConversionError(OpsdkError, TypeError, AssertionError):
     """float(), int(), complex(), bool() or an index made of a tensor that is not one value.
     Paddle 3.3.1 (with NumPy 2.4) raises TypeError for a one-element tensor with dims and
@@ -303,8 +298,9 @@ class ArgumentTypeError(OpArgumentError, TypeError):
 
 
 class LayerArgumentError(OpArgumentError, AssertionError):
-    """A layer container got an argument of the wrong kind (``LayerDict.update(1)``); an
-    AssertionError too, as Paddle asserts there."""
+    """A layer or an nn function got an argument Paddle refuses by an assertion
+    (``LayerDict.update(1)``, InstanceNorm's weight_attr and bias_attr not False together,
+    ``F.pad``'s mode, layout or rank); an AssertionError too, as Paddle asserts there."""
 
 
 class StateError(OpsdkError, RuntimeError):

@@ -15,6 +15,8 @@ from .linear import Linear
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, KLDivLoss, L1Loss, MSELoss,
                    NLLLoss, SmoothL1Loss)
 from .norm import GroupNorm, InstanceNorm1D, InstanceNorm2D, InstanceNorm3D, LayerNorm
+from .padding import *  # noqa: F401,F403  (Pad1D/2D/3D and the fixed-mode ones, with aliases)
+from .padding import __all__ as _PADDING_LAYERS
 from .param_attr import ParamAttr
 from .pooling import (AdaptiveAvgPool1D, AdaptiveAvgPool2D, AdaptiveAvgPool3D, AdaptiveMaxPool1D,
                       AdaptiveMaxPool2D, AdaptiveMaxPool3D, AvgPool1D, MaxPool1D)
@@ -45,4 +47,5 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "MSELoss", "L1Loss", "SmoothL1Loss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss",
            "KLDivLoss", "ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue",
            "ParamAttr", "Parameter", "create_parameter", "recompute_sequential",
-           "SparseRowGrad", "SparseGradTensor", "functional", "initializer", "utils"]
+           "SparseRowGrad", "SparseGradTensor", "functional", "initializer", "utils",
+           *_PADDING_LAYERS]

@@ -140,18 +140,15 @@ UNSUPPORTED = {
     'nn': {
         'conv': (
             "AvgPool3D BatchNorm "
-            "BatchNorm3D ChannelShuffle CircularPad1D CircularPad1d CircularPad2D "
-            "CircularPad2d CircularPad3D CircularPad3d ConstantPad1D ConstantPad1d "
-            "ConstantPad2D ConstantPad2d ConstantPad3D ConstantPad3d Conv1DTranspose "
+            "BatchNorm3D ChannelShuffle "
+            "Conv1DTranspose "
             "Conv1d Conv2DTranspose Conv2d Conv3D Conv3DTranspose Conv3d Fold "
             "FractionalMaxPool2D FractionalMaxPool3D "
             "LPPool1D LPPool1d LPPool2D LPPool2d LocalResponseNorm "
-            "MaxPool3D MaxUnPool1D MaxUnPool2D MaxUnPool3D Pad1D Pad2D Pad3D "
-            "PixelShuffle PixelUnshuffle ReflectionPad1D ReflectionPad1d ReflectionPad2D "
-            "ReflectionPad2d ReflectionPad3D ReflectionPad3d ReplicationPad1D "
-            "ReplicationPad1d ReplicationPad2D ReplicationPad2d ReplicationPad3D "
-            "ReplicationPad3d SpectralNorm Unfold Upsample UpsamplingBilinear2D "
-            "UpsamplingNearest2D ZeroPad1D ZeroPad2D ZeroPad3D "
+            "MaxPool3D MaxUnPool1D MaxUnPool2D MaxUnPool3D "
+            "PixelShuffle PixelUnshuffle "
+            "SpectralNorm Unfold Upsample UpsamplingBilinear2D "
+            "UpsamplingNearest2D "
         ),
         'distributed': (
             "SyncBatchNorm "
@@ -179,8 +176,8 @@ UNSUPPORTED = {
             "conv2d_transpose conv3d conv3d_transpose fold fractional_max_pool2d "
             "fractional_max_pool3d grid_sample interpolate "
             "local_response_norm lp_pool1d lp_pool2d max_pool3d "
-            "max_unpool1d max_unpool2d max_unpool3d pad pixel_shuffle pixel_unshuffle "
-            "rms_norm temporal_shift unfold upsample zeropad2d "
+            "max_unpool1d max_unpool2d max_unpool3d pixel_shuffle pixel_unshuffle "
+            "rms_norm temporal_shift unfold upsample "
         ),
         'fused': (
             "class_center_sample flash_attention_v3_varlen flash_attn_qkvpacked "
