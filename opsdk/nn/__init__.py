@@ -18,6 +18,7 @@ from .norm import GroupNorm, InstanceNorm1D, InstanceNorm2D, InstanceNorm3D, Lay
 from .padding import *  # noqa: F401,F403  (Pad1D/2D/3D and the fixed-mode ones, with aliases)
 from .padding import __all__ as _PADDING_LAYERS
 from .param_attr import ParamAttr
+from .resample import Upsample, UpsamplingBilinear2D, UpsamplingNearest2D
 from .pooling import (AdaptiveAvgPool1D, AdaptiveAvgPool2D, AdaptiveAvgPool3D, AdaptiveMaxPool1D,
                       AdaptiveMaxPool2D, AdaptiveMaxPool3D, AvgPool1D, MaxPool1D)
 from .parameter import Parameter, create_parameter
@@ -48,4 +49,4 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "KLDivLoss", "ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue",
            "ParamAttr", "Parameter", "create_parameter", "recompute_sequential",
            "SparseRowGrad", "SparseGradTensor", "functional", "initializer", "utils",
-           *_PADDING_LAYERS]
+           "Upsample", "UpsamplingNearest2D", "UpsamplingBilinear2D", *_PADDING_LAYERS]

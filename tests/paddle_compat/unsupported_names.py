@@ -8,8 +8,9 @@ when opsdk gets it (the walk fails on a listed name opsdk has).
 
 REASONS = {
     "complex": "complex numbers: opsdk's tensors are real (float16/32/64, ints, bool)",
-    "conv": "convolution, pooling, padding, resampling and the normalizations with running "
-            "statistics: op-pack material (write them with `opsdk new-op`)",
+    "conv": "the rarer convolution and pooling kinds (transposed, 3-D, unpooling, fractional, "
+            "LP), folding, pixel shuffles, sampling grids and the remaining normalizations: "
+            "op-pack material (write them with `opsdk new-op`)",
     "device": "device specifics (CUDA RNG state, pinned memory, data pointers): opsdk places "
               "arrays with NumPy or CuPy",
     "distributed": "a distributed runtime (see paddle.distributed above)",
@@ -147,8 +148,7 @@ UNSUPPORTED = {
             "LPPool1D LPPool1d LPPool2D LPPool2d LocalResponseNorm "
             "MaxPool3D MaxUnPool1D MaxUnPool2D MaxUnPool3D "
             "PixelShuffle PixelUnshuffle "
-            "SpectralNorm Unfold Upsample UpsamplingBilinear2D "
-            "UpsamplingNearest2D "
+            "SpectralNorm Unfold "
         ),
         'distributed': (
             "SyncBatchNorm "
@@ -174,10 +174,10 @@ UNSUPPORTED = {
         'conv': (
             "affine_grid avg_pool3d channel_shuffle conv1d_transpose "
             "conv2d_transpose conv3d conv3d_transpose fold fractional_max_pool2d "
-            "fractional_max_pool3d grid_sample interpolate "
+            "fractional_max_pool3d grid_sample "
             "local_response_norm lp_pool1d lp_pool2d max_pool3d "
             "max_unpool1d max_unpool2d max_unpool3d pixel_shuffle pixel_unshuffle "
-            "rms_norm temporal_shift unfold upsample "
+            "rms_norm temporal_shift unfold "
         ),
         'fused': (
             "class_center_sample flash_attention_v3_varlen flash_attn_qkvpacked "
