@@ -29,12 +29,12 @@ from .functional.elementwise import (abs, add, allclose, cast, ceil, clip, cos, 
                                      remainder, round, rsqrt, sigmoid, sign, sin, sqrt, square,
                                      subtract, tanh, where)
 from .functional.indexing import gather, gather_nd, index_select, masked_select, nonzero, one_hot
-from .functional.linalg import bmm, dot, inner, matmul, mm, outer
+from .functional.linalg import bmm, dot, inner, matmul, mm, mv, outer
 from .functional.reduction import (all, amax, amin, any, argmax, argmin, logsumexp, max, mean,
                                    min, norm, std, sum, var)
-from .functional.shape import (broadcast_to, chunk, concat, expand, expand_as, flatten, flip,
-                               moveaxis, reshape, split, squeeze, stack, t, tile, transpose,
-                               unbind, unsqueeze)
+from .functional.shape import (broadcast_tensors, broadcast_to, chunk, concat, expand, expand_as,
+                               flatten, flip, moveaxis, reshape, split, squeeze, stack, t, tile,
+                               transpose, unbind, unsqueeze)
 from .functional.along_axis import put_along_axis, take_along_axis
 from .functional.cumulative import cumprod, cumprod_, cumsum, cumsum_, logcumsumexp
 from .functional.diagonal import diag, diagonal, trace
@@ -149,6 +149,7 @@ _LAZY_ATTRS = {
     "conv1d": (".nn.functional.conv", "conv1d"),
     "conv2d": (".nn.functional.conv", "conv2d"),
     "adaptive_avg_pool1d": (".nn.functional.pooling", "adaptive_avg_pool1d"),
+    "group_norm": (".nn.functional.norm", "group_norm"),
 }
 
 

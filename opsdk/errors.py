@@ -303,8 +303,9 @@ class ArgumentCombinationError(OpArgumentError, AttributeError):
 
 
 class LayerArgumentError(OpArgumentError, AssertionError):
-    """A layer container got an argument of the wrong kind (``LayerDict.update(1)``); an
-    AssertionError too, as Paddle asserts there."""
+    """A layer or an nn function got an argument Paddle refuses by an assertion
+    (``LayerDict.update(1)``, InstanceNorm's weight_attr and bias_attr not False together,
+    ``F.pad``'s mode, layout or rank); an AssertionError too, as Paddle asserts there."""
 
 
 class StateError(OpsdkError, RuntimeError):

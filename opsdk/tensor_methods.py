@@ -34,9 +34,9 @@ SAME_NAME = {
     products: "prod kron cross",
     nan_reduction: "nansum nanmean count_nonzero",
     cumulative: "cumsum cumprod logcumsumexp cumsum_ cumprod_",
-    linalg: "matmul mm dot inner",
+    linalg: "matmul mm mv dot inner",
     shape: "reshape flatten transpose t squeeze unsqueeze expand expand_as broadcast_to split "
-           "chunk unbind flip tile moveaxis",
+           "chunk unbind flip tile moveaxis broadcast_tensors",
     rearrange: "roll rot90 repeat_interleave",
     diagonal: "diagonal diag trace",
     triangular: "tril triu tril_ triu_",

@@ -88,6 +88,18 @@ class OutputOf:
         return _wrap_req(self.data, self.node(), self.idx)
 
 
+def output_read_by_backward(t):
+    """Mark t (an op's output) as read by its op's backward, as Paddle's kernel for that op
+    reads it (relu, elu, max, logsumexp, divide, ...; opsdk's own rule may read other values):
+    writing t in place before backward then makes backward refuse (InplaceModifiedError, a
+    RuntimeError), as in Paddle. For an op composed of others, t's node is the last one's.
+    Returns t."""
+    node = t._node
+    if node is not None and node.rule is not None and not node.reads_output:
+        node.reads_output = frozenset((t._out_idx,))
+    return t
+
+
 def edge_to(t):
     """Where a gradient for t goes: (t, -1) for a leaf, (node, output index), None for none."""
     if t is None or not t._req:

@@ -74,9 +74,10 @@ def divide(x, y, name=None):
     if xt is None and yt is None:
         return _wrap(as_array(np.true_divide(xd, yd)).astype(default_float()))
     out = compute(np.true_divide, xd, yd, "divide")
-    # the rule for y reads the quotient itself
-    ry = yt is not None and yt._req
-    args = (xt if xt is not None else xd, yt if yt is not None else yd, OUTPUT if ry else None)
+    # the rule for y reads the quotient itself; Paddle's divide kernel reads it for either
+    # gradient, so with a tensor divisor a write into the quotient makes backward refuse
+    args = (xt if xt is not None else xd, yt if yt is not None else yd,
+            OUTPUT if yt is not None else None)
     return record("divide", out, (xt, yt), _DIVIDE, args, broadcast=True)
 
 
@@ -126,17 +127,19 @@ def _pow_by_number_grad(g, x, a):
         return g * _power_slope(x, a)
 
 
-def _pow_grad_in_x(g, x, y, out):
+def _pow_grad_in_x(g, x, y):
     with np.errstate(all="ignore"):
         # y == 0: the derivative is 0, also where x**(y-1) is inf or nan (Paddle)
         return maths.where(_values(y) == 0, 0, g * y * x ** (y - 1))
 
 
-def _pow_grad_in_y(g, x, y, out):
+def _pow_grad_in_y(g, x, y):
     with np.errstate(all="ignore"):
-        # x == 0, y >= 0: x**y is flat in y there (log 0 would give nan or -inf)
+        # x == 0, y >= 0: x**y is flat in y there (log 0 would give nan or -inf). x ** y is
+        # computed again rather than read from the output: Paddle's backward reads x and y
+        # only, so a write into the output leaves backward working
         xv = _values(x)
-        return maths.where((xv == 0) & (_values(y) >= 0), 0, g * out * maths.log(x))
+        return maths.where((xv == 0) & (_values(y) >= 0), 0, g * x ** y * maths.log(x))
 
 
 def _values(v):
@@ -159,10 +162,8 @@ def pow(x, y, name=None):
         out = compute(np.power, xd, yd, "pow")
     if yt is None:
         return record("pow", out, (xt,), _POW_BY_NUMBER, (xt, yd))
-    # the rule for the exponent reads x ** y itself
-    ry = yt._req
-    args = (xt if xt is not None else xd, yt, OUTPUT if ry else None)
-    return record("pow", out, (xt, yt), _POW, args, broadcast=True)
+    return record("pow", out, (xt, yt), _POW, (xt if xt is not None else xd, yt),
+                  broadcast=True)
 
 
 _POW_BY_NUMBER = (_pow_by_number_grad,)

@@ -1,7 +1,7 @@
 """Scans along an axis: cumsum, cumprod, logcumsumexp, and the in-place cumsum_, cumprod_."""
 import numpy as np
 
-from ..autograd.record import needs_grad, record
+from ..autograd.record import needs_grad, output_read_by_backward, record
 from ..dtypes import convert_dtype
 from ..errors import DTypeError, OpArgumentError
 from ..tensor import _wrap
@@ -233,7 +233,8 @@ def cumprod(x, dim=None, dtype=None, name=None):
     if dtype is not None:
         x = _cast(x, dtype, "cumprod")
     x, axis = _along(x, dim, "cumprod")
-    return _scan("cumprod", _cumprod, x, axis)
+    # Paddle's cumprod backward reads the output: writing it in place makes backward refuse
+    return output_read_by_backward(_scan("cumprod", _cumprod, x, axis))
 
 
 # -- logcumsumexp -----------------------------------------------------------------------------
@@ -324,7 +325,7 @@ def logcumsumexp(x, axis=None, dtype=None, name=None):
     elif x._data.dtype.kind not in "fc":
         x = _cast(x, "float32", "logcumsumexp")
     x, axis = _along(x, axis, "logcumsumexp")
-    return _scan("logcumsumexp", _lcse, x, axis)
+    return output_read_by_backward(_scan("logcumsumexp", _lcse, x, axis))
 
 
 # -- in place ---------------------------------------------------------------------------------

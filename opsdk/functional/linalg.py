@@ -124,6 +124,19 @@ def inner(x, y, name=None):
     return reshape(rows, x.shape[:-1] + y.shape[:-1])
 
 
+def mv(x, vec, name=None):
+    """The matrix x [M, N] times the vector vec [N]: a vector [M]."""
+    x = tensor_arg(x, "mv", "x")
+    vec = tensor_arg(vec, "mv", "vec")
+    if x._data.ndim != 2 or vec._data.ndim != 1:
+        raise ShapeError(f"mv: expected: a matrix 'x' and a vector 'vec'; got: shapes "
+                         f"{list(x.shape)} and {list(vec.shape)}")
+    if x._data.shape[1] != vec._data.shape[0]:
+        raise ShapeError(f"mv: x's second dimension must equal vec's length; got: shapes "
+                         f"{list(x.shape)} and {list(vec.shape)}")
+    return matmul(x, vec)
+
+
 def outer(x, y, name=None):
     x = tensor_arg(x, "outer", "x")
     y = tensor_arg(y, "outer", "y")

@@ -9,7 +9,7 @@ import functools
 
 import numpy as np
 
-from ..autograd.record import index_result, record
+from ..autograd.record import index_result, output_read_by_backward, record
 from ..errors import OpArgumentError
 from ..tensor import _wrap
 from . import maths
@@ -193,7 +193,8 @@ def _median_values(x, axis, keepdim, lower_only):
         out = np.full(shape, np.nan, dtype=xd.dtype)
         return _wrap(_drop(out, axis, keepdim))
     value, w = _median_weights(xd, axis, lower_only)
-    return record("median", _drop(value, axis, keepdim), (x,), _MEDIAN, (value.shape, w))
+    return output_read_by_backward(
+        record("median", _drop(value, axis, keepdim), (x,), _MEDIAN, (value.shape, w)))
 
 
 # g shared out with weights fixed at forward

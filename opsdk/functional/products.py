@@ -1,7 +1,7 @@
 """Products: prod (a reduction), kron, cross."""
 import numpy as np
 
-from ..autograd.record import record
+from ..autograd.record import output_read_by_backward, record
 from ..errors import DTypeError, OpArgumentError, ShapeError
 from ..tensor import Tensor, _wrap
 from . import maths
@@ -83,7 +83,7 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
     xd = x._data
     axes = reduce_axes_arg(axis, xd.ndim, "prod")
     out = np.asarray(np.prod(xd, axis=axes, keepdims=keepdim, dtype=xd.dtype))
-    return record("prod", out, (x,), _PROD, (x, axes))
+    return output_read_by_backward(record("prod", out, (x,), _PROD, (x, axes)))
 
 
 def _prod_grad(g, x, axes):

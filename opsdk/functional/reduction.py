@@ -3,7 +3,7 @@ import builtins
 
 import numpy as np
 
-from ..autograd.record import needs_grad, record
+from ..autograd.record import needs_grad, output_read_by_backward, record
 from ..device import array_module
 from ..dtypes import convert_dtype
 from ..errors import OpArgumentError
@@ -84,7 +84,7 @@ def _extreme(name, np_fn):
         mask = xd == out.reshape(ks)
         weight = mask / mask.sum(axis=axes, keepdims=True)
         weight = weight.astype(xd.dtype, copy=False)
-        return record(name_, out, (x,), _WEIGHTED, (ks, weight))
+        return output_read_by_backward(record(name_, out, (x,), _WEIGHTED, (ks, weight)))
     name_ = name
     op.__name__ = name
     op.__doc__ = f"{name.capitalize()} over axis; tied elements share the gradient equally."
@@ -115,7 +115,7 @@ def logsumexp(x, axis=None, keepdim=False, name=None):
     out = s + _wrap(as_array(m))
     if not keepdim:
         out = squeeze(out, axis=list(axes)) if axes else out
-    return out
+    return output_read_by_backward(out)
 
 
 def _index_reduce(name):
@@ -185,7 +185,7 @@ def _var(x, axis, unbiased, keepdim):
     s = sum(c * c, axis=list(axes), keepdim=keepdim)
     with np.errstate(invalid="ignore", divide="ignore"):
         # 0 / 0 = nan for one element (unbiased) or none, as in Paddle
-        return s / float(builtins.max(n - 1 if unbiased else n, 0))
+        return output_read_by_backward(s / float(builtins.max(n - 1 if unbiased else n, 0)))
 
 
 def std(x, axis=None, unbiased=True, keepdim=False, name=None):
@@ -247,7 +247,7 @@ def norm(x, p=2, axis=None, keepdim=False, name=None):
     axes = normalize_axis(axis, xd.ndim, "norm") if xd.ndim else ()
     kept = _norm_kept(xd, p, axes)
     out = kept if keepdim else kept.reshape([s for i, s in enumerate(xd.shape) if i not in axes])
-    return record("norm", out, (x,), _NORM, (x, p, axes))
+    return output_read_by_backward(record("norm", out, (x,), _NORM, (x, p, axes)))
 
 
 def _norm_grad(g, x, p, axes):

@@ -3,8 +3,8 @@ import functools
 
 import numpy as np
 
-from ..autograd.record import record
-from ..errors import OpArgumentError, ShapeError
+from ..autograd.record import record, unbroadcast
+from ..errors import DTypeError, OpArgumentError, ShapeError
 from ..tensor import Tensor
 from . import maths
 from .indexing import getitem
@@ -162,6 +162,48 @@ def broadcast_to(x, shape, name=None):
 
 
 _SAME = (lambda g: g,)
+
+
+def broadcast_tensors(input, name=None):
+    """The tensors of the list ``input`` broadcast to their common shape (a list of copies).
+
+    One op with an output per input, as Paddle's: when any input needs a gradient, every
+    output reports stop_gradient=False. Each input's gradient is its output's summed back to
+    its shape. The tensors must share one dtype (Paddle's rule too).
+
+    Example:
+        >>> a, b = opsdk.broadcast_tensors([opsdk.ones([2, 1]), opsdk.ones([3])])
+        >>> a.shape, b.shape
+        (paddle.Size([2, 3]), paddle.Size([2, 3]))
+    """
+    if not isinstance(input, (list, tuple)):
+        raise OpArgumentError(f"broadcast_tensors: argument 'input' must be a list of Tensors; "
+                              f"got: {type(input).__name__}")
+    ts = [_arg(t, "broadcast_tensors", f"input[{i}]") for i, t in enumerate(input)]
+    if not ts:
+        raise OpArgumentError("broadcast_tensors: argument 'input' must hold at least one Tensor")
+    dtypes = [t._data.dtype for t in ts]
+    if any(d != dtypes[0] for d in dtypes):
+        raise DTypeError(f"broadcast_tensors: the tensors must share one dtype; expected: all "
+                         f"{dtypes[0]}; got: {[str(d) for d in dtypes]}")
+    shapes = [t._data.shape for t in ts]
+    try:
+        shape = np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise ShapeError(f"broadcast_tensors: the shapes do not broadcast together; expected: "
+                         f"equal sizes or 1 in each trailing dimension; got: "
+                         f"{[list(s) for s in shapes]}") from None
+    # copies, as Paddle's (a broadcast view would be read-only)
+    outs = [np.broadcast_to(t._data, shape).copy() for t in ts]
+    rules = tuple(functools.partial(_broadcast_tensors_grad, i) for i in range(len(ts)))
+    return record("broadcast_tensors", outs, tuple(ts), rules, (shapes,))
+
+
+def _broadcast_tensors_grad(i, gs, shapes):
+    g = gs[i]
+    if g is None:  # that output got no gradient
+        return maths.zeros(shapes[i], next(x for x in gs if x is not None))
+    return unbroadcast(g, shapes[i])
 
 
 def expand(x, shape, name=None):

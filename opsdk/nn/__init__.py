@@ -14,8 +14,11 @@ from .layer import Layer
 from .linear import Linear
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, KLDivLoss, L1Loss, MSELoss,
                    HuberLoss, NLLLoss, SmoothL1Loss)
-from .norm import LayerNorm
+from .norm import GroupNorm, InstanceNorm1D, InstanceNorm2D, InstanceNorm3D, LayerNorm
+from .padding import *  # noqa: F401,F403  (Pad1D/2D/3D and the fixed-mode ones, with aliases)
+from .padding import __all__ as _PADDING_LAYERS
 from .param_attr import ParamAttr
+from .resample import Upsample, UpsamplingBilinear2D, UpsamplingNearest2D
 from .pooling import (AdaptiveAvgPool1D, AdaptiveAvgPool2D, AdaptiveAvgPool3D, AdaptiveMaxPool1D,
                       AdaptiveMaxPool2D, AdaptiveMaxPool3D, AvgPool1D, MaxPool1D)
 from .parameter import Parameter, create_parameter
@@ -36,7 +39,8 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "Hardsigmoid", "Hardswish", "Softplus", "Softsign", "Tanhshrink", "LogSigmoid",
            "Mish", "PReLU", "Hardshrink", "Softshrink", "ThresholdedReLU", "GLU", "Flatten",
            "Unflatten", "Identity", "CosineSimilarity", "Module", "ModuleList", "ModuleDict",
-           "LayerNorm", "Dropout", "CrossEntropyLoss", "Conv1D", "Conv2D", "MaxPool2D",
+           "LayerNorm", "GroupNorm", "InstanceNorm1D", "InstanceNorm2D", "InstanceNorm3D",
+           "Dropout", "CrossEntropyLoss", "Conv1D", "Conv2D", "MaxPool2D",
            "AvgPool2D", "BatchNorm1D", "BatchNorm2D", "MaxPool1D", "AvgPool1D",
            "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool1D",
            "AdaptiveMaxPool2D", "AdaptiveMaxPool3D", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
@@ -44,4 +48,5 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss",
            "KLDivLoss", "ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue",
            "ParamAttr", "Parameter", "create_parameter", "recompute_sequential",
-           "SparseRowGrad", "SparseGradTensor", "functional", "initializer", "utils"]
+           "SparseRowGrad", "SparseGradTensor", "functional", "initializer", "utils",
+           "Upsample", "UpsamplingNearest2D", "UpsamplingBilinear2D", *_PADDING_LAYERS]

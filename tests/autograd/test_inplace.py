@@ -115,6 +115,62 @@ def test_modifying_the_output_of_an_op_that_reads_it_is_caught(op, name):
         y.sum().backward()
 
 
+F = opsdk.nn.functional
+# ops whose Paddle backward reads their output (checked against Paddle 3.3.1: after
+# y.scale_(2.0) its backward raises RuntimeError), though opsdk's own rules may read other
+# values: opsdk refuses there too
+PADDLE_READS_OUTPUT = {
+    "relu": F.relu, "relu6": F.relu6, "elu": F.elu, "selu": F.selu,
+    "hardsigmoid": F.hardsigmoid, "silu": F.silu, "layer_norm": lambda t: F.layer_norm(t, [3]),
+    "group_norm": lambda t: F.group_norm(t.reshape([1, 3, 1]), 3),
+    "cumprod": lambda t: opsdk.cumprod(t, 0), "logcumsumexp": opsdk.logcumsumexp,
+    "max": lambda t: opsdk.max(t, keepdim=True), "amin": lambda t: opsdk.amin(t, keepdim=True),
+    "logsumexp": lambda t: opsdk.logsumexp(t, keepdim=True), "median": opsdk.median,
+    "prod": lambda t: opsdk.prod(t, keepdim=True), "var": lambda t: opsdk.var(t, keepdim=True),
+    "std": lambda t: opsdk.std(t, keepdim=True),
+    "norm": lambda t: opsdk.linalg.norm(t, keepdim=True),
+    "dist": lambda t: opsdk.dist(t, opsdk.ones([3])),
+    "divide by a constant tensor": lambda t: t / opsdk.to_tensor([1.0, 2.0, 4.0]),
+}
+# and ops whose Paddle backward does not read it, though opsdk's composition might
+PADDLE_LEAVES_OUTPUT = {
+    "softsign": F.softsign, "swish": F.swish, "leaky_relu": F.leaky_relu,
+    "hardtanh": F.hardtanh, "celu": F.celu,
+    "number ** tensor": lambda t: 2.0 ** t, "divide by a number": lambda t: t / 2.0,
+    "instance_norm": lambda t: F.instance_norm(t.reshape([1, 1, 3])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PADDLE_READS_OUTPUT))
+def test_writing_the_output_of_an_op_whose_paddle_backward_reads_it_is_refused(name):
+    x = leaf([0.3, 0.5, 0.7])
+    y = PADDLE_READS_OUTPUT[name](x * 1.0)
+    y.scale_(2.0)
+    with pytest.raises(InplaceModifiedError, match="reads its own output"):
+        y.sum().backward()
+
+
+@pytest.mark.parametrize("name", sorted(PADDLE_LEAVES_OUTPUT))
+def test_writing_the_output_of_an_op_whose_paddle_backward_does_not_read_it_is_allowed(name):
+    x = leaf([0.3, 0.5, 0.7])
+    fn = PADDLE_LEAVES_OUTPUT[name]
+    (expected,) = opsdk.grad([fn(x * 1.0).sum()], [x])
+    y = fn(x * 1.0)
+    y.scale_(2.0)
+    y.sum().backward()
+    # scale_ in the graph doubles the gradient
+    np.testing.assert_allclose(x.grad.numpy(), 2 * expected.numpy(), rtol=1e-6)
+
+
+def test_relu_in_place_then_exp_in_place_is_refused_as_in_paddle():
+    x = leaf([-1.0, 0.5, 2.0])
+    u = x * 3.0
+    F.relu_(u)
+    u.exp_()
+    with pytest.raises(InplaceModifiedError, match="'relu'"):
+        u.sum().backward()
+
+
 def test_modifying_a_saved_leaf_under_no_grad_is_caught_at_backward():
     w = leaf([2.0])
     y = w * w

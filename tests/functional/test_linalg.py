@@ -208,3 +208,23 @@ def test_inner_refuses_arrays_and_mismatched_last_axes():
         opsdk.inner(x, signed(5))
     with pytest.raises(ShapeError, match=r"inner: x and y must have the same last axis"):
         opsdk.inner(x, opsdk.to_tensor(signed(10, 2)))
+
+
+@pytest.mark.paddle
+def test_mv_matches_paddle():
+    assert_same_as_paddle(lambda p, x, v: p.mv(x, v), [signed(3, 4), signed(4, seed=1)],
+                          diff=(0, 1))
+
+
+def test_mv_to_second_order_and_as_a_method():
+    assert_gradients(lambda x, v: opsdk.mv(x, v), [signed(3, 4), signed(4, seed=1)])
+    x, v = opsdk.to_tensor(signed(2, 3)), opsdk.to_tensor(signed(3, seed=2))
+    np.testing.assert_allclose(x.mv(v).numpy(), signed(2, 3) @ signed(3, seed=2), rtol=1e-12)
+
+
+@pytest.mark.parametrize("xs, vs, words", [([3], [3], "a matrix 'x' and a vector 'vec'"),
+                                           ([2, 3], [3, 1], "a matrix 'x' and a vector 'vec'"),
+                                           ([2, 3], [2], "second dimension must equal")])
+def test_mv_refuses_other_shapes_as_paddle(xs, vs, words):
+    with pytest.raises(ShapeError, match=f"mv: .*{words}"):
+        opsdk.mv(opsdk.ones(xs), opsdk.ones(vs))

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import opsdk
-from opsdk.errors import OpArgumentError, ShapeError
+from opsdk.errors import DTypeError, OpArgumentError, ShapeError
 from helpers.gradients import assert_gradients
 from helpers.samples import signed
 
@@ -215,3 +215,34 @@ def test_moveaxis_with_unequal_axis_counts_is_an_error():
 def test_axis_out_of_range_is_an_error_naming_the_op(call):
     with pytest.raises(OpArgumentError, match=r"argument 'axis' out of range; expected: in"):
         call(opsdk.ones([2, 3]))
+
+
+def test_broadcast_tensors_shapes_and_gradients_summed_back():
+    a = opsdk.to_tensor([[1.0], [2.0]], stop_gradient=False)
+    b = opsdk.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    ra, rb = opsdk.broadcast_tensors([a, b])
+    assert ra.shape == rb.shape == [2, 3]
+    (ra * opsdk.to_tensor([1.0, 2.0, 3.0]) + rb * 2).sum().backward()
+    assert a.grad.numpy().tolist() == [[6.0], [6.0]]
+    assert b.grad.numpy().tolist() == [4.0, 4.0, 4.0]
+    assert_gradients(lambda x, y: opsdk.broadcast_tensors([x, y])[0] * 2
+                     + opsdk.broadcast_tensors([x, y])[1] ** 2, [signed(2, 1), signed(3)])
+
+
+def test_broadcast_tensors_outputs_all_report_a_gradient_as_paddle():
+    # one op with several outputs: the output of an input that needs no gradient reports
+    # stop_gradient=False too, and an output left out of backward contributes nothing
+    c = opsdk.to_tensor([[1.0], [2.0]], stop_gradient=False)
+    rc, rd = opsdk.broadcast_tensors([c, opsdk.ones([3])])
+    assert (rc.stop_gradient, rd.stop_gradient) == (False, False)
+    rc.sum().backward()
+    assert c.grad.numpy().tolist() == [[3.0], [3.0]]
+
+
+def test_broadcast_tensors_refuses_what_paddle_refuses():
+    with pytest.raises(ShapeError, match="broadcast_tensors: the shapes do not broadcast"):
+        opsdk.broadcast_tensors([opsdk.ones([2, 3]), opsdk.ones([3, 2])])
+    with pytest.raises(DTypeError, match="must share one dtype"):
+        opsdk.broadcast_tensors([opsdk.ones([2]), opsdk.ones([2], dtype="float64")])
+    with pytest.raises(OpArgumentError, match="must be a list of Tensors; got: Tensor"):
+        opsdk.broadcast_tensors(opsdk.ones([2]))

@@ -13,7 +13,9 @@ from .loss import cross_entropy, mse_loss
 from .loss_extra import (binary_cross_entropy, binary_cross_entropy_with_logits, kl_div,
                          l1_loss, label_smooth, nll_loss, smooth_l1_loss,
                          softmax_with_cross_entropy, square_error_cost)
-from .norm import cosine_similarity, layer_norm, normalize
+from .norm import cosine_similarity, group_norm, instance_norm, layer_norm, normalize
+from .padding import pad, zeropad2d
+from .resample import interpolate, upsample
 from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d,
                       adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool3d, avg_pool1d,
                       max_pool1d)
@@ -29,7 +31,8 @@ __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "so
            "hardtanh_", "softmax_", "thresholded_relu_", "tanh_", "conv1d", "conv2d",
            "max_pool2d", "avg_pool2d", "batch_norm", "max_pool1d", "avg_pool1d",
            "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
-           "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d"]
+           "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "group_norm",
+           "instance_norm", "pad", "zeropad2d", "interpolate", "upsample"]
 
 
 def _in_place(fn, name):

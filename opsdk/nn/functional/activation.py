@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from ...amp.state import keep_float32
-from ...autograd.record import OUTPUT, needs_grad, record
+from ...autograd.record import OUTPUT, needs_grad, output_read_by_backward, record
 from ...packs.builtin.erf import erf_array as erf
 from ...functional import maths
 from ...functional.casting import cast
@@ -43,7 +43,9 @@ def relu(x, name=None):
     out = np.where(mask, xd, 0).astype(xd.dtype, copy=False)
     if not needs_grad(x):
         return _wrap(out)
-    return record("relu", out, (x,), _TIMES_CONSTANT, (mask.astype(xd.dtype),))
+    # Paddle's relu backward reads the output (a write into it makes backward refuse)
+    return output_read_by_backward(
+        record("relu", out, (x,), _TIMES_CONSTANT, (mask.astype(xd.dtype),)))
 
 
 # g times a constant fixed at forward: a second derivative finds no path to x through it
@@ -114,17 +116,29 @@ def _gelu_tanh_grad(g, x):
 _GELU_TANH = (_gelu_tanh_grad,)
 
 
+def _silu(x, op):
+    x = float_arg(x, op)
+    xd = x.array
+    s = 0.5 * (1.0 + np.tanh(0.5 * xd))   # sigmoid without overflow
+    return record(op, xd * s, (x,), _SILU, (x,))
+
+
 def silu(x, name=None):
     """x * sigmoid(x) (also called swish).
+
+    Paddle's silu backward reads the output: a write into it makes backward refuse.
 
     Example:
         >>> F.silu(opsdk.to_tensor([0.0])).item()
         0.0
     """
-    x = float_arg(x, "silu")
-    xd = x.array
-    s = 0.5 * (1.0 + np.tanh(0.5 * xd))   # sigmoid without overflow
-    return record("silu", xd * s, (x,), _SILU, (x,))
+    return output_read_by_backward(_silu(x, "silu"))
+
+
+def swish(x, name=None):
+    """x * sigmoid(x), silu's values; Paddle's swish backward reads x only, so a write into the
+    output leaves backward working."""
+    return _silu(x, "swish")
 
 
 def _silu_grad(g, x):
@@ -135,8 +149,6 @@ def _silu_grad(g, x):
 
 _SILU = (_silu_grad,)
 
-
-swish = silu
 
 
 def _axis(x, axis, op):

@@ -1,9 +1,12 @@
 """More activations, composed of differentiable opsdk ops (so every order of gradient works).
 
 At the kinks each follows Paddle's choice; the branch a ``where`` does not take never sees
-an input that could overflow (its gradient would be 0 * inf = nan otherwise).
+an input that could overflow (its gradient would be 0 * inf = nan otherwise). Where Paddle's
+backward reads the activation's output (elu, selu, relu6, hardsigmoid), a write into the output
+makes backward refuse, as in Paddle (output_read_by_backward).
 """
 from ...functional.elementwise import abs as _abs, clip, exp, log, tanh, where
+from ...autograd.record import output_read_by_backward
 from ...functional.shape import reshape
 from ._graph import float_arg
 
@@ -24,13 +27,14 @@ def elu(x, alpha=1.0, name=None):
         array([-0.63212055,  2.        ], dtype=float32)
     """
     x = float_arg(x, "elu")
-    return where(x > 0, x, (exp(_negative_part(x)) - 1.0) * alpha)
+    return output_read_by_backward(where(x > 0, x, (exp(_negative_part(x)) - 1.0) * alpha))
 
 
 def selu(x, scale=SELU_SCALE, alpha=SELU_ALPHA, name=None):
     """scale * (x for x > 0, alpha * (exp(x) - 1) otherwise)."""
     x = float_arg(x, "selu")
-    return where(x > 0, x, (exp(_negative_part(x)) - 1.0) * alpha) * scale
+    return output_read_by_backward(
+        where(x > 0, x, (exp(_negative_part(x)) - 1.0) * alpha) * scale)
 
 
 def celu(x, alpha=1.0, name=None):
@@ -41,7 +45,7 @@ def celu(x, alpha=1.0, name=None):
 
 def relu6(x, name=None):
     """min(max(x, 0), 6); the gradient is 1 strictly inside (0, 6), as Paddle."""
-    return hardtanh(float_arg(x, "relu6"), 0.0, 6.0)
+    return output_read_by_backward(hardtanh(float_arg(x, "relu6"), 0.0, 6.0))
 
 
 def hardtanh(x, min=-1.0, max=1.0, name=None):
@@ -53,7 +57,7 @@ def hardtanh(x, min=-1.0, max=1.0, name=None):
 def hardsigmoid(x, slope=0.1666667, offset=0.5, name=None):
     """clamp(slope * x + offset, 0, 1)."""
     x = float_arg(x, "hardsigmoid")
-    return hardtanh(x * slope + offset, 0.0, 1.0)
+    return output_read_by_backward(hardtanh(x * slope + offset, 0.0, 1.0))
 
 
 def hardswish(x, name=None):
@@ -73,7 +77,9 @@ def softplus(x, beta=1.0, threshold=20.0, name=None):
 def softsign(x, name=None):
     """x / (1 + |x|)."""
     x = float_arg(x, "softsign")
-    return x / (_abs(x) + 1.0)
+    # a product last, not a quotient: Paddle's softsign backward reads x only, so a write into
+    # the output leaves backward working (a quotient's backward reads the output)
+    return x * (1.0 / (_abs(x) + 1.0))
 
 
 def tanhshrink(x, name=None):

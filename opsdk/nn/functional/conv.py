@@ -12,12 +12,13 @@ import math
 import numpy as np
 
 from ...autograd.grad_mode import no_grad
-from ...errors import OpArgumentError, ShapeError, UnsupportedError
+from ...errors import OpArgumentError, ShapeError
 from ...functional.creation import full
 from ...functional.linalg import matmul
 from ...functional.reduction import max as _max, mean, sum as _sum
 from ...functional.shape import concat, reshape, stack, transpose, unsqueeze, squeeze
 from ._graph import float_arg
+from .pooling import _average, _max as _window_max, sliding_axis
 
 
 def _pair(v, n, op, arg):
@@ -145,9 +146,7 @@ def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
     return _back(squeeze(y, 2), data_format, ndim=3)
 
 
-def _pool_args(x, kernel_size, stride, padding, ceil_mode, data_format, op):
-    if ceil_mode:
-        raise UnsupportedError(f"{op}: ceil_mode=True is not supported; pad the input instead")
+def _pool_args(x, kernel_size, stride, padding, data_format, op):
     x = _nchw(float_arg(x, op, "x"), data_format, op)
     if x.ndim != 4:
         raise ShapeError(f"{op}: expected: x [N, C, H, W]; got: {list(x.shape)}")
@@ -157,14 +156,32 @@ def _pool_args(x, kernel_size, stride, padding, ceil_mode, data_format, op):
     return x, kernel, stride, pads
 
 
+def _clipped_windows(x, kernel, stride, pads, padding, ceil_mode, op, mask_kernel=False):
+    """Per spatial axis of x [N, C, H, W], Paddle's windows clipped to the input (the 1-D
+    pools' machinery, pooling.sliding_axis): [(start0, end0, start, end)] for H and W."""
+    algorithm = padding.upper() if isinstance(padding, str) else "EXPLICIT"
+    if algorithm == "VALID" and ceil_mode:
+        raise OpArgumentError(f"{op}: padding='VALID' needs ceil_mode=False; got: "
+                              f"ceil_mode=True")
+    return [sliding_axis(x.shape[2 + k], kernel[k], stride[k], pads[k], algorithm, ceil_mode,
+                         op, padding, mask_kernel) for k in range(2)]
+
+
 def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
                data_format="NCHW", name=None):
-    """The maximum over each kernel window (padding counts as -inf)."""
+    """The maximum over each kernel window (padding counts as -inf). With ``ceil_mode`` or
+    ``return_mask`` the windows are Paddle's clipped ones (a window with no input gives
+    -FLT_MAX, mask -1) and the mask holds flat indices h * W + w (int32), as in Paddle."""
     op = "max_pool2d"
-    if return_mask:
-        raise UnsupportedError(f"{op}: return_mask=True is not supported")
-    x, kernel, stride, pads = _pool_args(x, kernel_size, stride, padding, ceil_mode,
-                                         data_format, op)
+    if return_mask and data_format != "NCHW":
+        raise OpArgumentError(f"{op}: return_mask=True needs data_format='NCHW', as in Paddle; "
+                              f"got: {data_format!r}")
+    x, kernel, stride, pads = _pool_args(x, kernel_size, stride, padding, data_format, op)
+    if ceil_mode or return_mask:
+        wins = _clipped_windows(x, kernel, stride, pads, padding, ceil_mode, op,
+                                mask_kernel=bool(return_mask))
+        out = _window_max(x, [(start, end) for _, _, start, end in wins], return_mask, op)
+        return out if return_mask else _back(out, data_format)
     win, _ = _windows(x, kernel, stride, [1, 1], pads, -np.inf, op)
     return _back(_max(win, axis=2), data_format)
 
@@ -172,21 +189,34 @@ def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_m
 def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
                divisor_override=None, data_format="NCHW", name=None):
     """The mean over each kernel window; with ``exclusive`` (the default) padded places are
-    not counted, as in Paddle."""
+    not counted, as in Paddle. ``divisor_override`` rescales that mean as Paddle does:
+    ``mean * kh * kw / divisor_override`` (the window's sum over the divisor where no padding
+    is counted away). With ``ceil_mode`` the windows are Paddle's clipped ones."""
     op = "avg_pool2d"
-    x, kernel, stride, pads = _pool_args(x, kernel_size, stride, padding, ceil_mode,
-                                         data_format, op)
-    win, (ho, wo) = _windows(x, kernel, stride, [1, 1], pads, 0.0, op)
-    total = _sum(win, axis=2)
+    x, kernel, stride, pads = _pool_args(x, kernel_size, stride, padding, data_format, op)
+    y = _avg_pool2d(x, kernel, stride, pads, padding, ceil_mode, exclusive, op)
     if divisor_override:
-        return _back(total / float(divisor_override), data_format)
+        y = y * (float(kernel[0] * kernel[1]) / float(divisor_override))
+    return _back(y, data_format)
+
+
+def _avg_pool2d(x, kernel, stride, pads, padding, ceil_mode, exclusive, op):
+    if ceil_mode or (not exclusive and any(a != b for a, b in pads)):
+        # Paddle's clipped windows; the divisor per axis: the window's places in the input
+        # (exclusive) or in the input and its padding up to L + pad_before (so a trailing pad
+        # larger than the leading one is not counted, as in Paddle)
+        wins = _clipped_windows(x, kernel, stride, pads, padding, ceil_mode, op)
+        return _average(x, [2, 3], [(start, end, (end - start) if exclusive else (end0 - start0))
+                                    for start0, end0, start, end in wins])
+    win, _ = _windows(x, kernel, stride, [1, 1], pads, 0.0, op)
+    total = _sum(win, axis=2)
     if exclusive and any(p for pair in pads for p in pair):
         with no_grad():
             ones = full([1, 1] + x.shape[2:], 1.0, dtype=x.dtype)
             count, _ = _windows(ones, kernel, stride, [1, 1], pads, 0.0, op)
             count = _sum(count, axis=2)
-        return _back(total / count, data_format)
-    return _back(total / float(kernel[0] * kernel[1]), data_format)
+        return total / count
+    return total / float(kernel[0] * kernel[1])
 
 
 def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False,

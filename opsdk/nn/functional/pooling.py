@@ -144,6 +144,15 @@ def _sliding(x, kernel_size, stride, padding, ceil_mode, op, mask_kernel=False):
                               f"kernel_size={kernel_size}, stride={stride}")
     length = x.shape[2]
     before, after, algorithm = _padding_1d(padding, kernel, stride, length, ceil_mode, op)
+    return sliding_axis(length, kernel, stride, (before, after), algorithm, ceil_mode, op,
+                        padding, mask_kernel)
+
+
+def sliding_axis(length, kernel, stride, pads, algorithm, ceil_mode, op, padding,
+                 mask_kernel=False):
+    """The windows along one axis of length ``length``, padded by ``pads`` (before, after):
+    (start0, end0, start, end) arrays over the output places (see the module docstring)."""
+    before, after = pads
     if mask_kernel:
         # Paddle's max-with-index kernel takes one symmetric pad and ignores 'SAME'
         if algorithm == "SAME":

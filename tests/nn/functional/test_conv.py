@@ -54,8 +54,28 @@ def test_batch_norm_updates_the_running_statistics_as_paddle():
 def test_bad_arguments_are_named():
     with pytest.raises(ValueError, match="conv2d: x has 4 channels"):
         F.conv2d(opsdk.to_tensor(X), opsdk.to_tensor(W), groups=1)
-    with pytest.raises(NotImplementedError, match="ceil_mode=True"):
-        F.max_pool2d(opsdk.to_tensor(X), 2, ceil_mode=True)
+    with pytest.raises(ValueError, match="max_pool2d: padding='VALID' needs ceil_mode=False"):
+        F.max_pool2d(opsdk.to_tensor(X), 2, padding="VALID", ceil_mode=True)
+    with pytest.raises(ValueError, match="max_pool2d: return_mask=True needs data_format='NCHW'"):
+        F.max_pool2d(opsdk.to_tensor(X), 2, return_mask=True, data_format="NHWC")
+
+
+def test_ceil_mode_windows_and_mask_by_hand():
+    x = opsdk.to_tensor(np.arange(25.0).reshape(1, 1, 5, 5))
+    # the last window of each axis holds only the last row / column
+    assert F.max_pool2d(x, 2, ceil_mode=True).numpy()[0, 0].tolist() == \
+        [[6.0, 8.0, 9.0], [16.0, 18.0, 19.0], [21.0, 23.0, 24.0]]
+    # exclusive: the corner window averages its one value
+    assert F.avg_pool2d(x, 2, ceil_mode=True).numpy()[0, 0, 2, 2] == 24.0
+    y, mask = F.max_pool2d(x, 2, return_mask=True)
+    assert mask.numpy()[0, 0].tolist() == [[6, 8], [16, 18]] and mask.dtype == "int32"
+
+
+def test_divisor_override_rescales_the_mean_as_paddle():
+    # Paddle: mean * kh * kw / divisor; at a padded window the exclusive mean counts fewer places
+    x = opsdk.to_tensor(np.arange(25.0).reshape(1, 1, 5, 5))
+    y = F.avg_pool2d(x, 2, 2, padding=1, divisor_override=2).numpy()[0, 0]
+    assert y[0].tolist() == [0.0, 3.0, 7.0] and y[1, 1] == 18.0
 
 
 CASES = {
@@ -67,6 +87,18 @@ CASES = {
                [X[:, :, 0], W[:, :, 0] * 1]),
     "max_pool2d": (lambda P, x: P.nn.functional.max_pool2d(x, 3, stride=2, padding=1), [X]),
     "avg_pool2d": (lambda P, x: P.nn.functional.avg_pool2d(x, 3, stride=2, padding=1), [X]),
+    "max_pool2d_ceil": (lambda P, x: P.nn.functional.max_pool2d(x, [2, 3], stride=[2, 2],
+                                                                ceil_mode=True), [X]),
+    "max_pool2d_mask": (lambda P, x: P.nn.functional.max_pool2d(x, 2, padding=1,
+                                                                return_mask=True), [X]),
+    "avg_pool2d_ceil": (lambda P, x: P.nn.functional.avg_pool2d(x, 3, stride=2, padding=1,
+                                                                ceil_mode=True), [X]),
+    "avg_pool2d_ceil_inclusive": (lambda P, x: P.nn.functional.avg_pool2d(
+        x, 2, padding=[0, 1, 1, 0], ceil_mode=True, exclusive=False), [X]),
+    "avg_pool2d_inclusive_uneven_pad": (lambda P, x: P.nn.functional.avg_pool2d(
+        x, 3, stride=2, padding="SAME", exclusive=False), [X]),
+    "avg_pool2d_divisor": (lambda P, x: P.nn.functional.avg_pool2d(
+        x, 2, stride=2, padding=1, divisor_override=3), [X]),
 }
 
 

@@ -1,10 +1,12 @@
-"""layer_norm and normalize: values against PyTorch, gradients to second order."""
+"""layer_norm, group_norm, instance_norm and normalize: values against PyTorch and Paddle,
+gradients to second order."""
 import numpy as np
 import pytest
 
 import opsdk as paddle
 import opsdk.nn.functional as F
 from opsdk.errors import ShapeError
+from helpers.frameworks import assert_same_as_paddle
 from helpers.gradients import assert_gradients
 from helpers.samples import signed
 
@@ -12,11 +14,20 @@ from helpers.samples import signed
 def test_layer_norm_matches_torch_with_weight_and_bias():
     torch = pytest.importorskip("torch")
     x, w, b = signed(3, 2, 4, seed=1), signed(2, 4, seed=2), signed(2, 4, seed=3)
-    ours = F.layer_norm(*[paddle.to_tensor(a) for a in (x, w, b)][:1], [2, 4],
-                        paddle.to_tensor(w), paddle.to_tensor(b), 1e-5).numpy()
+    # Paddle's weight and bias are 1-D with prod(normalized_shape) elements
+    ours = F.layer_norm(paddle.to_tensor(x), [2, 4], paddle.to_tensor(w.reshape(-1)),
+                        paddle.to_tensor(b.reshape(-1)), 1e-5).numpy()
     theirs = torch.nn.functional.layer_norm(torch.tensor(x), [2, 4], torch.tensor(w),
                                             torch.tensor(b), 1e-5).numpy()
     np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("arg, shape", [("weight", [2, 4]), ("weight", [4]), ("bias", [9])])
+def test_layer_norm_weight_and_bias_must_be_flat_as_in_paddle(arg, shape):
+    x = paddle.ones([3, 2, 4])
+    with pytest.raises(ShapeError, match=rf"layer_norm: argument '{arg}' must be 1-D .*"
+                                         rf"expected: shape \[8\]"):
+        F.layer_norm(x, [2, 4], **{arg: paddle.ones(shape)})
 
 
 def test_layer_norm_gradients_match_numeric_to_second_order():
@@ -53,3 +64,69 @@ def test_cosine_similarity_matches_torch_and_its_gradients_numeric():
     theirs = torch.nn.functional.cosine_similarity(torch.tensor(a), torch.tensor(b), dim=1)
     np.testing.assert_allclose(ours, theirs.numpy(), rtol=1e-12)
     assert_gradients(lambda x, y: F.cosine_similarity(x, y, axis=0), [a, b])
+
+
+NORM_CASES = {
+    "group_norm": (lambda P, x, w, b: P.nn.functional.group_norm(x, 2, 1e-3, w, b),
+                   [signed(2, 4, 3, seed=7), signed(4, seed=8), signed(4, seed=9)]),
+    "group_norm_nhwc": (lambda P, x, w, b: P.nn.functional.group_norm(
+        x, 2, weight=w, bias=b, data_format="NHWC"),
+        [signed(2, 3, 2, 4, seed=7), signed(4, seed=8), signed(4, seed=9)]),
+    "group_norm_2d": (lambda P, x, w, b: P.nn.functional.group_norm(x, 4, weight=w, bias=b),
+                      [signed(3, 4, seed=7), signed(4, seed=8), signed(4, seed=9)]),
+    "instance_norm": (lambda P, x, w, b: P.nn.functional.instance_norm(x, weight=w, bias=b),
+                      [signed(2, 3, 2, 4, seed=7), signed(3, seed=8), signed(3, seed=9)]),
+    "instance_norm_2d": (lambda P, x, w, b: P.nn.functional.instance_norm(x, weight=w, bias=b),
+                         [signed(3, 4, seed=7), signed(4, seed=8), signed(4, seed=9)]),
+}
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("case", NORM_CASES)
+def test_group_and_instance_norm_match_paddle(case):
+    fn, arrays = NORM_CASES[case]
+    # Paddle's float64 instance_norm is accurate to about 1e-10
+    assert_same_as_paddle(fn, arrays, diff=(0, 1, 2), rtol=1e-8, atol=1e-9)
+
+
+def test_group_and_instance_norm_gradients_to_second_order():
+    assert_gradients(lambda x, w, b: F.group_norm(x, 2, weight=w, bias=b),
+                     [signed(2, 4, 2, seed=1), signed(4, seed=2), signed(4, seed=3)])
+    assert_gradients(lambda x, w: F.instance_norm(x, weight=w),
+                     [signed(2, 2, 3, seed=4), signed(2, seed=5)])
+
+
+def test_group_norm_values_by_hand():
+    x = paddle.to_tensor([[[1.0], [3.0], [2.0], [6.0]]], dtype="float64")
+    np.testing.assert_allclose(F.group_norm(x, 2, epsilon=0.0).numpy().ravel(), [-1, 1, -1, 1])
+
+
+def test_instance_norm_ignores_the_running_statistics_as_paddle():
+    # Paddle 3.3.1 always normalizes by the input's statistics and never updates the running
+    # ones, use_input_stats=False included
+    x = paddle.to_tensor(signed(2, 3, 4, seed=6))
+    rm, rv = paddle.full([3], 0.5, dtype="float64"), paddle.full([3], 2.0, dtype="float64")
+    y = F.instance_norm(x, rm, rv, use_input_stats=False)
+    np.testing.assert_allclose(y.numpy(), F.instance_norm(x).numpy())
+    assert rm.numpy().tolist() == [0.5] * 3 and rv.numpy().tolist() == [2.0] * 3
+
+
+def test_group_and_instance_norm_refuse_bad_arguments():
+    x = paddle.ones([2, 4, 3])
+    with pytest.raises(ShapeError, match="group_norm: the number of channels must be divisible"):
+        F.group_norm(x, 3)
+    with pytest.raises(ShapeError, match=r"group_norm: argument 'weight' .*expected: shape \[4\]"):
+        F.group_norm(x, 2, weight=paddle.ones([2]))
+    with pytest.raises(ValueError, match="group_norm: argument 'data_format'"):
+        F.group_norm(x, 2, data_format="NCX")
+    with pytest.raises(ShapeError, match=r"instance_norm: argument 'bias' .*expected: shape \[4\]"):
+        F.instance_norm(x, bias=paddle.ones([3]))
+
+
+def test_input_gradients_where_paddle_is_wrong_are_the_derivative():
+    # Paddle 3.3.1 takes a layer_norm weight that needs no gradient as 1 in x's gradient, and
+    # its group_norm without a weight gives x a gradient that is not the derivative: opsdk's
+    # match central differences there (docs/paddle.md, paddle.nn)
+    w = paddle.to_tensor(signed(3, seed=11))
+    assert_gradients(lambda x: F.layer_norm(x, 3, weight=w), [signed(2, 3, seed=12)])
+    assert_gradients(lambda x: F.group_norm(x, 2), [signed(2, 4, 3, seed=13)])
