@@ -4,6 +4,8 @@ NaN sorts as the largest value, as in Paddle. Among equal values the order is Pa
 its std::sort / std::nth_element leave (stl_order replays them on the rows with ties), and the
 input order with stable=True.
 """
+from collections import namedtuple
+
 import numpy as np
 
 from ..autograd.record import index_result, needs_grad
@@ -12,6 +14,9 @@ from ..tensor import _wrap
 from .flat_index import positions, take
 from .op_args import aliases, axis_arg, int_arg, tensor_arg
 from .stl_order import replay_rows, same, sort_row, topk_row
+
+# what topk returns, as Paddle's TopKRetType: a tuple whose parts also have names
+TopKRetType = namedtuple("TopKRetType", ["values", "indices"])
 
 # std::sort insertion-sorts ranges of up to 16: shorter rows come out stable anyway
 _STABLE_UP_TO = 16
@@ -124,7 +129,8 @@ def topk(x, k, axis=None, largest=True, sorted=True, name=None):
         sorted: sort the k values (else Paddle's selection order).
 
     Returns:
-        (values, indices), each of x's shape with axis cut to k.
+        TopKRetType(values, indices) (a named tuple, as Paddle's), each of x's shape with axis
+        cut to k.
 
     Example:
         >>> v, i = opsdk.topk(opsdk.to_tensor([1.0, 3.0, 2.0]), 2)
@@ -136,8 +142,8 @@ def topk(x, k, axis=None, largest=True, sorted=True, name=None):
     axis = axis_arg(-1 if axis is None else axis, xd.ndim, "topk")
     k = _k_arg(k, _as_1d(x).shape[axis], "topk", axis)
     if xd.ndim == 0:
-        return take("topk", x, np.zeros((), dtype=np.int64)), \
-            index_result(x, np.zeros((), np.int64))
+        return TopKRetType(take("topk", x, np.zeros((), dtype=np.int64)),
+                           index_result(x, np.zeros((), np.int64)))
     n = xd.shape[axis]
     if 8 * k < n and xd.size:
         idx = _top_order(xd, axis, k, largest)
@@ -150,7 +156,7 @@ def topk(x, k, axis=None, largest=True, sorted=True, name=None):
         need = _ties_matter(xd, idx, axis) if sorted or 64 * k < n else \
             np.ones(idx.shape[:axis] + idx.shape[axis + 1:], dtype=bool)
         idx = replay_rows(xd, axis, idx, need, lambda row: topk_row(row, k, largest, sorted))
-    return take_along("topk", x, idx, axis), index_result(x, idx)
+    return TopKRetType(take_along("topk", x, idx, axis), index_result(x, idx))
 
 
 def _ties_matter(a, idx, axis):

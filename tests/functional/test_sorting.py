@@ -75,6 +75,12 @@ def test_topk_values_indices_and_gradients(largest):
     assert_gradients(lambda x: opsdk.topk(x, 2, axis=0, largest=largest)[0] ** 2, [a])
 
 
+def test_topk_returns_a_named_tuple_as_paddle():
+    res = opsdk.to_tensor([1.0, 3.0, 2.0]).topk(2)
+    assert res.values.numpy().tolist() == [3.0, 2.0] and res.indices.numpy().tolist() == [1, 2]
+    assert res._fields == ("values", "indices") and isinstance(res, tuple)
+
+
 def test_topk_defaults_to_the_last_axis_and_picks_among_ties_as_paddle():
     v, i = opsdk.topk(opsdk.to_tensor(TIES), 4)
     assert v.numpy().tolist() == [3, 3, 2, 1] and i.numpy().tolist() == [4, 0, 2, 3]
