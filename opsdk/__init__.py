@@ -65,6 +65,12 @@ from .functional.special import (digamma, erfinv, gammainc, gammaincc, gammaln, 
 from .functional.bitwise import (bitwise_and, bitwise_invert, bitwise_left_shift, bitwise_not,
                                  bitwise_or, bitwise_right_shift, bitwise_xor, gcd, lcm)
 from .functional.select_fill import index_fill, masked_scatter, renorm
+from .functional.manipulation import (atleast_1d, atleast_2d, atleast_3d, block_diag,
+                                      column_stack, diag_embed, dsplit, dstack, hsplit, hstack,
+                                      matrix_transpose, narrow, ravel, reverse, row_stack,
+                                      slice, strided_slice, swapaxes, swapdims, take,
+                                      take_along_dim, tensor_split, unflatten, unstack, view_as,
+                                      vsplit, vstack)
 
 # Paddle's other names for the same ops (paddle.cat is paddle.concat, ...)
 globals().update(_tensor_methods.paddle_aliases(globals()))

@@ -16,7 +16,7 @@ from .dtypes import convert_dtype
 from .errors import ArgumentTypeError, OpArgumentError, ShapeError, StateError
 from .functional import (along_axis, arithmetic, bitwise, casting, combined, counting,
                          creation, cumulative, diagonal, indexing, inplace, linalg, logic,
-                         more_unary, nan_reduction, order_stats, products, rearrange, reduction,
+                         manipulation, more_unary, nan_reduction, order_stats, products, rearrange, reduction,
                          scatter, select_fill, shape, sorting, special, triangular, trig, unary)
 from .tensor import Tensor, _wrap, bump_version
 
@@ -55,6 +55,9 @@ SAME_NAME = {
     bitwise: "bitwise_and bitwise_or bitwise_xor bitwise_not bitwise_invert bitwise_left_shift "
              "bitwise_right_shift gcd lcm",
     select_fill: "index_fill masked_scatter renorm",
+    manipulation: "unstack hsplit vsplit dsplit tensor_split atleast_1d atleast_2d atleast_3d "
+                  "ravel narrow swapaxes swapdims matrix_transpose view_as unflatten take "
+                  "take_along_dim slice strided_slice reverse diag_embed block_diag",
 }
 
 # in place, the result written into the tensor: (method, op, NumPy ufunc for a plain write,
