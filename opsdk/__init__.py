@@ -71,6 +71,9 @@ from .functional.manipulation import (atleast_1d, atleast_2d, atleast_3d, block_
                                       slice, strided_slice, swapaxes, swapdims, take,
                                       take_along_dim, tensor_split, unflatten, unstack, view_as,
                                       vsplit, vstack)
+from .functional.placement import (diagonal_scatter, index_put, index_put_, index_sample,
+                                   multiplex, scatter_add, scatter_add_, scatter_reduce,
+                                   select_scatter, slice_scatter)
 
 # Paddle's other names for the same ops (paddle.cat is paddle.concat, ...)
 globals().update(_tensor_methods.paddle_aliases(globals()))

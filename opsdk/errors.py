@@ -21,6 +21,12 @@ class DTypeError(OpArgumentError, TypeError):
     """An argument has a dtype the op does not accept."""
 
 
+class WrittenShapeError(ShapeError, RuntimeError, AssertionError):
+    """A value whose shape differs from the region it replaces (Paddle raises RuntimeError
+    from select_scatter, AssertionError from diagonal_scatter, ValueError from
+    slice_scatter)."""
+
+
 class IndexOutOfRangeError(OpArgumentError, IndexError):
     """An index argument (scatter, take_along_axis, index_add, ...) points outside the tensor."""
 

@@ -16,7 +16,7 @@ from .dtypes import convert_dtype
 from .errors import ArgumentTypeError, OpArgumentError, ShapeError, StateError
 from .functional import (along_axis, arithmetic, bitwise, casting, combined, counting,
                          creation, cumulative, diagonal, indexing, inplace, linalg, logic,
-                         manipulation, more_unary, nan_reduction, order_stats, products, rearrange, reduction,
+                         manipulation, more_unary, placement, nan_reduction, order_stats, products, rearrange, reduction,
                          scatter, select_fill, shape, sorting, special, triangular, trig, unary)
 from .tensor import Tensor, _wrap, bump_version
 
@@ -58,6 +58,8 @@ SAME_NAME = {
     manipulation: "unstack hsplit vsplit dsplit tensor_split atleast_1d atleast_2d atleast_3d "
                   "ravel narrow swapaxes swapdims matrix_transpose view_as unflatten take "
                   "take_along_dim slice strided_slice reverse diag_embed block_diag",
+    placement: "scatter_add scatter_add_ scatter_reduce index_sample index_put index_put_ "
+               "select_scatter slice_scatter diagonal_scatter multiplex",
 }
 
 # in place, the result written into the tensor: (method, op, NumPy ufunc for a plain write,
