@@ -74,6 +74,9 @@ from .functional.manipulation import (atleast_1d, atleast_2d, atleast_3d, block_
 from .functional.placement import (diagonal_scatter, index_put, index_put_, index_sample,
                                    multiplex, scatter_add, scatter_add_, scatter_reduce,
                                    select_scatter, slice_scatter)
+from .functional.generated import (cartesian_prod, combinations, range, tril_indices,
+                                   triu_indices, vander)
+from .functional.tensor_info import is_empty, is_floating_point, is_integer
 
 # Paddle's other names for the same ops (paddle.cat is paddle.concat, ...)
 globals().update(_tensor_methods.paddle_aliases(globals()))

@@ -15,9 +15,10 @@ from .device import CPU, Place, move_to
 from .dtypes import convert_dtype
 from .errors import ArgumentTypeError, OpArgumentError, ShapeError, StateError
 from .functional import (along_axis, arithmetic, bitwise, casting, combined, counting,
-                         creation, cumulative, diagonal, indexing, inplace, linalg, logic,
-                         manipulation, more_unary, placement, nan_reduction, order_stats, products, rearrange, reduction,
-                         scatter, select_fill, shape, sorting, special, triangular, trig, unary)
+                         creation, cumulative, diagonal, generated, indexing, inplace, linalg,
+                         logic, manipulation, more_unary, nan_reduction, order_stats, placement,
+                         products, rearrange, reduction, scatter, select_fill, shape, sorting,
+                         special, tensor_info, triangular, trig, unary)
 from .tensor import Tensor, _wrap, bump_version
 
 # methods named as the module function they are, by module
@@ -60,6 +61,9 @@ SAME_NAME = {
                   "take_along_dim slice strided_slice reverse diag_embed block_diag",
     placement: "scatter_add scatter_add_ scatter_reduce index_sample index_put index_put_ "
                "select_scatter slice_scatter diagonal_scatter multiplex",
+    generated: "combinations vander new_zeros new_ones new_full new_empty",
+    tensor_info: "ndimension is_floating_point is_integer is_empty is_same_shape element_size "
+                 "type_as",
 }
 
 # in place, the result written into the tensor: (method, op, NumPy ufunc for a plain write,
@@ -196,6 +200,7 @@ class TensorMethods:
     view = shape.reshape
     T = property(lambda self: shape.transpose(self, list(range(self.ndim))[::-1]))
     contiguous = lambda self: self  # noqa: E731  (every tensor is)
+    itemsize = property(tensor_info.element_size)
     is_contiguous = lambda self: True  # noqa: E731
 
     def astype(self, dtype):
