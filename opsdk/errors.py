@@ -308,6 +308,11 @@ class ArgumentCombinationError(OpArgumentError, AttributeError):
     Embedding's scale_grad_by_freq with sparse)."""
 
 
+class AssertedArgumentError(OpArgumentError, AssertionError):
+    """An op got an argument Paddle refuses by an assertion (narrow's start and length,
+    unflatten's axis); an AssertionError too, as Paddle asserts there."""
+
+
 class LayerArgumentError(OpArgumentError, AssertionError):
     """A layer or an nn function got an argument Paddle refuses by an assertion
     (``LayerDict.update(1)``, InstanceNorm's weight_attr and bias_attr not False together,

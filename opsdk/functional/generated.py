@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 
 from ..dtypes import convert_dtype, default_float
-from ..errors import OpArgumentError, ShapeError
+from ..errors import ArgumentTypeError, OpArgumentError, ShapeError
 from ..tensor import Tensor, _wrap
 from . import creation, flat_index
 from .cumulative import cumprod
@@ -53,10 +53,10 @@ def triu_indices(row, col=None, offset=0, dtype="int64"):
     return _indices(np.triu_indices, row, col, offset, dtype, "triu_indices")
 
 
-def _vector(x, op, i=None):
+def _vector(x, op, i=None, error=ShapeError):
     x = _arg(x, op, "x" if i is None else f"x[{i}]")
     if x.ndim != 1:
-        raise ShapeError(f"{op}: expected: a 1-D tensor; got: shape {x.shape}")
+        raise error(f"{op}: expected: a 1-D tensor; got: shape {x.shape}")
     return x
 
 
@@ -75,7 +75,7 @@ def cartesian_prod(x, name=None):
 
 def combinations(x, r=2, with_replacement=False, name=None):
     """The r-element combinations of the elements of 1-D x, in order, as rows ([k, r])."""
-    x = _vector(x, "combinations")
+    x = _vector(x, "combinations", error=ArgumentTypeError)  # Paddle: a TypeError here
     if r < 0:
         raise OpArgumentError(f"combinations: argument 'r' must not be negative; got: {r}")
     if r == 0:

@@ -7,7 +7,8 @@ import builtins
 import numpy as np
 
 from ..autograd.record import clone
-from ..errors import IndexOutOfRangeError, OpArgumentError, ShapeError
+from ..errors import (AssertedArgumentError, DTypeError, IndexOutOfRangeError, OpArgumentError,
+                      ShapeError)
 from ..tensor import Tensor
 from . import creation, flat_index
 from .along_axis import take_along_axis
@@ -158,18 +159,28 @@ def ravel(input):
     return reshape_exact(x, [x.size], "ravel")
 
 
+def _axis_in_range(axis, ndim, op, arg):
+    """check_axis, with an axis out of range an IndexError too (as Paddle's there)."""
+    a = int_arg(axis, op, arg)
+    if not -ndim <= a < ndim:
+        raise IndexOutOfRangeError(f"{op}: argument '{arg}' out of range; expected: in "
+                                   f"[{-ndim}, {ndim - 1}] for a {ndim}-d tensor; got: {a}")
+    return a % ndim
+
+
 def narrow(input, dim, start, length):
     """The elements start .. start + length - 1 along dim (a view of input)."""
     x = _arg(input, "narrow")
     if x.ndim == 0:
-        raise ShapeError("narrow: expected: a tensor with at least 1 dimension; got: a 0-d tensor")
-    dim = check_axis(dim, x.ndim, "narrow", "dim")
+        raise AssertedArgumentError("narrow: expected: a tensor with at least 1 dimension; "
+                                    "got: a 0-d tensor")
+    dim = _axis_in_range(dim, x.ndim, "narrow", "dim")
     start = int_arg(start, "narrow", "start")
     n = x._data.shape[dim]
     if length < 0 or not -n <= start <= n or (start % n if n and start < 0 else start) + length > n:
-        raise IndexOutOfRangeError(f"narrow: start {start} and length {length} do not fit in "
-                                   f"dimension {dim} of size {n}; expected: -{n} <= start <= "
-                                   f"{n}, 0 <= length, start + length <= {n}")
+        raise AssertedArgumentError(f"narrow: start {start} and length {length} do not fit in "
+                                    f"dimension {dim} of size {n}; expected: -{n} <= start <= "
+                                    f"{n}, 0 <= length, start + length <= {n}")
     start = start + n if start < 0 else start
     return getitem(x, (_S(None),) * dim + (_S(start, start + length),))
 
@@ -181,7 +192,8 @@ def swapaxes(x, perm=None, *dims, name=None, dim0=None, dim1=None):
     if dim0 is not None or dims or (isinstance(perm, (int, np.integer)) and dim1 is not None):
         a = perm if dim0 is None else dim0
         b = dims[0] if dims else dim1
-        a, b = check_axis(a, x.ndim, "swapaxes", "dim0"), check_axis(b, x.ndim, "swapaxes", "dim1")
+        a, b = (_axis_in_range(a, x.ndim, "swapaxes", "dim0"),
+                _axis_in_range(b, x.ndim, "swapaxes", "dim1"))
         perm = list(range(x.ndim))
         perm[a], perm[b] = perm[b], perm[a]
     return transpose(x, perm)
@@ -209,7 +221,11 @@ def view_as(x, other, name=None):
 def unflatten(x, axis, shape, name=None):
     """Axis ``axis`` of x split into the dimensions ``shape`` (one may be -1); a view."""
     x = _arg(x, "unflatten")
-    axis = check_axis(axis, x.ndim, "unflatten")
+    a = int_arg(axis, "unflatten", "axis")
+    if not -x.ndim <= a < x.ndim:
+        raise AssertedArgumentError(f"unflatten: argument 'axis' out of range; expected: in "
+                                    f"[{-x.ndim}, {x.ndim - 1}]; got: {a}")
+    axis = a % x.ndim
     shape = _ints(shape, "unflatten", "shape")
     if not shape:
         raise ShapeError("unflatten: argument 'shape' must not be empty")
@@ -233,8 +249,8 @@ def take(x, index, mode="raise", name=None):
         raise OpArgumentError(f"take: argument 'mode' must be 'raise', 'wrap' or 'clip'; "
                               f"got: {mode!r}")
     if index._data.dtype.kind not in "iu":
-        raise OpArgumentError(f"take: argument 'index' must be an int32 or int64 tensor; "
-                              f"got: {index._data.dtype}")
+        raise DTypeError(f"take: argument 'index' must be an int32 or int64 tensor; "
+                         f"got: {index._data.dtype}")
     n = x.size
     idx = np.asarray(index._data).astype(np.int64)
     if mode == "raise":
@@ -324,6 +340,9 @@ def block_diag(inputs, name=None):
             raise ShapeError(f"block_diag: expected: tensors of at most 2 dimensions; got: "
                              f"inputs[{i}] with {t.ndim}")
         ts.append(atleast_2d(t))
+    dtypes = [str(t._data.dtype) for t in ts]
+    if len(set(dtypes)) > 1:
+        raise DTypeError(f"block_diag: the tensors must share one dtype; got: {dtypes}")
     width = sum(t._data.shape[1] for t in ts)
     rows, left = [], 0
     for t in ts:

@@ -56,7 +56,7 @@ def test_second_order_gradients():
 
 
 def test_errors_name_the_op_and_the_argument():
-    with pytest.raises(ShapeError, match="combinations: expected: a 1-D tensor"):
+    with pytest.raises(TypeError, match="combinations: expected: a 1-D tensor"):  # as Paddle
         opsdk.combinations(opsdk.ones([2, 2]))
     with pytest.raises(ShapeError, match="vander: expected: a 1-D tensor"):
         opsdk.vander(opsdk.ones([2, 2]))

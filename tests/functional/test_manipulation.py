@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import opsdk
-from opsdk.errors import IndexOutOfRangeError, OpArgumentError, ShapeError
+from opsdk.errors import DTypeError, IndexOutOfRangeError, OpArgumentError, ShapeError
 from helpers.frameworks import assert_same_as_paddle, import_paddle, paddle_cases
 from helpers.gradients import assert_gradients
 from helpers.samples import signed
@@ -129,8 +129,16 @@ def test_errors_name_the_op_and_the_argument():
         opsdk.take(x, opsdk.to_tensor([6]))
     with pytest.raises(OpArgumentError, match="take: argument 'mode'"):
         opsdk.take(x, opsdk.to_tensor([1]), mode="nearest")
-    with pytest.raises(IndexOutOfRangeError, match="narrow: start 2 and length 2"):
+    with pytest.raises(AssertionError, match="narrow: start 2 and length 2"):  # as Paddle's
         opsdk.narrow(x, 0, 2, 2)
+    with pytest.raises(IndexError, match="narrow: argument 'dim' out of range"):
+        opsdk.narrow(x, 3, 0, 1)
+    with pytest.raises(IndexError, match="swapaxes: argument 'dim1' out of range"):
+        opsdk.swapaxes(x, 0, 2)
+    with pytest.raises(AssertionError, match="unflatten: argument 'axis' out of range"):
+        opsdk.unflatten(x, 3, [3])
+    with pytest.raises(DTypeError, match="take: argument 'index' must be an int32"):
+        opsdk.take(x, opsdk.to_tensor([1.0]))
     with pytest.raises(ShapeError, match="matrix_transpose: expected"):
         opsdk.matrix_transpose(opsdk.ones([3]))
     with pytest.raises(ShapeError, match="unflatten: shape"):
@@ -139,3 +147,5 @@ def test_errors_name_the_op_and_the_argument():
         opsdk.diag_embed(x, 0, 0, -3)
     with pytest.raises(ShapeError, match="block_diag: expected: tensors of at most 2"):
         opsdk.block_diag([opsdk.ones([1, 1, 1])])
+    with pytest.raises(DTypeError, match="block_diag: the tensors must share one dtype"):
+        opsdk.block_diag([opsdk.ones([1]), opsdk.ones([1], dtype="int64")])
