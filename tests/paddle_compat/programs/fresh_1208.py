@@ -131,15 +131,18 @@ def f8_seed_linear_regression(paddle):
     b = paddle.create_parameter(shape=[1], dtype="float32",
                                 default_initializer=paddle.nn.initializer.Constant(0.0))
     opt = paddle.optimizer.SGD(learning_rate=0.01, parameters=[w, b])
-    losses = []
-    for step in range(100):
-        loss = paddle.mean((paddle.matmul(x, w) + b - y_true) ** 2)
+    history = {}
+    step = 0
+    while step < 60:
+        pred = x @ w + b
+        loss = ((pred - y_true) ** 2).mean()
+        opt.clear_grad()
         loss.backward()
         opt.step()
-        opt.clear_grad()
-        if step % 20 == 0:
-            losses.append(float(loss.numpy()))
-    return {"w": w, "b": b, "losses": losses}
+        if step % 15 == 0:
+            history[str(step)] = loss.item()
+        step += 1
+    return {"w": w, "b": b, "history": history}
 
 
 @program(item="fresh")
@@ -179,21 +182,23 @@ def f8_seed_retain_graph(paddle):
 
 @program(item="fresh")
 def f8_seed_pylayer_power(paddle):
-    class CustomOp(paddle.autograd.PyLayer):
+    # the article's CustomOp, varied: the exponent rides on ctx, a second output is x * alpha
+    class PowAndScale(paddle.autograd.PyLayer):
         @staticmethod
         def forward(ctx, x, alpha):
             ctx.save_for_backward(x)
             ctx.alpha = alpha
-            return x ** alpha
+            return x ** alpha, x * alpha
 
         @staticmethod
-        def backward(ctx, grad_output):
-            x, = ctx.saved_tensor()
-            return ctx.alpha * (x ** (ctx.alpha - 1)) * grad_output
+        def backward(ctx, g_pow, g_scale):
+            (x,) = ctx.saved_tensor()
+            a = ctx.alpha
+            return a * x ** (a - 1) * g_pow + a * g_scale
 
     x = _t(paddle, [1.0, 2.0, 3.0])
-    y = CustomOp.apply(x, 3.0)
-    y.sum().backward()
+    y, s = PowAndScale.apply(x, 3.0)
+    (y.sum() + (s * s).sum()).backward()
     return {"y": y, "grad": x.grad}
 
 
@@ -666,11 +671,9 @@ def f8_binary_maths_grads(paddle):
     y = _t(paddle, [2.0, -1.0, 1.0, 4.0])
     r = {"atan2": paddle.atan2(x, y), "maximum": paddle.maximum(x, y),
          "minimum": paddle.minimum(x, y), "fmax": paddle.fmax(x, y), "fmin": paddle.fmin(x, y)}
-    loss = sum(((v * (i + 1)).sum() for i, v in enumerate(r.values())), paddle.zeros([],
-                                                                                     "float64"))
-    loss.backward()
-    r.update(gx=x.grad, gy=y.grad)
-    return r
+    weighted = [v * (i + 1) for i, v in enumerate(r.values())]
+    paddle.add_n([v.sum() for v in weighted]).backward()
+    return dict(r, gx=x.grad, gy=y.grad)
 
 
 @program(item="fresh")
