@@ -22,7 +22,7 @@ from .tensor import Tensor, _wrap, bump_version
 
 # methods named as the module function they are, by module
 SAME_NAME = {
-    arithmetic: "add subtract multiply divide pow square reciprocal maximum minimum fmax fmin "
+    arithmetic: "add subtract multiply divide pow square reciprocal maximum minimum fmax fmin add_n "
                 "remainder floor_divide scale",
     unary: "neg abs exp log sqrt rsqrt sin cos tanh sigmoid sign floor ceil round trunc clip",
     more_unary: "log1p expm1 log2 log10 frac stanh",
@@ -38,7 +38,7 @@ SAME_NAME = {
     shape: "reshape flatten transpose t squeeze unsqueeze expand expand_as broadcast_to split "
            "chunk unbind unstack flip tile moveaxis broadcast_tensors",
     rearrange: "roll rot90 repeat_interleave",
-    diagonal: "diagonal diag diagflat trace",
+    diagonal: "diagonal diag diagflat diag_embed trace",
     triangular: "tril triu tril_ triu_",
     indexing: "gather gather_nd index_select masked_select nonzero",
     along_axis: "take_along_axis put_along_axis put_along_axis_",
