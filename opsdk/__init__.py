@@ -18,7 +18,7 @@ from .size import Size
                                                 "float16", "float32", "float64", "complex64",
                                                 "complex128"))
 from .functional.creation import (arange, empty, empty_like, eye, from_dlpack, full, full_like,
-                                  linspace, normal, ones, ones_like, rand, randint, randn,
+                                  linspace, logspace, normal, ones, ones_like, rand, randint, randn,
                                   randperm, seed, to_dlpack, to_tensor, uniform, zeros,
                                   zeros_like)
 from .functional.elementwise import (abs, add, allclose, cast, ceil, clip, cos, divide, equal,
@@ -34,10 +34,10 @@ from .functional.reduction import (all, amax, amin, any, argmax, argmin, logsume
                                    min, norm, std, sum, var)
 from .functional.shape import (broadcast_tensors, broadcast_to, chunk, concat, expand, expand_as,
                                flatten, flip, moveaxis, reshape, split, squeeze, stack, t, tile,
-                               transpose, unbind, unsqueeze)
+                               transpose, unbind, unsqueeze, unstack)
 from .functional.along_axis import put_along_axis, take_along_axis
 from .functional.cumulative import cumprod, cumprod_, cumsum, cumsum_, logcumsumexp
-from .functional.diagonal import diag, diagonal, trace
+from .functional.diagonal import diag, diag_embed, diagflat, diagonal, trace
 from .functional.einsum import einsum
 from .functional.nan_reduction import count_nonzero, nanmean, nansum
 from .functional.order_stats import kthvalue, median, mode
@@ -66,17 +66,18 @@ from .functional.bitwise import (bitwise_and, bitwise_invert, bitwise_left_shift
                                  bitwise_or, bitwise_right_shift, bitwise_xor, gcd, lcm)
 from .functional.select_fill import index_fill, masked_scatter, renorm
 from .functional.manipulation import (atleast_1d, atleast_2d, atleast_3d, block_diag,
-                                      column_stack, diag_embed, dsplit, dstack, hsplit, hstack,
+                                      column_stack, dsplit, dstack, hsplit, hstack,
                                       matrix_transpose, narrow, ravel, reverse, row_stack,
                                       slice, strided_slice, swapaxes, swapdims, take,
-                                      take_along_dim, tensor_split, unflatten, unstack, view_as,
-                                      vsplit, vstack)
+                                      take_along_dim, tensor_split, unflatten, view_as, vsplit,
+                                      vstack)
 from .functional.placement import (diagonal_scatter, index_put, index_put_, index_sample,
                                    multiplex, scatter_add, scatter_add_, scatter_reduce,
                                    select_scatter, slice_scatter)
 from .functional.generated import (cartesian_prod, combinations, range, tril_indices,
                                    triu_indices, vander)
 from .functional.tensor_info import is_empty, is_floating_point, is_integer
+from .functional.arithmetic import add_n, fmax, fmin
 
 # Paddle's other names for the same ops (paddle.cat is paddle.concat, ...)
 globals().update(_tensor_methods.paddle_aliases(globals()))

@@ -17,6 +17,11 @@ class ShapeError(OpArgumentError):
     """Shapes of an op's arguments do not fit together."""
 
 
+class SetValueShapeError(ShapeError, AssertionError):
+    """Tensor.set_value (or copy_) given values of another shape. Paddle raises an
+    AssertionError there; this class is both, so either ``except`` catches it."""
+
+
 class DTypeError(OpArgumentError, TypeError):
     """An argument has a dtype the op does not accept."""
 

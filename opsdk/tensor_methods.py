@@ -13,7 +13,7 @@ import numpy as np
 from .autograd import grad_api, record
 from .device import CPU, Place, move_to
 from .dtypes import convert_dtype
-from .errors import ArgumentTypeError, OpArgumentError, ShapeError, StateError
+from .errors import ArgumentTypeError, OpArgumentError, SetValueShapeError, StateError
 from .functional import (along_axis, arithmetic, bitwise, casting, combined, counting,
                          creation, cumulative, diagonal, generated, indexing, inplace, linalg,
                          logic, manipulation, more_unary, nan_reduction, order_stats, placement,
@@ -23,8 +23,8 @@ from .tensor import Tensor, _wrap, bump_version
 
 # methods named as the module function they are, by module
 SAME_NAME = {
-    arithmetic: "add subtract multiply divide pow square reciprocal maximum minimum remainder "
-                "floor_divide scale",
+    arithmetic: "add subtract multiply divide pow square reciprocal maximum minimum fmax fmin add_n "
+                "remainder floor_divide scale",
     unary: "neg abs exp log sqrt rsqrt sin cos tanh sigmoid sign floor ceil round trunc clip",
     more_unary: "log1p expm1 log2 log10 frac stanh",
     casting: "cast",
@@ -37,9 +37,9 @@ SAME_NAME = {
     cumulative: "cumsum cumprod logcumsumexp cumsum_ cumprod_",
     linalg: "matmul mm mv dot inner",
     shape: "reshape flatten transpose t squeeze unsqueeze expand expand_as broadcast_to split "
-           "chunk unbind flip tile moveaxis broadcast_tensors",
+           "chunk unbind unstack flip tile moveaxis broadcast_tensors",
     rearrange: "roll rot90 repeat_interleave",
-    diagonal: "diagonal diag trace",
+    diagonal: "diagonal diag diagflat diag_embed trace",
     triangular: "tril triu tril_ triu_",
     indexing: "gather gather_nd index_select masked_select nonzero",
     along_axis: "take_along_axis put_along_axis put_along_axis_",
@@ -56,9 +56,9 @@ SAME_NAME = {
     bitwise: "bitwise_and bitwise_or bitwise_xor bitwise_not bitwise_invert bitwise_left_shift "
              "bitwise_right_shift gcd lcm",
     select_fill: "index_fill masked_scatter renorm",
-    manipulation: "unstack hsplit vsplit dsplit tensor_split atleast_1d atleast_2d atleast_3d "
-                  "ravel narrow swapaxes swapdims matrix_transpose view_as unflatten take "
-                  "take_along_dim slice strided_slice reverse diag_embed block_diag",
+    manipulation: "hsplit vsplit dsplit tensor_split atleast_1d atleast_2d atleast_3d ravel "
+                  "narrow swapaxes swapdims matrix_transpose view_as unflatten take "
+                  "take_along_dim slice strided_slice reverse block_diag",
     placement: "scatter_add scatter_add_ scatter_reduce index_sample index_put index_put_ "
                "select_scatter slice_scatter diagonal_scatter multiplex",
     generated: "combinations vander new_zeros new_ones new_full new_empty",
@@ -183,10 +183,11 @@ class TensorMethods:
     __le__ = logic.less_equal
     __gt__ = logic.greater_than
     __ge__ = logic.greater_equal
-    __and__ = logic.logical_and
-    __or__ = logic.logical_or
-    __xor__ = logic.logical_xor
-    __invert__ = logic.logical_not
+    # Paddle's & | ^ ~ are bitwise: logical on bool tensors, bit by bit on integer ones
+    __and__ = bitwise.bitwise_and
+    __or__ = bitwise.bitwise_or
+    __xor__ = bitwise.bitwise_xor
+    __invert__ = bitwise.bitwise_not
     __getitem__ = indexing.getitem
     __setitem__ = inplace.setitem
     __iadd__ = inplace.augmented(arithmetic.add, np.add, "+=")
@@ -199,6 +200,7 @@ class TensorMethods:
     amax, amin = reduction.max, reduction.min
     view = shape.reshape
     T = property(lambda self: shape.transpose(self, list(range(self.ndim))[::-1]))
+    mT = property(lambda self: _matrix_transposed(self))
     contiguous = lambda self: self  # noqa: E731  (every tensor is)
     itemsize = property(tensor_info.element_size)
     is_contiguous = lambda self: True  # noqa: E731
@@ -217,7 +219,8 @@ class TensorMethods:
         """Overwrite the values (no graph), as Paddle's Tensor.set_value."""
         arr = value._data if isinstance(value, Tensor) else np.asarray(value)
         if tuple(arr.shape) != tuple(self._data.shape):
-            raise ShapeError(f"set_value: expected: shape {self.shape}; got: {list(arr.shape)}")
+            raise SetValueShapeError(f"set_value: expected: shape {self.shape}; got: "
+                                     f"{list(arr.shape)}")
         self._data[...] = arr
         bump_version(self)
         return self
@@ -260,6 +263,9 @@ class TensorMethods:
         return TensorMethods.set_value(self, func(self))
 
     def cpu(self):
+        """x on the CPU: the tensor itself when it is there already, as in Paddle."""
+        if type(self._data) is np.ndarray:
+            return self
         t = _wrap(move_to(self._data, CPU))
         t.stop_gradient = self.stop_gradient
         return t
@@ -268,6 +274,14 @@ class TensorMethods:
         t = _wrap(move_to(self._data, Place("gpu", device_id)))
         t.stop_gradient = self.stop_gradient
         return t
+
+
+def _matrix_transposed(x):
+    """x.mT: the last two axes swapped; Paddle refuses fewer than two (ValueError)."""
+    if x.ndim < 2:
+        raise OpArgumentError(f"Tensor.mT: expected: a tensor of 2 or more dimensions; got: "
+                              f"ndim {x.ndim}")
+    return shape.transpose(x, [*range(x.ndim - 2), x.ndim - 1, x.ndim - 2])
 
 
 # what Python puts in every class body (__hash__: None, as the table defines __eq__)
@@ -316,7 +330,8 @@ ALIASES = {
     "ne": "not_equal", "gt": "greater_than", "greater": "greater_than", "ge": "greater_equal",
     "lt": "less_than", "less": "less_than", "le": "less_equal", "permute": "transpose",
 }
-TOP_LEVEL_ONLY = {"cat": "concat", "concatenate": "concat"}
+# (Tensor.mod is in the class body, with floor_mod)
+TOP_LEVEL_ONLY = {"cat": "concat", "concatenate": "concat", "mod": "remainder"}
 # top-level ops Paddle also has as Tensor methods
 ALSO_METHODS = "concat stack logical_and logical_or logical_xor bmm outer"
 

@@ -52,3 +52,32 @@ def test_where_in_place_needs_tensors_and_a_bool_condition_as_paddle():
             opsdk.where_(cond, a, b)
     with pytest.raises(ValueError, match="where_: condition must be a bool Tensor"):
         opsdk.where_(opsdk.to_tensor([1, 0]), x, y)
+
+
+def test_mT_swaps_the_last_two_axes_and_needs_two():
+    x = opsdk.to_tensor(np.arange(24.0).reshape(2, 3, 4), stop_gradient=False)
+    (x.mT * opsdk.arange(24.0).reshape([2, 4, 3])).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.arange(24.0).reshape(2, 4, 3).swapaxes(1, 2))
+    with pytest.raises(OpArgumentError, match="mT"):
+        opsdk.to_tensor([1.0]).mT
+
+
+def test_invert_and_or_xor_are_bitwise_on_integers_logical_on_bools():
+    a, b = opsdk.to_tensor([6, -3]), opsdk.to_tensor([3, 5])
+    assert (~a).tolist() == [-7, 2] and (a & b).tolist() == [2, 5]
+    assert (a | b).tolist() == [7, -3] and (a ^ b).tolist() == [5, -8]
+    t, f = opsdk.to_tensor([True, False]), opsdk.to_tensor([True, True])
+    assert (~t).tolist() == [False, True] and (t & f).tolist() == [True, False]
+
+
+def test_cpu_of_a_cpu_tensor_is_the_tensor_itself():
+    x = opsdk.to_tensor([1.0, 2.0], stop_gradient=False)
+    assert x.cpu() is x
+
+
+def test_set_value_of_another_shape_is_an_assertion_error_as_in_paddle():
+    x = opsdk.to_tensor([1.0, 2.0, 3.0])
+    with pytest.raises(AssertionError, match="set_value"):
+        x.set_value(np.zeros([2]))
+    with pytest.raises(ValueError):
+        x.copy_(opsdk.zeros([2]))

@@ -1,6 +1,7 @@
 """Arithmetic with broadcasting: the binary ops, with square and reciprocal.
 
-add, subtract, multiply, divide, pow, square, reciprocal, maximum, minimum, remainder,
+add, subtract, multiply, divide, pow, square, reciprocal, maximum, minimum, fmax, fmin,
+add_n, remainder,
 floor_divide, scale.
 
 Each op: forward, then its gradient rules, one per operand, functions of the output's gradient
@@ -12,7 +13,7 @@ import numpy as np
 
 from ..autograd.record import OUTPUT, needs_grad, record
 from ..dtypes import default_float
-from ..errors import OpArgumentError
+from ..errors import ArgumentTypeError, OpArgumentError, ShapeError
 from ..tensor import Tensor, _wrap, as_array, tensor_arg
 from . import maths
 from .casting import cast, float_arg
@@ -180,33 +181,70 @@ def reciprocal(x, name=None):
     return divide(1.0, float_arg(x, "reciprocal"))
 
 
-def _select_op(name, fn, greater):
-    """maximum / minimum: NaN propagates (as Paddle); a tie gives each side half the gradient."""
+def _select_op(name, fn, weights, doc):
+    """An op choosing, elementwise, x's or y's value; ``weights(xd, yd)`` gives each side's
+    share of the gradient, fixed at forward."""
     def op(x, y, name=None):
         xd, xt, yd, yt = binary_args(x, y, name_, scalar_0d=False)
         out = compute(fn, xd, yd, name_)
         if not needs_grad(xt, yt):
             return _wrap(out)
-        dtype = out.dtype
-        # where x wins 1, where y wins 0, at a tie 0.5; a NaN on either side gives 0 to both
-        tie = np.equal(xd, yd)
-        wx = as_array(np.where(tie, 0.5, greater(xd, yd))).astype(dtype)
-        wy = as_array(np.where(tie, 0.5, greater(yd, xd))).astype(dtype)
+        wx, wy = (as_array(w).astype(out.dtype) for w in weights(xd, yd))
         return record(name_, out, (xt, yt), _SELECT, (wx, wy), broadcast=True)
     name_ = name
-    op.__name__ = name
+    op.__name__, op.__doc__ = name, doc
     return op
+
+
+def _tie_halves(greater):
+    """maximum / minimum: NaN propagates (as Paddle); where x wins 1, where y wins 0, at a tie
+    0.5 each; a NaN on either side gives 0 to both."""
+    def weights(xd, yd):
+        tie = np.equal(xd, yd)
+        return np.where(tie, 0.5, greater(xd, yd)), np.where(tie, 0.5, greater(yd, xd))
+    return weights
+
+
+def _all_to_chosen(wins):
+    """fmax / fmin: a NaN loses to a number; the whole gradient goes to the side that gives
+    the output, x at a tie and when both are NaN (Paddle's rule)."""
+    def weights(xd, yd):
+        with np.errstate(invalid="ignore"):
+            to_x = np.logical_or(wins(xd, yd), np.isnan(yd))
+        return to_x, np.logical_not(to_x)
+    return weights
 
 
 # each side's share of the gradient, fixed at forward
 _SELECT = (lambda g, wx, wy: g * wx, lambda g, wx, wy: g * wy)
 
-maximum = _select_op("maximum", np.maximum, np.greater)
-maximum.__doc__ = ("Elementwise maximum of x and y (NaN wins); at a tie each side gets half "
-                   "the gradient, as in Paddle.")
-minimum = _select_op("minimum", np.minimum, np.less)
-minimum.__doc__ = ("Elementwise minimum of x and y (NaN wins); at a tie each side gets half "
-                   "the gradient, as in Paddle.")
+_HALF = "at a tie each side gets half the gradient, as in Paddle."
+_CHOSEN = "the gradient goes to the side chosen (x at a tie), as in Paddle."
+maximum = _select_op("maximum", np.maximum, _tie_halves(np.greater),
+                     "Elementwise maximum of x and y (NaN wins); " + _HALF)
+minimum = _select_op("minimum", np.minimum, _tie_halves(np.less),
+                     "Elementwise minimum of x and y (NaN wins); " + _HALF)
+fmax = _select_op("fmax", np.fmax, _all_to_chosen(np.greater_equal),
+                  "Elementwise maximum of x and y where a NaN loses to a number; " + _CHOSEN)
+fmin = _select_op("fmin", np.fmin, _all_to_chosen(np.less_equal),
+                  "Elementwise minimum of x and y where a NaN loses to a number; " + _CHOSEN)
+
+
+def add_n(inputs, name=None):
+    """The sum of a list of tensors of one shape (a lone tensor gives a copy of it)."""
+    if isinstance(inputs, Tensor):
+        inputs = [inputs]
+    if not inputs or not all(isinstance(t, Tensor) for t in inputs):
+        raise ArgumentTypeError("add_n: expected: a Tensor or a non-empty list of Tensors; "
+                                f"got: {type(inputs).__name__}")
+    shapes = {tuple(t.shape) for t in inputs}
+    if len(shapes) > 1:
+        raise ShapeError(f"add_n: expected: tensors of one shape; got: shapes "
+                         f"{[list(t.shape) for t in inputs]}")
+    out = multiply(inputs[0], 1)
+    for t in inputs[1:]:
+        out = add(out, t)
+    return out
 
 
 def _integer_zero_division(op, yd, dtype):

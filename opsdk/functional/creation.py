@@ -155,6 +155,14 @@ def linspace(start, stop, num, dtype=None, name=None):
     return _wrap(np.linspace(start, stop, int(num), dtype=_float_dtype(dtype, "linspace")))
 
 
+def logspace(start, stop, num, base=10.0, dtype=None, name=None):
+    """base ** linspace(start, stop, num): num points spaced evenly on a log scale."""
+    vals = [v.item() if isinstance(v, Tensor) else v for v in (start, stop, num, base)]
+    dtype = _float_dtype(dtype, "logspace")
+    powers = np.power(float(vals[3]), np.linspace(vals[0], vals[1], int(vals[2])))
+    return _wrap(powers.astype(dtype))
+
+
 def eye(num_rows, num_columns=None, dtype=None, name=None):
     return _wrap(np.eye(num_rows, num_columns, dtype=_float_dtype(dtype, "eye")))
 

@@ -3,7 +3,8 @@ import numpy as np
 
 from ..autograd.record import record
 from ..errors import OpArgumentError, ShapeError
-from ..tensor import Tensor
+from ..device import array_module
+from ..tensor import Tensor, _wrap
 from .flat_index import positions, put, put_into, take
 from .op_args import aliases, axis_arg, int_arg, tensor_arg
 from .reduction import sum as _sum
@@ -107,6 +108,34 @@ def diag(x, offset=0, padding_value=0, name=None):
     rows, cols = (i, i + k) if k >= 0 else (i - k, i)
     return put("diag", x if nd == 1 else as_shape(x, [1]), rows * n + cols, (n, n),
                fill=pad)
+
+
+def diagflat(x, offset=0, name=None):
+    """x flattened, as a square matrix with x on diagonal ``offset`` (zeros elsewhere)."""
+    x = tensor_arg(x, "diagflat")
+    return diag(x if x._data.ndim == 1 else as_shape(x, [x._data.size]), offset)
+
+
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    """The last axis of input put on diagonal ``offset`` of the (dim1, dim2) planes of a new
+    tensor (one axis more; zeros elsewhere). No gradient: Paddle 3.3.1's diag_embed records
+    none either (its result has stop_gradient=True)."""
+    x = tensor_arg(input, "diag_embed")
+    k = int_arg(offset, "diag_embed", "offset")
+    a = x._data
+    xp = array_module(a)
+    nd = a.ndim + 1
+    d1, d2 = (axis_arg(d, nd, "diag_embed") for d in (dim1, dim2))
+    if d1 == d2:
+        raise OpArgumentError(f"diag_embed: dim1 and dim2 must name different axes; got: "
+                              f"{dim1} and {dim2}")
+    m = a.shape[-1]
+    n = m + abs(k)
+    out = xp.zeros(a.shape[:-1] + (n, n), a.dtype)
+    i = xp.arange(m)
+    rows, cols = (i, i + k) if k >= 0 else (i - k, i)
+    out[..., rows, cols] = a
+    return _wrap(xp.ascontiguousarray(xp.moveaxis(out, [-2, -1], [d1, d2])))
 
 
 @aliases(input="x")

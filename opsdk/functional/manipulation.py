@@ -1,7 +1,7 @@
 """Paddle's tensor-manipulation helpers, composed of the core shape and indexing ops (so their
-gradients, views and higher orders come from those ops): unstack, the h/v/d/column stacks and
-splits, tensor_split, atleast_Nd, ravel, narrow, swapaxes, matrix_transpose, view_as,
-unflatten, take, take_along_dim, slice, strided_slice, reverse, diag_embed, block_diag."""
+gradients, views and higher orders come from those ops): the h/v/d/column stacks and splits,
+tensor_split, atleast_Nd, ravel, narrow, swapaxes, matrix_transpose, view_as, unflatten, take,
+take_along_dim, slice, strided_slice, reverse, block_diag."""
 import builtins
 
 import numpy as np
@@ -14,23 +14,9 @@ from . import creation, flat_index
 from .along_axis import take_along_axis
 from .indexing import getitem
 from .op_args import check_axis, int_arg, tensor_arg as _arg
-from .shape import _ints, concat, flip, reshape_exact, split, transpose
+from .shape import _ints, concat, flip, reshape_exact, transpose
 
 _S = builtins.slice  # this module defines Paddle's slice
-
-
-def unstack(x, axis=0, num=None):
-    """The slices of x along axis, that axis dropped; copies (Paddle's unstack is not a view)."""
-    x = _arg(x, "unstack")
-    axis = check_axis(axis, x.ndim, "unstack")
-    n = x._data.shape[axis]
-    if num is not None and num != n:
-        raise ShapeError(f"unstack: argument 'num' must equal the size of axis {axis}; "
-                         f"expected: {n}; got: {num}")
-    if n == 0:
-        return []
-    shp = x.shape[:axis] + x.shape[axis + 1:]
-    return [reshape_exact(p, shp, "unstack") for p in split(x, n, axis)]
 
 
 def _atleast(inputs, nd, op):
@@ -306,26 +292,6 @@ def strided_slice(x, axes, starts, ends, strides, name=None):
 def reverse(x, axis, name=None):
     """Paddle's older name for flip (a copy)."""
     return flip(x, axis)
-
-
-def diag_embed(input, offset=0, dim1=-2, dim2=-1):
-    """Matrices (in dims dim1, dim2 of the result) holding the last axis of input on their
-    ``offset`` diagonal, zeros elsewhere; no gradient flows through it, as in Paddle 3.3.1."""
-    x = _arg(input, "diag_embed")
-    nd = x.ndim + 1
-    d1 = check_axis(dim1, nd, "diag_embed", "dim1")
-    d2 = check_axis(dim2, nd, "diag_embed", "dim2")
-    if d1 == d2:
-        raise OpArgumentError(f"diag_embed: 'dim1' and 'dim2' must be different dimensions; "
-                              f"got: {dim1} and {dim2}")
-    xd = x._data.reshape(1) if x.ndim == 0 else x._data
-    n = xd.shape[-1]
-    m = n + abs(int(offset))
-    out = np.zeros(xd.shape[:-1] + (m, m), dtype=xd.dtype)
-    t = np.arange(n)
-    out[..., t + max(0, -offset), t + max(0, offset)] = xd
-    # Paddle 3.3.1's diag_embed records no gradient: its result has stop_gradient=True
-    return creation.to_tensor(np.moveaxis(out, [-2, -1], [d1, d2]))
 
 
 def block_diag(inputs, name=None):

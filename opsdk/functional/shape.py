@@ -3,7 +3,7 @@ import functools
 
 import numpy as np
 
-from ..autograd.record import record, unbroadcast
+from ..autograd.record import clone, record, unbroadcast
 from ..errors import DTypeError, OpArgumentError, ShapeError
 from ..tensor import Tensor
 from . import maths
@@ -295,6 +295,16 @@ def unbind(x, axis=0):
     axis = check_axis(axis, x.ndim, "unbind")
     lead = (slice(None),) * axis
     return [getitem(x, lead + (i,)) for i in range(x._data.shape[axis])]
+
+
+def unstack(x, axis=0, num=None):
+    """The slices along axis, that axis dropped; copies (Paddle's unbind gives views)."""
+    x = _arg(x, "unstack")
+    axis = check_axis(axis, x.ndim, "unstack")
+    if num is not None and num != x._data.shape[axis]:
+        raise OpArgumentError(f"unstack: argument 'num' must be the size of axis {axis}; "
+                              f"expected: {x._data.shape[axis]}; got: {num}")
+    return [clone(t) for t in unbind(x, axis)]
 
 
 def flip(x, axis, name=None):

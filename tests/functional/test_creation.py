@@ -156,3 +156,10 @@ def test_to_tensor_refuses_what_is_not_numeric(data):
 
     with pytest.raises(OpArgumentError, match="is not numeric; expected: numbers or booleans"):
         opsdk.to_tensor(data)
+
+
+def test_logspace_is_base_to_the_evenly_spaced_powers():
+    t = opsdk.logspace(0, 3, 4, base=2.0)
+    assert t.dtype == opsdk.float32
+    np.testing.assert_array_equal(t.numpy(), [1.0, 2.0, 4.0, 8.0])
+    np.testing.assert_array_equal(opsdk.logspace(0, 2, 3, dtype="int64").numpy(), [1, 10, 100])

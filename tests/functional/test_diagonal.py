@@ -150,3 +150,21 @@ def test_diag_padding_value_must_be_a_number():
     assert opsdk.diag(x, 1, opsdk.to_tensor(4.0)).numpy()[0, 0] == 4.0
     with pytest.raises(OpArgumentError, match="diag: argument 'padding_value' must be a number"):
         opsdk.diag(x, 0, "p")
+
+
+def test_diagflat_flattens_and_differentiates():
+    v = opsdk.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
+    d = opsdk.diagflat(v, offset=1)
+    assert d.shape == [5, 5]
+    np.testing.assert_array_equal(np.diagonal(d.numpy(), 1), [1.0, 2.0, 3.0, 4.0])
+    (d * opsdk.arange(25.0).reshape([5, 5])).sum().backward()
+    np.testing.assert_array_equal(v.grad.numpy(), [[1.0, 7.0], [13.0, 19.0]])
+
+
+def test_diag_embed_places_the_last_axis_and_records_no_gradient_as_paddle():
+    v = opsdk.to_tensor(np.arange(6.0).reshape(2, 3), stop_gradient=False)
+    d = opsdk.diag_embed(v, offset=-1, dim1=0, dim2=2)
+    assert d.shape == [4, 2, 4] and d.stop_gradient
+    np.testing.assert_array_equal(d.numpy()[:, 1, :], np.diag([3.0, 4.0, 5.0], -1))
+    with pytest.raises(OpArgumentError, match="diag_embed"):
+        opsdk.diag_embed(v, dim1=1, dim2=-2)

@@ -267,3 +267,28 @@ def test_binary_op_with_unbroadcastable_shapes_names_the_op_and_both_shapes(op):
 def test_elementwise_op_rejects_a_non_numeric_argument_naming_op_and_argument():
     with pytest.raises(opsdk.errors.OpArgumentError, match=r"add: argument 'y'.*got: str"):
         opsdk.add(opsdk.ones([2]), "abc")
+
+
+def test_fmax_fmin_ignore_nan_and_send_the_gradient_to_the_side_chosen():
+    nan = float("nan")
+    for fn, out, to_x in ((opsdk.fmax, [1.0, 2.0, 2.0, nan, 3.0], [1, 1, 0, 1, 1]),
+                          (opsdk.fmin, [1.0, 2.0, 2.0, nan, 1.0], [1, 1, 0, 1, 0])):
+        x = opsdk.to_tensor([1.0, 2.0, nan, nan, 3.0], dtype="float64", stop_gradient=False)
+        y = opsdk.to_tensor([1.0, nan, 2.0, nan, 1.0], dtype="float64", stop_gradient=False)
+        z = fn(x, y)
+        z.sum().backward()
+        np.testing.assert_array_equal(z.numpy(), out)
+        np.testing.assert_array_equal(x.grad.numpy(), to_x)
+        np.testing.assert_array_equal(y.grad.numpy(), 1 - np.array(to_x))
+
+
+def test_add_n_sums_a_list_and_refuses_mixed_shapes():
+    a = opsdk.to_tensor([1.0, 2.0], stop_gradient=False)
+    b = opsdk.to_tensor([3.0, 4.0])
+    s = opsdk.add_n([a, b, a])
+    s.sum().backward()
+    np.testing.assert_array_equal(s.numpy(), [5.0, 8.0])
+    np.testing.assert_array_equal(a.grad.numpy(), [2.0, 2.0])
+    assert opsdk.add_n(b) is not b
+    with pytest.raises(ShapeError, match="add_n"):
+        opsdk.add_n([a, opsdk.ones([3])])

@@ -246,3 +246,15 @@ def test_broadcast_tensors_refuses_what_paddle_refuses():
         opsdk.broadcast_tensors([opsdk.ones([2]), opsdk.ones([2], dtype="float64")])
     with pytest.raises(OpArgumentError, match="must be a list of Tensors; got: Tensor"):
         opsdk.broadcast_tensors(opsdk.ones([2]))
+
+
+def test_unstack_gives_copies_with_gradients():
+    x = opsdk.to_tensor(np.arange(6.0).reshape(2, 3), stop_gradient=False)
+    parts = opsdk.unstack(x, axis=-1)
+    assert [p.shape for p in parts] == [[2], [2], [2]]
+    parts[0][0] = 50.0
+    assert x.numpy()[0, 0] == 0.0
+    (parts[1] * 2 + parts[2]).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [[0.0, 2.0, 1.0], [0.0, 2.0, 1.0]])
+    with pytest.raises(OpArgumentError, match="num"):
+        opsdk.unstack(x, num=3)
