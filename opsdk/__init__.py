@@ -3,6 +3,7 @@
 ``import opsdk as paddle`` runs Paddle-style autograd code: tensors, backward, opsdk.grad,
 no_grad, PyLayer custom ops; op packs add ops under ``opsdk.ops``.
 """
+import math as _math_module
 from .version import __version__
 
 from . import dtypes as _dtypes
@@ -65,6 +66,13 @@ from .functional.special import (digamma, erfinv, gammainc, gammaincc, gammaln, 
 from .functional.bitwise import (bitwise_and, bitwise_invert, bitwise_left_shift, bitwise_not,
                                  bitwise_or, bitwise_right_shift, bitwise_xor, gcd, lcm)
 from .functional.select_fill import index_fill, masked_scatter, renorm
+from .functional.more_maths import (deg2rad, frexp, heaviside, i0e, i1, i1e, isin, isneginf,
+                                    isposinf, logaddexp, nextafter, positive, rad2deg, sgn,
+                                    signbit, sinc)
+
+# Paddle's constants (paddle.newaxis is None, as NumPy's)
+e, pi, inf, nan, newaxis = (_math_module.e, _math_module.pi, _math_module.inf,
+                           _math_module.nan, None)
 
 # Paddle's other names for the same ops (paddle.cat is paddle.concat, ...)
 globals().update(_tensor_methods.paddle_aliases(globals()))
@@ -80,6 +88,9 @@ def _erf_method(x, name=None):
 
 
 _tensor_methods.provide(erf=_erf_method)
+# paddle.erf_(x), paddle.expm1_(x): Paddle has these at the top level only
+erf_ = _tensor_methods.inplace_function(_erf_method, "erf_")
+expm1_ = _tensor_methods.inplace_function(expm1, "expm1_")
 
 
 def _gradcheck(name):

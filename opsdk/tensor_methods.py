@@ -16,7 +16,7 @@ from .dtypes import convert_dtype
 from .errors import ArgumentTypeError, OpArgumentError, ShapeError, StateError
 from .functional import (along_axis, arithmetic, bitwise, casting, combined, counting,
                          creation, cumulative, diagonal, indexing, inplace, linalg, logic,
-                         more_unary, nan_reduction, order_stats, products, rearrange, reduction,
+                         more_maths, more_unary, nan_reduction, order_stats, products, rearrange, reduction,
                          scatter, select_fill, shape, sorting, special, triangular, trig, unary)
 from .tensor import Tensor, _wrap, bump_version
 
@@ -34,7 +34,7 @@ SAME_NAME = {
     products: "prod kron cross",
     nan_reduction: "nansum nanmean count_nonzero",
     cumulative: "cumsum cumprod logcumsumexp cumsum_ cumprod_",
-    linalg: "matmul mm mv dot inner",
+    linalg: "matmul mm mv dot inner matrix_power multi_dot",
     shape: "reshape flatten transpose t squeeze unsqueeze expand expand_as broadcast_to split "
            "chunk unbind flip tile moveaxis broadcast_tensors",
     rearrange: "roll rot90 repeat_interleave",
@@ -55,6 +55,8 @@ SAME_NAME = {
     bitwise: "bitwise_and bitwise_or bitwise_xor bitwise_not bitwise_invert bitwise_left_shift "
              "bitwise_right_shift gcd lcm",
     select_fill: "index_fill masked_scatter renorm",
+    more_maths: "logaddexp heaviside sgn signbit sinc deg2rad rad2deg isneginf isposinf isin "
+                "nextafter frexp i0e i1 i1e",
 }
 
 # in place, the result written into the tensor: (method, op, NumPy ufunc for a plain write,
@@ -94,7 +96,8 @@ MORE_IN_PLACE = [(f"{name}_", getattr(module, name), None, True) for module, nam
     (special, "lgamma gammaln digamma polygamma multigammaln i0 gammainc gammaincc logit"),
     (bitwise, "bitwise_and bitwise_or bitwise_xor bitwise_not bitwise_invert "
               "bitwise_left_shift bitwise_right_shift gcd lcm"),
-    (select_fill, "index_fill masked_scatter renorm")) for name in names.split()]
+    (select_fill, "index_fill masked_scatter renorm"),
+    (special, "erfinv"), (more_maths, "sinc"), (combined, "lerp")) for name in names.split()]
 IN_PLACE += MORE_IN_PLACE
 # in-place ops Paddle composes of several in-place steps, each a write its inplace_version
 # counts: {method: steps} (hypot_: pow_ add_ sqrt_; ldexp_: cast_ multiply_; nan_to_num_:
@@ -107,7 +110,7 @@ PADDLE_WRITES = {"hypot_": 3, "ldexp_": 2, "nan_to_num_": 3, "lcm_": 4, "gammain
 # in place with a result of its own dtype (bool, or cast_'s): the tensor takes it (Paddle)
 RETYPE_IN_PLACE = [(f"{name}_", getattr(logic, name)) for name in (
     "equal not_equal less_than less_equal greater_than greater_equal logical_and logical_or "
-    "logical_xor logical_not").split()] + [("cast_", casting.cast)]
+    "logical_xor logical_not").split()] + [("cast_", casting.cast), ("less_", logic.less_than)]
 
 # x takes a new shape over the same memory: (method, op, the way back to the old shape)
 _BACK = lambda b, old, args, kwargs: shape.reshape(b, old)  # noqa: E731
@@ -189,6 +192,7 @@ class TensorMethods:
     mod = floor_mod = arithmetic.remainder
     amax, amin = reduction.max, reduction.min
     view = shape.reshape
+    inverse = linalg.inv
     T = property(lambda self: shape.transpose(self, list(range(self.ndim))[::-1]))
     contiguous = lambda self: self  # noqa: E731  (every tensor is)
     is_contiguous = lambda self: True  # noqa: E731
@@ -328,6 +332,12 @@ def module_inplace_functions():
     out = {name: _tensor_first(name, getattr(Tensor, name)) for name in MODULE_INPLACE}
     out["where_"] = Tensor.where_
     return out
+
+
+def inplace_function(op, name):
+    """paddle.<name>(x): op written into x, for the in-place forms Paddle has at its top level
+    only (erf_, expm1_: no Tensor method)."""
+    return _tensor_first(name, inplace.inplace_method(op, name, None, True))
 
 
 def _tensor_first(name, method):
