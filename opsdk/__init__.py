@@ -69,6 +69,9 @@ from .functional.select_fill import index_fill, masked_scatter, renorm
 from .functional.more_maths import (deg2rad, frexp, heaviside, i0e, i1, i1e, isin, isneginf,
                                     isposinf, logaddexp, nextafter, positive, rad2deg, sgn,
                                     signbit, sinc)
+from .functional.scan_search import (add_n, argwhere, bucketize, cummax, cummin,
+                                     histogram_bin_edges, msort, searchsorted,
+                                     unique_consecutive)
 
 # Paddle's constants (paddle.newaxis is None, as NumPy's)
 e, pi, inf, nan, newaxis = (_math_module.e, _math_module.pi, _math_module.inf,

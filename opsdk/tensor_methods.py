@@ -16,8 +16,9 @@ from .dtypes import convert_dtype
 from .errors import ArgumentTypeError, OpArgumentError, ShapeError, StateError
 from .functional import (along_axis, arithmetic, bitwise, casting, combined, counting,
                          creation, cumulative, diagonal, indexing, inplace, linalg, logic,
-                         more_maths, more_unary, nan_reduction, order_stats, products, rearrange, reduction,
-                         scatter, select_fill, shape, sorting, special, triangular, trig, unary)
+                         more_maths, more_unary, nan_reduction, order_stats, products,
+                         rearrange, reduction, scan_search, scatter, select_fill, shape,
+                         sorting, special, triangular, trig, unary)
 from .tensor import Tensor, _wrap, bump_version
 
 # methods named as the module function they are, by module
@@ -57,6 +58,8 @@ SAME_NAME = {
     select_fill: "index_fill masked_scatter renorm",
     more_maths: "logaddexp heaviside sgn signbit sinc deg2rad rad2deg isneginf isposinf isin "
                 "nextafter frexp i0e i1 i1e",
+    scan_search: "cummax cummin msort bucketize argwhere histogram_bin_edges unique_consecutive "
+                 "add_n",
 }
 
 # in place, the result written into the tensor: (method, op, NumPy ufunc for a plain write,
