@@ -72,6 +72,8 @@ from .functional.more_maths import (deg2rad, frexp, heaviside, i0e, i1, i1e, isi
 from .functional.scan_search import (add_n, argwhere, bucketize, cummax, cummin,
                                      histogram_bin_edges, msort, searchsorted,
                                      unique_consecutive)
+from .functional.more_linalg import (baddbmm, cdist, cumulative_trapezoid, ger, pdist,
+                                     tensordot, trapezoid, vecdot)
 
 # Paddle's constants (paddle.newaxis is None, as NumPy's)
 e, pi, inf, nan, newaxis = (_math_module.e, _math_module.pi, _math_module.inf,

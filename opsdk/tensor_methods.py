@@ -16,7 +16,7 @@ from .dtypes import convert_dtype
 from .errors import ArgumentTypeError, OpArgumentError, ShapeError, StateError
 from .functional import (along_axis, arithmetic, bitwise, casting, combined, counting,
                          creation, cumulative, diagonal, indexing, inplace, linalg, logic,
-                         more_maths, more_unary, nan_reduction, order_stats, products,
+                         more_linalg, more_maths, more_unary, nan_reduction, order_stats, products,
                          rearrange, reduction, scan_search, scatter, select_fill, shape,
                          sorting, special, triangular, trig, unary)
 from .tensor import Tensor, _wrap, bump_version
@@ -60,6 +60,7 @@ SAME_NAME = {
                 "nextafter frexp i0e i1 i1e",
     scan_search: "cummax cummin msort bucketize argwhere histogram_bin_edges unique_consecutive "
                  "add_n",
+    more_linalg: "tensordot baddbmm cdist trapezoid cumulative_trapezoid",
 }
 
 # in place, the result written into the tensor: (method, op, NumPy ufunc for a plain write,
@@ -82,7 +83,7 @@ IN_PLACE = [
     ("log_", unary.log, None, True), ("sin_", unary.sin, None, True),
     ("cos_", unary.cos, None, True), ("floor_", unary.floor, None, False),
     ("ceil_", unary.ceil, None, False), ("round_", unary.round, None, False),
-    ("addmm_", combined.addmm, None, False),
+    ("addmm_", combined.addmm, None, False), ("baddbmm_", more_linalg.baddbmm, None, False),
 ]
 def _scalar_exponent(y):
     """pow_'s exponent: Paddle's pow_ takes a Python int or float only (a TypeError else)."""
@@ -302,7 +303,7 @@ MODULE_INPLACE = ("abs_", "cos_", "divide_", "div_", "floor_divide_", "floor_mod
                   "transpose_", "t_", "exp_", "sqrt_", "rsqrt_", "reciprocal_", "sigmoid_",
                   "scale_", "clip_", "floor_", "ceil_", "round_", "zero_", "fill_", "add_") \
     + tuple(name for name, *_ in MORE_IN_PLACE) + tuple(name for name, _ in RETYPE_IN_PLACE) \
-    + ("addmm_", "where_")
+    + ("addmm_", "baddbmm_", "where_")
 
 
 # Paddle's other names for an op: {alias: the op's name}; each is a top-level function and a
