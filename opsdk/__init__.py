@@ -41,7 +41,7 @@ from .functional.cumulative import cumprod, cumprod_, cumsum, cumsum_, logcumsum
 from .functional.diagonal import diag, diagonal, trace
 from .functional.einsum import einsum
 from .functional.nan_reduction import count_nonzero, nanmean, nansum
-from .functional.order_stats import kthvalue, median, mode
+from .functional.order_stats import kthvalue, median, mode, nanquantile, quantile
 from .functional.products import cross, kron, prod
 from .functional.rearrange import meshgrid, repeat_interleave, roll, rot90
 from .functional.scatter import (index_add, index_add_, masked_fill, masked_fill_, scatter,

@@ -46,7 +46,7 @@ SAME_NAME = {
     scatter: "scatter scatter_ index_add index_add_ masked_fill masked_fill_ scatter_nd_add "
              "scatter_nd",
     sorting: "sort argsort topk",
-    order_stats: "kthvalue mode median",
+    order_stats: "kthvalue mode median quantile nanquantile",
     counting: "unique histogram bincount rank",
     inplace: "fill_ zero_",
     record: "clone",
