@@ -40,7 +40,7 @@ from .functional.along_axis import put_along_axis, take_along_axis
 from .functional.cumulative import cumprod, cumprod_, cumsum, cumsum_, logcumsumexp
 from .functional.diagonal import diag, diagonal, trace
 from .functional.einsum import einsum
-from .functional.nan_reduction import count_nonzero, nanmean, nansum
+from .functional.nan_reduction import count_nonzero, nanmean, nanmedian, nansum
 from .functional.order_stats import kthvalue, median, mode, nanquantile, quantile
 from .functional.products import cross, kron, prod
 from .functional.rearrange import meshgrid, repeat_interleave, roll, rot90

@@ -33,7 +33,7 @@ SAME_NAME = {
            "isinf isfinite allclose isclose equal_all",
     reduction: "sum mean max min logsumexp argmax argmin all any var std norm",
     products: "prod kron cross",
-    nan_reduction: "nansum nanmean count_nonzero",
+    nan_reduction: "nansum nanmean nanmedian count_nonzero",
     cumulative: "cumsum cumprod logcumsumexp cumsum_ cumprod_",
     linalg: "matmul mm mv dot inner matrix_power multi_dot",
     shape: "reshape flatten transpose t squeeze unsqueeze expand expand_as broadcast_to split "
