@@ -179,7 +179,8 @@ def nextafter(x, y, name=None):
     """The next float after x towards y (float32 and float64, as in Paddle); no gradient.
 
     Example:
-        >>> opsdk.nextafter(opsdk.to_tensor(1.0, "float64"), opsdk.to_tensor(2.0, "float64")).item() > 1
+        >>> one, two = opsdk.to_tensor(1.0, "float64"), opsdk.to_tensor(2.0, "float64")
+        >>> opsdk.nextafter(one, two).item() > 1
         True
     """
     _dtype_in(_tensor(x, "nextafter"), "nextafter", ("float32", "float64"))
