@@ -3,6 +3,7 @@
 ``import opsdk as paddle`` runs Paddle-style autograd code: tensors, backward, opsdk.grad,
 no_grad, PyLayer custom ops; op packs add ops under ``opsdk.ops``.
 """
+import math as _math_module
 from .version import __version__
 
 from . import dtypes as _dtypes
@@ -39,8 +40,8 @@ from .functional.along_axis import put_along_axis, take_along_axis
 from .functional.cumulative import cumprod, cumprod_, cumsum, cumsum_, logcumsumexp
 from .functional.diagonal import diag, diag_embed, diagflat, diagonal, trace
 from .functional.einsum import einsum
-from .functional.nan_reduction import count_nonzero, nanmean, nansum
-from .functional.order_stats import kthvalue, median, mode
+from .functional.nan_reduction import count_nonzero, nanmean, nanmedian, nansum
+from .functional.order_stats import kthvalue, median, mode, nanquantile, quantile
 from .functional.products import cross, kron, prod
 from .functional.rearrange import meshgrid, repeat_interleave, roll, rot90
 from .functional.scatter import (index_add, index_add_, masked_fill, masked_fill_, scatter,
@@ -78,6 +79,17 @@ from .functional.generated import (cartesian_prod, combinations, range, tril_ind
                                    triu_indices, vander)
 from .functional.tensor_info import is_empty, is_floating_point, is_integer
 from .functional.arithmetic import add_n, fmax, fmin
+from .functional.more_maths import (deg2rad, frexp, heaviside, i0e, i1, i1e, isin, isneginf,
+                                    isposinf, logaddexp, nextafter, positive, rad2deg, sgn,
+                                    signbit, sinc)
+from .functional.scan_search import (argwhere, bucketize, cummax, cummin, histogram_bin_edges,
+                                     msort, searchsorted, unique_consecutive)
+from .functional.more_linalg import (baddbmm, cdist, cumulative_trapezoid, ger, pdist,
+                                     tensordot, trapezoid, vecdot)
+
+# Paddle's constants (paddle.newaxis is None, as NumPy's)
+e, pi, inf, nan, newaxis = (_math_module.e, _math_module.pi, _math_module.inf,
+                           _math_module.nan, None)
 
 # Paddle's other names for the same ops (paddle.cat is paddle.concat, ...)
 globals().update(_tensor_methods.paddle_aliases(globals()))
@@ -93,6 +105,9 @@ def _erf_method(x, name=None):
 
 
 _tensor_methods.provide(erf=_erf_method)
+# paddle.erf_(x), paddle.expm1_(x): Paddle has these at the top level only
+erf_ = _tensor_methods.inplace_function(_erf_method, "erf_")
+expm1_ = _tensor_methods.inplace_function(expm1, "expm1_")
 
 
 def _gradcheck(name):

@@ -16,9 +16,10 @@ from .dtypes import convert_dtype
 from .errors import ArgumentTypeError, OpArgumentError, SetValueShapeError, StateError
 from .functional import (along_axis, arithmetic, bitwise, casting, combined, counting,
                          creation, cumulative, diagonal, generated, indexing, inplace, linalg,
-                         logic, manipulation, more_unary, nan_reduction, order_stats, placement,
-                         products, rearrange, reduction, scatter, select_fill, shape, sorting,
-                         special, tensor_info, triangular, trig, unary)
+                         logic, manipulation, more_linalg, more_maths, more_unary, nan_reduction,
+                         order_stats, placement, products, rearrange, reduction, scan_search,
+                         scatter, select_fill, shape, sorting, special, tensor_info, triangular,
+                         trig, unary)
 from .tensor import Tensor, _wrap, bump_version
 
 # methods named as the module function they are, by module
@@ -33,9 +34,9 @@ SAME_NAME = {
            "isinf isfinite allclose isclose equal_all",
     reduction: "sum mean max min logsumexp argmax argmin all any var std norm",
     products: "prod kron cross",
-    nan_reduction: "nansum nanmean count_nonzero",
+    nan_reduction: "nansum nanmean nanmedian count_nonzero",
     cumulative: "cumsum cumprod logcumsumexp cumsum_ cumprod_",
-    linalg: "matmul mm mv dot inner",
+    linalg: "matmul mm mv dot inner matrix_power multi_dot",
     shape: "reshape flatten transpose t squeeze unsqueeze expand expand_as broadcast_to split "
            "chunk unbind unstack flip tile moveaxis broadcast_tensors",
     rearrange: "roll rot90 repeat_interleave",
@@ -46,7 +47,7 @@ SAME_NAME = {
     scatter: "scatter scatter_ index_add index_add_ masked_fill masked_fill_ scatter_nd_add "
              "scatter_nd",
     sorting: "sort argsort topk",
-    order_stats: "kthvalue mode median",
+    order_stats: "kthvalue mode median quantile nanquantile",
     counting: "unique histogram bincount rank",
     inplace: "fill_ zero_",
     record: "clone",
@@ -64,6 +65,10 @@ SAME_NAME = {
     generated: "combinations vander new_zeros new_ones new_full new_empty",
     tensor_info: "ndimension is_floating_point is_integer is_empty is_same_shape element_size "
                  "type_as",
+    more_maths: "logaddexp heaviside sgn signbit sinc deg2rad rad2deg isneginf isposinf isin "
+                "nextafter frexp i0e i1 i1e",
+    scan_search: "cummax cummin msort bucketize argwhere histogram_bin_edges unique_consecutive",
+    more_linalg: "tensordot baddbmm cdist trapezoid cumulative_trapezoid",
 }
 
 # in place, the result written into the tensor: (method, op, NumPy ufunc for a plain write,
@@ -86,7 +91,7 @@ IN_PLACE = [
     ("log_", unary.log, None, True), ("sin_", unary.sin, None, True),
     ("cos_", unary.cos, None, True), ("floor_", unary.floor, None, False),
     ("ceil_", unary.ceil, None, False), ("round_", unary.round, None, False),
-    ("addmm_", combined.addmm, None, False),
+    ("addmm_", combined.addmm, None, False), ("baddbmm_", more_linalg.baddbmm, None, False),
 ]
 def _scalar_exponent(y):
     """pow_'s exponent: Paddle's pow_ takes a Python int or float only (a TypeError else)."""
@@ -103,7 +108,8 @@ MORE_IN_PLACE = [(f"{name}_", getattr(module, name), None, True) for module, nam
     (special, "lgamma gammaln digamma polygamma multigammaln i0 gammainc gammaincc logit"),
     (bitwise, "bitwise_and bitwise_or bitwise_xor bitwise_not bitwise_invert "
               "bitwise_left_shift bitwise_right_shift gcd lcm"),
-    (select_fill, "index_fill masked_scatter renorm")) for name in names.split()]
+    (select_fill, "index_fill masked_scatter renorm"),
+    (special, "erfinv"), (more_maths, "sinc"), (combined, "lerp")) for name in names.split()]
 IN_PLACE += MORE_IN_PLACE
 # in-place ops Paddle composes of several in-place steps, each a write its inplace_version
 # counts: {method: steps} (hypot_: pow_ add_ sqrt_; ldexp_: cast_ multiply_; nan_to_num_:
@@ -116,7 +122,7 @@ PADDLE_WRITES = {"hypot_": 3, "ldexp_": 2, "nan_to_num_": 3, "lcm_": 4, "gammain
 # in place with a result of its own dtype (bool, or cast_'s): the tensor takes it (Paddle)
 RETYPE_IN_PLACE = [(f"{name}_", getattr(logic, name)) for name in (
     "equal not_equal less_than less_equal greater_than greater_equal logical_and logical_or "
-    "logical_xor logical_not").split()] + [("cast_", casting.cast)]
+    "logical_xor logical_not").split()] + [("cast_", casting.cast), ("less_", logic.less_than)]
 
 # x takes a new shape over the same memory: (method, op, the way back to the old shape)
 _BACK = lambda b, old, args, kwargs: shape.reshape(b, old)  # noqa: E731
@@ -199,6 +205,7 @@ class TensorMethods:
     mod = floor_mod = arithmetic.remainder
     amax, amin = reduction.max, reduction.min
     view = shape.reshape
+    inverse = linalg.inv
     T = property(lambda self: shape.transpose(self, list(range(self.ndim))[::-1]))
     mT = property(lambda self: _matrix_transposed(self))
     contiguous = lambda self: self  # noqa: E731  (every tensor is)
@@ -319,7 +326,7 @@ MODULE_INPLACE = ("abs_", "cos_", "divide_", "div_", "floor_divide_", "floor_mod
                   "transpose_", "t_", "exp_", "sqrt_", "rsqrt_", "reciprocal_", "sigmoid_",
                   "scale_", "clip_", "floor_", "ceil_", "round_", "zero_", "fill_", "add_") \
     + tuple(name for name, *_ in MORE_IN_PLACE) + tuple(name for name, _ in RETYPE_IN_PLACE) \
-    + ("addmm_", "where_")
+    + ("addmm_", "baddbmm_", "where_")
 
 
 # Paddle's other names for an op: {alias: the op's name}; each is a top-level function and a
@@ -353,6 +360,12 @@ def module_inplace_functions():
     out = {name: _tensor_first(name, getattr(Tensor, name)) for name in MODULE_INPLACE}
     out["where_"] = Tensor.where_
     return out
+
+
+def inplace_function(op, name):
+    """paddle.<name>(x): op written into x, for the in-place forms Paddle has at its top level
+    only (erf_, expm1_: no Tensor method)."""
+    return _tensor_first(name, inplace.inplace_method(op, name, None, True))
 
 
 def _tensor_first(name, method):

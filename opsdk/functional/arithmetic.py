@@ -234,7 +234,10 @@ def add_n(inputs, name=None):
     """The sum of a list of tensors of one shape (a lone tensor gives a copy of it)."""
     if isinstance(inputs, Tensor):
         inputs = [inputs]
-    if not inputs or not all(isinstance(t, Tensor) for t in inputs):
+    if not inputs:  # Paddle: a ValueError
+        raise OpArgumentError("add_n: expected: a Tensor or a non-empty list of Tensors; "
+                              "got: an empty list")
+    if not all(isinstance(t, Tensor) for t in inputs):
         raise ArgumentTypeError("add_n: expected: a Tensor or a non-empty list of Tensors; "
                                 f"got: {type(inputs).__name__}")
     shapes = {tuple(t.shape) for t in inputs}

@@ -1,7 +1,7 @@
-"""Reductions that skip NaN (nansum, nanmean) and count_nonzero."""
+"""Reductions that skip NaN (nansum, nanmean, nanmedian) and count_nonzero."""
 import numpy as np
 
-from ..tensor import _wrap
+from ..tensor import _wrap, as_array
 from .casting import as_dtype
 from .logic import where
 from .op_args import tensor_arg
@@ -64,3 +64,81 @@ def count_nonzero(x, axis=None, keepdim=False, name=None):
     axes = reduce_axes_arg(axis, x._data.ndim, "count_nonzero")
     out = np.count_nonzero(x._data, axis=axes, keepdims=keepdim)
     return _wrap(np.asarray(out, dtype=np.int64))
+
+
+def _nanmedian_row(row, lower_only):
+    """(value, weights, index) of one row: the median of its non-NaN values (the lower middle
+    with lower_only), the gradient's share of each element (Paddle: the elements equal to the
+    value share it; else the two middles take half each; an all-NaN row: every element), and
+    the first position holding the value."""
+    valid = np.flatnonzero(~np.isnan(row)) if row.dtype.kind == "f" else np.arange(row.size)
+    w = np.zeros(row.size)
+    if valid.size == 0:
+        w[:] = 1.0 / max(row.size, 1)
+        return row.dtype.type(np.nan), w, 0
+    order = valid[np.argsort(row[valid], kind="stable")]
+    lo, hi = order[(valid.size - 1) // 2], order[valid.size // 2]
+    if lower_only:
+        value = row[lo]
+    else:
+        with np.errstate(all="ignore"):
+            value = np.asarray((row[lo].astype(np.float64) + row[hi]) / 2).astype(row.dtype)
+    eq = row == value
+    if eq.any():
+        w[eq] = 1.0 / eq.sum()
+        return value, w, int(np.argmax(eq))
+    w[lo] += 0.5
+    w[hi] += 0.5
+    return value, w, int(lo)
+
+
+def nanmedian(x, axis=None, keepdim=False, mode="avg", name=None):
+    """The median of x's non-NaN values over axis (all axes when None; a list of axes counts
+    as one), in x's dtype; mode='min' takes the lower middle and, with one int axis, also
+    returns its int64 index. An all-NaN slice gives NaN.
+
+    Example:
+        >>> opsdk.nanmedian(opsdk.to_tensor([1.0, float("nan"), 3.0, 2.0])).item()
+        2.0
+    """
+    from ..autograd.record import output_read_by_backward, record
+    from ..errors import OpArgumentError
+    from . import maths
+    from .op_args import axis_arg
+    x = tensor_arg(x, "nanmedian")
+    if mode not in ("avg", "min"):
+        raise OpArgumentError(f"nanmedian: mode {mode!r} is not supported; expected: 'avg' or "
+                              f"'min'")
+    if isinstance(axis, (list, tuple)) and len(axis) == 0:
+        raise OpArgumentError("nanmedian: the list of axes should not be empty")
+    need_index = axis is not None and not isinstance(axis, (list, tuple))
+    a = x._data
+    nd = a.ndim
+    if axis is None:
+        axes = list(range(nd))
+    else:
+        axes = [axis_arg(ax, max(nd, 1), "nanmedian") for ax in
+                (axis if isinstance(axis, (list, tuple)) else [axis])]
+        axes = sorted(set(axes)) if nd else []
+    kept = [1 if d in axes else s for d, s in enumerate(a.shape)]
+    dst = list(range(nd - len(axes), nd))
+    moved = np.moveaxis(a, axes, dst)
+    rows = moved.reshape(-1, int(np.prod(moved.shape[nd - len(axes):], dtype=np.int64)))
+    picked = [_nanmedian_row(r, mode == "min") for r in rows]
+    values = np.array([p[0] for p in picked], dtype=a.dtype).reshape(kept)
+    w = np.stack([p[1] for p in picked]).reshape(moved.shape)
+    w = np.moveaxis(w, dst, axes).astype(a.dtype if a.dtype.kind == "f" else np.float64)
+    out_shape = kept if keepdim else [s for d, s in enumerate(a.shape) if d not in axes]
+    if need_index and mode == "min":
+        idx = np.array([p[2] for p in picked], dtype=np.int64).reshape(out_shape)
+        # the gradient goes to the index alone
+        w = np.ones_like(w)
+        if nd:
+            w = np.zeros_like(w)
+            np.put_along_axis(w, idx.reshape(kept), 1, axes[0])
+    rule = (lambda g, shape, weights: maths.reshape(g, shape) * weights,)
+    out = output_read_by_backward(record("nanmedian", values.reshape(out_shape), (x,), rule,
+                                         (tuple(kept), w)))
+    if need_index and mode == "min":
+        return out, _wrap(as_array(idx))
+    return out

@@ -1,4 +1,4 @@
-"""Order statistics along an axis: kthvalue, mode, median.
+"""Order statistics along an axis: kthvalue, mode, median, quantile, nanquantile.
 
 An output that comes with an index takes its value from x at that index, so its gradient goes
 there. Among equal values the index is the one Paddle returns (stl_order replays its
@@ -263,3 +263,118 @@ def median(x, axis=None, keepdim=False, mode="avg", name=None):
         2.5
     """
     return _median(x, axis, keepdim, mode)
+
+
+# -- quantiles (Paddle composes them of sort, take_along_axis and lerp; so does opsdk) ------
+_INTERPOLATIONS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+def _q_list(q, op):
+    from ..errors import ArgumentTypeError
+    from ..tensor import Tensor
+    if isinstance(q, Tensor):
+        if q._data.ndim > 1:
+            raise OpArgumentError(f"{op}: q should be a 0-D tensor or a 1-D tensor; got: "
+                                  f"shape {list(q.shape)}")
+        q = q._data.reshape(-1).tolist()
+    elif isinstance(q, (int, float)) and not isinstance(q, bool):
+        q = [q]
+    elif isinstance(q, (list, tuple)):
+        if not q:
+            raise OpArgumentError(f"{op}: q should not be empty")
+        q = [float(v) for v in q]
+    else:
+        raise ArgumentTypeError(f"{op}: type of q should be int, float, list or tuple, or "
+                                f"tensor; got: {type(q).__name__}")
+    for v in q:
+        if v < 0 or v > 1:
+            raise OpArgumentError(f"{op}: q should be in range [0, 1]; got: {v}")
+    return q
+
+
+def _quantile_axis(x, axis, op):
+    """(x with the reduced axes made one, that axis, the keepdim shape)."""
+    from .shape import flatten, moveaxis
+    dims = x._data.ndim
+    out_shape = list(x._data.shape)
+    if axis is None:
+        return flatten(x), 0, [1] * dims
+    axes = axis if isinstance(axis, (list, tuple)) else [axis]
+    src = []
+    for a in axes:
+        if isinstance(a, bool) or not isinstance(a, int) or not -dims <= a < dims:
+            raise OpArgumentError(f"{op}: axis should be None, int, or a list, element should "
+                                  f"in range [-rank(x), rank(x)); got: {axis!r}")
+        src.append(a % dims)
+        out_shape[a % dims] = 1
+    if not isinstance(axis, (list, tuple)):
+        return x, src[0], out_shape
+    dst = list(range(-len(src), 0))
+    if not dst:
+        return flatten(x), 0, out_shape
+    x = moveaxis(x, src, dst)
+    return flatten(x, dst[0], dst[-1]), x._data.ndim - len(src), out_shape
+
+
+def _quantile(op, x, q, axis, keepdim, interpolation, ignore_nan):
+    from .along_axis import take_along_axis
+    from .combined import lerp
+    from .shape import reshape, squeeze, stack
+    from .sorting import sort
+    x = tensor_arg(x, op)
+    qs = _q_list(q, op)
+    if interpolation not in _INTERPOLATIONS:
+        raise OpArgumentError(f"{op}: interpolation must be one of "
+                              f"{', '.join(_INTERPOLATIONS)}; got: {interpolation!r}")
+    x, axis, out_shape = _quantile_axis(x, axis, op)
+    a = x._data
+    dt = a.dtype if a.dtype.kind == "f" else np.dtype(np.float64)
+    mask = np.isnan(a)
+    counts = (~mask).sum(axis=axis, keepdims=True).astype(dt)
+    n = a.shape[axis]
+    sorted_x = sort(x, axis)
+    outputs = []
+    for qv in qs:
+        index = dt.type(qv) * (counts - 1)
+        if not ignore_nan:
+            index = np.where(mask.any(axis=axis, keepdims=True), dt.type(n - 1), index)
+
+        def at(i):
+            pos = np.clip(i, 0, max(n - 1, 0)).astype(np.int64)
+            return take_along_axis(sorted_x, _wrap(pos), axis)
+        if interpolation == "nearest":
+            ret = at(np.round(index))
+        else:
+            below, upper = np.floor(index), np.ceil(index)
+            if interpolation == "lower":
+                ret = at(below)
+            elif interpolation == "higher":
+                ret = at(upper)
+            elif interpolation == "midpoint":
+                ret = (at(upper) + at(below)) / 2
+            else:
+                ret = lerp(at(below), at(upper), _wrap((index - below).astype(a.dtype)))
+        outputs.append(reshape(ret, out_shape) if keepdim else squeeze(ret, axis))
+    return stack(outputs, 0) if len(outputs) > 1 else outputs[0]
+
+
+def quantile(x, q, axis=None, keepdim=False, interpolation="linear", name=None):
+    """The q-th quantiles of x over axis (all of x when None; a list of axes counts as one):
+    the sorted values interpolated (linear, lower, higher, nearest, midpoint); a list of q
+    stacks its results first. A NaN in a slice gives NaN.
+
+    Example:
+        >>> opsdk.quantile(opsdk.to_tensor([1.0, 3.0, 2.0, 4.0]), 0.5).item()
+        2.5
+    """
+    return _quantile("quantile", x, q, axis, keepdim, interpolation, False)
+
+
+def nanquantile(x, q, axis=None, keepdim=False, interpolation="linear", name=None):
+    """quantile ignoring the NaNs of each slice (all NaN: NaN).
+
+    Example:
+        >>> opsdk.nanquantile(opsdk.to_tensor([1.0, float("nan"), 3.0]), 0.5).item()
+        2.0
+    """
+    return _quantile("nanquantile", x, q, axis, keepdim, interpolation, True)
