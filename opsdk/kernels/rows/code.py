@@ -1,19 +1,31 @@
 """The C and CUDA sources of a rows op, written from its statements (see ``statements``).
 
 For each stage (forward, backward) and dtype, one exported function
-``<op>_<stage>_f32`` / ``_f64`` whose parameters are the arrays the stage reads (``const T *``),
-the arrays it writes (``T *``), ``rows``, ``K`` and the attributes, so the declared adapters of
-``opsdk.kernels.layout`` call it (``sizes=`` rows and K, ``outputs=`` the per-row and per-feature
-shapes).
+``<op>_<stage>_f32`` / ``_f64`` whose parameters are the arrays the stage reads (``const T *``,
+``const int64_t *`` for an integer input), the arrays it writes (``T *``), ``rows``, ``K`` and
+the attributes (``T``, ``int64_t`` for an integer one), so the declared adapters of
+``opsdk.kernels.layout`` call it (``sizes=`` rows and K, ``outputs=`` the per-row and
+per-feature shapes).
+
+The statements of a row become passes over its elements (``plan``): a reduction joins the pass
+before it unless it reads what that pass reduces (so independent sums share one pass); a
+per-element output joins the last pass that has what it reads; a per-element shorthand
+(``each``) that calls a maths function and is read by a reduction and by a later output is
+computed once: its first pass stores it in that output, which the later pass reads back
+(softmax's ``exp(x - top)``). Per-feature outputs (sums over rows) accumulate in the row's
+first pass.
 
 - C: the rows in chunks on the OpenMP team above OPSDK_OMP_MIN elements (OPSDK_PARALLEL_CHUNKS),
-  each row's reductions and element loops vectorized (``omp simd``, sums in double), compiled for
-  AVX-512/AVX2/x86-64 (OPSDK_CLONES); per-feature outputs in a column pass of their own, blocks of
-  64 features summed in double over the rows in order (deterministic, no two threads write one
-  element).
+  each pass vectorized (``omp simd``; sums in double, max/min with a NaN flag), compiled for
+  AVX-512/AVX2/x86-64 (OPSDK_CLONES). Per-feature outputs: each of a fixed number of row parts
+  (a function of rows and K alone, so the sums do not depend on the thread count) adds its rows
+  into its own double partials, added up in order at the end; where those cannot be allocated,
+  a column pass of its own (blocks of 64 features summed over the rows in order).
 - CUDA: a block per row (grid-stride over rows), block reductions by warp shuffles and shared
-  memory (``opsdk/rows.cuh``), then blocks of features, a thread per feature summing over rows in
-  double (neighbouring threads read neighbouring features: coalesced).
+  memory (``opsdk/rows.cuh``); per-feature outputs in blocks of 32 features x a part of the
+  rows (8 warps over the part's rows, added in shared memory in order) writing double partials
+  into a work array; the last block of a feature group to finish (an atomic count after a
+  fence) adds the parts up in order. Deterministic, and as parallel as the rows.
 """
 import re
 
@@ -21,58 +33,163 @@ from opsdk.kernels.elementwise.bodies import C_NAMES
 
 BLOCK = 256  # threads per CUDA block: the declared adapter's launch (launch_1d's default)
 COLUMNS = 64  # features per block of the C column pass
+GROUP = 32  # features per block of the CUDA feature pass (a warp's width: coalesced reads)
+PARTS = 64  # at most this many row parts for per-feature sums (C and CUDA)
+PART_DOUBLES = 1 << 22  # partials (doubles) at most: 32 MiB
+_HOW = {"sum": 0, "max": 1, "min": 2}
 _IDENTITY = {"max": "-INFINITY", "min": "INFINITY"}
+_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+
+
+def parts(rows, K, features):
+    """Row parts of the per-feature sums for ``rows`` rows of ``K``: a function of the sizes only,
+    so the sums come out the same on any thread count. (The C source computes the same.)"""
+    if not features or not rows or not K:
+        return 1
+    cap = max(1, PART_DOUBLES // (features * K))
+    return max(1, min(PARTS, -(-rows // 32), cap))
+
+
+class Pass:
+    """One loop over the row's elements: its statements in order, and the shorthands it stores
+    into an output for a later pass (``stores``: {shorthand: output})."""
+
+    def __init__(self):
+        self.steps, self.stores = [], {}
+
+    @property
+    def reductions(self):
+        return [s for s in self.steps if s.what == "reduce"]
+
+
+def plan(program):
+    """The statements as a sequence of passes and row scalar statements (see the module's doc)."""
+    blocks, current, after = [], None, set()
+    features = [s for s in program.steps if s.how == "feature"]
+    for step in program.steps:
+        if step.what == "each" or step.how == "feature":
+            continue
+        if step.per_element:
+            reduced = {s.name for s in current.reductions} if current else set()
+            if current is None or step.needs & (reduced | after):
+                current, after = Pass(), set()
+                blocks.append(current)
+            current.steps.append(step)
+        else:
+            blocks.append(step)
+            after.add(step.name)
+    passes = [b for b in blocks if isinstance(b, Pass)]
+    if features:
+        if not passes:
+            passes.append(Pass())
+            blocks.append(passes[0])
+        passes[0].steps += features
+    _stash(program, passes)
+    return blocks
+
+
+def _stash(program, passes):
+    """Shorthands calling a function, read by a reduction of one pass and by an element output of
+    a later one: stored into that output by the first (``Pass.stores``)."""
+    for name, expr in program.each.items():
+        if not any(fn in C_NAMES for fn in _CALL.findall(expr)):
+            continue
+        first = next((p for p in passes if any(s.what == "reduce" and name in s.reads for s in p.steps)), None)
+        if first is None:
+            continue
+        later = passes[passes.index(first) + 1:]
+        target = next((s for p in later for s in p.steps if s.how == "element" and name in s.reads), None)
+        if target is not None:
+            first.stores[name] = target.name
 
 
 class Stage:
-    """One stage's arrays and statements: ``reads`` {name: kind}, ``writes`` {name: kind}, attrs."""
+    """One stage's arrays and statements: ``reads`` {name: kind}, ``writes`` {name: kind}, attrs;
+    ``integers`` the inputs and attributes that hold integers (int64)."""
 
-    def __init__(self, short, stage, program, reads, writes, attrs):
+    def __init__(self, short, stage, program, reads, writes, attrs, integers=()):
         self.short, self.stage, self.program = short, stage, program
         self.reads, self.writes, self.attrs = dict(reads), dict(writes), tuple(attrs)
+        self.integers = frozenset(integers)
         self.function = f"{short}_{stage}"
         self.columns = [s for s in program.steps if s.what == "output" and s.how == "feature"]
+        self.blocks = plan(program)
+        self.passes = [b for b in self.blocks if isinstance(b, Pass)]
 
-    def parameters(self, T, restrict=""):
-        arrays = [f"const {T} *{restrict}{a}" for a in self.reads]
+    def _type(self, name, T, integer):
+        return integer if name in self.integers else T
+
+    def parameters(self, T, restrict="", integer="int64_t"):
+        arrays = [f"const {self._type(a, T, integer)} *{restrict}{a}" for a in self.reads]
         arrays += [f"{T} *{restrict}{a}" for a in self.writes]
         return arrays
+
+    def attributes(self, T, integer="int64_t"):
+        return "".join(f", {self._type(a, T, integer)} {a}" for a in self.attrs)
 
     def _unused(self):
         return " ".join(f"(void){a};" for a in self.attrs)
 
+    @staticmethod
+    def _stashed(done):
+        """{shorthand: output} stored by the passes ``done`` and not overwritten by them since."""
+        stash = {k: v for p in done for k, v in p.stores.items()}
+        written = {step.name for p in done for step in p.steps if step.how == "element"}
+        return {k: v for k, v in stash.items() if v not in written}
+
     # -- C ------------------------------------------------------------------------------------
 
-    def _c_rows(self):
-        """The statements of one row, in C (inside ``for r``; ``o`` is the row's offset)."""
-        p, lines, group = self.program, [], []
-
-        def flush():
-            if group:
-                lines.append("OPSDK_SIMD for (int64_t j = 0; j < K; j++) { " + " ".join(group) + " }")
-                group.clear()
+    def _c_pass(self, p, stash, partials):
+        """One pass in C: accumulators, the vectorized loop, the row scalars it reduces."""
+        prog, lines, body, clauses = self.program, [], [], {"+": [], "max": [], "min": [], "|": []}
+        written = set()
         for step in p.steps:
-            if step.what == "output" and step.how == "element":
-                group.append(f"{step.name}[o + j] = (T)({p.rewrite(step.expr)});")
+            if step.how == "feature" and not partials:
                 continue
-            if step.what == "each" or step.how == "feature":
-                continue
-            flush()
-            acc, value = f"opsdk_a_{step.name}", f"opsdk_v_{step.name}"
+            for name in [n for n in p.stores if n in step.reads and f"store {n}" not in written]:
+                body.append(f"{p.stores[name]}[o + j] = (T)({prog.rewrite(prog.each[name], stash)});")
+                written.add(f"store {name}")
+            expr = prog.rewrite(step.expr, {k: v for k, v in stash.items() if v not in written})
+            acc = f"opsdk_a_{step.name}"
             if step.what == "reduce" and step.how == "sum":
-                lines += [f"double {acc} = 0.0;", f"#pragma omp simd reduction(+:{acc})",
-                          f"for (int64_t j = 0; j < K; j++) {acc} += (double)({p.rewrite(step.expr)});",
-                          f"const T {value} = (T){acc};"]
+                lines.append(f"double {acc} = 0.0;")
+                clauses["+"].append(acc)
+                body.append(f"{acc} += (double)({expr});")
             elif step.what == "reduce":
-                cmp = ">" if step.how == "max" else "<"
-                lines += [f"T {acc} = {_IDENTITY[step.how]};", f"#pragma omp simd reduction({step.how}:{acc})",
-                          f"for (int64_t j = 0; j < K; j++) {{ const T opsdk_e = (T)({p.rewrite(step.expr)}); "
-                          f"{acc} = opsdk_e {cmp} {acc} ? opsdk_e : {acc}; }}", f"const T {value} = {acc};"]
+                nan, e, cmp = f"opsdk_n_{step.name}", f"opsdk_e_{step.name}", ">" if step.how == "max" else "<"
+                lines.append(f"T {acc} = {_IDENTITY[step.how]}; int {nan} = 0;")
+                clauses[step.how].append(acc)
+                clauses["|"].append(nan)
+                body.append(f"const T {e} = (T)({expr}); {acc} = {e} {cmp} {acc} ? {e} : {acc}; {nan} |= {e} != {e};")
+            elif step.how == "feature":
+                body.append(f"opsdk_p_{step.name}[j] += (double)({expr});")
             else:
-                lines.append(f"const T {value} = (T)({p.rewrite(step.expr)});")
-                if step.how == "row":
-                    lines.append(f"{step.name}[r] = {value};")
-        flush()
+                body.append(f"{step.name}[o + j] = (T)({expr});")
+                written.add(step.name)
+        pragma = " ".join(f"reduction({op}:{', '.join(names)})" for op, names in clauses.items() if names)
+        lines.append(f"#pragma omp simd {pragma}" if pragma else "OPSDK_SIMD")
+        lines.append("for (int64_t j = 0; j < K; j++) { " + " ".join(body) + " }")
+        for step in p.reductions:
+            value, acc = f"opsdk_v_{step.name}", f"opsdk_a_{step.name}"
+            if step.how == "sum":
+                lines.append(f"const T {value} = (T){acc};")
+            else:
+                lines.append(f"const T {value} = opsdk_n_{step.name} ? (T)NAN : {acc};")
+        return lines
+
+    def _statements(self, emit_pass, store):
+        """The statements of one row in order: each pass as ``emit_pass(pass, stash)`` writes it, each
+        row scalar a local (a per-row output also stored, as ``store`` says)."""
+        prog, lines, done = self.program, [], []
+        for block in self.blocks:
+            if isinstance(block, Pass):
+                lines += emit_pass(block, self._stashed(done))
+                done.append(block)
+                continue
+            value = f"opsdk_v_{block.name}"
+            lines.append(f"const T {value} = (T)({prog.rewrite(block.expr)});")
+            if block.how == "row":
+                lines.append(store.format(name=block.name, value=value))
         return lines
 
     def _c_columns(self):
@@ -86,82 +203,155 @@ class Stage:
                 f"        OPSDK_SIMD for (int64_t j = j0; j < j1; j++) {{ {adds} }}", "    }",
                 f"    for (int64_t j = j0; j < j1; j++) {{ {stores} }}", "}"]
 
+    def _c_row_function(self, name, sfx, partials):
+        params = ", ".join(self.parameters("T", "restrict "))
+        extra = ", double *restrict opsdk_part" if partials else ""
+        views = "".join(f"    double *restrict opsdk_p_{s.name} = opsdk_part + {k} * K;\n"
+                        for k, s in enumerate(self.columns)) if partials else ""
+        rows = self._statements(lambda p, stash: self._c_pass(p, stash, partials), "{name}[r] = {value};")
+        body = "\n".join("        " + line for line in rows)
+        return (f"OPSDK_CLONES static void {name}_{sfx}({params}, int64_t lo, int64_t hi, int64_t K"
+                f"{self.attributes('T')}{extra}) {{\n    {self._unused()}\n{views}    for (int64_t r = lo; r < hi; r++) {{\n"
+                f"        const int64_t o = r * K; (void)o;\n{body}\n    }}\n}}")
+
     def c_functions(self, sfx, T):
-        """The static row (and column) functions and the exported one, for one dtype."""
+        """The static row (and feature) functions and the exported one, for one dtype."""
         prefix = f"opsdk_rows_{self.function}"
         params = ", ".join(self.parameters("T", "restrict "))
-        attrs = "".join(f", T {a}" for a in self.attrs)
+        attrs = self.attributes("T")
         names = ", ".join([*self.reads, *self.writes])
         attr_names = "".join(f", {a}" for a in self.attrs)
-        body = "\n".join("        " + line for line in self._c_rows())
-        parts = [f"OPSDK_CLONES static void {prefix}_rows_{sfx}({params}, int64_t lo, int64_t hi, int64_t K{attrs}) {{\n"
-                 f"    {self._unused()}\n    for (int64_t r = lo; r < hi; r++) {{\n"
-                 f"        const int64_t o = r * K; (void)o;\n{body}\n    }}\n}}"]
-        calls = [f"    OPSDK_PARALLEL_CHUNKS(rows, rows * K, 1, lo, hi, {prefix}_rows_{sfx}({names}, lo, hi, K{attr_names}));"]
-        if self.columns:
-            cols = "\n".join("    " + line for line in self._c_columns())
-            parts.append(f"OPSDK_CLONES static void {prefix}_cols_{sfx}({params}, int64_t rows, int64_t lo, "
-                         f"int64_t hi, int64_t K{attrs}) {{\n    {self._unused()}\n{cols}\n}}")
-            calls.append(f"    OPSDK_PARALLEL_CHUNKS(K, rows * K, {COLUMNS}, lo, hi, "
-                         f"{prefix}_cols_{sfx}({names}, rows, lo, hi, K{attr_names}));")
+        parts = [self._c_row_function(f"{prefix}_rows", sfx, False)]
+        plain = (f"    OPSDK_PARALLEL_CHUNKS(rows, rows * K, 1, lo, hi, "
+                 f"{prefix}_rows_{sfx}({names}, lo, hi, K{attr_names}));")
         exported = ", ".join(self.parameters(T))
-        plain_attrs = "".join(f", {T} {a}" for a in self.attrs)
-        parts.append(f"void {self.function}_{sfx}({exported}, int64_t rows, int64_t K{plain_attrs}) {{\n"
-                     + "\n".join(calls) + "\n}")
+        head = f"void {self.function}_{sfx}({exported}, int64_t rows, int64_t K{self.attributes(T)}) {{\n"
+        if not self.columns:
+            parts.append(head + plain + "\n}")
+            return parts
+        F = len(self.columns)
+        cols = "\n".join("    " + line for line in self._c_columns())
+        parts.append(f"OPSDK_CLONES static void {prefix}_cols_{sfx}({params}, int64_t rows, int64_t lo, "
+                     f"int64_t hi, int64_t K{attrs}) {{\n    {self._unused()}\n{cols}\n}}")
+        parts.append(self._c_row_function(f"{prefix}_part", sfx, True))
+        outs = ", ".join(f"T *restrict {s.name}" for s in self.columns)
+        sums = " ".join(f"{{ double s = 0.0; for (int64_t c = 0; c < parts; c++) s += part[(c * {F} + {k}) * K + j]; "
+                        f"{s.name}[j] = (T)s; }}" for k, s in enumerate(self.columns))
+        parts.append(f"OPSDK_CLONES static void {prefix}_sum_{sfx}({outs}, const double *restrict part, int64_t parts, "
+                     f"int64_t lo, int64_t hi, int64_t K) {{\n"
+                     f"    OPSDK_SIMD for (int64_t j = lo; j < hi; j++) {{ {sums} }}\n}}")
+        parts.append(f"static void {prefix}_parts_{sfx}({params}, int64_t rows, int64_t per, int64_t lo, int64_t hi, "
+                     f"int64_t K{attrs}, double *part) {{\n"
+                     "    for (int64_t c = lo; c < hi; c++) {\n"
+                     "        const int64_t first = c * per, last = first + per < rows ? first + per : rows;\n"
+                     f"        if (first < last) {prefix}_part_{sfx}({names}, first, last, K{attr_names}, "
+                     f"part + c * {F} * K);\n    }}\n}}")
+        feature_names = ", ".join(s.name for s in self.columns)
+        parts.append(
+            head + f"    const int64_t parts = opsdk_rows_parts(rows, K, {F});\n"
+            f"    double *part = rows && K ? (double *)calloc((size_t)(parts * {F} * K), sizeof(double)) : NULL;\n"
+            "    if (part == NULL) {  /* no room for the partials (or nothing to sum): a column pass of its own */\n"
+            f"    {plain}\n"
+            f"        OPSDK_PARALLEL_CHUNKS(K, rows * K, {COLUMNS}, lo, hi, "
+            f"{prefix}_cols_{sfx}({names}, rows, lo, hi, K{attr_names}));\n"
+            "        return;\n    }\n"
+            "    const int64_t per = (rows + parts - 1) / parts;\n"
+            f"    OPSDK_PARALLEL_CHUNKS(parts, rows * K, 1, lo, hi, "
+            f"{prefix}_parts_{sfx}({names}, rows, per, lo, hi, K{attr_names}, part));\n"
+            f"    OPSDK_PARALLEL_CHUNKS(K, parts * K * {F}, {COLUMNS}, lo, hi, "
+            f"{prefix}_sum_{sfx}({feature_names}, part, parts, lo, hi, K));\n"
+            "    free(part);\n}")
         return parts
 
     # -- CUDA -----------------------------------------------------------------------------------
 
-    def _cuda_rows(self):
-        p, lines = self.program, []
-        how = {"sum": 0, "max": 1, "min": 2}
+    def _cuda_pass(self, p, stash):
+        prog, lines, body, reduced = self.program, [], [], []
+        written = set()
         for step in p.steps:
-            if step.what == "each" or step.how == "feature":
+            if step.how == "feature":
                 continue
-            acc, value = f"opsdk_a_{step.name}", f"opsdk_v_{step.name}"
-            loop = "for (long long j = threadIdx.x; j < K; j += blockDim.x)"
-            if step.what == "output" and step.how == "element":
-                lines.append(f"{loop} {step.name}[o + j] = (T)({p.rewrite(step.expr)});")
-            elif step.what == "reduce":
-                lines += [f"double {acc} = rows_identity({how[step.how]});",
-                          f"{loop} {acc} = rows_combine({acc}, (double)({p.rewrite(step.expr)}), {how[step.how]});",
-                          f"const T {value} = (T)rows_reduce({acc}, {how[step.how]}, red);"]
+            for name in [n for n in p.stores if n in step.reads and f"store {n}" not in written]:
+                body.append(f"{p.stores[name]}[o + j] = (T)({prog.rewrite(prog.each[name], stash)});")
+                written.add(f"store {name}")
+            expr = prog.rewrite(step.expr, {k: v for k, v in stash.items() if v not in written})
+            acc = f"opsdk_a_{step.name}"
+            if step.what == "reduce":
+                lines.append(f"double {acc} = rows_identity({_HOW[step.how]});")
+                body.append(f"{acc} = rows_combine({acc}, (double)({expr}), {_HOW[step.how]});")
+                reduced.append(step)
             else:
-                lines.append(f"const T {value} = (T)({p.rewrite(step.expr)});")
-                if step.how == "row":
-                    lines.append(f"if (threadIdx.x == 0) {step.name}[r] = {value};")
+                body.append(f"{step.name}[o + j] = (T)({expr});")
+                written.add(step.name)
+        if body:
+            lines.append("for (long long j = threadIdx.x; j < K; j += blockDim.x) { " + " ".join(body) + " }")
+        lines += [f"const T opsdk_v_{s.name} = (T)rows_reduce(opsdk_a_{s.name}, {_HOW[s.how]}, red);" for s in reduced]
         return lines
+
+    def _cuda_features(self):
+        """The feature tasks: group g of GROUP features over part q of the rows; partials, then
+        the group's last block adds the parts up."""
+        p, F = self.program, len(self.columns)
+        accs = " ".join(f"double opsdk_a_{s.name} = 0.0;" for s in self.columns)
+        adds = " ".join(f"opsdk_a_{s.name} += (double)({p.rewrite(s.expr)});" for s in self.columns)
+        lanes = "\n".join(
+            f"            red[threadIdx.x] = opsdk_a_{s.name}; __syncthreads();\n"
+            f"            if (threadIdx.x < {GROUP} && j < K) {{ double s = 0.0; "
+            f"for (int w = 0; w < (int)(blockDim.x / {GROUP}); w++) s += red[w * {GROUP} + threadIdx.x]; "
+            f"opsdk_part[(q * {F} + {k}) * K + j] = s; }}\n            __syncthreads();"
+            for k, s in enumerate(self.columns))
+        sums = " ".join(f"{{ double s = 0.0; for (long long c = 0; c < opsdk_parts; c++) "
+                        f"s += opsdk_part[(c * {F} + {k}) * K + j]; {s.name}[j] = (T)s; }}"
+                        for k, s in enumerate(self.columns))
+        return (" else {\n"
+                "            __syncthreads();  /* red may still be read by the last row's reductions */\n"
+                f"            const long long groups = (K + {GROUP - 1}) / {GROUP}, f = t - rows;\n"
+                f"            const long long g = f % groups, q = f / groups, j = g * {GROUP} + (threadIdx.x % {GROUP});\n"
+                "            const long long per = (rows + opsdk_parts - 1) / opsdk_parts, r0 = q * per;\n"
+                "            const long long r1 = r0 + per < rows ? r0 + per : rows;\n"
+                f"            {accs}\n"
+                f"            if (j < K) for (long long r = r0 + threadIdx.x / {GROUP}; r < r1; r += blockDim.x / {GROUP}) {{\n"
+                f"                const long long o = r * K; (void)o; {adds}\n            }}\n"
+                f"{lanes}\n"
+                "            __threadfence();\n"
+                "            if (threadIdx.x == 0) red[0] = atomicAdd(&opsdk_count[g], 1u) == opsdk_parts - 1 ? 1.0 : 0.0;\n"
+                "            __syncthreads();\n"
+                f"            if (red[0] != 0.0 && threadIdx.x < {GROUP} && j < K) {{ {sums} }}\n"
+                "            __syncthreads();\n        }")
+
+    def cuda_parameters(self, T):
+        params = self.parameters(T, integer="long long")
+        if self.columns:
+            params += ["double *opsdk_part", "unsigned int *opsdk_count"]
+        return params
 
     def cuda_function(self):
         """The stage as a device template in namespace opsdk::rows_<op>."""
-        p = self.program
-        params = ", ".join(self.parameters("T"))
-        attrs = "".join(f", T {a}" for a in self.attrs)
-        body = "\n".join("            " + line for line in self._cuda_rows())
-        tasks = "rows + (K + blockDim.x - 1) / blockDim.x" if self.columns else "rows"
-        text = (f"template <typename T> __device__ void {self.stage}({params}, long long rows, long long K{attrs}, "
+        params = ", ".join(self.cuda_parameters("T"))
+        attrs = self.attributes("T", "long long")
+        rows = self._statements(self._cuda_pass, "if (threadIdx.x == 0) {name}[r] = {value};")
+        body = "\n".join("            " + line for line in rows)
+        sizes = "long long rows, long long K" + (", long long opsdk_parts" if self.columns else "")
+        tasks = f"rows + (K + {GROUP - 1}) / {GROUP} * opsdk_parts" if self.columns else "rows"
+        text = (f"template <typename T> __device__ void {self.stage}({params}, {sizes}{attrs}, "
                 f"double *red) {{\n    {self._unused()} (void)red;\n"
                 f"    for (long long t = blockIdx.x; t < {tasks}; t += gridDim.x) {{\n"
                 "        if (t < rows) {\n            const long long r = t, o = r * K; (void)o;\n"
                 f"{body}\n        }}")
         if self.columns:
-            accs = " ".join(f"double opsdk_a_{s.name} = 0.0;" for s in self.columns)
-            adds = " ".join(f"opsdk_a_{s.name} += (double)({p.rewrite(s.expr)});" for s in self.columns)
-            stores = " ".join(f"{s.name}[j] = (T)opsdk_a_{s.name};" for s in self.columns)
-            text += (" else {\n            const long long j = (t - rows) * blockDim.x + threadIdx.x;\n"
-                     f"            if (j < K) {{\n                {accs}\n"
-                     "                for (long long r = 0; r < rows; r++) {\n"
-                     f"                    const long long o = r * K; (void)o; {adds}\n                }}\n"
-                     f"                {stores}\n            }}\n        }}")
+            text += self._cuda_features()
         return text + "\n    }\n}"
 
     def cuda_kernels(self, space):
         parts = []
+        shared = BLOCK if self.columns else 33
+        sizes = ["rows", "K", *(["opsdk_parts"] if self.columns else [])]
         for sfx, T in (("f32", "float"), ("f64", "double")):
-            attrs = "".join(f", {T} {a}" for a in self.attrs)
-            names = ", ".join([*self.reads, *self.writes, "rows", "K", *self.attrs, "red"])
-            parts.append(f'extern "C" __global__ void {self.function}_{sfx}({", ".join(self.parameters(T))}, '
-                         f"long long rows, long long K{attrs}) {{\n    __shared__ double red[33];\n"
+            names = ", ".join([*self.reads, *self.writes, *(["opsdk_part", "opsdk_count"] if self.columns else []),
+                               *sizes, *self.attrs, "red"])
+            parts.append(f'extern "C" __global__ void {self.function}_{sfx}({", ".join(self.cuda_parameters(T))}, '
+                         f"{', '.join(f'long long {s}' for s in sizes)}{self.attributes(T, 'long long')}) {{\n"
+                         f"    __shared__ double red[{shared}];\n"
                          f"    opsdk::{space}::{self.stage}<{T}>({names});\n}}")
         return parts
 
@@ -172,10 +362,24 @@ def used_functions(stages):
     return {name: fns for name, fns in C_NAMES.items() if re.search(rf"\b{name}\s*\(", text)}
 
 
+_C_HEAD = f"""#include <math.h>
+#include <stdlib.h>
+#include "opsdk/elementwise.h"
+
+/* row parts of the per-feature sums (as opsdk.kernels.rows.code.parts): the sizes alone decide */
+static inline int64_t opsdk_rows_parts(int64_t rows, int64_t K, int64_t F) {{
+    int64_t parts = (rows + 31) / 32, cap = {PART_DOUBLES} / (F * (K > 0 ? K : 1));
+    parts = parts < {PARTS} ? parts : {PARTS};
+    parts = parts < cap ? parts : cap;
+    return parts > 1 ? parts : 1;
+}}
+"""
+
+
 def c_code(stages):
     """The C source of every stage, both dtypes."""
     used = used_functions(stages)
-    parts = ['#include "opsdk/elementwise.h"', ""]
+    parts = [_C_HEAD]
     for sfx, (T, index) in (("f32", ("float", 0)), ("f64", ("double", 1))):
         parts.append(f"#define T {T}")
         parts += [f"#define {name} {fns[index]}" for name, fns in used.items()]

@@ -7,7 +7,8 @@ One statement a line (or separated by ``;``), ``#`` starting a comment::
     y = x * rstd * weight
 
 - ``sum|max|min NAME = EXPR``: a row scalar, the reduction of EXPR over the row's elements (a
-  sum is accumulated in double, also for float32; max and min are exact in T);
+  sum is accumulated in double, also for float32; max and min are exact in T and NaN where an
+  element is NaN, as NumPy's);
 - ``T NAME = EXPR``: a row scalar from row scalars, per-row arrays and attributes;
 - ``each NAME = EXPR``: a per-element shorthand, substituted where it is read;
 - ``NAME = EXPR``: an output, once each. A per-row output is a row scalar too; a per-element
@@ -16,8 +17,12 @@ One statement a line (or separated by ``;``), ``#`` starting a comment::
 
 An expression is C over the arrays (an element array read at the current element, a feature
 array at the current feature, a per-row array at the current row), the attributes, ``K`` (the
-row's length) and the functions of the elementwise vocabulary (``opsdk/maths.h`` in C,
-``opsdk/maths.cuh`` in CUDA). Decimal literals become ``T``'s.
+row's length), ``j`` (the current element's index in the row, in per-element expressions) and
+the functions of the elementwise vocabulary (``opsdk/maths.h`` in C, ``opsdk/maths.cuh`` in
+CUDA); ``x[INDEX]`` reads the element array ``x`` at another element of the row, INDEX being a
+row scalar expression (an integer per-row input: a label), which the statements keep in
+``[0, K)`` (``label >= 0 && label < K ? x[label] : 0`` evaluates the read only there). Decimal
+literals become ``T``'s.
 """
 import keyword
 import re
@@ -32,9 +37,12 @@ KINDS = ("element", "row", "feature")  # of arrays and outputs
 LOOP_NAMES = frozenset({"T", "K", "r", "j", "o", "t", "rows", "lo", "hi", "red", "j0", "j1", "each", *REDUCTIONS})
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _STATEMENT = re.compile(r"(?:(sum|max|min|T|each)\s+)?([A-Za-z_]\w*)\s*=(?!=)\s*(.+)\Z", re.S)
-_WORD = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\()?")
+_WORD = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*[(\[])?")
 _NUMBER = re.compile(r"(?<![\w.])(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fF]?")
 _C_WORDS = frozenset({"T", "K"})
+# a token of an expression: a number, a name (with the bracket that follows it), or anything else
+_TOKEN = re.compile(r"(?P<number>(?<![\w.])(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fF]?)"
+                    r"|(?P<name>[A-Za-z_]\w*)(?P<open>\s*[(\[])?|(?P<other>.)", re.S)
 
 
 def reserved_in_rows(name):
@@ -61,10 +69,18 @@ def check_names(op, kind, names):
 
 class Step:
     """One statement: ``what`` is reduce (with ``how``: sum/max/min), scalar, each or output (with
-    ``how``: the output's kind); ``expr`` its expression as written."""
+    ``how``: the output's kind); ``expr`` its expression as written; ``reads`` the names it reads
+    (each-shorthands expanded) and ``needs`` the row scalars among them (set by Program)."""
 
     def __init__(self, what, how, name, expr):
         self.what, self.how, self.name, self.expr = what, how, name, expr
+        self.reads, self.needs = frozenset(), frozenset()
+
+    @property
+    def per_element(self):
+        """Computed for every element of the row (a reduction's term, a shorthand, an element or
+        feature output), not once per row."""
+        return self.what in ("reduce", "each") or self.how in ("element", "feature")
 
     def __repr__(self):
         return f"Step({self.what!r}, {self.how!r}, {self.name!r}, {self.expr!r})"
@@ -75,6 +91,16 @@ def _split(body):
         for part in line.split("#", 1)[0].split(";"):
             if part.strip():
                 yield " ".join(part.split())
+
+
+def _closing(text, start):
+    """The index of the bracket closing the one opened just before ``start``, or None."""
+    depth = 1
+    for k in range(start, len(text)):
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(text[k], 0)
+        if depth == 0:
+            return k
+    return None
 
 
 class Program:
@@ -97,7 +123,7 @@ class Program:
                                   f"'sum ss = x * x'; got: {type(body).__name__}")
         self.steps, self.each = [], {}
         self.scalars = {}  # row scalar -> True where it exists (reductions, T locals, row outputs)
-        self._row_bound = set()  # locals (each) that read row scalars
+        self._each_reads = {}  # each-shorthand -> the names it reads, expanded
         written = set()
         for text in _split(body):
             step = self._parse(text)
@@ -132,7 +158,7 @@ class Program:
         name = step.name
         if step.what == "output":
             if name in written:
-                raise self._error(f"one statement per output", f"{name!r} assigned twice", text)
+                raise self._error("one statement per output", f"{name!r} assigned twice", text)
             written.add(name)
         else:
             check_names(self.op, "local", (name,))
@@ -140,29 +166,48 @@ class Program:
                     or name in self.scalars or name in self.each:
                 raise self._error("a new name for each local", f"{name!r} already names an array, "
                                   "attribute, output or local", text)
-        per_element = step.what in ("reduce", "each") or step.how in ("element", "feature")
-        reads = self._reads(step.expr, text, per_element, written - {name} if step.what == "output" else written)
-        if step.how == "feature" and reads & (set(self.scalars) | self._row_bound):
-            bad = sorted(reads & (set(self.scalars) | self._row_bound))
-            raise self._error("a per-feature output (summed over rows in a pass of its own) reading "
-                              "arrays, attributes and K only", f"it reads row scalar(s) {', '.join(bad)}", text)
+        reads = self._reads(step.expr, text, step.per_element, written - {name} if step.what == "output" else written)
+        for word in [w for w in reads if w in self.each]:
+            reads |= self._each_reads[word]
+        step.reads = frozenset(reads)
+        step.needs = frozenset(w for w in reads if w in self.scalars)
+        if step.how == "feature" and step.needs:
+            raise self._error("a per-feature output (summed over rows, apart from the row's scalars) reading "
+                              "arrays, attributes and K only", f"it reads row scalar(s) {', '.join(sorted(step.needs))}",
+                              text)
         if step.what == "each":
             self.each[name] = step.expr
-            if reads & (set(self.scalars) | self._row_bound):
-                self._row_bound.add(name)
+            self._each_reads[name] = step.reads
         elif step.what in ("reduce", "scalar") or step.how == "row":
             self.scalars[name] = True
 
     def _reads(self, expr, text, per_element, written):
-        """The names ``expr`` reads, each checked to be known here."""
-        reads = set()
-        for word, call in _WORD.findall(_NUMBER.sub(" ", expr)):
-            if call:
+        """The names ``expr`` reads, each checked to be known here (an indexed read ``x[i]`` is
+        a row scalar: its index is checked as a row scalar expression)."""
+        reads, skip = set(), 0
+        stripped = _NUMBER.sub(" ", expr)
+        for match in _WORD.finditer(stripped):
+            if match.start() < skip:
+                continue  # inside an index, checked already
+            word, bracket = match.group(1), (match.group(2) or "").strip()
+            if bracket == "(":
                 if word not in VOCABULARY:
                     raise self._error(f"one of the functions {', '.join(VOCABULARY)}", f"a call of {word!r}", text)
                 continue
+            if bracket == "[":
+                end = _closing(stripped, match.end())
+                if self.arrays.get(word) != "element" or end is None:
+                    raise self._error("an index only after an element array read, x[INDEX], with its ']'",
+                                      f"{word}[", text)
+                reads |= self._reads(stripped[match.end():end], text, False, written) | {word}
+                skip = end
+                continue
             if word in _C_WORDS or word in self.attrs or word in self.scalars:
                 reads.add(word)
+                continue
+            if word == "j":
+                if not per_element:
+                    raise self._error("j (the element's index) in a per-element expression only", "j read", text)
                 continue
             kind = self.arrays.get(word) or (self.outputs.get(word) if word in written else None)
             if kind == "feature" and word in self.outputs:
@@ -180,22 +225,39 @@ class Program:
 
     # -- rewriting for C and CUDA ---------------------------------------------------------
 
-    def rewrite(self, expr):
-        """``expr`` as C: arrays indexed (element ``x[o + j]``, feature ``w[j]``, row ``s[r]``), row
-        scalars as locals, each-shorthands substituted, decimal literals as ``T``'s."""
-        def word(match):
-            name, call = match.group(1), match.group(2)
-            if call or name in _C_WORDS or name in self.attrs:
-                return match.group(0)
-            if name in self.each:
-                return f"({self.rewrite(self.each[name])})"
-            if name in self.scalars:
-                return f"opsdk_v_{name}"
-            kind = self.arrays.get(name) or self.outputs.get(name)
-            return {"element": f"{name}[o + j]", "feature": f"{name}[j]", "row": f"{name}[r]"}[kind]
-
-        parts = re.split(r"((?<![\w.])(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fF]?)", expr)
-        out = []
-        for i, part in enumerate(parts):
-            out.append(DECIMAL.sub(r"((T)\1)", part) if i % 2 else _WORD.sub(word, part))
+    def rewrite(self, expr, stash=None):
+        """``expr`` as C: arrays indexed (element ``x[o + j]``, feature ``w[j]``, row ``s[r]``,
+        ``x[i]`` as ``x[o + (i)]``), row scalars as locals, each-shorthands substituted (or read
+        from the output ``stash`` names for them), decimal literals as ``T``'s."""
+        stash = stash or {}
+        out, pos = [], 0
+        for match in _TOKEN.finditer(expr):
+            if match.start() < pos:
+                continue  # inside an index already rewritten
+            if match.group("number"):
+                out.append(DECIMAL.sub(r"((T)\1)", match.group("number")))
+            elif match.group("other") is not None:
+                out.append(match.group("other"))
+            else:
+                name, bracket = match.group("name"), match.group("open") or ""
+                if bracket.strip() == "[":
+                    end = _closing(expr, match.end())
+                    out.append(f"{name}[o + ({self.rewrite(expr[match.end():end], stash)})]")
+                    pos = end + 1
+                    continue
+                out.append(self._word(name, stash) + bracket)
+            pos = match.end()
         return "".join(out)
+
+    def _word(self, name, stash):
+        if name in _C_WORDS or name in self.attrs or name in VOCABULARY or name == "j":
+            return name
+        if name in stash:
+            return f"{stash[name]}[o + j]"
+        if name in self.each:
+            return f"({self.rewrite(self.each[name], stash)})"
+        if name in self.scalars:
+            return f"opsdk_v_{name}"
+        kind = self.arrays.get(name) or self.outputs.get(name)
+        return {"element": f"{name}[o + j]", "feature": f"{name}[j]", "row": f"{name}[r]"}[kind]
+

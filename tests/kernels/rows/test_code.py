@@ -1,17 +1,21 @@
-"""The C and CUDA sources written from a rows op's statements: double accumulation, the column
-pass, the block reduction; the CUDA source compiles with nvcc and runs on the simulator."""
+"""The C and CUDA sources written from a rows op's statements: double accumulation, passes shared
+by independent reductions, a shorthand kept in an output, NaN-propagating max, per-feature sums
+from row parts (or a column pass), the block reduction; the CUDA source compiles with nvcc and
+runs on the simulator."""
 import shutil
 import subprocess
 
 import numpy
 import pytest
 
-from opsdk.kernels.rows.code import BLOCK
+from opsdk.kernels import CSource, Kernel
+from opsdk.kernels.elementwise import C_FLAGS
+from opsdk.kernels.rows.code import BLOCK, parts
 from opsdk.kernels.sources import SDK_INCLUDE_DIR
 
 from .pack import module
 
-RMS, LAYER, SOFTMAX = module("rms_norm"), module("layer_norm"), module("softmax")
+RMS, LAYER, SOFTMAX, CE = module("rms_norm"), module("layer_norm"), module("softmax"), module("cross_entropy")
 
 
 def test_c_sums_in_double_and_max_in_t_with_simd_reductions():
@@ -21,22 +25,70 @@ def test_c_sums_in_double_and_max_in_t_with_simd_reductions():
     assert "#define exp opsdk_exp_f32" in softmax and "#define sqrt" not in softmax
 
 
-def test_c_feature_outputs_have_a_column_pass_of_their_own():
+def test_independent_reductions_share_one_pass():
     c = LAYER.OP.c_code()
-    assert "double opsdk_a_dweight[64] = {0.0};" in c and "double opsdk_a_dbias[64] = {0.0};" in c
-    assert c.count("OPSDK_PARALLEL_CHUNKS(K, rows * K, 64") == 2  # backward, both dtypes
-    assert "_cols_" not in SOFTMAX.OP.c_code()
+    assert "#pragma omp simd reduction(+:opsdk_a_a, opsdk_a_b)" in c  # backward: both sums, one pass
+    assert "reduction(+:opsdk_a_v)" in c  # forward: the variance reads the mean, a pass of its own
 
 
-def test_cuda_reduces_per_block_and_adds_feature_blocks_after_the_rows():
+def test_a_shorthand_calling_a_function_is_computed_once_and_kept_in_the_output():
+    c = SOFTMAX.OP.c_code()
+    # the sum's pass stores exp(x - top) in y; the last pass reads it back instead of a second exp
+    assert "{ y[o + j] = (T)(exp(x[o + j] - opsdk_v_top)); opsdk_a_s += (double)((exp(" in c
+    assert "{ y[o + j] = (T)(y[o + j] / opsdk_v_s); }" in c
+    assert c.count("exp(") == 4  # both dtypes: the store and the sum's term (one exp to the compiler)
+
+
+def test_max_is_nan_where_the_row_holds_nan_as_numpy():
+    x = numpy.random.default_rng(0).standard_normal((4, 9))
+    x[1, 4], x[2, 0], x[3, 8] = numpy.nan, numpy.nan, numpy.nan
+    label = numpy.array([1, 2, 3, 4])
+    for backend in ("python", "c"):
+        _, rowmax, _ = CE.OP.forward_kernel.run(backend, x, label, ignore_index=-100)
+        numpy.testing.assert_array_equal(rowmax, x.max(axis=1))
+    assert "reduction(max:opsdk_a_top) reduction(|:opsdk_n_top)" in CE.OP.c_code()
+
+
+def test_c_feature_outputs_sum_row_parts_or_take_a_column_pass():
+    c = LAYER.OP.c_code()
+    # partials per row part, added in the rows' first pass
+    assert "opsdk_p_dweight[j] += (double)(dy[o + j] * ((x[o + j] - mean[r]) * rstd[r]));" in c
+    assert c.count("opsdk_rows_parts(rows, K, 2)") == 2  # backward, both dtypes
+    assert "double opsdk_a_dweight[64] = {0.0};" in c  # the column pass, without room for partials
+    assert "_cols_" not in SOFTMAX.OP.c_code() and "_part_" not in SOFTMAX.OP.c_code()
+
+
+def test_the_parts_depend_on_the_sizes_alone():
+    assert [parts(r, 1000, 2) for r in (0, 1, 32, 33, 10_000)] == [1, 1, 1, 2, 64]
+    assert parts(10_000, 1 << 22, 2) == 1  # 32 MiB of partials at the most
+
+
+@pytest.mark.parametrize("dtype, tol", [("float64", 1e-12), ("float32", 2e-5)])
+def test_without_room_for_the_partials_a_column_pass_sums_the_features(dtype, tol):
+    stage = LAYER.OP.stages[1]
+    head = '#include "opsdk/elementwise.h"\n'
+    code = LAYER.OP.c_code().replace(head, head + "#define calloc(n, s) NULL  /* no memory */\n", 1)
+    source = CSource(code=code, openmp=True, extra_compile_args=C_FLAGS, libraries=("m",))
+    kernel = Kernel(f"tests.rows.no_room_{dtype}").c(source, stage.function, **LAYER.OP._layout(stage))
+    rng = numpy.random.default_rng(3)
+    x, dy = (rng.standard_normal((700, 130)).astype(dtype) for _ in range(2))  # threaded
+    w = rng.uniform(0.5, 1.5, 130).astype(dtype)
+    _, mean, rstd = LAYER.OP.forward_kernel.run("python", x, w, w, eps=1e-5)
+    for got, want in zip(kernel(x, w, mean, rstd, dy), LAYER.OP.backward_kernel.run("c", x, w, mean, rstd, dy)):
+        numpy.testing.assert_allclose(got, want, rtol=tol, atol=tol)
+
+
+def test_cuda_reduces_per_block_and_sums_features_in_row_parts():
     cuda = LAYER.OP.cuda_code()
     assert "__shared__ double red[33];" in cuda and "rows_reduce(opsdk_a_s, 0, red)" in cuda
-    assert "t < rows + (K + blockDim.x - 1) / blockDim.x" in cuda  # backward: the feature blocks
+    assert "t < rows + (K + 31) / 32 * opsdk_parts" in cuda  # backward: the feature blocks
+    assert "atomicAdd(&opsdk_count[g], 1u) == opsdk_parts - 1" in cuda  # the last block adds the parts
+    assert "__shared__ double red[256];" in cuda  # the feature blocks' lanes
     assert "t < rows;" in cuda  # forward: rows only
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not on PATH")
-@pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "softmax"])
+@pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "softmax", "cross_entropy"])
 def test_the_written_cuda_source_compiles_with_nvcc_to_its_four_kernels(tmp_path, name):
     source = tmp_path / f"{name}.cu"
     source.write_text(module(name).OP.cuda_code())
@@ -51,7 +103,8 @@ def test_the_written_cuda_source_compiles_with_nvcc_to_its_four_kernels(tmp_path
 
 @pytest.mark.slow
 @pytest.mark.parametrize("dtype, tol", [("float64", 1e-12), ("float32", 2e-6)])
-def test_the_cuda_kernels_agree_with_python_on_the_simulator(dtype, tol, monkeypatch):
+@pytest.mark.parametrize("rows", [3, 70])  # 70 rows: 3 parts of the feature sums, 2 feature groups
+def test_the_cuda_kernels_agree_with_python_on_the_simulator(dtype, tol, rows, monkeypatch):
     from opsdk.kernels import cudasim
 
     monkeypatch.setenv("OPSDK_CUDA_SIM", "1")
@@ -59,7 +112,8 @@ def test_the_cuda_kernels_agree_with_python_on_the_simulator(dtype, tol, monkeyp
     import cupy
 
     rng = numpy.random.default_rng(2)
-    x = rng.standard_normal((3, BLOCK + 45)).astype(dtype)  # a row longer than a block, a partial warp
+    K = BLOCK + 45 if rows == 3 else 45  # a row longer than a block, a partial warp
+    x = rng.standard_normal((rows, K)).astype(dtype)
     w, b = (rng.uniform(0.5, 1.5, x.shape[1]).astype(dtype) for _ in range(2))
     dy = rng.standard_normal(x.shape).astype(dtype)
     fwd, bwd = LAYER.OP.kernels
@@ -69,3 +123,7 @@ def test_the_cuda_kernels_agree_with_python_on_the_simulator(dtype, tol, monkeyp
     got_grads = bwd.run("cuda", *map(cupy.asarray, (x, w, want[1], want[2], dy)))
     for g, e in zip((*got, *got_grads), (*want, *grads)):
         numpy.testing.assert_allclose(cupy.asnumpy(g), e, rtol=tol, atol=tol)
+    x[1, 7] = numpy.nan  # the row max: NaN in one thread's partial wins the block's max
+    label = numpy.arange(rows) % K
+    rowmax = CE.OP.forward_kernel.run("cuda", cupy.asarray(x), cupy.asarray(label), ignore_index=-100)[1]
+    numpy.testing.assert_array_equal(cupy.asnumpy(rowmax), x.max(axis=1))

@@ -1,6 +1,6 @@
 """Rows: the python maths, the written C kernels and the Function's forward and backward of
-RMSNorm, LayerNorm and softmax (the test pack's), against each other and numbers computed
-here; the declaration's mistakes refused by name."""
+RMSNorm, LayerNorm, softmax and a per-row cross entropy (the test pack's), against each other and
+numbers computed here; the declaration's mistakes refused by name."""
 import re
 
 import numpy
@@ -17,6 +17,7 @@ from .pack import module
 RMS = module("rms_norm")
 LAYER = module("layer_norm")
 SOFTMAX = module("softmax")
+CE = module("cross_entropy")
 
 
 def run(op_module, backend, *arrays, attrs=None):
@@ -78,10 +79,37 @@ def test_second_order_comes_from_the_forward_on_tensors():
     assert gradgradcheck(SOFTMAX.Softmax.apply, (s,))
 
 
-def test_float16_runs_the_python_maths():
+def test_float16_runs_the_python_maths_in_float32():
     x, w = inputs("float16", shape=(2, 8))
     y = RMS.RMSNorm.apply(opsdk.to_tensor(x), opsdk.to_tensor(w))
     assert y.dtype == opsdk.float16 and list(y.shape) == [2, 8]
+    wide = RMS.RMSNorm.apply(opsdk.to_tensor(x.astype("float32")), opsdk.to_tensor(w.astype("float32")))
+    numpy.testing.assert_array_equal(y.numpy(), wide.numpy().astype("float16"))
+
+
+@pytest.mark.parametrize("backend", ["python", "c"])
+def test_per_row_outputs_and_integer_inputs_through_the_function(backend):
+    rng = numpy.random.default_rng(4)
+    x = rng.standard_normal((2, 3, 7))
+    label = numpy.array([[0, 6, -100], [3, -100, 2]])
+    with use_backend(backend):
+        xt = opsdk.to_tensor(x, stop_gradient=False)
+        loss = CE.CrossEntropy.apply(xt, opsdk.to_tensor(label))
+        assert list(loss.shape) == [2, 3]
+        loss.sum().backward()
+    logp = x - numpy.log(numpy.exp(x).sum(-1, keepdims=True))
+    kept = label != -100
+    picked = numpy.take_along_axis(logp, numpy.where(kept, label, 0)[..., None], -1)[..., 0]
+    numpy.testing.assert_allclose(loss.numpy(), numpy.where(kept, -picked, 0.0), rtol=1e-12)
+    want = numpy.where(kept[..., None], numpy.exp(logp) - (numpy.arange(7) == label[..., None]), 0.0)
+    numpy.testing.assert_allclose(xt.grad.numpy(), want, rtol=1e-12, atol=1e-15)
+
+
+def test_gradients_of_an_op_with_an_integer_input_to_second_order():
+    x = opsdk.to_tensor(inputs("float64", shape=(3, 5))[0], stop_gradient=False)
+    label = opsdk.to_tensor(numpy.array([4, 0, 2]))
+    assert gradcheck(lambda a: CE.CrossEntropy.apply(a, label), (x,))
+    assert gradgradcheck(lambda a: CE.CrossEntropy.apply(a, label), (x,))
 
 
 def test_the_reference_is_forward_on_tensors():
@@ -100,6 +128,21 @@ def test_the_reference_is_forward_on_tensors():
 def test_bad_inputs_are_refused_by_name(args, error, says):
     with pytest.raises(error, match=re.escape(f"rows.rms_norm: {says}")):
         RMS.RMSNorm.apply(*(opsdk.to_tensor(a) for a in args))
+
+
+@pytest.mark.parametrize("label, error, says", [
+    (numpy.array([0.0, 1.0]), DTypeError, "argument 'label' must be an integer tensor; expected: int64 or int32"),
+    (numpy.array([0, 1, 2]), ShapeError, "argument 'label' must have one value per row of 'x'; expected: shape [2]"),
+])
+def test_bad_per_row_integer_inputs_are_refused_by_name(label, error, says):
+    with pytest.raises(error, match=re.escape(f"rows.cross_entropy: {says}")):
+        CE.CrossEntropy.apply(opsdk.to_tensor(numpy.ones((2, 4))), opsdk.to_tensor(label))
+
+
+def test_an_integer_attribute_must_be_an_integer():
+    x, label = opsdk.to_tensor(numpy.ones((2, 4))), opsdk.to_tensor(numpy.array([0, 1]))
+    with pytest.raises(OpArgumentError, match="attribute 'ignore_index' must be an integer; expected: an int; got: float"):
+        CE.CrossEntropy.apply(x, label, -1.5)
 
 
 def test_unknown_and_non_number_attributes_are_refused():
@@ -125,6 +168,8 @@ def _bwd(m, x, w, dy):
     ({"features": ("w",)}, lambda m, x, w, grad: (x, w), "backward reads arrays by name; expected: some of"),
     ({"features": ("w",)}, lambda m, x, dy, *, alpha: (x, x), "keyword-only parameters must be attributes"),
     ({"features": ("w",), "outputs": ("out", "int")}, _bwd, "output name 'int' cannot be used"),
+    ({"features": ("w",), "per_row": ("rstd",)}, _bwd, "per_row must name inputs or outputs of forward"),
+    ({"features": ("w",), "integers": ("w",)}, _bwd, "integers must name inputs or attributes of forward (not "),
 ])
 def test_a_wrong_declaration_is_refused_by_name(kwargs, backward, says):
     with pytest.raises(OpArgumentError, match=re.escape(says)):

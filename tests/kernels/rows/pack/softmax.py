@@ -15,8 +15,9 @@ def backward(m, y, dy):
 OP = Rows("rows.softmax", forward, backward).c_bodies(
     forward="""
         max top = x
-        sum s = exp(x - top)
-        y = exp(x - top) / s
+        each e = exp(x - top)         # computed once: the sum's pass keeps it in y
+        sum s = e
+        y = e / s
     """,
     backward="""
         sum dot = dy * y
