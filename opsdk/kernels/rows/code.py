@@ -29,13 +29,16 @@ first pass.
 """
 import re
 
-from opsdk.kernels.elementwise.bodies import C_NAMES
+# exp(-abs(u)) is the SDK's way to say an exp's argument is never positive (a cheaper float32
+# exp): the elementwise bodies' rewrite, shared
+from opsdk.kernels.elementwise.bodies import _EXP_NONPOSITIVE, C_NAMES, _exp_of_minus_abs
 
 BLOCK = 256  # threads per CUDA block: the declared adapter's launch (launch_1d's default)
 COLUMNS = 64  # features per block of the C column pass
 GROUP = 32  # features per block of the CUDA feature pass (a warp's width: coalesced reads)
 PARTS = 64  # at most this many row parts for per-feature sums (C and CUDA)
 PART_DOUBLES = 1 << 22  # partials (doubles) at most: 32 MiB
+SUM_BLOCK = 1024  # C: a sum adds this many elements in T's vector lanes (64 a lane for float32), the blocks' sums in double
 _HOW = {"sum": 0, "max": 1, "min": 2}
 _IDENTITY = {"max": "-INFINITY", "min": "INFINITY"}
 _CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
@@ -127,8 +130,10 @@ class Stage:
     def attributes(self, T, integer="int64_t"):
         return "".join(f", {self._type(a, T, integer)} {a}" for a in self.attrs)
 
-    def _unused(self):
-        return " ".join(f"(void){a};" for a in self.attrs)
+    def _unused(self, arrays=False):
+        """Every attribute (and array) marked used: a function that reads none compiles without a warning."""
+        names = (*self.reads, *self.writes, *self.attrs) if arrays else self.attrs
+        return " ".join(f"(void){a};" for a in names)
 
     @staticmethod
     def _stashed(done):
@@ -140,7 +145,9 @@ class Stage:
     # -- C ------------------------------------------------------------------------------------
 
     def _c_pass(self, p, stash, partials):
-        """One pass in C: accumulators, the vectorized loop, the row scalars it reduces."""
+        """One pass in C: accumulators, the vectorized loop, the row scalars it reduces. A sum adds
+        blocks of SUM_BLOCK elements in T's lanes (full vectors for float32) and the blocks' sums
+        in double: its error does not grow with the row, as a double accumulator's."""
         prog, lines, body, clauses = self.program, [], [], {"+": [], "max": [], "min": [], "|": []}
         written = set()
         for step in p.steps:
@@ -153,8 +160,8 @@ class Stage:
             acc = f"opsdk_a_{step.name}"
             if step.what == "reduce" and step.how == "sum":
                 lines.append(f"double {acc} = 0.0;")
-                clauses["+"].append(acc)
-                body.append(f"{acc} += (double)({expr});")
+                clauses["+"].append(f"opsdk_b_{step.name}")
+                body.append(f"opsdk_b_{step.name} += (T)({expr});")
             elif step.what == "reduce":
                 nan, e, cmp = f"opsdk_n_{step.name}", f"opsdk_e_{step.name}", ">" if step.how == "max" else "<"
                 lines.append(f"T {acc} = {_IDENTITY[step.how]}; int {nan} = 0;")
@@ -167,8 +174,16 @@ class Stage:
                 body.append(f"{step.name}[o + j] = (T)({expr});")
                 written.add(step.name)
         pragma = " ".join(f"reduction({op}:{', '.join(names)})" for op, names in clauses.items() if names)
-        lines.append(f"#pragma omp simd {pragma}" if pragma else "OPSDK_SIMD")
-        lines.append("for (int64_t j = 0; j < K; j++) { " + " ".join(body) + " }")
+        loop = [f"#pragma omp simd {pragma}" if pragma else "OPSDK_SIMD",
+                "for (int64_t j = j0; j < j1; j++) { " + " ".join(body) + " }"]
+        sums = [s.name for s in p.reductions if s.how == "sum"]
+        if sums:
+            lines += [f"for (int64_t j0 = 0; j0 < K; j0 += {SUM_BLOCK}) {{",
+                      f"    const int64_t j1 = K - j0 < {SUM_BLOCK} ? K : j0 + {SUM_BLOCK};",
+                      "    " + " ".join(f"T opsdk_b_{n} = 0;" for n in sums), *("    " + line for line in loop),
+                      "    " + " ".join(f"opsdk_a_{n} += (double)opsdk_b_{n};" for n in sums), "}"]
+        else:
+            lines += ["{ const int64_t j0 = 0, j1 = K;", *loop, "}"]
         for step in p.reductions:
             value, acc = f"opsdk_v_{step.name}", f"opsdk_a_{step.name}"
             if step.how == "sum":
@@ -177,14 +192,19 @@ class Stage:
                 lines.append(f"const T {value} = opsdk_n_{step.name} ? (T)NAN : {acc};")
         return lines
 
-    def _statements(self, emit_pass, store):
+    def _statements(self, emit_pass, store, update):
         """The statements of one row in order: each pass as ``emit_pass(pass, stash)`` writes it, each
-        row scalar a local (a per-row output also stored, as ``store`` says)."""
+        row scalar a local (a per-row output also stored, as ``store`` says), each indexed update
+        guarded by ``update`` (a condition on the index ``opsdk_i``)."""
         prog, lines, done = self.program, [], []
         for block in self.blocks:
             if isinstance(block, Pass):
                 lines += emit_pass(block, self._stashed(done))
                 done.append(block)
+                continue
+            if block.what == "update":
+                lines.append(f"{{ const long long opsdk_i = (long long)({prog.rewrite(block.index)}); "
+                             f"if ({update}) {block.name}[o + opsdk_i] {block.how} (T)({prog.rewrite(block.expr)}); }}")
                 continue
             value = f"opsdk_v_{block.name}"
             lines.append(f"const T {value} = (T)({prog.rewrite(block.expr)});")
@@ -208,10 +228,11 @@ class Stage:
         extra = ", double *restrict opsdk_part" if partials else ""
         views = "".join(f"    double *restrict opsdk_p_{s.name} = opsdk_part + {k} * K;\n"
                         for k, s in enumerate(self.columns)) if partials else ""
-        rows = self._statements(lambda p, stash: self._c_pass(p, stash, partials), "{name}[r] = {value};")
+        rows = self._statements(lambda p, stash: self._c_pass(p, stash, partials), "{name}[r] = {value};",
+                                "opsdk_i >= 0 && opsdk_i < K")
         body = "\n".join("        " + line for line in rows)
         return (f"OPSDK_CLONES static void {name}_{sfx}({params}, int64_t lo, int64_t hi, int64_t K"
-                f"{self.attributes('T')}{extra}) {{\n    {self._unused()}\n{views}    for (int64_t r = lo; r < hi; r++) {{\n"
+                f"{self.attributes('T')}{extra}) {{\n    {self._unused(True)}\n{views}    for (int64_t r = lo; r < hi; r++) {{\n"
                 f"        const int64_t o = r * K; (void)o;\n{body}\n    }}\n}}")
 
     def c_functions(self, sfx, T):
@@ -232,14 +253,17 @@ class Stage:
         F = len(self.columns)
         cols = "\n".join("    " + line for line in self._c_columns())
         parts.append(f"OPSDK_CLONES static void {prefix}_cols_{sfx}({params}, int64_t rows, int64_t lo, "
-                     f"int64_t hi, int64_t K{attrs}) {{\n    {self._unused()}\n{cols}\n}}")
+                     f"int64_t hi, int64_t K{attrs}) {{\n    {self._unused(True)}\n{cols}\n}}")
         parts.append(self._c_row_function(f"{prefix}_part", sfx, True))
         outs = ", ".join(f"T *restrict {s.name}" for s in self.columns)
-        sums = " ".join(f"{{ double s = 0.0; for (int64_t c = 0; c < parts; c++) s += part[(c * {F} + {k}) * K + j]; "
-                        f"{s.name}[j] = (T)s; }}" for k, s in enumerate(self.columns))
-        parts.append(f"OPSDK_CLONES static void {prefix}_sum_{sfx}({outs}, const double *restrict part, int64_t parts, "
+        # the parts added into the first in order (vectorized along the features), then stored
+        adds = " ".join(f"part[{k} * K + j] += part[(c * {F} + {k}) * K + j];" for k in range(F))
+        stores = " ".join(f"{s.name}[j] = (T)part[{k} * K + j];" for k, s in enumerate(self.columns))
+        parts.append(f"OPSDK_CLONES static void {prefix}_sum_{sfx}({outs}, double *restrict part, int64_t parts, "
                      f"int64_t lo, int64_t hi, int64_t K) {{\n"
-                     f"    OPSDK_SIMD for (int64_t j = lo; j < hi; j++) {{ {sums} }}\n}}")
+                     f"    for (int64_t c = 1; c < parts; c++) {{\n        OPSDK_SIMD for (int64_t j = lo; j < hi; j++) "
+                     f"{{ {adds} }}\n    }}\n"
+                     f"    OPSDK_SIMD for (int64_t j = lo; j < hi; j++) {{ {stores} }}\n}}")
         parts.append(f"static void {prefix}_parts_{sfx}({params}, int64_t rows, int64_t per, int64_t lo, int64_t hi, "
                      f"int64_t K{attrs}, double *part) {{\n"
                      "    for (int64_t c = lo; c < hi; c++) {\n"
@@ -329,7 +353,9 @@ class Stage:
         """The stage as a device template in namespace opsdk::rows_<op>."""
         params = ", ".join(self.cuda_parameters("T"))
         attrs = self.attributes("T", "long long")
-        rows = self._statements(self._cuda_pass, "if (threadIdx.x == 0) {name}[r] = {value};")
+        # the update by the thread that wrote the element (no other thread touches it)
+        rows = self._statements(self._cuda_pass, "if (threadIdx.x == 0) {name}[r] = {value};",
+                                "opsdk_i >= 0 && opsdk_i < K && threadIdx.x == opsdk_i % blockDim.x")
         body = "\n".join("            " + line for line in rows)
         sizes = "long long rows, long long K" + (", long long opsdk_parts" if self.columns else "")
         tasks = f"rows + (K + {GROUP - 1}) / {GROUP} * opsdk_parts" if self.columns else "rows"
@@ -383,9 +409,10 @@ def c_code(stages):
     for sfx, (T, index) in (("f32", ("float", 0)), ("f64", ("double", 1))):
         parts.append(f"#define T {T}")
         parts += [f"#define {name} {fns[index]}" for name, fns in used.items()]
+        parts.append(f"#define opsdk_exp_nonpositive {_EXP_NONPOSITIVE[index]}")
         for stage in stages:
-            parts += stage.c_functions(sfx, T)
-        parts += [f"#undef {name}" for name in used]
+            parts += [_exp_of_minus_abs(f) for f in stage.c_functions(sfx, T)]
+        parts += [f"#undef {name}" for name in (*used, "opsdk_exp_nonpositive")]
         parts += ["#undef T", ""]
     return "\n".join(parts)
 

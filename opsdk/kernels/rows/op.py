@@ -187,14 +187,17 @@ class Rows:
             Stage(self.short_name, "backward",
                   Program(self.name, "backward", backward, back_reads, self.backward_attrs, grads),
                   back_reads, grads, self.backward_attrs, integers)]
+        # one source per language for both kernels: one compile, one module
+        c_source = CSource(code=c_code(stages), openmp=True, extra_compile_args=C_FLAGS, libraries=("m",),
+                           _depth=1) if c else None
+        cuda_source = CudaSource(code=cuda_code(self.short_name, stages), options=(f"-I{SDK_INCLUDE_DIR}",),
+                                 _depth=1) if cuda else None
         for kernel, stage in zip(self.kernels, stages):
             layout = self._layout(stage)
             if c:
-                kernel.c(CSource(code=c_code(stages), openmp=True, extra_compile_args=C_FLAGS, libraries=("m",),
-                                 _depth=1), stage.function, **layout)
+                kernel.c(c_source, stage.function, **layout)
             if cuda:
-                kernel.cuda(CudaSource(code=cuda_code(self.short_name, stages), options=(f"-I{SDK_INCLUDE_DIR}",),
-                                       _depth=1), stage.function, **self._cuda_layout(stage, layout))
+                kernel.cuda(cuda_source, stage.function, **self._cuda_layout(stage, layout))
         self.stages = stages
         return self
 
@@ -252,16 +255,21 @@ class Rows:
         rows, K = lead.shape
         value = xp.asarray(value, dtype=dtype)
         if kind == "row":
-            return xp.ascontiguousarray(xp.broadcast_to(value, (rows, 1)).reshape(rows))
-        return xp.ascontiguousarray(xp.broadcast_to(value, lead.shape if kind == "element" else (K,)))
+            value = value.reshape(rows) if value.size == rows else xp.broadcast_to(value, (rows, 1))[:, 0]
+        target = {"row": (rows,), "element": lead.shape, "feature": (K,)}[kind]
+        if value.shape != target:  # a broadcast view (read-only): copied below
+            value = xp.broadcast_to(value, target)
+        return xp.ascontiguousarray(value) if getattr(value.flags, "writeable", True) else value.copy()
 
     def _forward_python(self, /, *arrays, **attrs):
         lead = arrays[self.inputs.index(self._lead)]
         given = self._python_arrays(self.inputs, arrays)
         results = _as_tuple(self.forward_fn(RowMaths(lead), *given, **attrs))
         xp = RowMaths(lead).xp
-        kinds = [self.kind[y] for y in self.outputs] + ["row"] * len(self.saved)
-        out = [self._shaped(xp, a, k, lead, lead.dtype) for a, k in zip(results, kinds)]
+        n = len(self.outputs)
+        out = [self._shaped(xp, a, self.kind[y], lead, lead.dtype) for a, y in zip(results, self.outputs)]
+        # saved values keep the precision computed in (float32 for float16): backward reads them
+        out += [self._shaped(xp, a, "row", lead, given[self.inputs.index(self._lead)].dtype) for a in results[n:]]
         out = [o.copy() if any(o is a for a in arrays) else o for o in out]
         return tuple(out) if len(out) > 1 else out[0]
 

@@ -13,7 +13,10 @@ One statement a line (or separated by ``;``), ``#`` starting a comment::
 - ``each NAME = EXPR``: a per-element shorthand, substituted where it is read;
 - ``NAME = EXPR``: an output, once each. A per-row output is a row scalar too; a per-element
   output is computed for every element of the row; a per-feature output sums EXPR over rows
-  (a weight's gradient), so it may not read the row scalars (a separate pass computes it).
+  (a weight's gradient), so it may not read the row scalars (a separate pass computes it);
+- ``NAME[INDEX] = EXPR`` (or ``+=``, ``-=``, ``*=``): once per row, one element of a per-element
+  output written before, at the row scalar INDEX; an index outside ``[0, K)`` writes nothing
+  (a one-hot correction: ``dx[label] -= scale``). The output is not read after it.
 
 An expression is C over the arrays (an element array read at the current element, a feature
 array at the current feature, a per-row array at the current row), the attributes, ``K`` (the
@@ -37,6 +40,8 @@ KINDS = ("element", "row", "feature")  # of arrays and outputs
 LOOP_NAMES = frozenset({"T", "K", "r", "j", "o", "t", "rows", "lo", "hi", "red", "j0", "j1", "each", *REDUCTIONS})
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _STATEMENT = re.compile(r"(?:(sum|max|min|T|each)\s+)?([A-Za-z_]\w*)\s*=(?!=)\s*(.+)\Z", re.S)
+_UPDATE = re.compile(r"([A-Za-z_]\w*)\s*\[")  # NAME[INDEX] op= EXPR: the index's bracket closes first
+_UPDATE_OP = re.compile(r"\s*([-+*]?=)(?!=)\s*(.+)\Z", re.S)
 _WORD = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*[(\[])?")
 _NUMBER = re.compile(r"(?<![\w.])(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fF]?")
 _C_WORDS = frozenset({"T", "K"})
@@ -72,8 +77,8 @@ class Step:
     ``how``: the output's kind); ``expr`` its expression as written; ``reads`` the names it reads
     (each-shorthands expanded) and ``needs`` the row scalars among them (set by Program)."""
 
-    def __init__(self, what, how, name, expr):
-        self.what, self.how, self.name, self.expr = what, how, name, expr
+    def __init__(self, what, how, name, expr, index=None):
+        self.what, self.how, self.name, self.expr, self.index = what, how, name, expr, index
         self.reads, self.needs = frozenset(), frozenset()
 
     @property
@@ -124,6 +129,7 @@ class Program:
         self.steps, self.each = [], {}
         self.scalars = {}  # row scalar -> True where it exists (reductions, T locals, row outputs)
         self._each_reads = {}  # each-shorthand -> the names it reads, expanded
+        self._updated = set()  # outputs given an indexed update: not read after it
         written = set()
         for text in _split(body):
             step = self._parse(text)
@@ -139,6 +145,13 @@ class Program:
                                f"in {text!r}")
 
     def _parse(self, text):
+        update = _UPDATE.match(text)
+        if update:
+            end = _closing(text, update.end())
+            rest = _UPDATE_OP.match(text, end + 1) if end is not None else None
+            if rest is None:
+                raise self._error("'NAME[INDEX] (=|+=|-=|*=) EXPR'", "a statement of another form", text)
+            return Step("update", rest.group(1), update.group(1), rest.group(2), text[update.end():end])
         match = _STATEMENT.match(text)
         if not match:
             raise self._error("'[sum|max|min|T|each] NAME = EXPR'", "a statement of another form", text)
@@ -156,6 +169,14 @@ class Program:
 
     def _check(self, step, text, written):
         name = step.name
+        if step.what == "update":
+            if self.outputs.get(name) != "element" or name not in written:
+                raise self._error("an indexed update of a per-element output written before",
+                                  f"{name}[...] {step.how}", text)
+            reads = self._reads(step.index, text, False, written) | self._reads(step.expr, text, False, written)
+            step.reads, step.needs = frozenset(reads), frozenset(w for w in reads if w in self.scalars)
+            self._updated.add(name)
+            return
         if step.what == "output":
             if name in written:
                 raise self._error("one statement per output", f"{name!r} assigned twice", text)
@@ -210,6 +231,8 @@ class Program:
                     raise self._error("j (the element's index) in a per-element expression only", "j read", text)
                 continue
             kind = self.arrays.get(word) or (self.outputs.get(word) if word in written else None)
+            if word in self._updated:
+                raise self._error(f"no read of {word!r} after its indexed update", f"{word!r} read", text)
             if kind == "feature" and word in self.outputs:
                 raise self._error("no read of a per-feature output (it is summed over every row)",
                                   f"{word!r} read", text)

@@ -18,25 +18,31 @@ from .pack import module
 RMS, LAYER, SOFTMAX, CE = module("rms_norm"), module("layer_norm"), module("softmax"), module("cross_entropy")
 
 
-def test_c_sums_in_double_and_max_in_t_with_simd_reductions():
+def test_c_sums_blocks_in_t_lanes_into_double_and_max_in_t_with_simd_reductions():
     rms, softmax = RMS.OP.c_code(), SOFTMAX.OP.c_code()
-    assert "double opsdk_a_ss = 0.0;\n" in rms and "#pragma omp simd reduction(+:opsdk_a_ss)" in rms
+    assert "double opsdk_a_ss = 0.0;\n" in rms and "for (int64_t j0 = 0; j0 < K; j0 += 1024) {" in rms
+    assert "T opsdk_b_ss = 0;" in rms and "#pragma omp simd reduction(+:opsdk_b_ss)" in rms
+    assert "opsdk_a_ss += (double)opsdk_b_ss;" in rms  # each block's sum, in double
     assert "T opsdk_a_top = -INFINITY;" in softmax and "reduction(max:opsdk_a_top)" in softmax
     assert "#define exp opsdk_exp_f32" in softmax and "#define sqrt" not in softmax
+    # exp(-abs(u)): the argument is never positive, the float32 exp without an overflow side
+    assert "#define opsdk_exp_nonpositive opsdk_exp_neg_f32" in softmax
+    assert "opsdk_exp_nonpositive(-abs(x[o + j] - opsdk_v_top))" in softmax
 
 
 def test_independent_reductions_share_one_pass():
     c = LAYER.OP.c_code()
-    assert "#pragma omp simd reduction(+:opsdk_a_a, opsdk_a_b)" in c  # backward: both sums, one pass
-    assert "reduction(+:opsdk_a_v)" in c  # forward: the variance reads the mean, a pass of its own
+    assert "#pragma omp simd reduction(+:opsdk_b_a, opsdk_b_b)" in c  # backward: both sums, one pass
+    assert "reduction(+:opsdk_b_v)" in c  # forward: the variance reads the mean, a pass of its own
 
 
 def test_a_shorthand_calling_a_function_is_computed_once_and_kept_in_the_output():
     c = SOFTMAX.OP.c_code()
     # the sum's pass stores exp(x - top) in y; the last pass reads it back instead of a second exp
-    assert "{ y[o + j] = (T)(exp(x[o + j] - opsdk_v_top)); opsdk_a_s += (double)((exp(" in c
-    assert "{ y[o + j] = (T)(y[o + j] / opsdk_v_s); }" in c
-    assert c.count("exp(") == 4  # both dtypes: the store and the sum's term (one exp to the compiler)
+    e = "opsdk_exp_nonpositive(-abs(x[o + j] - opsdk_v_top))"
+    assert f"{{ y[o + j] = (T)({e}); opsdk_b_s += (T)(({e})); }}" in c
+    assert "{ y[o + j] = (T)(y[o + j] * opsdk_v_inv); }" in c
+    assert c.count("exp_nonpositive(") == 4  # both dtypes: the store and the sum's term (one exp to the compiler)
 
 
 def test_max_is_nan_where_the_row_holds_nan_as_numpy():
@@ -53,6 +59,7 @@ def test_c_feature_outputs_sum_row_parts_or_take_a_column_pass():
     c = LAYER.OP.c_code()
     # partials per row part, added in the rows' first pass
     assert "opsdk_p_dweight[j] += (double)(dy[o + j] * ((x[o + j] - mean[r]) * rstd[r]));" in c
+    assert "part[0 * K + j] += part[(c * 2 + 0) * K + j];" in c  # the parts added in order
     assert c.count("opsdk_rows_parts(rows, K, 2)") == 2  # backward, both dtypes
     assert "double opsdk_a_dweight[64] = {0.0};" in c  # the column pass, without room for partials
     assert "_cols_" not in SOFTMAX.OP.c_code() and "_part_" not in SOFTMAX.OP.c_code()

@@ -47,6 +47,31 @@ def test_the_written_c_kernels_agree_with_the_python_maths(name, features, attrs
         numpy.testing.assert_allclose(got, want, rtol=tol, atol=tol)
 
 
+def test_the_python_kernels_outputs_are_arrays_of_their_own():
+    x = numpy.ones((2, 3))  # softmax of a constant row: a broadcast of 1/3, made an array
+    y = SOFTMAX.OP.forward_kernel.run("python", x)
+    loss, rowmax, logsum = CE.OP.forward_kernel.run("python", x, numpy.array([0, 2]), ignore_index=-100)
+    for a in (y, loss, rowmax, logsum):
+        a *= 2.0  # writable: an in-place op on the output works
+    numpy.testing.assert_allclose(y, 2 / 3)
+
+
+def _bump(m, x, label):
+    return x + (m.row_index(x) == label)
+
+
+BUMP = Rows("tests.rows_bump", _bump, lambda m, x, label, dy: dy, per_row=("label",), integers=("label",)).c_bodies(
+    forward="y = x\ny[label] += 1", backward="dx = dy", cuda=False)
+
+
+def test_an_indexed_update_writes_one_element_in_the_row_and_none_outside():
+    x = numpy.zeros((3, 4))
+    label = numpy.array([2, -100, 4])  # the last two outside the row: nothing written
+    want = [[0, 0, 1, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+    for backend in ("python", "c"):
+        numpy.testing.assert_array_equal(BUMP.forward_kernel.run(backend, x, label), want)
+
+
 def test_rms_norm_is_the_formula():
     x, w = inputs("float64")
     y, dx, dw = run("rms_norm", "c", x, w, attrs={"eps": 1e-6})
@@ -126,7 +151,7 @@ def test_the_reference_is_forward_on_tensors():
     ((numpy.float64(2.0), numpy.ones(4)), ShapeError, "argument 'x' must have a last axis"),
 ])
 def test_bad_inputs_are_refused_by_name(args, error, says):
-    with pytest.raises(error, match=re.escape(f"rows.rms_norm: {says}")):
+    with pytest.raises(error, match=re.escape(f"nn.rms_norm: {says}")):
         RMS.RMSNorm.apply(*(opsdk.to_tensor(a) for a in args))
 
 

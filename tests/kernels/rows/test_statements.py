@@ -37,6 +37,13 @@ def test_an_element_read_at_an_index_and_the_element_index_j():
     assert p.steps[1].needs == {"picked"}
 
 
+def test_an_indexed_update_of_an_element_output():
+    p = program("T s = rstd * 2\ndx = dy\ndx[label] -= s\ndweight = dy")
+    update = p.steps[2]
+    assert (update.what, update.how, update.name, update.index, update.expr) == ("update", "-=", "dx", "label", "s")
+    assert update.needs == {"s"} and p.rewrite(update.index) == "label[r]"
+
+
 def test_a_shorthand_passes_on_the_row_scalars_it_reads():
     p = program("sum s = x\neach g = x * s\ndx = g\ndweight = dy")
     assert p.steps[2].reads >= {"g", "x", "s"} and p.steps[2].needs == {"s"}
@@ -48,6 +55,11 @@ def test_a_shorthand_passes_on_the_row_scalars_it_reads():
     ("T c = x[label\ndx = x\ndweight = dy", "an index only after an element array read"),
     ("T c = x[j]\ndx = x\ndweight = dy", "j (the element's index) in a per-element expression only"),
     ("T c = x[dy]\ndx = x\ndweight = dy", "per-element 'dy' read"),
+    ("dx[label] = 1\ndx = x\ndweight = dy", "an indexed update of a per-element output written before"),
+    ("dx = x\ndweight = dy\nweight[label] += 1", "an indexed update of a per-element output written before"),
+    ("dx = x\ndx[label] += x\ndweight = dy", "per-element 'x' read"),
+    ("dx = x\ndx[label] += 1\ndweight = dx", "no read of 'dx' after its indexed update"),
+    ("dx = x\ndx[label] == 1\ndweight = dy", "'NAME[INDEX] (=|+=|-=|*=) EXPR'"),
     ("sum s = sigmod(x)\ndx = x\ndweight = dy", "expected: one of the functions"),
     ("sum s = x * alfa\ndx = x\ndweight = dy", "'alfa' read"),
     ("T c = x * 2\ndx = x\ndweight = dy", "a row scalar statement reading row scalars"),

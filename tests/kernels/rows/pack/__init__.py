@@ -1,4 +1,5 @@
-"""The rows test pack: RMSNorm, LayerNorm, softmax and a per-row cross entropy written with ``opsdk.kernels.rows.Rows``,
+"""The rows test pack: ops written with ``opsdk.kernels.rows.Rows`` behind Functions of its forward and
+backward (opsdk-nn's RMSNorm, LayerNorm and softmax, and a per-row cross entropy of its own),
 registered as pack ``rows`` for ``opsdk check`` (see ``registered``)."""
 import os
 
