@@ -7,7 +7,8 @@ label [rows] int64; loss[r] = (max - x[r, label]) + log(sum(exp(x[r] - max))), 0
 rows (and labels outside [0, n), which the op refuses before). Each row's max and log-sum are
 kept apart for backward (added into one logsumexp, a logit of 1e4 would lose the small log-sum
 to rounding). ``nn.cross_entropy_backward(x, label, rowmax, logsum, dloss, ignore_index=) -> dx``:
-dloss is each row's loss gradient, [rows]; the softmax is rebuilt from the max and log-sum.
+dloss is each row's loss gradient, [rows]; the softmax is rebuilt from the max and log-sum
+(a general exp there: the kernel agrees with the python one on any inputs, not only forward's).
 """
 from opsdk.kernels.rows import Rows
 
@@ -40,6 +41,6 @@ CROSS_ENTROPY = Rows("nn.cross_entropy", _cross_entropy, _cross_entropy_grad, pe
     """,
     backward="""
         T scale = label != ignore_index && label >= 0 && label < K ? dloss : 0
-        dx = scale * exp(-abs((x - rowmax) - logsum))   # logsum >= 0
+        dx = scale * exp((x - rowmax) - logsum)
         dx[label] -= scale                    # the label's element (none where the label is outside)
     """)
