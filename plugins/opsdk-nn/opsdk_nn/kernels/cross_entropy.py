@@ -7,8 +7,10 @@ label [rows] int64; loss[r] = (max - x[r, label]) + log(sum(exp(x[r] - max))), 0
 rows (and labels outside [0, n), which the op refuses before). Each row's max and log-sum are
 kept apart for backward (added into one logsumexp, a logit of 1e4 would lose the small log-sum
 to rounding). ``nn.cross_entropy_backward(x, label, rowmax, logsum, dloss, ignore_index=) -> dx``:
-dloss is each row's loss gradient, [rows]; the softmax is rebuilt from the max and log-sum
-(a general exp there: the kernel agrees with the python one on any inputs, not only forward's).
+dloss is each row's loss gradient, [rows]; the softmax is rebuilt from the max and log-sum:
+exp((x - rowmax) - logsum), whose argument is <= 0 for forward's rowmax and logsum, written
+exp(-abs(...)) in both languages (the cheaper exp in C, and the python kernel computes the same
+on any input, as opsdk check feeds it others too).
 """
 from opsdk.kernels.rows import Rows
 
@@ -27,7 +29,7 @@ def _cross_entropy(m, x, label, *, ignore_index):
 
 def _cross_entropy_grad(m, x, label, rowmax, logsum, dloss, *, ignore_index):
     scale = m.where(_kept(x, label, ignore_index), dloss, 0.0)
-    return scale * m.exp((x - rowmax) - logsum) - m.where(m.row_index(x) == label, scale, 0.0)
+    return scale * m.exp(-m.abs((x - rowmax) - logsum)) - m.where(m.row_index(x) == label, scale, 0.0)
 
 
 CROSS_ENTROPY = Rows("nn.cross_entropy", _cross_entropy, _cross_entropy_grad, per_row=("label", "loss"),
@@ -41,6 +43,6 @@ CROSS_ENTROPY = Rows("nn.cross_entropy", _cross_entropy, _cross_entropy_grad, pe
     """,
     backward="""
         T scale = label != ignore_index && label >= 0 && label < K ? dloss : 0
-        dx = scale * exp((x - rowmax) - logsum)
+        dx = scale * exp(-abs((x - rowmax) - logsum))
         dx[label] -= scale                    # the label's element (none where the label is outside)
     """)

@@ -2,11 +2,12 @@
 (the python kernels) and once as the statements of one row (the SDK writes the C and CUDA kernels).
 
 ``SOFTMAX``: ``nn.softmax_forward(x) -> y``, ``nn.softmax_backward(y, dy) -> dx``; ``LOG_SOFTMAX``
-the same for log_softmax. Backward reads the forward's output, never x. In forward the row's
-max makes every exp's argument <= 0 (no overflow), which the statements say as
-``exp(-abs(...))`` (the SDK's float32 exp for arguments that are never positive: no overflow
-side); backward's exp(y) is general (its inputs come from outside the kernel, and it must agree
-with the python kernel on any). A row holding NaN has a NaN max, so NaN everywhere.
+the same for log_softmax. Backward reads the forward's output, never x. The row's max makes
+every exp's argument <= 0 (no overflow), which the statements say as ``exp(-abs(...))`` (the
+SDK's float32 exp for arguments that are never positive: no overflow side); log_softmax's
+backward reads y <= 0 from forward and writes exp(-abs(y)) in both languages, so the python
+kernel computes the same as the C and CUDA ones on any input (opsdk check feeds others too).
+A row holding NaN has a NaN max, so NaN everywhere.
 The op moves another axis last (opsdk_nn.ops.softmax).
 """
 from opsdk.kernels.rows import Rows
@@ -41,7 +42,7 @@ def _log_softmax(m, x):
 
 
 def _log_softmax_grad(m, y, dy):
-    return dy - m.exp(y) * m.row_sum(dy)
+    return dy - m.exp(-m.abs(y)) * m.row_sum(dy)
 
 
 LOG_SOFTMAX = Rows("nn.log_softmax", _log_softmax, _log_softmax_grad).c_bodies(
@@ -53,5 +54,5 @@ LOG_SOFTMAX = Rows("nn.log_softmax", _log_softmax, _log_softmax_grad).c_bodies(
     """,
     backward="""
         sum s = dy
-        dx = dy - exp(y) * s
+        dx = dy - exp(-abs(y)) * s
     """)
