@@ -147,9 +147,11 @@ class Stage:
     def _c_pass(self, p, stash, partials):
         """One pass in C: accumulators, the vectorized loop, the row scalars it reduces. A sum adds
         blocks of SUM_BLOCK elements in T's lanes (full vectors for float32) and the blocks' sums
-        in double: its error does not grow with the row, as a double accumulator's."""
-        prog, lines, body, clauses = self.program, [], [], {"+": [], "max": [], "min": [], "|": []}
-        written = set()
+        in double: its error does not grow with the row, as a double accumulator's. A max or min
+        also adds e * 0 (NaN for a NaN or an infinite term, 0 for any other: one fused multiply-add
+        a vector); where that is NaN, a second loop looks for a NaN term (a row holding inf)."""
+        prog, lines, body, clauses = self.program, [], [], {"+": [], "max": [], "min": []}
+        written, rescans = set(), []
         for step in p.steps:
             if step.how == "feature" and not partials:
                 continue
@@ -164,10 +166,13 @@ class Stage:
                 body.append(f"opsdk_b_{step.name} += (T)({expr});")
             elif step.what == "reduce":
                 nan, e, cmp = f"opsdk_n_{step.name}", f"opsdk_e_{step.name}", ">" if step.how == "max" else "<"
-                lines.append(f"T {acc} = {_IDENTITY[step.how]}; int {nan} = 0;")
+                lines.append(f"T {acc} = {_IDENTITY[step.how]}; T {nan} = 0;")
                 clauses[step.how].append(acc)
-                clauses["|"].append(nan)
-                body.append(f"const T {e} = (T)({expr}); {acc} = {e} {cmp} {acc} ? {e} : {acc}; {nan} |= {e} != {e};")
+                clauses["+"].append(nan)
+                body.append(f"const T {e} = (T)({expr}); {acc} = {e} {cmp} {acc} ? {e} : {acc}; {nan} += {e} * (T)0;")
+                rescans.append((step, f"if ({nan} != {nan}) {{ int opsdk_bad = 0; for (int64_t j = 0; j < K; j++) "
+                                      f"{{ const T {e} = (T)({expr}); opsdk_bad |= {e} != {e}; }} "
+                                      f"{nan} = opsdk_bad ? (T)NAN : (T)0; }}"))
             elif step.how == "feature":
                 body.append(f"opsdk_p_{step.name}[j] += (double)({expr});")
             else:
@@ -184,12 +189,13 @@ class Stage:
                       "    " + " ".join(f"opsdk_a_{n} += (double)opsdk_b_{n};" for n in sums), "}"]
         else:
             lines += ["{ const int64_t j0 = 0, j1 = K;", *loop, "}"]
+        lines += [rescan for _, rescan in rescans]
         for step in p.reductions:
             value, acc = f"opsdk_v_{step.name}", f"opsdk_a_{step.name}"
             if step.how == "sum":
                 lines.append(f"const T {value} = (T){acc};")
             else:
-                lines.append(f"const T {value} = opsdk_n_{step.name} ? (T)NAN : {acc};")
+                lines.append(f"const T {value} = opsdk_n_{step.name} != opsdk_n_{step.name} ? (T)NAN : {acc};")
         return lines
 
     def _statements(self, emit_pass, store, update):

@@ -46,13 +46,18 @@ def test_a_shorthand_calling_a_function_is_computed_once_and_kept_in_the_output(
 
 
 def test_max_is_nan_where_the_row_holds_nan_as_numpy():
-    x = numpy.random.default_rng(0).standard_normal((4, 9))
+    x = numpy.random.default_rng(0).standard_normal((7, 9))
     x[1, 4], x[2, 0], x[3, 8] = numpy.nan, numpy.nan, numpy.nan
-    label = numpy.array([1, 2, 3, 4])
+    x[4, 3], x[5, 2], x[6] = numpy.inf, -numpy.inf, -numpy.inf  # infinite, no NaN: the second look
+    label = numpy.arange(7) % 9
     for backend in ("python", "c"):
-        _, rowmax, _ = CE.OP.forward_kernel.run(backend, x, label, ignore_index=-100)
+        with numpy.errstate(invalid="ignore"):  # (inf - inf in the python maths' loss)
+            _, rowmax, _ = CE.OP.forward_kernel.run(backend, x, label, ignore_index=-100)
         numpy.testing.assert_array_equal(rowmax, x.max(axis=1))
-    assert "reduction(max:opsdk_a_top) reduction(|:opsdk_n_top)" in CE.OP.c_code()
+    c = CE.OP.c_code()
+    # the flag: e * 0 summed (NaN for NaN or inf), then a loop for a NaN only where it is NaN
+    assert "reduction(+:opsdk_n_top) reduction(max:opsdk_a_top)" in c and "opsdk_n_top += opsdk_e_top * (T)0;" in c
+    assert "if (opsdk_n_top != opsdk_n_top) { int opsdk_bad = 0;" in c
 
 
 def test_c_feature_outputs_sum_row_parts_or_take_a_column_pass():
