@@ -182,11 +182,14 @@ class Stage:
         loop = [f"#pragma omp simd {pragma}" if pragma else "OPSDK_SIMD",
                 "for (int64_t j = j0; j < j1; j++) { " + " ".join(body) + " }"]
         sums = [s.name for s in p.reductions if s.how == "sum"]
-        if sums:
-            lines += [f"for (int64_t j0 = 0; j0 < K; j0 += {SUM_BLOCK}) {{",
-                      f"    const int64_t j1 = K - j0 < {SUM_BLOCK} ? K : j0 + {SUM_BLOCK};",
-                      "    " + " ".join(f"T opsdk_b_{n} = 0;" for n in sums), *("    " + line for line in loop),
-                      "    " + " ".join(f"opsdk_a_{n} += (double)opsdk_b_{n};" for n in sums), "}"]
+        if sums:  # a row of one block (the common case) skips the blocks' bookkeeping
+            zero, add = " ".join(f"T opsdk_b_{n} = 0;" for n in sums), " ".join(
+                f"opsdk_a_{n} += (double)opsdk_b_{n};" for n in sums)
+            lines += [f"if (K <= {SUM_BLOCK}) {{", "    const int64_t j0 = 0, j1 = K;", f"    {zero}",
+                      *("    " + line for line in loop), f"    {add}", "} else {",
+                      f"    for (int64_t j0 = 0; j0 < K; j0 += {SUM_BLOCK}) {{",
+                      f"        const int64_t j1 = K - j0 < {SUM_BLOCK} ? K : j0 + {SUM_BLOCK};", f"        {zero}",
+                      *("        " + line for line in loop), f"        {add}", "    }", "}"]
         else:
             lines += ["{ const int64_t j0 = 0, j1 = K;", *loop, "}"]
         lines += [rescan for _, rescan in rescans]

@@ -21,6 +21,7 @@ RMS, LAYER, SOFTMAX, CE = module("rms_norm"), module("layer_norm"), module("soft
 def test_c_sums_blocks_in_t_lanes_into_double_and_max_in_t_with_simd_reductions():
     rms, softmax = RMS.OP.c_code(), SOFTMAX.OP.c_code()
     assert "double opsdk_a_ss = 0.0;\n" in rms and "for (int64_t j0 = 0; j0 < K; j0 += 1024) {" in rms
+    assert "if (K <= 1024) {" in rms  # a row of one block: no blocks' bookkeeping
     assert "T opsdk_b_ss = 0;" in rms and "#pragma omp simd reduction(+:opsdk_b_ss)" in rms
     assert "opsdk_a_ss += (double)opsdk_b_ss;" in rms  # each block's sum, in double
     assert "T opsdk_a_top = -INFINITY;" in softmax and "reduction(max:opsdk_a_top)" in softmax
@@ -42,7 +43,8 @@ def test_a_shorthand_calling_a_function_is_computed_once_and_kept_in_the_output(
     e = "opsdk_exp_nonpositive(-abs(x[o + j] - opsdk_v_top))"
     assert f"{{ y[o + j] = (T)({e}); opsdk_b_s += (T)(({e})); }}" in c
     assert "{ y[o + j] = (T)(y[o + j] * opsdk_v_inv); }" in c
-    assert c.count("exp_nonpositive(") == 4  # both dtypes: the store and the sum's term (one exp to the compiler)
+    # both dtypes, both the one-block and the blocks loop: the store and the sum's term (one exp to the compiler)
+    assert c.count("exp_nonpositive(") == 8
 
 
 def test_max_is_nan_where_the_row_holds_nan_as_numpy():
