@@ -40,6 +40,14 @@ PARTS = 64  # at most this many row parts for per-feature sums (C and CUDA)
 PART_DOUBLES = 1 << 22  # partials (doubles) at most: 32 MiB
 SUM_BLOCK = 1024  # C: a sum adds this many elements in T's vector lanes (64 a lane for float32), the blocks' sums in double
 _HOW = {"sum": 0, "max": 1, "min": 2}
+# a row scalar (computed once a row, not in a vector loop) calls libm's float function for these:
+# opsdk/maths.h's float32 ones are written to vectorize, and alone they cost several times more
+# (log: ~25 ns a row, a third of cross_entropy's forward on rows of 64)
+ROW_LIBM = {name: (f"{name}f", name) for name in (
+    "exp", "expm1", "log", "log1p", "tanh", "sqrt", "cbrt", "sin", "cos", "tan", "asin", "acos", "atan",
+    "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "erfc", "pow")}
+ROW_LIBM["abs"] = ("fabsf", "abs")
+_ROW_CALL = re.compile(rf"\b({'|'.join(ROW_LIBM)})\s*\(")
 _IDENTITY = {"max": "-INFINITY", "min": "INFINITY"}
 _CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 
@@ -201,10 +209,10 @@ class Stage:
                 lines.append(f"const T {value} = opsdk_n_{step.name} != opsdk_n_{step.name} ? (T)NAN : {acc};")
         return lines
 
-    def _statements(self, emit_pass, store, update):
+    def _statements(self, emit_pass, store, update, scalar=lambda text: text):
         """The statements of one row in order: each pass as ``emit_pass(pass, stash)`` writes it, each
-        row scalar a local (a per-row output also stored, as ``store`` says), each indexed update
-        guarded by ``update`` (a condition on the index ``opsdk_i``)."""
+        row scalar a local (a per-row output also stored, as ``store`` says; its C through
+        ``scalar``), each indexed update guarded by ``update`` (a condition on the index ``opsdk_i``)."""
         prog, lines, done = self.program, [], []
         for block in self.blocks:
             if isinstance(block, Pass):
@@ -212,11 +220,11 @@ class Stage:
                 done.append(block)
                 continue
             if block.what == "update":
-                lines.append(f"{{ const long long opsdk_i = (long long)({prog.rewrite(block.index)}); "
-                             f"if ({update}) {block.name}[o + opsdk_i] {block.how} (T)({prog.rewrite(block.expr)}); }}")
+                lines.append(f"{{ const long long opsdk_i = (long long)({scalar(prog.rewrite(block.index))}); "
+                             f"if ({update}) {block.name}[o + opsdk_i] {block.how} (T)({scalar(prog.rewrite(block.expr))}); }}")
                 continue
             value = f"opsdk_v_{block.name}"
-            lines.append(f"const T {value} = (T)({prog.rewrite(block.expr)});")
+            lines.append(f"const T {value} = (T)({scalar(prog.rewrite(block.expr))});")
             if block.how == "row":
                 lines.append(store.format(name=block.name, value=value))
         return lines
@@ -238,7 +246,7 @@ class Stage:
         views = "".join(f"    double *restrict opsdk_p_{s.name} = opsdk_part + {k} * K;\n"
                         for k, s in enumerate(self.columns)) if partials else ""
         rows = self._statements(lambda p, stash: self._c_pass(p, stash, partials), "{name}[r] = {value};",
-                                "opsdk_i >= 0 && opsdk_i < K")
+                                "opsdk_i >= 0 && opsdk_i < K", lambda text: _ROW_CALL.sub(r"opsdk_row_\1(", text))
         body = "\n".join("        " + line for line in rows)
         return (f"OPSDK_CLONES static void {name}_{sfx}({params}, int64_t lo, int64_t hi, int64_t K"
                 f"{self.attributes('T')}{extra}) {{\n    {self._unused(True)}\n{views}    for (int64_t r = lo; r < hi; r++) {{\n"
@@ -414,14 +422,16 @@ static inline int64_t opsdk_rows_parts(int64_t rows, int64_t K, int64_t F) {{
 def c_code(stages):
     """The C source of every stage, both dtypes."""
     used = used_functions(stages)
+    scalar = [name for name in used if name in ROW_LIBM]
     parts = [_C_HEAD]
     for sfx, (T, index) in (("f32", ("float", 0)), ("f64", ("double", 1))):
         parts.append(f"#define T {T}")
         parts += [f"#define {name} {fns[index]}" for name, fns in used.items()]
+        parts += [f"#define opsdk_row_{name} {ROW_LIBM[name][index]}" for name in scalar]
         parts.append(f"#define opsdk_exp_nonpositive {_EXP_NONPOSITIVE[index]}")
         for stage in stages:
             parts += [_exp_of_minus_abs(f) for f in stage.c_functions(sfx, T)]
-        parts += [f"#undef {name}" for name in (*used, "opsdk_exp_nonpositive")]
+        parts += [f"#undef {name}" for name in (*used, *(f"opsdk_row_{n}" for n in scalar), "opsdk_exp_nonpositive")]
         parts += ["#undef T", ""]
     return "\n".join(parts)
 

@@ -31,6 +31,13 @@ def test_c_sums_blocks_in_t_lanes_into_double_and_max_in_t_with_simd_reductions(
     assert "opsdk_exp_nonpositive(-abs(x[o + j] - opsdk_v_top))" in softmax
 
 
+def test_a_row_scalar_calls_libm_and_an_element_loop_the_vectorizable_maths():
+    c = CE.OP.c_code()
+    assert "#define opsdk_row_log logf" in c and "#define log opsdk_log_f32" in c
+    assert "const T opsdk_v_logsum = (T)(opsdk_row_log(opsdk_v_s));" in c  # once a row: libm's logf
+    assert "opsdk_row_exp" not in c.split("#define opsdk_exp_nonpositive")[1].split("#undef")[0]  # the loops'
+
+
 def test_independent_reductions_share_one_pass():
     c = LAYER.OP.c_code()
     assert "#pragma omp simd reduction(+:opsdk_b_a, opsdk_b_b)" in c  # backward: both sums, one pass
