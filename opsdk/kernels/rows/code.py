@@ -16,7 +16,8 @@ computed once: its first pass stores it in that output, which the later pass rea
 first pass.
 
 - C: the rows in chunks on the OpenMP team above OPSDK_OMP_MIN elements (OPSDK_PARALLEL_CHUNKS),
-  each pass vectorized (``omp simd``; sums in double, max/min with a NaN flag), compiled for
+  each pass vectorized (``omp simd``; a sum in T's lanes by blocks of 1024 elements, the blocks in
+  double; max/min with a NaN flag), compiled for
   AVX-512/AVX2/x86-64 (OPSDK_CLONES). Per-feature outputs: each of a fixed number of row parts
   (a function of rows and K alone, so the sums do not depend on the thread count) adds its rows
   into its own double partials, added up in order at the end; where those cannot be allocated,

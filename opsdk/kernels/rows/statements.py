@@ -7,13 +7,15 @@ One statement a line (or separated by ``;``), ``#`` starting a comment::
     y = x * rstd * weight
 
 - ``sum|max|min NAME = EXPR``: a row scalar, the reduction of EXPR over the row's elements (a
-  sum is accumulated in double, also for float32; max and min are exact in T and NaN where an
+  sum adds blocks of 1024 elements in T and the blocks in double in C, in double in CUDA: its
+  error does not grow with the row, also for float32; max and min are exact in T and NaN where an
   element is NaN, as NumPy's);
 - ``T NAME = EXPR``: a row scalar from row scalars, per-row arrays and attributes;
 - ``each NAME = EXPR``: a per-element shorthand, substituted where it is read;
 - ``NAME = EXPR``: an output, once each. A per-row output is a row scalar too; a per-element
   output is computed for every element of the row; a per-feature output sums EXPR over rows
-  (a weight's gradient), so it may not read the row scalars (a separate pass computes it);
+  (a weight's gradient), so it may not read the row scalars (where the row parts' partials cannot
+  be allocated, a column pass of its own computes it);
 - ``NAME[INDEX] = EXPR`` (or ``+=``, ``-=``, ``*=``): once per row, one element of a per-element
   output written before, at the row scalar INDEX; an index outside ``[0, K)`` writes nothing
   (a one-hot correction: ``dx[label] -= scale``). The output is not read after it.
