@@ -275,34 +275,36 @@ class Stage:
         parts.append(self._c_row_function(f"{prefix}_part", sfx, True))
         outs = ", ".join(f"T *restrict {s.name}" for s in self.columns)
         # the parts added into the first in order (vectorized along the features), then stored
-        adds = " ".join(f"part[{k} * K + j] += part[(c * {F} + {k}) * K + j];" for k in range(F))
-        stores = " ".join(f"{s.name}[j] = (T)part[{k} * K + j];" for k, s in enumerate(self.columns))
-        parts.append(f"OPSDK_CLONES static void {prefix}_sum_{sfx}({outs}, double *restrict part, int64_t parts, "
-                     f"int64_t lo, int64_t hi, int64_t K) {{\n"
-                     f"    for (int64_t c = 1; c < parts; c++) {{\n        OPSDK_SIMD for (int64_t j = lo; j < hi; j++) "
+        adds = " ".join(f"opsdk_part[{k} * K + j] += opsdk_part[(opsdk_c * {F} + {k}) * K + j];" for k in range(F))
+        stores = " ".join(f"{s.name}[j] = (T)opsdk_part[{k} * K + j];" for k, s in enumerate(self.columns))
+        parts.append(f"OPSDK_CLONES static void {prefix}_sum_{sfx}({outs}, double *restrict opsdk_part, "
+                     f"int64_t opsdk_parts, int64_t lo, int64_t hi, int64_t K) {{\n"
+                     f"    for (int64_t opsdk_c = 1; opsdk_c < opsdk_parts; opsdk_c++) {{\n"
+                     f"        OPSDK_SIMD for (int64_t j = lo; j < hi; j++) "
                      f"{{ {adds} }}\n    }}\n"
                      f"    OPSDK_SIMD for (int64_t j = lo; j < hi; j++) {{ {stores} }}\n}}")
-        parts.append(f"static void {prefix}_parts_{sfx}({params}, int64_t rows, int64_t per, int64_t lo, int64_t hi, "
-                     f"int64_t K{attrs}, double *part) {{\n"
-                     "    for (int64_t c = lo; c < hi; c++) {\n"
-                     "        const int64_t first = c * per, last = first + per < rows ? first + per : rows;\n"
-                     f"        if (first < last) {prefix}_part_{sfx}({names}, first, last, K{attr_names}, "
-                     f"part + c * {F} * K);\n    }}\n}}")
+        parts.append(f"static void {prefix}_parts_{sfx}({params}, int64_t rows, int64_t opsdk_per, int64_t lo, "
+                     f"int64_t hi, int64_t K{attrs}, double *opsdk_part) {{\n"
+                     "    for (int64_t opsdk_c = lo; opsdk_c < hi; opsdk_c++) {\n"
+                     "        const int64_t opsdk_first = opsdk_c * opsdk_per;\n"
+                     "        const int64_t opsdk_last = opsdk_first + opsdk_per < rows ? opsdk_first + opsdk_per : rows;\n"
+                     f"        if (opsdk_first < opsdk_last) {prefix}_part_{sfx}({names}, opsdk_first, opsdk_last, "
+                     f"K{attr_names}, opsdk_part + opsdk_c * {F} * K);\n    }}\n}}")
         feature_names = ", ".join(s.name for s in self.columns)
         parts.append(
-            head + f"    const int64_t parts = opsdk_rows_parts(rows, K, {F});\n"
-            f"    double *part = rows && K ? (double *)calloc((size_t)(parts * {F} * K), sizeof(double)) : NULL;\n"
-            "    if (part == NULL) {  /* no room for the partials (or nothing to sum): a column pass of its own */\n"
+            head + f"    const int64_t opsdk_parts = opsdk_rows_parts(rows, K, {F});\n"
+            f"    double *opsdk_part = rows && K ? (double *)calloc((size_t)(opsdk_parts * {F} * K), sizeof(double)) : NULL;\n"
+            "    if (opsdk_part == NULL) {  /* no room for the partials (or nothing to sum): a column pass of its own */\n"
             f"    {plain}\n"
             f"        OPSDK_PARALLEL_CHUNKS(K, rows * K, {COLUMNS}, lo, hi, "
             f"{prefix}_cols_{sfx}({names}, rows, lo, hi, K{attr_names}));\n"
             "        return;\n    }\n"
-            "    const int64_t per = (rows + parts - 1) / parts;\n"
-            f"    OPSDK_PARALLEL_CHUNKS(parts, rows * K, 1, lo, hi, "
-            f"{prefix}_parts_{sfx}({names}, rows, per, lo, hi, K{attr_names}, part));\n"
-            f"    OPSDK_PARALLEL_CHUNKS(K, parts * K * {F}, {COLUMNS}, lo, hi, "
-            f"{prefix}_sum_{sfx}({feature_names}, part, parts, lo, hi, K));\n"
-            "    free(part);\n}")
+            "    const int64_t opsdk_per = (rows + opsdk_parts - 1) / opsdk_parts;\n"
+            f"    OPSDK_PARALLEL_CHUNKS(opsdk_parts, rows * K, 1, lo, hi, "
+            f"{prefix}_parts_{sfx}({names}, rows, opsdk_per, lo, hi, K{attr_names}, opsdk_part));\n"
+            f"    OPSDK_PARALLEL_CHUNKS(K, opsdk_parts * K * {F}, {COLUMNS}, lo, hi, "
+            f"{prefix}_sum_{sfx}({feature_names}, opsdk_part, opsdk_parts, lo, hi, K));\n"
+            "    free(opsdk_part);\n}")
         return parts
 
     # -- CUDA -----------------------------------------------------------------------------------
@@ -338,25 +340,27 @@ class Stage:
         adds = " ".join(f"opsdk_a_{s.name} += (double)({p.rewrite(s.expr)});" for s in self.columns)
         lanes = "\n".join(
             f"            red[threadIdx.x] = opsdk_a_{s.name}; __syncthreads();\n"
-            f"            if (threadIdx.x < {GROUP} && j < K) {{ double s = 0.0; "
-            f"for (int w = 0; w < (int)(blockDim.x / {GROUP}); w++) s += red[w * {GROUP} + threadIdx.x]; "
-            f"opsdk_part[(q * {F} + {k}) * K + j] = s; }}\n            __syncthreads();"
+            f"            if (threadIdx.x < {GROUP} && j < K) {{ double opsdk_s = 0.0; "
+            f"for (int opsdk_w = 0; opsdk_w < (int)(blockDim.x / {GROUP}); opsdk_w++) "
+            f"opsdk_s += red[opsdk_w * {GROUP} + threadIdx.x]; "
+            f"opsdk_part[(opsdk_q * {F} + {k}) * K + j] = opsdk_s; }}\n            __syncthreads();"
             for k, s in enumerate(self.columns))
-        sums = " ".join(f"{{ double s = 0.0; for (long long c = 0; c < opsdk_parts; c++) "
-                        f"s += opsdk_part[(c * {F} + {k}) * K + j]; {s.name}[j] = (T)s; }}"
+        sums = " ".join(f"{{ double opsdk_s = 0.0; for (long long opsdk_c = 0; opsdk_c < opsdk_parts; opsdk_c++) "
+                        f"opsdk_s += opsdk_part[(opsdk_c * {F} + {k}) * K + j]; {s.name}[j] = (T)opsdk_s; }}"
                         for k, s in enumerate(self.columns))
         return (" else {\n"
                 "            __syncthreads();  /* red may still be read by the last row's reductions */\n"
-                f"            const long long groups = (K + {GROUP - 1}) / {GROUP}, f = t - rows;\n"
-                f"            const long long g = f % groups, q = f / groups, j = g * {GROUP} + (threadIdx.x % {GROUP});\n"
-                "            const long long per = (rows + opsdk_parts - 1) / opsdk_parts, r0 = q * per;\n"
-                "            const long long r1 = r0 + per < rows ? r0 + per : rows;\n"
+                f"            const long long opsdk_groups = (K + {GROUP - 1}) / {GROUP}, opsdk_f = t - rows;\n"
+                "            const long long opsdk_g = opsdk_f % opsdk_groups, opsdk_q = opsdk_f / opsdk_groups;\n"
+                f"            const long long j = opsdk_g * {GROUP} + (threadIdx.x % {GROUP});\n"
+                "            const long long opsdk_per = (rows + opsdk_parts - 1) / opsdk_parts, opsdk_r0 = opsdk_q * opsdk_per;\n"
+                "            const long long opsdk_r1 = opsdk_r0 + opsdk_per < rows ? opsdk_r0 + opsdk_per : rows;\n"
                 f"            {accs}\n"
-                f"            if (j < K) for (long long r = r0 + threadIdx.x / {GROUP}; r < r1; r += blockDim.x / {GROUP}) {{\n"
+                f"            if (j < K) for (long long r = opsdk_r0 + threadIdx.x / {GROUP}; r < opsdk_r1; r += blockDim.x / {GROUP}) {{\n"
                 f"                const long long o = r * K; (void)o; {adds}\n            }}\n"
                 f"{lanes}\n"
                 "            __threadfence();\n"
-                "            if (threadIdx.x == 0) red[0] = atomicAdd(&opsdk_count[g], 1u) == opsdk_parts - 1 ? 1.0 : 0.0;\n"
+                "            if (threadIdx.x == 0) red[0] = atomicAdd(&opsdk_count[opsdk_g], 1u) == opsdk_parts - 1 ? 1.0 : 0.0;\n"
                 "            __syncthreads();\n"
                 f"            if (red[0] != 0.0 && threadIdx.x < {GROUP} && j < K) {{ {sums} }}\n"
                 "            __syncthreads();\n        }")

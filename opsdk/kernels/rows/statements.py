@@ -47,6 +47,15 @@ _UPDATE_OP = re.compile(r"\s*([-+*]?=)(?!=)\s*(.+)\Z", re.S)
 _WORD = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*[(\[])?")
 _NUMBER = re.compile(r"(?<![\w.])(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fF]?")
 _C_WORDS = frozenset({"T", "K"})
+# how the rewritten C reads each kind of name: a row at a time (o: the row's offset, r: its index),
+# a panel of rows along the middle axis of [outer, K, inner] (lane k of a panel at column offset
+# o and row q + k; row scalars one per lane), and a thread per such row (CUDA: row t at o)
+ROW = {"element": "{name}[o + j]", "feature": "{name}[j]", "row": "{name}[r]", "scalar": "opsdk_v_{name}",
+       "index": "{name}[o + ({index})]"}
+PANEL = {"element": "{name}[o + j * inner + k]", "feature": "{name}[j]", "row": "{name}[q + k]",
+         "scalar": "opsdk_v_{name}[k]", "index": "{name}[o + ({index}) * inner + k]"}
+COLUMN = {"element": "{name}[o + j * inner]", "feature": "{name}[j]", "row": "{name}[t]", "scalar": "opsdk_v_{name}",
+          "index": "{name}[o + ({index}) * inner]"}
 # a token of an expression: a number, a name (with the bracket that follows it), or anything else
 _TOKEN = re.compile(r"(?P<number>(?<![\w.])(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fF]?)"
                     r"|(?P<name>[A-Za-z_]\w*)(?P<open>\s*[(\[])?|(?P<other>.)", re.S)
@@ -250,10 +259,11 @@ class Program:
 
     # -- rewriting for C and CUDA ---------------------------------------------------------
 
-    def rewrite(self, expr, stash=None):
+    def rewrite(self, expr, stash=None, layout=ROW):
         """``expr`` as C: arrays indexed (element ``x[o + j]``, feature ``w[j]``, row ``s[r]``,
-        ``x[i]`` as ``x[o + (i)]``), row scalars as locals, each-shorthands substituted (or read
-        from the output ``stash`` names for them), decimal literals as ``T``'s."""
+        ``x[i]`` as ``x[o + (i)]``; other ``layout``s: PANEL, COLUMN), row scalars as locals,
+        each-shorthands substituted (or read from the output ``stash`` names for them), decimal
+        literals as ``T``'s."""
         stash = stash or {}
         out, pos = [], 0
         for match in _TOKEN.finditer(expr):
@@ -267,22 +277,23 @@ class Program:
                 name, bracket = match.group("name"), match.group("open") or ""
                 if bracket.strip() == "[":
                     end = _closing(expr, match.end())
-                    out.append(f"{name}[o + ({self.rewrite(expr[match.end():end], stash)})]")
+                    index = self.rewrite(expr[match.end():end], stash, layout)
+                    out.append(layout["index"].format(name=name, index=index))
                     pos = end + 1
                     continue
-                out.append(self._word(name, stash) + bracket)
+                out.append(self._word(name, stash, layout) + bracket)
             pos = match.end()
         return "".join(out)
 
-    def _word(self, name, stash):
+    def _word(self, name, stash, layout):
         if name in _C_WORDS or name in self.attrs or name in VOCABULARY or name == "j":
             return name
         if name in stash:
-            return f"{stash[name]}[o + j]"
+            return layout["element"].format(name=stash[name])
         if name in self.each:
-            return f"({self.rewrite(self.each[name], stash)})"
+            return f"({self.rewrite(self.each[name], stash, layout)})"
         if name in self.scalars:
-            return f"opsdk_v_{name}"
+            return layout["scalar"].format(name=name)
         kind = self.arrays.get(name) or self.outputs.get(name)
-        return {"element": f"{name}[o + j]", "feature": f"{name}[j]", "row": f"{name}[r]"}[kind]
+        return layout[kind].format(name=name)
 

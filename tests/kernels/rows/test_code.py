@@ -10,6 +10,7 @@ import pytest
 
 from opsdk.kernels import CSource, Kernel
 from opsdk.kernels.elementwise import C_FLAGS
+from opsdk.kernels.rows import Rows
 from opsdk.kernels.rows.code import BLOCK, parts
 from opsdk.kernels.sources import SDK_INCLUDE_DIR
 
@@ -73,7 +74,7 @@ def test_c_feature_outputs_sum_row_parts_or_take_a_column_pass():
     c = LAYER.OP.c_code()
     # partials per row part, added in the rows' first pass
     assert "opsdk_p_dweight[j] += (double)(dy[o + j] * ((x[o + j] - mean[r]) * rstd[r]));" in c
-    assert "part[0 * K + j] += part[(c * 2 + 0) * K + j];" in c  # the parts added in order
+    assert "opsdk_part[0 * K + j] += opsdk_part[(opsdk_c * 2 + 0) * K + j];" in c  # the parts added in order
     assert c.count("opsdk_rows_parts(rows, K, 2)") == 2  # backward, both dtypes
     assert "double opsdk_a_dweight[64] = {0.0};" in c  # the column pass, without room for partials
     assert "_cols_" not in SOFTMAX.OP.c_code() and "_part_" not in SOFTMAX.OP.c_code()
@@ -103,16 +104,42 @@ def test_cuda_reduces_per_block_and_sums_features_in_row_parts():
     cuda = LAYER.OP.cuda_code()
     assert "__shared__ double red[33];" in cuda and "rows_reduce(opsdk_a_s, 0, red)" in cuda
     assert "t < rows + (K + 31) / 32 * opsdk_parts" in cuda  # backward: the feature blocks
-    assert "atomicAdd(&opsdk_count[g], 1u) == opsdk_parts - 1" in cuda  # the last block adds the parts
+    assert "atomicAdd(&opsdk_count[opsdk_g], 1u) == opsdk_parts - 1" in cuda  # the last block adds the parts
     assert "__shared__ double red[256];" in cuda  # the feature blocks' lanes
     assert "t < rows;" in cuda  # forward: rows only
 
 
+def _fwd(m, g, w, *, c):
+    per = m.row_sum(g * w) * c
+    return g * per, per
+
+
+def _bwd(m, g, w, per, dq, *, c):
+    return dq * per + c * w * m.row_sum(dq * g), m.col_sum(c * g * dq)
+
+
+# the user's names are the written code's own short ones: every one of those is opsdk_-prefixed
+NAMES = Rows("tests.rows_names", _fwd, _bwd, features=("w",), outputs=("q",), saved=("per",)).c_bodies(
+    forward="sum part = g * w\nper = part * c\nq = g * per",
+    backward="sum first = dq * g\nT last = c * first\ndg = dq * per + last * w\ndw = c * g * dq")
+
+
+def test_the_written_code_takes_any_name_the_statements_allow():
+    rng = numpy.random.default_rng(5)
+    g, dq = (rng.standard_normal((70, 33)) for _ in range(2))
+    w = rng.standard_normal(33)
+    for kernel, args in ((NAMES.forward_kernel, (g, w)), (NAMES.backward_kernel, (g, w, g[:, 0], dq))):
+        for got, want in zip(kernel.run("c", *args, c=0.5), kernel.run("python", *args, c=0.5)):
+            numpy.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not on PATH")
-@pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "softmax", "cross_entropy"])
+@pytest.mark.parametrize("name", ["rms_norm", "layer_norm", "softmax", "cross_entropy", "names"])
 def test_the_written_cuda_source_compiles_with_nvcc_to_its_four_kernels(tmp_path, name):
     source = tmp_path / f"{name}.cu"
-    source.write_text(module(name).OP.cuda_code())
+    op = NAMES if name == "names" else module(name).OP
+    source.write_text(op.cuda_code())
+    name = op.short_name
     cubin = tmp_path / f"{name}.cubin"
     subprocess.run(["nvcc", "-cubin", "-arch=sm_80", "-Werror", "all-warnings", f"-I{SDK_INCLUDE_DIR}", str(source),
                     "-o", str(cubin)], check=True, capture_output=True, timeout=300)
