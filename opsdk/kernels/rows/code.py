@@ -33,12 +33,14 @@ import re
 # exp(-abs(u)) is the SDK's way to say an exp's argument is never positive (a cheaper float32
 # exp): the elementwise bodies' rewrite, shared
 from opsdk.kernels.elementwise.bodies import _EXP_NONPOSITIVE, C_NAMES, _exp_of_minus_abs
+from opsdk.kernels.rows.statements import COLUMN, PANEL, ROW
 
 BLOCK = 256  # threads per CUDA block: the declared adapter's launch (launch_1d's default)
 COLUMNS = 64  # features per block of the C column pass
 GROUP = 32  # features per block of the CUDA feature pass (a warp's width: coalesced reads)
 PARTS = 64  # at most this many row parts for per-feature sums (C and CUDA)
 PART_DOUBLES = 1 << 22  # partials (doubles) at most: 32 MiB
+LANES = 64  # C: rows of a panel along the middle axis of [outer, K, inner] (the inner axis's neighbours)
 SUM_BLOCK = 1024  # C: a sum adds this many elements in T's vector lanes (64 a lane for float32), the blocks' sums in double
 _HOW = {"sum": 0, "max": 1, "min": 2}
 # a row scalar (computed once a row, not in a vector loop) calls libm's float function for these:
@@ -49,6 +51,27 @@ ROW_LIBM = {name: (f"{name}f", name) for name in (
     "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "erfc", "pow")}
 ROW_LIBM["abs"] = ("fabsf", "abs")
 _ROW_CALL = re.compile(rf"\b({'|'.join(ROW_LIBM)})\s*\(")
+
+
+def _libm_calls(text):
+    """A row scalar's C with libm's functions (opsdk_row_<name>, defined per dtype in c_code)."""
+    return _ROW_CALL.sub(r"opsdk_row_\1(", text)
+
+
+_UPDATE = ("{{ const long long opsdk_i = (long long)({index}); if (opsdk_i >= 0 && opsdk_i < K{guard}) "
+           "{name}[o + opsdk_i{at}] {op} (T)({expr}); }}")
+_PANEL_LOOP = "for (int64_t opsdk_k = 0; opsdk_k < opsdk_w; opsdk_k++) "
+# the row scalars, per-row stores and indexed updates of each kind of code (see Stage._statements)
+_C_ROW_FORMS = {"scalar": "const T {value} = (T)({expr});", "store": "{name}[r] = {value};",
+                "update": _UPDATE.replace("{guard}", "").replace("{at}", "")}
+_C_PANEL_FORMS = {"scalar": f"T {{value}}[{LANES}]; {_PANEL_LOOP}{{value}}[opsdk_k] = (T)({{expr}});",
+                  "store": f"{_PANEL_LOOP}{{name}}[opsdk_q + opsdk_k] = {{value}}[opsdk_k];",
+                  "update": _PANEL_LOOP + _UPDATE.replace("{guard}", "").replace("{at}", " * opsdk_inner + opsdk_k")}
+# CUDA, a block per row: the update by the thread that wrote the element (no other touches it)
+_CUDA_BLOCK_FORMS = {"scalar": "const T {value} = (T)({expr});", "store": "if (threadIdx.x == 0) {name}[r] = {value};",
+                     "update": _UPDATE.replace("{guard}", " && threadIdx.x == opsdk_i % blockDim.x").replace("{at}", "")}
+_CUDA_COLUMN_FORMS = {"scalar": "const T {value} = (T)({expr});", "store": "{name}[t] = {value};",
+                      "update": _UPDATE.replace("{guard}", "").replace("{at}", " * opsdk_inner")}
 _IDENTITY = {"max": "-INFINITY", "min": "INFINITY"}
 _CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 
@@ -119,8 +142,8 @@ class Stage:
     """One stage's arrays and statements: ``reads`` {name: kind}, ``writes`` {name: kind}, attrs;
     ``integers`` the inputs and attributes that hold integers (int64)."""
 
-    def __init__(self, short, stage, program, reads, writes, attrs, integers=()):
-        self.short, self.stage, self.program = short, stage, program
+    def __init__(self, short, stage, program, reads, writes, attrs, integers=(), axis=False):
+        self.short, self.stage, self.program, self.axis = short, stage, program, axis
         self.reads, self.writes, self.attrs = dict(reads), dict(writes), tuple(attrs)
         self.integers = frozenset(integers)
         self.function = f"{short}_{stage}"
@@ -151,6 +174,22 @@ class Stage:
         written = {step.name for p in done for step in p.steps if step.how == "element"}
         return {k: v for k, v in stash.items() if v not in written}
 
+    def _terms(self, p, stash, layout, body, features=True):
+        """Each statement of pass ``p`` with its C expression in ``layout``, after the stores (added to
+        ``body``) of the shorthands it is the first to read; a stored shorthand is read back from its
+        output until that output is written."""
+        prog, written = self.program, set()
+        for step in p.steps:
+            if step.how == "feature" and not features:
+                continue
+            for name in [n for n in p.stores if n in step.reads and f"store {n}" not in written]:
+                body.append(f"{layout['element'].format(name=p.stores[name])} = "
+                            f"(T)({prog.rewrite(prog.each[name], stash, layout)});")
+                written.add(f"store {name}")
+            yield step, prog.rewrite(step.expr, {k: v for k, v in stash.items() if v not in written}, layout)
+            if step.how == "element":
+                written.add(step.name)
+
     # -- C ------------------------------------------------------------------------------------
 
     def _c_pass(self, p, stash, partials):
@@ -159,15 +198,8 @@ class Stage:
         in double: its error does not grow with the row, as a double accumulator's. A max or min
         also adds e * 0 (NaN for a NaN or an infinite term, 0 for any other: one fused multiply-add
         a vector); where that is NaN, a second loop looks for a NaN term (a row holding inf)."""
-        prog, lines, body, clauses = self.program, [], [], {"+": [], "max": [], "min": []}
-        written, rescans = set(), []
-        for step in p.steps:
-            if step.how == "feature" and not partials:
-                continue
-            for name in [n for n in p.stores if n in step.reads and f"store {n}" not in written]:
-                body.append(f"{p.stores[name]}[o + j] = (T)({prog.rewrite(prog.each[name], stash)});")
-                written.add(f"store {name}")
-            expr = prog.rewrite(step.expr, {k: v for k, v in stash.items() if v not in written})
+        lines, body, clauses, rescans = [], [], {"+": [], "max": [], "min": []}, []
+        for step, expr in self._terms(p, stash, ROW, body, partials):
             acc = f"opsdk_a_{step.name}"
             if step.what == "reduce" and step.how == "sum":
                 lines.append(f"double {acc} = 0.0;")
@@ -186,7 +218,6 @@ class Stage:
                 body.append(f"opsdk_p_{step.name}[j] += (double)({expr});")
             else:
                 body.append(f"{step.name}[o + j] = (T)({expr});")
-                written.add(step.name)
         pragma = " ".join(f"reduction({op}:{', '.join(names)})" for op, names in clauses.items() if names)
         loop = [f"#pragma omp simd {pragma}" if pragma else "OPSDK_SIMD",
                 "for (int64_t j = j0; j < j1; j++) { " + " ".join(body) + " }"]
@@ -210,24 +241,68 @@ class Stage:
                 lines.append(f"const T {value} = opsdk_n_{step.name} != opsdk_n_{step.name} ? (T)NAN : {acc};")
         return lines
 
-    def _statements(self, emit_pass, store, update, scalar=lambda text: text):
+    def _c_panel_pass(self, p, stash):
+        """One pass over a panel of LANES rows along the middle axis: for each element index j, the
+        vectorized loop over the lanes (neighbours along the contiguous inner axis). Sums in double
+        a lane; a max or min with the NaN flag of _c_pass, looked through again a lane."""
+        lines, body, rescans = [], [], []
+        lanes = _PANEL_LOOP
+        for step, expr in self._terms(p, stash, PANEL, body):
+            acc = f"opsdk_a_{step.name}"
+            if step.what == "reduce" and step.how == "sum":
+                lines.append(f"double {acc}[{LANES}]; {lanes}{acc}[opsdk_k] = 0.0;")
+                body.append(f"{acc}[opsdk_k] += (double)({expr});")
+            elif step.what == "reduce":
+                nan, e, cmp = f"opsdk_n_{step.name}", f"opsdk_e_{step.name}", ">" if step.how == "max" else "<"
+                lines.append(f"T {acc}[{LANES}], {nan}[{LANES}]; {lanes}{{ {acc}[opsdk_k] = {_IDENTITY[step.how]}; "
+                             f"{nan}[opsdk_k] = 0; }}")
+                body.append(f"const T {e} = (T)({expr}); {acc}[opsdk_k] = {e} {cmp} {acc}[opsdk_k] ? {e} : "
+                            f"{acc}[opsdk_k]; {nan}[opsdk_k] += {e} * (T)0;")
+                rescans.append(f"{lanes}if ({nan}[opsdk_k] != {nan}[opsdk_k]) {{ int opsdk_bad = 0; "
+                               f"for (int64_t j = 0; j < K; j++) {{ const T {e} = (T)({expr}); opsdk_bad |= {e} != {e}; }} "
+                               f"if (opsdk_bad) {acc}[opsdk_k] = (T)NAN; }}")
+            else:
+                body.append(f"{PANEL['element'].format(name=step.name)} = (T)({expr});")
+        lines.append(f"for (int64_t j = 0; j < K; j++) {{ OPSDK_SIMD {lanes}{{ {' '.join(body)} }} }}")
+        lines += rescans
+        for step in p.reductions:
+            value, acc = f"opsdk_v_{step.name}", f"opsdk_a_{step.name}"
+            lines.append(f"T {value}[{LANES}]; {lanes}{value}[opsdk_k] = (T){acc}[opsdk_k];")
+        return lines
+
+    def _c_panel_function(self, name, sfx):
+        """The panels [p_lo, p_hi) of [outer, K, inner]: panel p covers LANES rows (o, c0 .. c0 + w)."""
+        params = ", ".join(self.parameters("T", "restrict "))
+        rows = self._statements(self._c_panel_pass, _C_PANEL_FORMS, PANEL, _libm_calls)
+        body = "\n".join("        " + line for line in rows)
+        return (f"OPSDK_CLONES static void {name}_{sfx}({params}, int64_t lo, int64_t hi, int64_t K, "
+                f"int64_t opsdk_inner{self.attributes('T')}) {{\n    {self._unused(True)}\n"
+                f"    const int64_t opsdk_blocks = (opsdk_inner + {LANES - 1}) / {LANES};\n"
+                "    for (int64_t opsdk_p = lo; opsdk_p < hi; opsdk_p++) {\n"
+                f"        const int64_t opsdk_ob = opsdk_p / opsdk_blocks, opsdk_c0 = (opsdk_p % opsdk_blocks) * {LANES};\n"
+                f"        const int64_t opsdk_w = opsdk_inner - opsdk_c0 < {LANES} ? opsdk_inner - opsdk_c0 : {LANES};\n"
+                "        const int64_t o = opsdk_ob * K * opsdk_inner + opsdk_c0, opsdk_q = opsdk_ob * opsdk_inner + opsdk_c0;\n"
+                f"        (void)opsdk_q;\n{body}\n    }}\n}}")
+
+    def _statements(self, emit_pass, forms, layout=ROW, scalar=lambda text: text):
         """The statements of one row in order: each pass as ``emit_pass(pass, stash)`` writes it, each
-        row scalar a local (a per-row output also stored, as ``store`` says; its C through
-        ``scalar``), each indexed update guarded by ``update`` (a condition on the index ``opsdk_i``)."""
+        row scalar, per-row output store and indexed update as ``forms`` says ({"scalar", "store",
+        "update"}: C templates), their expressions read with ``layout`` (and through ``scalar``)."""
         prog, lines, done = self.program, [], []
         for block in self.blocks:
             if isinstance(block, Pass):
                 lines += emit_pass(block, self._stashed(done))
                 done.append(block)
                 continue
+            expr = scalar(prog.rewrite(block.expr, layout=layout))
             if block.what == "update":
-                lines.append(f"{{ const long long opsdk_i = (long long)({scalar(prog.rewrite(block.index))}); "
-                             f"if ({update}) {block.name}[o + opsdk_i] {block.how} (T)({scalar(prog.rewrite(block.expr))}); }}")
+                lines.append(forms["update"].format(index=scalar(prog.rewrite(block.index, layout=layout)),
+                                                    name=block.name, op=block.how, expr=expr))
                 continue
             value = f"opsdk_v_{block.name}"
-            lines.append(f"const T {value} = (T)({scalar(prog.rewrite(block.expr))});")
+            lines.append(forms["scalar"].format(value=value, expr=expr))
             if block.how == "row":
-                lines.append(store.format(name=block.name, value=value))
+                lines.append(forms["store"].format(name=block.name, value=value))
         return lines
 
     def _c_columns(self):
@@ -246,8 +321,8 @@ class Stage:
         extra = ", double *restrict opsdk_part" if partials else ""
         views = "".join(f"    double *restrict opsdk_p_{s.name} = opsdk_part + {k} * K;\n"
                         for k, s in enumerate(self.columns)) if partials else ""
-        rows = self._statements(lambda p, stash: self._c_pass(p, stash, partials), "{name}[r] = {value};",
-                                "opsdk_i >= 0 && opsdk_i < K", lambda text: _ROW_CALL.sub(r"opsdk_row_\1(", text))
+        rows = self._statements(lambda p, stash: self._c_pass(p, stash, partials), _C_ROW_FORMS,
+                                scalar=_libm_calls)
         body = "\n".join("        " + line for line in rows)
         return (f"OPSDK_CLONES static void {name}_{sfx}({params}, int64_t lo, int64_t hi, int64_t K"
                 f"{self.attributes('T')}{extra}) {{\n    {self._unused(True)}\n{views}    for (int64_t r = lo; r < hi; r++) {{\n"
@@ -264,7 +339,15 @@ class Stage:
         plain = (f"    OPSDK_PARALLEL_CHUNKS(rows, rows * K, 1, lo, hi, "
                  f"{prefix}_rows_{sfx}({names}, lo, hi, K{attr_names}));")
         exported = ", ".join(self.parameters(T))
-        head = f"void {self.function}_{sfx}({exported}, int64_t rows, int64_t K{self.attributes(T)}) {{\n"
+        inner = ", int64_t opsdk_inner" if self.axis else ""
+        head = f"void {self.function}_{sfx}({exported}, int64_t rows, int64_t K{inner}{self.attributes(T)}) {{\n"
+        if self.axis:  # [rows, K] (or [rows, K, 1]) a row at a time, [rows, K, inner] a panel at a time
+            parts.append(self._c_panel_function(f"{prefix}_panel", sfx))
+            tasks = f"rows * ((opsdk_inner + {LANES - 1}) / {LANES})"
+            parts.append(head + f"    if (opsdk_inner == 1) {{\n    {plain}\n        return;\n    }}\n"
+                         f"    OPSDK_PARALLEL_CHUNKS({tasks}, rows * K * opsdk_inner, 1, lo, hi, "
+                         f"{prefix}_panel_{sfx}({names}, lo, hi, K, opsdk_inner{attr_names}));\n}}")
+            return parts
         if not self.columns:
             parts.append(head + plain + "\n}")
             return parts
@@ -309,27 +392,26 @@ class Stage:
 
     # -- CUDA -----------------------------------------------------------------------------------
 
-    def _cuda_pass(self, p, stash):
-        prog, lines, body, reduced = self.program, [], [], []
-        written = set()
-        for step in p.steps:
-            if step.how == "feature":
-                continue
-            for name in [n for n in p.stores if n in step.reads and f"store {n}" not in written]:
-                body.append(f"{p.stores[name]}[o + j] = (T)({prog.rewrite(prog.each[name], stash)});")
-                written.add(f"store {name}")
-            expr = prog.rewrite(step.expr, {k: v for k, v in stash.items() if v not in written})
+    def _cuda_pass(self, p, stash, column=False):
+        """One pass in CUDA: a block's threads over the row's elements, block reductions; or
+        (``column``) one thread over the elements of its row along the middle axis, in order."""
+        lines, body, reduced = [], [], []
+        layout = COLUMN if column else ROW
+        for step, expr in self._terms(p, stash, layout, body, features=False):
             acc = f"opsdk_a_{step.name}"
             if step.what == "reduce":
                 lines.append(f"double {acc} = rows_identity({_HOW[step.how]});")
                 body.append(f"{acc} = rows_combine({acc}, (double)({expr}), {_HOW[step.how]});")
                 reduced.append(step)
             else:
-                body.append(f"{step.name}[o + j] = (T)({expr});")
-                written.add(step.name)
+                body.append(f"{layout['element'].format(name=step.name)} = (T)({expr});")
         if body:
-            lines.append("for (long long j = threadIdx.x; j < K; j += blockDim.x) { " + " ".join(body) + " }")
-        lines += [f"const T opsdk_v_{s.name} = (T)rows_reduce(opsdk_a_{s.name}, {_HOW[s.how]}, red);" for s in reduced]
+            loop = "for (long long j = 0; j < K; j++)" if column else \
+                "for (long long j = threadIdx.x; j < K; j += blockDim.x)"
+            lines.append(f"{loop} {{ " + " ".join(body) + " }")
+        lines += [f"const T opsdk_v_{s.name} = (T)" + (f"opsdk_a_{s.name};" if column else
+                                                          f"rows_reduce(opsdk_a_{s.name}, {_HOW[s.how]}, red);")
+                  for s in reduced]
         return lines
 
     def _cuda_features(self):
@@ -375,25 +457,34 @@ class Stage:
         """The stage as a device template in namespace opsdk::rows_<op>."""
         params = ", ".join(self.cuda_parameters("T"))
         attrs = self.attributes("T", "long long")
-        # the update by the thread that wrote the element (no other thread touches it)
-        rows = self._statements(self._cuda_pass, "if (threadIdx.x == 0) {name}[r] = {value};",
-                                "opsdk_i >= 0 && opsdk_i < K && threadIdx.x == opsdk_i % blockDim.x")
+        rows = self._statements(self._cuda_pass, _CUDA_BLOCK_FORMS)
         body = "\n".join("            " + line for line in rows)
-        sizes = "long long rows, long long K" + (", long long opsdk_parts" if self.columns else "")
+        sizes = ", ".join(f"long long {size}" for size in self.cuda_sizes())
         tasks = f"rows + (K + {GROUP - 1}) / {GROUP} * opsdk_parts" if self.columns else "rows"
         text = (f"template <typename T> __device__ void {self.stage}({params}, {sizes}{attrs}, "
-                f"double *red) {{\n    {self._unused()} (void)red;\n"
-                f"    for (long long t = blockIdx.x; t < {tasks}; t += gridDim.x) {{\n"
-                "        if (t < rows) {\n            const long long r = t, o = r * K; (void)o;\n"
-                f"{body}\n        }}")
+                f"double *red) {{\n    {self._unused()} (void)red;\n")
+        if self.axis:  # rows along the middle axis of [rows, K, inner]: a thread each, coalesced along inner
+            columns = self._statements(lambda p, stash: self._cuda_pass(p, stash, True), _CUDA_COLUMN_FORMS, COLUMN)
+            text += ("    if (opsdk_inner != 1) {\n"
+                     "        for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < rows * opsdk_inner;\n"
+                     "             t += (long long)gridDim.x * blockDim.x) {\n"
+                     "            const long long o = t / opsdk_inner * K * opsdk_inner + t % opsdk_inner; (void)o;\n"
+                     + "\n".join("            " + line for line in columns) + "\n        }\n        return;\n    }\n")
+        text += (f"    for (long long t = blockIdx.x; t < {tasks}; t += gridDim.x) {{\n"
+                 "        if (t < rows) {\n            const long long r = t, o = r * K; (void)o;\n"
+                 f"{body}\n        }}")
         if self.columns:
             text += self._cuda_features()
         return text + "\n    }\n}"
 
+    def cuda_sizes(self):
+        """The size parameters of the CUDA functions."""
+        return ["rows", "K", *(["opsdk_parts"] if self.columns else []), *(["opsdk_inner"] if self.axis else [])]
+
     def cuda_kernels(self, space):
         parts = []
         shared = BLOCK if self.columns else 33
-        sizes = ["rows", "K", *(["opsdk_parts"] if self.columns else [])]
+        sizes = self.cuda_sizes()
         for sfx, T in (("f32", "float"), ("f64", "double")):
             names = ", ".join([*self.reads, *self.writes, *(["opsdk_part", "opsdk_count"] if self.columns else []),
                                *sizes, *self.attrs, "red"])

@@ -59,6 +59,11 @@ def _parameters(op, fn, what):
     return positional, tuple(p.name for p in params if p.kind is p.KEYWORD_ONLY)
 
 
+def _inner(a):
+    """The inner size of [rows, K, inner] (1 for [rows, K])."""
+    return a.shape[2] if a.ndim == 3 else 1
+
+
 def _reader(name, fn):
     """``fn`` of one array, as a function whose parameter is named ``name`` (the adapters read
     inputs by their parameters' names)."""
@@ -84,12 +89,16 @@ class Rows:
     """
 
     def __init__(self, name, forward, backward, *, features=(), per_row=(), integers=(), outputs=("y",), saved=(),
-                 dtypes=DTYPES):
+                 axis=False, dtypes=DTYPES):
         self.name, self.short_name = name, name.rsplit(".", 1)[-1]
         self.forward_fn, self.backward_fn = forward, backward
         self.inputs, self.attrs = _parameters(name, forward, "forward")
         self.features, self.outputs, self.saved = tuple(features), tuple(outputs), tuple(saved)
-        self.per_row, self.integers = tuple(per_row), tuple(integers)
+        self.per_row, self.integers, self.axis = tuple(per_row), tuple(integers), bool(axis)
+        if self.axis and self.features:
+            raise OpArgumentError(f"{name}: axis=True (rows along the middle axis of [outer, K, inner]) takes no "
+                                  f"features (their gradients sum over rows); expected: features=(); "
+                                  f"got: {', '.join(self.features)}")
         for kind, names in (("input", self.inputs), ("attribute", self.attrs), ("output", self.outputs),
                             ("saved", self.saved)):
             check_names(name, kind, names)
@@ -183,10 +192,10 @@ class Rows:
         integers = [n for n in self.integers if n in self.inputs or n in self.attrs]
         stages = [
             Stage(self.short_name, "forward", Program(self.name, "forward", forward, reads, self.attrs, writes),
-                  reads, writes, self.attrs, integers),
+                  reads, writes, self.attrs, integers, self.axis),
             Stage(self.short_name, "backward",
                   Program(self.name, "backward", backward, back_reads, self.backward_attrs, grads),
-                  back_reads, grads, self.backward_attrs, integers)]
+                  back_reads, grads, self.backward_attrs, integers, self.axis)]
         # one source per language for both kernels: one compile, one module
         c_source = CSource(code=c_code(stages), openmp=True, extra_compile_args=C_FLAGS, libraries=("m",),
                            _depth=1) if c else None
@@ -206,19 +215,23 @@ class Rows:
         return next(a for a, kind in stage.reads.items() if kind == "element" and a not in stage.integers)
 
     def _layout(self, stage):
-        """The declared adapter's sizes (rows, K) and output shapes, read from the stage's first float
-        element array."""
+        """The declared adapter's sizes (rows, K; with ``axis``, arrays may be [rows, K, inner] too) and
+        output shapes, read from the stage's first float element array."""
         lead = self._lead_of(stage)
-        shape = {"element": lambda a: a.shape, "row": lambda a: a.shape[:1], "feature": lambda a: a.shape[1:]}
-        return {"sizes": {"rows": _reader(lead, lambda a: a.shape[0]), "K": _reader(lead, lambda a: a.shape[1])},
-                "outputs": {name: _reader(lead, shape[kind]) for name, kind in stage.writes.items()}}
+        shape = {"element": lambda a: a.shape, "row": lambda a: a.shape[:1] + a.shape[2:],
+                 "feature": lambda a: a.shape[1:]}
+        sizes = {"rows": _reader(lead, lambda a: a.shape[0]), "K": _reader(lead, lambda a: a.shape[1])}
+        if self.axis:
+            sizes["opsdk_inner"] = _reader(lead, _inner)
+        return {"sizes": sizes, "outputs": {name: _reader(lead, shape[kind]) for name, kind in stage.writes.items()}}
 
     def _cuda_layout(self, stage, layout):
-        """The CUDA adapter's: a block per row; with per-feature outputs, the feature blocks (GROUP
-        features x a part of the rows), their partials and counts as work arrays."""
+        """The CUDA adapter's: a block per row (with ``axis``, a thread per row along the middle
+        axis); with per-feature outputs, the feature blocks (GROUP features x a part of the rows),
+        their partials and counts as work arrays."""
         lead, F = self._lead_of(stage), len(stage.columns)
         if not F:
-            return {**layout, "threads": _reader(lead, lambda a: a.shape[0] * BLOCK)}
+            return {**layout, "threads": _reader(lead, lambda a: a.shape[0] * (BLOCK if _inner(a) == 1 else _inner(a)))}
 
         def count(a):
             return a.shape[0] + -(-a.shape[1] // GROUP) * parts(a.shape[0], a.shape[1], F)
@@ -261,7 +274,30 @@ class Rows:
             value = xp.broadcast_to(value, target)
         return xp.ascontiguousarray(value) if getattr(value.flags, "writeable", True) else value.copy()
 
+    def _on_rows(self, names, arrays, kinds, fn, **attrs):
+        """``fn`` (a python kernel over [rows, K]) on arrays of [outer, K, inner] (``axis``): each row
+        along the middle axis made a row (a moved view, copied by the reshape), the results moved back."""
+        lead = next(a for n, a in zip(names, arrays) if self.kind[n] == "element" and n not in self.integers)
+        if lead.ndim != 3:
+            return fn(*arrays, **attrs)
+        xp = RowMaths(lead).xp
+        outer, K, inner = lead.shape
+        flat = [xp.moveaxis(a, 1, -1).reshape(-1, K) if self.kind[n] == "element" else
+                a.reshape(-1) if self.kind[n] == "row" else a for n, a in zip(names, arrays)]
+        results = _as_tuple(fn(*flat, **attrs))
+        back = [xp.ascontiguousarray(xp.moveaxis(r.reshape(outer, inner, K), -1, 1)) if k == "element" else
+                r.reshape(outer, inner) for r, k in zip(results, kinds)]
+        return tuple(back) if len(back) > 1 else back[0]
+
     def _forward_python(self, /, *arrays, **attrs):
+        kinds = [self.kind[y] for y in self.outputs] + ["row"] * len(self.saved)
+        return self._on_rows(self.inputs, arrays, kinds, self._forward_rows, **attrs)
+
+    def _backward_python(self, /, *arrays, **attrs):
+        kinds = [self.kind[x] for x in self.floats]
+        return self._on_rows(self.reads, arrays, kinds, self._backward_rows, **attrs)
+
+    def _forward_rows(self, /, *arrays, **attrs):
         lead = arrays[self.inputs.index(self._lead)]
         given = self._python_arrays(self.inputs, arrays)
         results = _as_tuple(self.forward_fn(RowMaths(lead), *given, **attrs))
@@ -273,7 +309,7 @@ class Rows:
         out = [o.copy() if any(o is a for a in arrays) else o for o in out]
         return tuple(out) if len(out) > 1 else out[0]
 
-    def _backward_python(self, /, *arrays, **attrs):
+    def _backward_rows(self, /, *arrays, **attrs):
         lead = next(a for r, a in zip(self.reads, arrays) if self.kind[r] == "element" and r not in self.integers)
         grads = _as_tuple(self.backward_fn(RowMaths(lead), *self._python_arrays(self.reads, arrays), **attrs))
         xp = RowMaths(lead).xp

@@ -48,14 +48,15 @@ _WORD = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*[(\[])?")
 _NUMBER = re.compile(r"(?<![\w.])(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fF]?")
 _C_WORDS = frozenset({"T", "K"})
 # how the rewritten C reads each kind of name: a row at a time (o: the row's offset, r: its index),
-# a panel of rows along the middle axis of [outer, K, inner] (lane k of a panel at column offset
-# o and row q + k; row scalars one per lane), and a thread per such row (CUDA: row t at o)
+# a panel of rows along the middle axis of [outer, K, inner] (lane opsdk_k of a panel at offset o
+# and row opsdk_q + opsdk_k; row scalars one per lane), and a thread per such row (CUDA: row t at o)
 ROW = {"element": "{name}[o + j]", "feature": "{name}[j]", "row": "{name}[r]", "scalar": "opsdk_v_{name}",
        "index": "{name}[o + ({index})]"}
-PANEL = {"element": "{name}[o + j * inner + k]", "feature": "{name}[j]", "row": "{name}[q + k]",
-         "scalar": "opsdk_v_{name}[k]", "index": "{name}[o + ({index}) * inner + k]"}
-COLUMN = {"element": "{name}[o + j * inner]", "feature": "{name}[j]", "row": "{name}[t]", "scalar": "opsdk_v_{name}",
-          "index": "{name}[o + ({index}) * inner]"}
+PANEL = {"element": "{name}[o + j * opsdk_inner + opsdk_k]", "feature": "{name}[j]",
+         "row": "{name}[opsdk_q + opsdk_k]", "scalar": "opsdk_v_{name}[opsdk_k]",
+         "index": "{name}[o + ({index}) * opsdk_inner + opsdk_k]"}
+COLUMN = {"element": "{name}[o + j * opsdk_inner]", "feature": "{name}[j]", "row": "{name}[t]",
+          "scalar": "opsdk_v_{name}", "index": "{name}[o + ({index}) * opsdk_inner]"}
 # a token of an expression: a number, a name (with the bracket that follows it), or anything else
 _TOKEN = re.compile(r"(?P<number>(?<![\w.])(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fF]?)"
                     r"|(?P<name>[A-Za-z_]\w*)(?P<open>\s*[(\[])?|(?P<other>.)", re.S)

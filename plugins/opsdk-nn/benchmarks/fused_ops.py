@@ -186,10 +186,11 @@ def row_cases(rows, K, old):
         new[op.short_name] = (lib, pointers(ffi))
     p = {name: ptrs for name, (_, ptrs) in new.items()}
     calls = [
-        ("softmax", "forward", lambda L, q: L.softmax_forward_f32(q["x"], q["y"], rows, K)),
-        ("softmax", "backward", lambda L, q: L.softmax_backward_f32(q["y"], q["dy"], q["dx"], rows, K)),
-        ("log_softmax", "forward", lambda L, q: L.log_softmax_forward_f32(q["x"], q["y"], rows, K)),
-        ("log_softmax", "backward", lambda L, q: L.log_softmax_backward_f32(q["y"], q["dy"], q["dx"], rows, K)),
+        # (softmax's last size: the inner axis of [rows, K, inner], 1 for the last axis)
+        ("softmax", "forward", lambda L, q: L.softmax_forward_f32(q["x"], q["y"], rows, K, 1)),
+        ("softmax", "backward", lambda L, q: L.softmax_backward_f32(q["y"], q["dy"], q["dx"], rows, K, 1)),
+        ("log_softmax", "forward", lambda L, q: L.log_softmax_forward_f32(q["x"], q["y"], rows, K, 1)),
+        ("log_softmax", "backward", lambda L, q: L.log_softmax_backward_f32(q["y"], q["dy"], q["dx"], rows, K, 1)),
         ("layer_norm", "forward", lambda L, q: L.layer_norm_forward_f32(
             q["x"], q["w"], q["b"], q["y"], q["mean"], q["rstd"], rows, K, 1e-5)),
         ("layer_norm", "backward", lambda L, q: L.layer_norm_backward_f32(

@@ -51,8 +51,9 @@ def test_a_shorthand_calling_a_function_is_computed_once_and_kept_in_the_output(
     e = "opsdk_exp_nonpositive(-abs(x[o + j] - opsdk_v_top))"
     assert f"{{ y[o + j] = (T)({e}); opsdk_b_s += (T)(({e})); }}" in c
     assert "{ y[o + j] = (T)(y[o + j] * opsdk_v_inv); }" in c
-    # both dtypes, both the one-block and the blocks loop: the store and the sum's term (one exp to the compiler)
-    assert c.count("exp_nonpositive(") == 8
+    # both dtypes; the one-block loop, the blocks loop and the panel: the store and the sum's term
+    # (one exp to the compiler)
+    assert c.count("exp_nonpositive(") == 12
 
 
 def test_max_is_nan_where_the_row_holds_nan_as_numpy():
@@ -98,6 +99,25 @@ def test_without_room_for_the_partials_a_column_pass_sums_the_features(dtype, to
     _, mean, rstd = LAYER.OP.forward_kernel.run("python", x, w, w, eps=1e-5)
     for got, want in zip(kernel(x, w, mean, rstd, dy), LAYER.OP.backward_kernel.run("c", x, w, mean, rstd, dy)):
         numpy.testing.assert_allclose(got, want, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype, tol", [("float64", 1e-12), ("float32", 2e-6)])
+def test_with_axis_rows_along_the_middle_axis_run_in_place_a_panel_of_lanes_at_a_time(dtype, tol):
+    rng = numpy.random.default_rng(6)
+    x = rng.standard_normal((3, 40, 70)).astype(dtype)  # 70 inner: a panel of 64 and one of 6
+    x[1, 5, 66] = numpy.nan  # one lane's row: NaN there only
+    x[2, :, 3] = numpy.inf  # an infinite row: the second look finds no NaN (inf - inf: NaN anyway)
+    dy = rng.standard_normal(x.shape).astype(dtype)
+    fwd, bwd = SOFTMAX.OP.kernels
+    with numpy.errstate(invalid="ignore"):
+        want = fwd.run("python", x)
+        got = fwd.run("c", x)
+        numpy.testing.assert_allclose(got, want, rtol=tol, atol=tol)
+        numpy.testing.assert_allclose(bwd.run("c", want, dy), bwd.run("python", want, dy), rtol=tol, atol=tol)
+    assert numpy.isnan(got[1, :, 66]).all() and numpy.isfinite(got[1, :, 65]).all()
+    c = SOFTMAX.OP.c_code()
+    assert "void softmax_forward_f32(const float *x, float *y, int64_t rows, int64_t K, int64_t opsdk_inner)" in c
+    assert "for (int64_t j = 0; j < K; j++) { OPSDK_SIMD for (int64_t opsdk_k = 0; opsdk_k < opsdk_w; opsdk_k++)" in c
 
 
 def test_cuda_reduces_per_block_and_sums_features_in_row_parts():
@@ -171,6 +191,10 @@ def test_the_cuda_kernels_agree_with_python_on_the_simulator(dtype, tol, rows, m
     got_grads = bwd.run("cuda", *map(cupy.asarray, (x, w, want[1], want[2], dy)))
     for g, e in zip((*got, *got_grads), (*want, *grads)):
         numpy.testing.assert_allclose(cupy.asnumpy(g), e, rtol=tol, atol=tol)
+    x3 = x[:, :40].reshape(rows, 8, 5)  # softmax along the middle axis: a thread a row
+    with numpy.errstate(invalid="ignore"):
+        numpy.testing.assert_allclose(cupy.asnumpy(SOFTMAX.OP.forward_kernel.run("cuda", cupy.asarray(x3))),
+                                      SOFTMAX.OP.forward_kernel.run("python", x3), rtol=tol, atol=tol)
     x[1, 7] = numpy.nan  # the row max: NaN in one thread's partial wins the block's max
     label = numpy.arange(rows) % K
     rowmax = CE.OP.forward_kernel.run("cuda", cupy.asarray(x), cupy.asarray(label), ignore_index=-100)[1]

@@ -197,6 +197,7 @@ def _bwd(m, x, w, dy):
     ({"features": ("w",), "outputs": ("out", "int")}, _bwd, "output name 'int' cannot be used"),
     ({"features": ("w",), "per_row": ("rstd",)}, _bwd, "per_row must name inputs or outputs of forward"),
     ({"features": ("w",), "integers": ("w",)}, _bwd, "integers must name inputs or attributes of forward (not "),
+    ({"features": ("w",), "axis": True}, _bwd, "axis=True (rows along the middle axis of [outer, K, inner]) takes no"),
 ])
 def test_a_wrong_declaration_is_refused_by_name(kwargs, backward, says):
     with pytest.raises(OpArgumentError, match=re.escape(says)):

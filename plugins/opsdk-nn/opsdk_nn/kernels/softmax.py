@@ -8,7 +8,7 @@ SDK's float32 exp for arguments that are never positive: no overflow side); log_
 backward reads y <= 0 from forward and writes exp(-abs(y)) in both languages, so the python
 kernel computes the same as the C and CUDA ones on any input (opsdk check feeds others too).
 A row holding NaN has a NaN max, so NaN everywhere.
-The op moves another axis last (opsdk_nn.ops.softmax).
+``axis=True``: the kernels also take x viewed as [outer, n, inner] for another axis, in place.
 """
 from opsdk.kernels.rows import Rows
 
@@ -22,7 +22,7 @@ def _softmax_grad(m, y, dy):
     return y * (dy - m.row_sum(dy * y))
 
 
-SOFTMAX = Rows("nn.softmax", _softmax, _softmax_grad).c_bodies(
+SOFTMAX = Rows("nn.softmax", _softmax, _softmax_grad, axis=True).c_bodies(
     forward="""
         max top = x
         each e = exp(-abs(x - top))           # once: the sum's pass keeps it in y for the last pass
@@ -45,7 +45,7 @@ def _log_softmax_grad(m, y, dy):
     return dy - m.exp(-m.abs(y)) * m.row_sum(dy)
 
 
-LOG_SOFTMAX = Rows("nn.log_softmax", _log_softmax, _log_softmax_grad).c_bodies(
+LOG_SOFTMAX = Rows("nn.log_softmax", _log_softmax, _log_softmax_grad, axis=True).c_bodies(
     forward="""
         max top = x
         sum s = exp(-abs(x - top))

@@ -1,7 +1,7 @@
 """softmax and log_softmax along one axis, fused (one kernel forward, one backward).
 
-The kernels are ``Rows`` ops over the last axis (kernels/softmax.py); another axis is moved last
-for them and back. Backward reads the forward's output, not x. When the backward is itself recorded
+The kernels are ``Rows`` ops (kernels/softmax.py) over an axis of x viewed as [outer, n, inner]:
+any axis in place, no transpose. Backward reads the forward's output, not x. When the backward is itself recorded
 (create_graph=True) its rule is written with opsdk ops on that output (which opsdk hands back
 connected to the graph), so higher orders work too.
 """
@@ -11,24 +11,20 @@ import opsdk as P
 from opsdk.autograd import PyLayer
 
 from ..kernels.softmax import LOG_SOFTMAX, SOFTMAX
-from ._common import array_module, array_of, check_axis, creating_graph, float_input, grad_like, run, tensor
+from ._common import array_of, check_axis, creating_graph, float_input, grad_like, run, tensor
 
 
 def _along(kernel, axis, *arrays):
-    """``kernel`` over the last axis of arrays whose reduced axis is ``axis``: others are moved last
-    and back (a copy each way; the last axis runs in place). 0-d arrays are rows of one."""
+    """``kernel`` over ``axis`` of the arrays, viewed as [outer, n, inner] around it (in place, no
+    copy: the kernels take the axis in the middle). 0-d arrays are rows of one."""
     first = arrays[0]
     if first.ndim == 0:
         return run(kernel, *(a.reshape(1, 1) for a in arrays)).reshape(())
-    if axis == first.ndim - 1:
-        rows = (math.prod(first.shape[:-1]), first.shape[-1])
-        return run(kernel, *(a.reshape(rows) for a in arrays)).reshape(first.shape)
-    xp = array_module(first)
-    moved = [xp.moveaxis(a, axis, -1) for a in arrays]
-    shape = moved[0].shape
-    rows = (math.prod(shape[:-1]), shape[-1])
-    out = run(kernel, *(xp.ascontiguousarray(a).reshape(rows) for a in moved)).reshape(shape)
-    return xp.ascontiguousarray(xp.moveaxis(out, -1, axis))
+    shape = first.shape
+    view = (math.prod(shape[:axis]), shape[axis], math.prod(shape[axis + 1:]))
+    if view[2] == 1:
+        view = view[:2]
+    return run(kernel, *(a.reshape(view) for a in arrays)).reshape(shape)
 
 
 def _forward(ctx, x, axis, log, op):
@@ -53,8 +49,8 @@ def _backward(ctx, dy):
 class Softmax(PyLayer):
     """softmax(x) = exp(x - max) / sum(exp(x - max)) along ``axis``; stable for any magnitude.
 
-    Fused kernels (python, c, cuda: written from the row's statements), float32 and float64; the
-    last axis in place, another one moved last and back.
+    Fused kernels (python, c, cuda: written from the row's statements), float32 and float64; any
+    axis in place (no transpose).
     """
 
     _opsdk_qualname = "nn.softmax"
