@@ -27,7 +27,8 @@ cross_entropy): the C functions the SDK writes from each row's statements (``Row
 softmax.py, norms.py, cross_entropy.py) next to the hand-written ones the pack had before
 (csrc/softmax.c, norms.c, cross_entropy.c at ``--rows-baseline``), forward and backward apart,
 on [n / 1000, 1000] (the OpenMP team), on [8, 1000] (in cache, one thread: the arithmetic) and
-on [1000, 64] (one thread: what each row costs besides its elements).
+on [1000, 64] (one thread: what each row costs besides its elements); then softmax and
+log_softmax along another axis than the last, in place.
 """
 import argparse
 import os
@@ -237,6 +238,33 @@ def row_cases(rows, K, old):
     return found
 
 
+def axis_rows(repeat, old):
+    """(case, stage, new ms, old ms or None) of softmax and log_softmax along another axis than the
+    last, [outer, n, inner] in place: the SDK's panels of rows vs the hand-written column kernels."""
+    rng = numpy.random.default_rng(3)
+    found = []
+    for label, (outer, n, inner) in (("[1000, 10000] axis 0", (1, 1000, 10000)),
+                                     ("[100, 1000, 100] axis 1", (100, 1000, 100))):
+        x, dy = (rng.standard_normal((outer, n, inner)).astype(numpy.float32) for _ in range(2))
+        y, dx = numpy.empty_like(x), numpy.empty_like(x)
+        for op, log in ((SOFTMAX, 0), (LOG_SOFTMAX, 1)):
+            lib, ffi = op.forward_kernel.build_c()
+            q = {k: ffi.cast("float *", a.ctypes.data) for k, a in (("x", x), ("dy", dy), ("y", y), ("dx", dx))}
+            new = {"forward": lambda L=lib, q=q, f=f"{op.short_name}_forward_f32": getattr(L, f)(q["x"], q["y"], outer, n, inner),
+                   "backward": lambda L=lib, q=q, f=f"{op.short_name}_backward_f32": getattr(L, f)(q["y"], q["dy"], q["dx"], outer, n, inner)}
+            olds = {}
+            if old is not None:
+                olib, offi = old["softmax.c"]
+                oq = {k: offi.cast("float *", a.ctypes.data) for k, a in (("x", x), ("dy", dy), ("y", y), ("dx", dx))}
+                olds = {"forward": lambda L=olib, q=oq, g=log: L.nn_softmax_fwd_f32(q["x"], q["y"], outer, n, inner, g),
+                        "backward": lambda L=olib, q=oq, g=log: L.nn_softmax_bwd_f32(q["y"], q["dy"], q["dx"], outer, n, inner, g)}
+            for stage in ("forward", "backward"):
+                fns = [new[stage]] + ([olds[stage]] if olds else [])
+                best = interleaved_ms(fns, repeat)
+                found.append((f"{op.short_name} {label}", stage, best[0], best[1] if olds else None))
+    return found
+
+
 def row_loop_rows(rows, K, repeat, old):
     """(op, stage, new ms, old ms or None) of every row op's C functions, taking turns."""
     found = []
@@ -421,6 +449,14 @@ def print_row_loops(args):
         for op, stage, new, old_ms in row_loop_rows(*shape, repeat, old):
             tail = f"{old_ms * scale:>9.2f} {old_ms / new:>9.2f}x" if old_ms else ""
             print(f"{op:<14} {stage:<9} {new * scale:>9.2f} {tail}")
+    print(f"\nsoftmax along another axis, float32, in place (the SDK's panels of 64 rows vs the hand-written "
+          f"column kernels), the OpenMP team; best of {args.repeat}, taking turns")
+    header = f"{'op and shape':<38} {'stage':<9} {'new ms':>9} {'old ms':>9} {'old / new':>10}"
+    print(header)
+    print("-" * len(header))
+    for case, stage, new, old_ms in axis_rows(args.repeat, old):
+        tail = f"{old_ms:>9.2f} {old_ms / new:>9.2f}x" if old_ms else ""
+        print(f"{case:<38} {stage:<9} {new:>9.2f} {tail}")
 
 
 def print_steps(args, torch, rng, stream):
