@@ -22,6 +22,9 @@ first pass.
   (a function of rows and K alone, so the sums do not depend on the thread count) adds its rows
   into its own double partials, added up in order at the end; where those cannot be allocated,
   a column pass of its own (blocks of 64 features summed over the rows in order).
+- With ``axis`` (rows along the middle axis of [outer, K, inner], in place; the functions take
+  ``opsdk_inner``): C a panel of LANES neighbouring rows at a time, the loop over K outside and
+  the vectorized loop over the lanes (the contiguous inner axis) inside; CUDA a thread per row.
 - CUDA: a block per row (grid-stride over rows), block reductions by warp shuffles and shared
   memory (``opsdk/rows.cuh``); per-feature outputs in blocks of 32 features x a part of the
   rows (8 warps over the part's rows, added in shared memory in order) writing double partials

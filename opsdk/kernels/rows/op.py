@@ -85,6 +85,10 @@ class Rows:
             others are ``[..., K]``, all of one shape.
         outputs: the outputs' names (each of the inputs' shape).
         saved: the per-row values forward returns after the outputs, for backward.
+        per_row: inputs and outputs of one value per row (``[rows]``, the maths see ``[rows, 1]``).
+        integers: inputs (int64) and attributes that hold integers; an integer input has no gradient.
+        axis: the kernels also take ``[outer, K, inner]`` arrays, a row along the middle axis (a
+            reduction along any axis, in place); not with features.
         dtypes: what the compiled kernels take.
     """
 
