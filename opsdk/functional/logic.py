@@ -16,7 +16,7 @@ __all__ = ["where", "equal", "not_equal", "less_than", "less_equal", "greater_th
 
 def where(condition, x=None, y=None, name=None):
     """Pick x where condition is true, else y (broadcasting); gradients go to the picked side."""
-    cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
+    cond = condition._data if isinstance(condition, Tensor) else as_array(condition)  # a CuPy array stays one
     if x is None and y is None:
         return nonzero(condition, as_tuple=True)
     if cond.dtype != np.bool_:

@@ -105,38 +105,39 @@ class Kernel:
         self._register("python", fn, None)
         return fn
 
-    def c(self, source, function=None, *, outputs=None, sizes=None, zeroed=()):
+    def c(self, source, function=None, *, outputs=None, sizes=None, zeroed=(), scratch=None):
         """Register the C implementation.
 
         ``kernel.c(source, "stem")`` calls ``stem_f32`` / ``stem_f64`` / ... of the source with an
         adapter the SDK writes from their declarations (see ``opsdk.kernels.adapters``) and
         returns the kernel; ``@kernel.c(source)`` decorates a hand-written
         ``adapter(lib, ffi, *arrays, **params)``. Where the arrays are not all of the first
-        input's shape, ``outputs`` (output shapes), ``sizes`` (integer parameters) and ``zeroed``
-        say what the declaration cannot, as functions of the inputs (``opsdk.kernels.layout``).
+        input's shape, ``outputs`` (output shapes), ``sizes`` (integer parameters), ``zeroed``
+        and ``scratch`` (work arrays not returned) say what the declaration cannot, as functions
+        of the inputs (``opsdk.kernels.layout``).
         """
         if not isinstance(source, CSource):
             raise TypeError(f"kernel {self.name!r}: Kernel.c expected: a CSource\n  got: {type(source).__name__}")
-        layout = Layout(outputs, sizes, zeroed)
+        layout = Layout(outputs, sizes, zeroed, scratch=scratch)
         if layout and function is None:
-            raise TypeError(f"kernel {self.name!r}: Kernel.c(outputs=, sizes=, zeroed=) expected: a function "
+            raise TypeError(f"kernel {self.name!r}: Kernel.c(outputs=, sizes=, zeroed=, scratch=) expected: a function "
                             "stem to write the adapter for\n  got: none (a hand-written adapter sizes its own arrays)")
         if function is not None:
             self._register("c", CAdapter(function, layout), source)
             return self
         return lambda fn: self._register("c", fn, source)
 
-    def cuda(self, source, function=None, *, outputs=None, sizes=None, zeroed=(), threads=None):
+    def cuda(self, source, function=None, *, outputs=None, sizes=None, zeroed=(), threads=None, scratch=None):
         """Register the CUDA implementation: ``kernel.cuda(source, "stem")`` (an adapter the SDK
         writes, launching ``stem_f32`` / ``stem_f64`` / ... over every element; returns the kernel)
         or ``@kernel.cuda(source)`` on a hand-written ``adapter(module, *arrays, **params)``.
-        ``outputs``, ``sizes``, ``zeroed`` as for ``c``; ``threads``: how many threads the
-        grid-stride launch covers, a function of the inputs (default: n)."""
+        ``outputs``, ``sizes``, ``zeroed``, ``scratch`` as for ``c``; ``threads``: how many threads
+        the grid-stride launch covers, a function of the inputs (default: n)."""
         if not isinstance(source, CudaSource):
             raise TypeError(f"kernel {self.name!r}: Kernel.cuda expected: a CudaSource\n  got: {type(source).__name__}")
-        layout = Layout(outputs, sizes, zeroed, threads)
+        layout = Layout(outputs, sizes, zeroed, threads, scratch)
         if layout and function is None:
-            raise TypeError(f"kernel {self.name!r}: Kernel.cuda(outputs=, sizes=, zeroed=, threads=) expected: "
+            raise TypeError(f"kernel {self.name!r}: Kernel.cuda(outputs=, sizes=, zeroed=, threads=, scratch=) expected: "
                             "a function stem to write the adapter for\n  got: none (a hand-written adapter "
                             "sizes its own arrays)")
         if function is not None:

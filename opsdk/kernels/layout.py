@@ -13,6 +13,9 @@ attributes, as keyword-only parameters), named by their parameters::
 - ``sizes``: an integer parameter's value (``n``, where declared and not given, is the first
   input's element count);
 - ``zeroed``: outputs that start at zero (a scatter that adds into them with atomics);
+- ``scratch``: work arrays, ``{name: dtype}``: output parameters the adapter allocates (shape
+  from ``outputs``, zero where also ``zeroed``) and passes, but does not return (a kernel's
+  partial sums and counters);
 - ``threads`` (CUDA): how many threads the grid-stride launch covers (default: ``n``).
 
 A pointer's C type fixes its array's dtype: one that is the same in every dtype's function
@@ -38,16 +41,17 @@ FIXED = {"float": "float32", "double": "float64", "int64_t": "int64", "long long
 
 
 class Layout:
-    """``outputs``, ``sizes``, ``zeroed`` and ``threads`` of a declared adapter, as given."""
+    """``outputs``, ``sizes``, ``zeroed``, ``scratch`` and ``threads`` of a declared adapter, as given."""
 
-    def __init__(self, outputs=None, sizes=None, zeroed=(), threads=None):
+    def __init__(self, outputs=None, sizes=None, zeroed=(), threads=None, scratch=None):
         self.outputs = dict(outputs or {})
         self.sizes = dict(sizes or {})
         self.zeroed = tuple(zeroed)
+        self.scratch = dict(scratch or {})
         self.threads = threads
 
     def __bool__(self):
-        return bool(self.outputs or self.sizes or self.zeroed or self.threads is not None)
+        return bool(self.outputs or self.sizes or self.zeroed or self.scratch or self.threads is not None)
 
 
 class ShapedCall:
@@ -89,9 +93,14 @@ class ShapedCall:
                 if name not in known:
                     raise self._build(f"{role} naming {'outputs' if role == 'outputs' else 'number parameters'} "
                                       f"of {first.name} ({', '.join(known) or 'none'})", repr(name))
-        for name in layout.zeroed:
-            if name not in self.outputs:
-                raise self._build(f"zeroed naming outputs of {first.name} ({', '.join(self.outputs)})", repr(name))
+        for role, names in (("zeroed", layout.zeroed), ("scratch", layout.scratch)):
+            for name in names:
+                if name not in self.outputs:
+                    raise self._build(f"{role} naming outputs of {first.name} ({', '.join(self.outputs)})", repr(name))
+        try:
+            self.scratch = {name: numpy.dtype(dtype) for name, dtype in layout.scratch.items()}
+        except TypeError as exc:
+            raise self._build("scratch dtypes NumPy knows ({name: 'float64'})", str(exc)) from None
         # keyword-only parameters of the layout's functions that no C parameter takes: attributes
         # the adapter reads itself (a table's row count), never passed to the kernel
         self.extra = tuple(dict.fromkeys(
@@ -165,7 +174,7 @@ class ShapedCall:
         outs = {}
         for name in self.outputs:
             shape = self._shape(name, env) if name in self.shape_of else given[self.lead].shape
-            out = _outputs.empty(shape, self.fixed[name] or dtype, like=given[self.lead])
+            out = _outputs.empty(shape, self.scratch.get(name) or self.fixed[name] or dtype, like=given[self.lead])
             if name in self.zeroed:
                 out.fill(0)
             outs[name] = out
@@ -194,7 +203,7 @@ class ShapedCall:
         return sizes.get("n", env[self.lead].size)
 
     def result(self, outs):
-        values = tuple(outs[name] for name in self.outputs)
+        values = tuple(outs[name] for name in self.outputs if name not in self.scratch)
         return values[0] if len(values) == 1 else values
 
 

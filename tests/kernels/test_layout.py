@@ -1,5 +1,5 @@
-"""kernel.c(source, "stem", outputs=, sizes=, zeroed=): declared adapters for arrays of other
-shapes and dtypes, sizes read from shapes, outputs that start at zero."""
+"""kernel.c(source, "stem", outputs=, sizes=, zeroed=, scratch=): declared adapters for arrays of
+other shapes and dtypes, sizes read from shapes, outputs that start at zero, work arrays."""
 import numpy
 import pytest
 
@@ -71,6 +71,16 @@ def test_an_integer_input_an_attribute_sized_output_that_starts_at_zero(cache):
     numpy.testing.assert_array_equal(scatter()(rows, index, size=4), want)
 
 
+def test_a_work_array_is_passed_but_not_returned(cache):
+    rows = lambda x: x.shape[:-1]  # noqa: E731
+    kernel = Kernel("tests.layout.argmin_index").c(
+        SOURCE, "argmin_rows", outputs={"values": rows, "index": rows}, scratch={"values": "float64"},
+        sizes={"rows": lambda x: x.size // x.shape[-1], "cols": lambda x: x.shape[-1]})
+    x = numpy.array([[3.0, 1.0, 2.0], [0.5, 4.0, -1.0]])
+    index = kernel(x)
+    numpy.testing.assert_array_equal(index, [1, 2])
+
+
 def test_an_integer_input_of_another_dtype_is_refused_naming_it(cache):
     with pytest.raises(KernelArgumentError, match=r"argument 'index'\n  expected: dtype int64 \(its C type\)"
                                                   r"\n  got: int32"):
@@ -89,6 +99,8 @@ def test_a_float_input_of_the_other_float_dtype_is_refused(cache):
     ({"outputs": {"z": lambda x: 1}}, "outputs naming outputs of ema_f32 \\(y\\)"),
     ({"sizes": {"batch": lambda y: 1, "steps": lambda x: 1}}, "reading inputs \\(x\\) or attributes \\(a; others keyword-only\\)"),
     ({"zeroed": ("x",)}, "zeroed naming outputs"),
+    ({"scratch": {"x": "float64"}}, "scratch naming outputs"),
+    ({"scratch": {"y": "no-such-dtype"}}, "scratch dtypes NumPy knows"),
     ({"sizes": {"batch": 3}}, "a function of the inputs and attributes")])
 def test_a_layout_that_does_not_fit_the_declaration_is_refused_when_bound(cache, layout, message):
     kernel = Kernel("tests.layout.bad").c(SOURCE, "ema", **layout)

@@ -62,14 +62,14 @@ def _cuda_entries(site):
 
 
 def _declared():
-    """{source label: kernel names} of the pack's CUDA sources: its files, and the sources its
-    activations' c_bodies write (inline code, labelled by where it is written)."""
+    """{source label: kernel names} of the pack's CUDA sources: all written by the SDK, from the
+    activations' scalar bodies and the row ops' statements (inline code, labelled by where it is
+    written)."""
     from opsdk.kernels.prebuilt import source_label
 
-    sources = pytest.importorskip("opsdk_nn.kernels.sources")
-    activations = pytest.importorskip("opsdk_nn.kernels.activations")
-    written = [op.value_kernel.sources["cuda"] for op in activations.OPS.values()]
-    return {source_label(s): set(s.names) for s in (*sources.CUDA_SOURCES, *written)}
+    plugin = pytest.importorskip("opsdk_nn.plugin")
+    written = {id(s): s for *_, kernels in plugin.OPS for k in kernels if (s := k.sources.get("cuda"))}
+    return {source_label(s): set(s.names) for s in written.values()}
 
 
 def test_each_cuda_source_ships_a_cubin_per_default_architecture_and_ptx(unpacked):
@@ -95,11 +95,12 @@ def test_the_ptx_defines_the_sources_kernels(unpacked):
         assert ptx_kernels((entry / name).read_text()) == declared[label] == set(fields["kernels"].split())
 
 
-def test_the_sources_ship_too_for_the_simulator_and_edited_copies(wheel):
+def test_the_modules_that_write_the_sources_ship_and_no_hand_written_kernel(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    # (the activations' CUDA is written at load time from their C bodies: no file of its own)
-    assert {f"opsdk_nn/cuda/{n}" for n in ("softmax.cu", "norms.cu", "cross_entropy.cu",
-                                          "nn_common.cuh")} <= names
+    # the CUDA and C are written at load time (activations from scalar bodies, the row ops from
+    # statements): for the simulator and edited copies the modules are the sources
+    assert {f"opsdk_nn/kernels/{n}.py" for n in ("activations", "softmax", "norms", "cross_entropy")} <= names
+    assert not [n for n in names if n.endswith((".c", ".h", ".cu", ".cuh"))]
 
 
 def test_installed_its_cuda_and_c_kernels_are_the_wheels(wheel, tmp_path):

@@ -4,7 +4,10 @@ a row needs, on NumPy and CuPy arrays (the python kernels, over ``[rows, K]``) a
 
 - ``row_sum``, ``row_mean``, ``row_max``, ``row_min``: over the last axis, kept (``[rows, 1]``), so
   they broadcast against the row's elements;
-- ``col_sum``: over every axis but the last (``[K]``): a per-feature input's gradient.
+- ``col_sum``: over every axis but the last (``[K]``): a per-feature input's gradient;
+- ``row_take(a, index)``: each row's element at ``index`` (a per-row integer, ``[rows, 1]``:
+  ``a[index]`` in the statements), kept; ``row_index(a)``: each element's index in its row
+  (``j`` in the statements), ``[K]``, so ``m.row_index(x) == label`` is a one-hot mask.
 """
 from opsdk.kernels.elementwise.maths import maths_of
 from opsdk.tensor import Tensor
@@ -42,6 +45,21 @@ class RowMaths:
     def row_min(self, a):
         """Min over the row, kept."""
         return self._reduce("min", a, (a.ndim - 1,), True)
+
+    def row_take(self, a, index):
+        """Each row's element at ``index`` ([..., 1] integers within the row), kept (on Tensors a
+        one-hot sum: differentiable, on the Tensor's device)."""
+        if self._tensor:
+            return self.row_sum(self.where(self.row_index(a) == index, a, 0.0))
+        return self._maths.xp.take_along_axis(a, index, axis=-1)
+
+    def row_index(self, a):
+        """The index of each element in its row: ``[0, K)`` as int64, ``[K]`` (on ``a``'s device)."""
+        if self._tensor:
+            from opsdk.kernels.tensors import array_module, array_of, tensor_of
+
+            return tensor_of(array_module(array_of(a)).arange(a.shape[-1], dtype="int64"))
+        return self._maths.xp.arange(a.shape[-1])
 
     def col_sum(self, a):
         """Sum over the rows (every axis but the last): one value per feature."""

@@ -21,6 +21,14 @@ activations.py) next to the hand-written loops the pack had before (csrc/activat
 streaming bandwidth, and old ms / new ms (above 1: the SDK's loops are faster). A third table
 times the same loops on a few thousand elements that stay in cache, on one thread: their
 arithmetic alone, which a loaded machine disturbs least.
+
+Two more tables do the same for the row ops (softmax, log_softmax, layer_norm, rms_norm,
+cross_entropy): the C functions the SDK writes from each row's statements (``Rows``: kernels/
+softmax.py, norms.py, cross_entropy.py) next to the hand-written ones the pack had before
+(csrc/softmax.c, norms.c, cross_entropy.c at ``--rows-baseline``), forward and backward apart,
+on [n / 1000, 1000] (the OpenMP team), on [8, 1000] (in cache, one thread: the arithmetic) and
+on [1000, 64] (one thread: what each row costs besides its elements); then softmax and
+log_softmax along another axis than the last, in place.
 """
 import argparse
 import os
@@ -39,10 +47,16 @@ sys.path.insert(0, os.path.dirname(_HERE))  # the pack itself when it is not ins
 
 import opsdk_nn.functional as F  # noqa: E402
 from opsdk_nn.kernels.activations import OPS  # noqa: E402
+from opsdk_nn.kernels.cross_entropy import CROSS_ENTROPY  # noqa: E402
+from opsdk_nn.kernels.norms import LAYER_NORM, RMS_NORM  # noqa: E402
+from opsdk_nn.kernels.softmax import LOG_SOFTMAX, SOFTMAX  # noqa: E402
 
 # the last commit with the hand-written activation loops (csrc/activations.c, act_math.h)
 BASELINE = "f147568"
 _OLD_FILES = ("activations.c", "act_math.h", "nn_math.h")
+# the last commit with the hand-written row kernels (csrc/softmax.c, norms.c, cross_entropy.c)
+ROWS_BASELINE = "38e3394"
+_OLD_ROW_FILES = ("softmax.c", "norms.c", "cross_entropy.c", "nn_math.h")
 
 ROW = 1000
 
@@ -87,25 +101,177 @@ def stream_gbs(n, repeat):
     return 2 * 4 * x.size / (ms * 1e-3) / 1e9
 
 
-def old_loops(rev):
-    """The hand-written activation loops at git revision ``rev``, compiled as they were; None
-    where git or the revision is not there."""
+def _from_git(rev, names, prefix):
+    """A temporary folder holding the pack's csrc/<names> at git revision ``rev``; None where git
+    or the revision is not there."""
     root = os.path.dirname(os.path.dirname(_HERE))
-    folder = tempfile.mkdtemp(prefix="nn-old-loops-")
+    folder = tempfile.mkdtemp(prefix=prefix)
     try:
-        for name in _OLD_FILES:
+        for name in names:
             text = subprocess.run(["git", "-C", root, "show", f"{rev}:plugins/opsdk-nn/opsdk_nn/csrc/{name}"],
                                   capture_output=True, text=True, check=True).stdout
             with open(os.path.join(folder, name), "w") as f:
                 f.write(text)
     except (OSError, subprocess.CalledProcessError):
         return None
+    return folder
+
+
+def _old_build(folder, file, cdef, name):
+    """(lib, ffi) of a hand-written source of the pack, compiled as it was."""
+    source = CSource(os.path.join(folder, file), cdef=cdef, openmp=True, libraries=("m",),
+                     extra_compile_args=("-O3", "-fno-math-errno", "-fno-trapping-math"))
+    return Kernel(name, dtypes=("float32",)).c(source, name.rsplit(".", 1)[-1]).build_c()
+
+
+def old_loops(rev):
+    """The hand-written activation loops at git revision ``rev``, compiled as they were; None
+    where git or the revision is not there."""
+    folder = _from_git(rev, _OLD_FILES, "nn-old-loops-")
+    if folder is None:
+        return None
     cdef = "".join(f"void nn_{act}_fwd_f32(const float *x, float *y, int64_t n, double p0, double p1);\n"
                    f"void nn_{act}_bwd_f32(const float *x, const float *dy, float *dx, int64_t n, double p0, "
                    "double p1);\n" for act in OPS)
-    source = CSource(os.path.join(folder, "activations.c"), cdef=cdef, openmp=True, libraries=("m",),
-                     extra_compile_args=("-O3", "-fno-math-errno", "-fno-trapping-math"))
-    return Kernel("nn_bench.old_activations", dtypes=("float32",)).c(source, "nn_gelu_fwd").build_c()
+    return _old_build(folder, "activations.c", cdef, "nn_bench.old_activations")
+
+
+# the hand-written row kernels' float32 declarations, as the pack's sources.py declared them
+_OLD_ROW_CDEF = {
+    "softmax.c": "void nn_softmax_fwd_f32(const float *x, float *y, int64_t outer, int64_t n, int64_t inner, "
+                 "int as_log);\nvoid nn_softmax_bwd_f32(const float *y, const float *dy, float *dx, int64_t outer, "
+                 "int64_t n, int64_t inner, int as_log);",
+    "norms.c": "void nn_layer_norm_fwd_f32(const float *x, const float *w, const float *b, float *y, float *mean, "
+               "float *rstd, int64_t rows, int64_t n, double eps);\nint nn_layer_norm_bwd_f32(const float *x, "
+               "const float *w, const float *mean, const float *rstd, const float *dy, float *dx, float *dw, "
+               "float *db, int64_t rows, int64_t n);\nvoid nn_rms_norm_fwd_f32(const float *x, const float *w, "
+               "float *y, float *rstd, int64_t rows, int64_t n, double eps);\nint nn_rms_norm_bwd_f32(const "
+               "float *x, const float *w, const float *rstd, const float *dy, float *dx, float *dw, int64_t rows, "
+               "int64_t n);",
+    "cross_entropy.c": "void nn_cross_entropy_fwd_f32(const float *x, const int64_t *label, float *loss, "
+                       "float *rowmax, float *logsum, int64_t rows, int64_t n, int64_t ignore_index);\n"
+                       "void nn_cross_entropy_bwd_f32(const float *x, const int64_t *label, const float *rowmax, "
+                       "const float *logsum, const float *g, int64_t g_stride, float *dx, int64_t rows, "
+                       "int64_t n, int64_t ignore_index);"}
+
+
+def old_row_kernels(rev):
+    """{source file: (lib, ffi)} of the hand-written row kernels at git revision ``rev``; None
+    where git or the revision is not there."""
+    folder = _from_git(rev, _OLD_ROW_FILES, "nn-old-rows-")
+    if folder is None:
+        return None
+    stems = {"softmax.c": "nn_softmax_fwd", "norms.c": "nn_rms_norm_fwd", "cross_entropy.c": "nn_cross_entropy_fwd"}
+    return {file: _old_build(folder, file, cdef, f"nn_bench.old_{stems[file]}") for file, cdef in _OLD_ROW_CDEF.items()}
+
+
+def row_cases(rows, K, old):
+    """(op, stage, new call, old call or None) of every row op's forward and backward C function,
+    float32, on preallocated [rows, K] arrays (the pointers made once: the calls alone are timed)."""
+    rng = numpy.random.default_rng(2)
+    x, dy = (rng.standard_normal((rows, K)).astype(numpy.float32) for _ in range(2))
+    w, b = rng.uniform(0.5, 1.5, K).astype(numpy.float32), rng.uniform(-0.5, 0.5, K).astype(numpy.float32)
+    label = rng.integers(0, K, rows)
+    out = {name: numpy.empty((rows, K), numpy.float32) for name in ("y", "dx")}
+    out.update({name: numpy.empty(rows, numpy.float32) for name in ("mean", "rstd", "loss", "rowmax", "logsum")})
+    out.update({name: numpy.empty(K, numpy.float32) for name in ("dw", "db")})
+    g = numpy.ones(rows, numpy.float32)
+    arrays = {"x": x, "dy": dy, "w": w, "b": b, "label": label, "g": g, **out}
+    def pointers(ffi):
+        return {k: ffi.cast("int64_t *" if a.dtype == numpy.int64 else "float *", a.ctypes.data)
+                for k, a in arrays.items()}
+
+    new = {}
+    for op in (SOFTMAX, LOG_SOFTMAX, LAYER_NORM, RMS_NORM, CROSS_ENTROPY):
+        lib, ffi = op.forward_kernel.build_c()
+        new[op.short_name] = (lib, pointers(ffi))
+    p = {name: ptrs for name, (_, ptrs) in new.items()}
+    calls = [
+        # (softmax's last size: the inner axis of [rows, K, inner], 1 for the last axis)
+        ("softmax", "forward", lambda L, q: L.softmax_forward_f32(q["x"], q["y"], rows, K, 1)),
+        ("softmax", "backward", lambda L, q: L.softmax_backward_f32(q["y"], q["dy"], q["dx"], rows, K, 1)),
+        ("log_softmax", "forward", lambda L, q: L.log_softmax_forward_f32(q["x"], q["y"], rows, K, 1)),
+        ("log_softmax", "backward", lambda L, q: L.log_softmax_backward_f32(q["y"], q["dy"], q["dx"], rows, K, 1)),
+        ("layer_norm", "forward", lambda L, q: L.layer_norm_forward_f32(
+            q["x"], q["w"], q["b"], q["y"], q["mean"], q["rstd"], rows, K, 1e-5)),
+        ("layer_norm", "backward", lambda L, q: L.layer_norm_backward_f32(
+            q["x"], q["w"], q["mean"], q["rstd"], q["dy"], q["dx"], q["dw"], q["db"], rows, K)),
+        ("rms_norm", "forward", lambda L, q: L.rms_norm_forward_f32(q["x"], q["w"], q["y"], q["rstd"], rows, K, 1e-6)),
+        ("rms_norm", "backward", lambda L, q: L.rms_norm_backward_f32(
+            q["x"], q["w"], q["rstd"], q["dy"], q["dx"], q["dw"], rows, K)),
+        ("cross_entropy", "forward", lambda L, q: L.cross_entropy_forward_f32(
+            q["x"], q["label"], q["loss"], q["rowmax"], q["logsum"], rows, K, -100)),
+        ("cross_entropy", "backward", lambda L, q: L.cross_entropy_backward_f32(
+            q["x"], q["label"], q["rowmax"], q["logsum"], q["g"], q["dx"], rows, K, -100)),
+    ]
+    olds = {}
+    if old is not None:
+        for file, (lib, ffi) in old.items():
+            olds[file] = (lib, pointers(ffi))
+    old_calls = {
+        ("softmax", "forward"): ("softmax.c", lambda L, q: L.nn_softmax_fwd_f32(q["x"], q["y"], rows, K, 1, 0)),
+        ("softmax", "backward"): ("softmax.c", lambda L, q: L.nn_softmax_bwd_f32(q["y"], q["dy"], q["dx"], rows, K, 1, 0)),
+        ("log_softmax", "forward"): ("softmax.c", lambda L, q: L.nn_softmax_fwd_f32(q["x"], q["y"], rows, K, 1, 1)),
+        ("log_softmax", "backward"): ("softmax.c", lambda L, q: L.nn_softmax_bwd_f32(
+            q["y"], q["dy"], q["dx"], rows, K, 1, 1)),
+        ("layer_norm", "forward"): ("norms.c", lambda L, q: L.nn_layer_norm_fwd_f32(
+            q["x"], q["w"], q["b"], q["y"], q["mean"], q["rstd"], rows, K, 1e-5)),
+        ("layer_norm", "backward"): ("norms.c", lambda L, q: L.nn_layer_norm_bwd_f32(
+            q["x"], q["w"], q["mean"], q["rstd"], q["dy"], q["dx"], q["dw"], q["db"], rows, K)),
+        ("rms_norm", "forward"): ("norms.c", lambda L, q: L.nn_rms_norm_fwd_f32(
+            q["x"], q["w"], q["y"], q["rstd"], rows, K, 1e-6)),
+        ("rms_norm", "backward"): ("norms.c", lambda L, q: L.nn_rms_norm_bwd_f32(
+            q["x"], q["w"], q["rstd"], q["dy"], q["dx"], q["dw"], rows, K)),
+        ("cross_entropy", "forward"): ("cross_entropy.c", lambda L, q: L.nn_cross_entropy_fwd_f32(
+            q["x"], q["label"], q["loss"], q["rowmax"], q["logsum"], rows, K, -100)),
+        ("cross_entropy", "backward"): ("cross_entropy.c", lambda L, q: L.nn_cross_entropy_bwd_f32(
+            q["x"], q["label"], q["rowmax"], q["logsum"], q["g"], 1, q["dx"], rows, K, -100)),
+    }
+    found = []
+    for op, stage, call in calls:  # (each call keeps the arrays its pointers point into alive)
+        new_fn = (lambda c=call, L=new[op][0], q=p[op], keep=arrays: c(L, q))
+        old_fn = None
+        if olds:
+            file, old_call = old_calls[(op, stage)]
+            old_fn = (lambda c=old_call, L=olds[file][0], q=olds[file][1], keep=arrays: c(L, q))
+        found.append((op, stage, new_fn, old_fn))
+    return found
+
+
+def axis_rows(repeat, old):
+    """(case, stage, new ms, old ms or None) of softmax and log_softmax along another axis than the
+    last, [outer, n, inner] in place: the SDK's panels of rows vs the hand-written column kernels."""
+    rng = numpy.random.default_rng(3)
+    found = []
+    for label, (outer, n, inner) in (("[1000, 10000] axis 0", (1, 1000, 10000)),
+                                     ("[100, 1000, 100] axis 1", (100, 1000, 100))):
+        x, dy = (rng.standard_normal((outer, n, inner)).astype(numpy.float32) for _ in range(2))
+        y, dx = numpy.empty_like(x), numpy.empty_like(x)
+        for op, log in ((SOFTMAX, 0), (LOG_SOFTMAX, 1)):
+            lib, ffi = op.forward_kernel.build_c()
+            q = {k: ffi.cast("float *", a.ctypes.data) for k, a in (("x", x), ("dy", dy), ("y", y), ("dx", dx))}
+            new = {"forward": lambda L=lib, q=q, f=f"{op.short_name}_forward_f32": getattr(L, f)(q["x"], q["y"], outer, n, inner),
+                   "backward": lambda L=lib, q=q, f=f"{op.short_name}_backward_f32": getattr(L, f)(q["y"], q["dy"], q["dx"], outer, n, inner)}
+            olds = {}
+            if old is not None:
+                olib, offi = old["softmax.c"]
+                oq = {k: offi.cast("float *", a.ctypes.data) for k, a in (("x", x), ("dy", dy), ("y", y), ("dx", dx))}
+                olds = {"forward": lambda L=olib, q=oq, g=log: L.nn_softmax_fwd_f32(q["x"], q["y"], outer, n, inner, g),
+                        "backward": lambda L=olib, q=oq, g=log: L.nn_softmax_bwd_f32(q["y"], q["dy"], q["dx"], outer, n, inner, g)}
+            for stage in ("forward", "backward"):
+                fns = [new[stage]] + ([olds[stage]] if olds else [])
+                best = interleaved_ms(fns, repeat)
+                found.append((f"{op.short_name} {label}", stage, best[0], best[1] if olds else None))
+    return found
+
+
+def row_loop_rows(rows, K, repeat, old):
+    """(op, stage, new ms, old ms or None) of every row op's C functions, taking turns."""
+    found = []
+    for op, stage, new_fn, old_fn in row_cases(rows, K, old):
+        best = interleaved_ms([new_fn, old_fn] if old_fn else [new_fn], repeat)
+        found.append((op, stage, best[0], best[1] if old_fn else None))
+    return found
 
 
 def loop_rows(n, repeat, old, stream=None):
@@ -218,7 +384,10 @@ def main(argv=None):
     parser.add_argument("--no-torch", action="store_true", help="skip the PyTorch column")
     parser.add_argument("--baseline", default=BASELINE,
                         help=f"git revision with the hand-written activation loops (default {BASELINE})")
-    parser.add_argument("--loops-only", action="store_true", help="only the loops table")
+    parser.add_argument("--rows-baseline", default=ROWS_BASELINE,
+                        help=f"git revision with the hand-written row kernels (default {ROWS_BASELINE})")
+    parser.add_argument("--loops-only", action="store_true", help="only the loops tables")
+    parser.add_argument("--rows-only", action="store_true", help="only the row ops' loops tables")
     args = parser.parse_args(argv)
     torch = None
     if not args.no_torch:
@@ -232,8 +401,11 @@ def main(argv=None):
     print(f"opsdk-nn forward+backward, {args.n:.0e} float32, best of {args.repeat}, "
           f"{threads} OpenMP thread(s), torch {torch.__version__ if torch else 'not run'}")
     print(f"in-place streaming bandwidth (C, x *= a over {max(args.n, STREAM_MIN) * 4 / 1e6:.0f} MB): {stream:.1f} GB/s")
-    if not args.loops_only:
+    if not args.loops_only and not args.rows_only:
         print_steps(args, torch, rng, stream)
+    print_row_loops(args)
+    if args.rows_only:
+        return
     old = old_loops(args.baseline)
     print(f"\nactivation loops alone (forward + backward C functions, preallocated float32): SDK-written "
           f"from the bodies vs hand-written at {args.baseline if old else '(baseline not available)'}")
@@ -258,6 +430,33 @@ def main(argv=None):
         ns = lambda ms: ms * 1e6 / IN_CACHE  # noqa: E731
         tail = f"{ns(old_ms):>8.3f} {old_ms / new:>9.2f}x" if old_ms else ""
         print(f"{act:<14} {ns(new):>8.3f} {tail}")
+
+
+def print_row_loops(args):
+    """The row ops' C functions, SDK-written (Rows) vs hand-written, on the team and in cache."""
+    old = old_row_kernels(args.rows_baseline)
+    rows = max(args.n // ROW, 1)
+    # each pair takes turns many times: on a shared machine the best run is the least disturbed
+    for title, shape, repeat in ((f"[{rows}, {ROW}], the OpenMP team", (rows, ROW), 5 * args.repeat),
+                                 (f"[8, {ROW}] in cache, one thread", (8, ROW), 40 * args.repeat),
+                                 ("[1000, 64] short rows, one thread", (1000, 64), 10 * args.repeat)):
+        print(f"\nrow ops' C functions alone, float32 {title}: written from the statements (Rows) vs hand-written "
+              f"at {args.rows_baseline if old else '(baseline not available)'}; best of {repeat}, taking turns")
+        unit, scale = ("ms", 1) if shape[0] * shape[1] > 100_000 else ("us", 1000)
+        header = f"{'op':<14} {'stage':<9} {'new ' + unit:>9} {'old ' + unit:>9} {'old / new':>10}"
+        print(header)
+        print("-" * len(header))
+        for op, stage, new, old_ms in row_loop_rows(*shape, repeat, old):
+            tail = f"{old_ms * scale:>9.2f} {old_ms / new:>9.2f}x" if old_ms else ""
+            print(f"{op:<14} {stage:<9} {new * scale:>9.2f} {tail}")
+    print(f"\nsoftmax along another axis, float32, in place (the SDK's panels of 64 rows vs the hand-written "
+          f"column kernels), the OpenMP team; best of {args.repeat}, taking turns")
+    header = f"{'op and shape':<38} {'stage':<9} {'new ms':>9} {'old ms':>9} {'old / new':>10}"
+    print(header)
+    print("-" * len(header))
+    for case, stage, new, old_ms in axis_rows(args.repeat, old):
+        tail = f"{old_ms:>9.2f} {old_ms / new:>9.2f}x" if old_ms else ""
+        print(f"{case:<38} {stage:<9} {new:>9.2f} {tail}")
 
 
 def print_steps(args, torch, rng, stream):

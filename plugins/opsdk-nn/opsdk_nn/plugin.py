@@ -18,17 +18,12 @@ OPS = (
     (Silu, "silu", samples.silu, activations.SILU.kernels),
     (Softplus, "softplus", samples.softplus, activations.SOFTPLUS.kernels),
     (Mish, "mish", samples.mish, activations.MISH.kernels),
-    (Softmax, "softmax", samples.softmax, softmax.KERNELS),
-    (LogSoftmax, "log_softmax", samples.log_softmax, softmax.KERNELS),
-    (LayerNorm, "layer_norm", samples.layer_norm, norms.LAYER_NORM_KERNELS),
-    (RMSNorm, "rms_norm", samples.rms_norm, norms.RMS_NORM_KERNELS),
-    (CrossEntropy, "cross_entropy", samples.cross_entropy, cross_entropy.KERNELS),
+    (Softmax, "softmax", samples.softmax, softmax.SOFTMAX.kernels),
+    (LogSoftmax, "log_softmax", samples.log_softmax, softmax.LOG_SOFTMAX.kernels),
+    (LayerNorm, "layer_norm", samples.layer_norm, norms.LAYER_NORM.kernels),
+    (RMSNorm, "rms_norm", samples.rms_norm, norms.RMS_NORM.kernels),
+    (CrossEntropy, "cross_entropy", samples.cross_entropy, cross_entropy.CROSS_ENTROPY.kernels),
 )
-
-
-# the norms' C kernels sum float32 rows in float SIMD lanes, for speed: declared, so `opsdk check`
-# notes their float32 accumulation over long rows instead of failing it
-ACCUMULATION = {"layer_norm": "dtype", "rms_norm": "dtype"}
 
 
 @hookimpl
@@ -36,5 +31,4 @@ def register_ops(register):
     """Register the pack's fused ops: activations, softmax, norms and cross_entropy."""
     for function, name, sample_fn, kernels in OPS:
         register(function, name=name, samples=sample_fn, dtypes=DTYPES, double_backward=True,
-                 kernels=kernels, reference=REFERENCES[name],
-                 accumulation=ACCUMULATION.get(name, "wide"))
+                 kernels=kernels, reference=REFERENCES[name])

@@ -26,8 +26,9 @@ def kernel_cache(tmp_path_factory):
         if "c" in CPU_BACKENDS:
             from opsdk_nn.kernels import activations, cross_entropy, norms, softmax
 
-            first_of_each_source = (*(op.value_kernel for op in activations.OPS.values()), softmax.softmax_fwd,
-                                    norms.layer_norm_fwd, cross_entropy.cross_entropy_fwd)
+            rows = (softmax.SOFTMAX, softmax.LOG_SOFTMAX, norms.LAYER_NORM, norms.RMS_NORM, cross_entropy.CROSS_ENTROPY)
+            first_of_each_source = (*(op.value_kernel for op in activations.OPS.values()),
+                                    *(op.forward_kernel for op in rows))
             with ThreadPoolExecutor(len(first_of_each_source)) as pool:
                 list(pool.map(lambda k: k.build_c(), first_of_each_source))
         yield path

@@ -1,5 +1,6 @@
 """RowMaths: the row and column reductions on arrays (the python kernels, [rows, K]) and on
-Tensors (the reference, [..., K]), and the elementwise functions through it."""
+Tensors (the reference, [..., K]), a row's element at an index, and the elementwise functions
+through it."""
 import numpy
 
 import opsdk
@@ -24,3 +25,18 @@ def test_on_tensors_they_reduce_every_leading_axis_and_stay_differentiable():
     assert t.grad.numpy()[..., 3].sum() == 6.0 and t.grad.numpy()[..., :3].sum() == 0.0
     w = opsdk.to_tensor(numpy.ones(4))
     assert m.col_sum(w) is w  # a [K] array is already one value per feature
+
+
+def test_row_take_and_row_index_on_arrays_and_tensors():
+    a = numpy.arange(12.0).reshape(3, 4)
+    index = numpy.array([[2], [0], [3]])
+    m = RowMaths(a)
+    numpy.testing.assert_array_equal(m.row_take(a, index), [[2.0], [4.0], [11.0]])
+    numpy.testing.assert_array_equal(m.row_index(a) == index, numpy.eye(4, dtype=bool)[[2, 0, 3]])
+    t = opsdk.to_tensor(a, stop_gradient=False)
+    mt = RowMaths(t)
+    picked = mt.row_take(t, opsdk.to_tensor(index))
+    numpy.testing.assert_array_equal(picked.numpy(), [[2.0], [4.0], [11.0]])
+    picked.sum().backward()  # the gradient reaches the picked elements only
+    numpy.testing.assert_array_equal(t.grad.numpy(), numpy.eye(4)[[2, 0, 3]])
+    assert mt.row_index(t).numpy().tolist() == [0, 1, 2, 3]

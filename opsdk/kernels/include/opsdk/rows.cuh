@@ -1,8 +1,9 @@
 /* opsdk/rows.cuh: the block reduction of the CUDA kernels opsdk.kernels.rows writes (a block
  * per row). Every thread of the block calls rows_reduce with its partial value; each gets the
  * block's sum (how 0), max (1) or min (2). Partials are doubles: sums accumulate in double for
- * float32 too, and a float's max or min is exact in double. `red` is the kernel's
- * __shared__ double[33]; blockDim.x must be a multiple of 32 (the adapters launch 256).
+ * float32 too, and a float's max or min is exact in double; a NaN wins a max or min (as NumPy's),
+ * whichever side of the combination it is on. `red` is the kernel's __shared__ double[33] (or
+ * more); blockDim.x must be a multiple of 32 (the adapters launch 256).
  */
 #ifndef OPSDK_ROWS_CUH
 #define OPSDK_ROWS_CUH
@@ -15,7 +16,7 @@ __device__ __forceinline__ double rows_identity(int how) {
 }
 
 __device__ __forceinline__ double rows_combine(double a, double b, int how) {
-    return how == 0 ? a + b : how == 1 ? (b > a ? b : a) : (b < a ? b : a);
+    return how == 0 ? a + b : (how == 1 ? b > a : b < a) || b != b ? b : a;
 }
 
 __device__ __forceinline__ double rows_reduce(double v, int how, double *red) {

@@ -1,4 +1,5 @@
-"""cross_entropy with integer labels: log_softmax and the negative log-likelihood in one kernel.
+"""cross_entropy with integer labels: log_softmax and the negative log-likelihood in one kernel
+(a ``Rows`` op with a per-row loss and integer labels: kernels/cross_entropy.py).
 
 Forward keeps only each row's max and log-sum; backward rebuilds the softmax from them in
 one pass.
@@ -12,7 +13,7 @@ import opsdk as P
 from opsdk.autograd import PyLayer
 from opsdk.errors import DTypeError, OpArgumentError, ShapeError
 
-from ..kernels.cross_entropy import cross_entropy_bwd, cross_entropy_fwd
+from ..kernels.cross_entropy import CROSS_ENTROPY
 from ..maths import array_module
 from ._common import array_of, check_axis, creating_graph, float_input, run, tensor
 from .softmax import Softmax
@@ -53,7 +54,7 @@ class CrossEntropy(PyLayer):
     ``input`` holds logits with the classes along ``axis``; ``label`` holds int class indices
     (shape of input without that axis, or with a 1 there). Rows labelled ``ignore_index`` add
     nothing; the mean counts them when ignore_index is negative, as Paddle. Fused kernels
-    (python, c, cuda), float32 and float64.
+    (python, c, cuda: written from the row's statements), float32 and float64.
     """
 
     _opsdk_qualname = "nn.cross_entropy"
@@ -72,7 +73,7 @@ class CrossEntropy(PyLayer):
         _check_range(flat, n, ignore_index)
         moved = xa if axis == xa.ndim - 1 else array_module(xa).moveaxis(xa, axis, -1)
         x2 = moved.reshape(-1, n)
-        loss, rowmax, logsum = run(cross_entropy_fwd, x2, flat, ignore_index=int(ignore_index))
+        loss, rowmax, logsum = run(CROSS_ENTROPY.forward_kernel, x2, flat, ignore_index=int(ignore_index))
         keep = flat != ignore_index
         # the mean's count, as Paddle 3.3.1's: the rows kept, except that a negative ignore_index
         # (the default -100) leaves the ignored rows in it
@@ -97,8 +98,9 @@ class CrossEntropy(PyLayer):
         g = array_of(dloss).astype(x2.dtype, copy=False).reshape(-1)
         if ctx.reduction == "mean":
             g = g / x2.dtype.type(ctx.count) if ctx.count else g * 0
-        g = array_module(x2).ascontiguousarray(g)
-        dx = run(cross_entropy_bwd, x2, ctx.flat, ctx.rowmax, ctx.logsum, g, ignore_index=ctx.ignore)
+        xp = array_module(x2)
+        g = xp.ascontiguousarray(xp.broadcast_to(g, x2.shape[:1]))  # one gradient per row
+        dx = run(CROSS_ENTROPY.backward_kernel, x2, ctx.flat, ctx.rowmax, ctx.logsum, g, ignore_index=ctx.ignore)
         return tensor(_unmove(dx.reshape(ctx.moved_shape), ctx.axis)), None
 
 

@@ -1,6 +1,7 @@
 """layer_norm and rms_norm over the trailing ``normalized_shape`` dimensions.
 
-Forward saves the per-row mean and 1/std; backward produces dx, dweight and dbias in one pass.
+The kernels are ``Rows`` ops (kernels/norms.py). Forward saves the per-row mean and 1/std;
+backward produces dx, dweight and dbias in one kernel.
 When the backward is itself recorded (create_graph=True) its rule is written with opsdk ops,
 so higher orders work too.
 """
@@ -12,7 +13,7 @@ import opsdk as P
 from opsdk.autograd import PyLayer
 from opsdk.errors import OpArgumentError, ShapeError
 
-from ..kernels.norms import layer_norm_bwd, layer_norm_fwd, rms_norm_bwd, rms_norm_fwd
+from ..kernels.norms import LAYER_NORM, RMS_NORM
 from ..maths import array_module
 from ._common import array_of, creating_graph, float_input, grad_like, run, same_dtype, tensor
 
@@ -50,7 +51,8 @@ def _epsilon(op, epsilon):
 class LayerNorm(PyLayer):
     """layer_norm(x) = (x - mean) / sqrt(var + epsilon) * weight + bias over the trailing dims.
 
-    Fused kernels (python, c, cuda), float32 and float64; weight and bias are optional
+    Fused kernels (python, c, cuda: written from the row's statements), float32 and float64;
+    weight and bias are optional
     (Paddle's signature: ``x, normalized_shape, weight=None, bias=None, epsilon=1e-5``).
     """
 
@@ -63,7 +65,7 @@ class LayerNorm(PyLayer):
         rows, n, axes = _trailing(op, xa, normalized_shape)
         w, b = _param(op, "weight", weight, xa, n, 1), _param(op, "bias", bias, xa, n, 0)
         eps = _epsilon(op, epsilon)
-        y, mean, rstd = run(layer_norm_fwd, xa.reshape(rows, n), w, b, eps=eps)
+        y, mean, rstd = run(LAYER_NORM.forward_kernel, xa.reshape(rows, n), w, b, eps=eps)
         ctx.save_for_backward(x, *(t for t in (weight, bias) if t is not None))
         ctx.x, ctx.weight, ctx.bias = x, weight, bias
         ctx.w, ctx.mean, ctx.rstd, ctx.rows, ctx.n, ctx.axes, ctx.eps = w, mean, rstd, rows, n, axes, eps
@@ -76,7 +78,7 @@ class LayerNorm(PyLayer):
             return _layer_norm_rule(ctx, x, weight, bias, dy)
         xa = array_of(x)
         g = grad_like(dy, xa).reshape(ctx.rows, ctx.n)
-        dx, dw, db = run(layer_norm_bwd, xa.reshape(ctx.rows, ctx.n), ctx.w, ctx.mean, ctx.rstd, g)
+        dx, dw, db = run(LAYER_NORM.backward_kernel, xa.reshape(ctx.rows, ctx.n), ctx.w, ctx.mean, ctx.rstd, g)
         out = [tensor(dx.reshape(xa.shape))]
         if weight is not None:
             out.append(tensor(dw.reshape(weight.shape)))
@@ -108,7 +110,8 @@ def _layer_norm_rule(ctx, x, weight, bias, dy):
 class RMSNorm(PyLayer):
     """rms_norm(x) = x / sqrt(mean(x^2) + epsilon) * weight over the trailing dims.
 
-    Fused kernels (python, c, cuda), float32 and float64; weight is optional
+    Fused kernels (python, c, cuda: written from the row's statements), float32 and float64;
+    weight is optional
     (``x, normalized_shape, weight=None, epsilon=1e-6``).
     """
 
@@ -121,7 +124,7 @@ class RMSNorm(PyLayer):
         rows, n, axes = _trailing(op, xa, normalized_shape)
         w = _param(op, "weight", weight, xa, n, 1)
         eps = _epsilon(op, epsilon)
-        y, rstd = run(rms_norm_fwd, xa.reshape(rows, n), w, eps=eps)
+        y, rstd = run(RMS_NORM.forward_kernel, xa.reshape(rows, n), w, eps=eps)
         ctx.save_for_backward(x, *(t for t in (weight,) if t is not None))
         ctx.x, ctx.weight = x, weight
         ctx.w, ctx.rstd, ctx.rows, ctx.n, ctx.axes, ctx.eps = w, rstd, rows, n, axes, eps
@@ -134,7 +137,7 @@ class RMSNorm(PyLayer):
             return _rms_norm_rule(ctx, x, weight, dy)
         xa = array_of(x)
         g = grad_like(dy, xa).reshape(ctx.rows, ctx.n)
-        dx, dw = run(rms_norm_bwd, xa.reshape(ctx.rows, ctx.n), ctx.w, ctx.rstd, g)
+        dx, dw = run(RMS_NORM.backward_kernel, xa.reshape(ctx.rows, ctx.n), ctx.w, ctx.rstd, g)
         if weight is None:
             return tensor(dx.reshape(xa.shape))
         return tensor(dx.reshape(xa.shape)), tensor(dw.reshape(weight.shape))

@@ -1,4 +1,5 @@
-"""The rows test pack: RMSNorm, LayerNorm and softmax written with ``opsdk.kernels.rows.Rows``,
+"""The rows test pack: ops written with ``opsdk.kernels.rows.Rows`` behind Functions of its forward and
+backward (opsdk-nn's RMSNorm, LayerNorm and softmax, and a per-row cross entropy of its own),
 registered as pack ``rows`` for ``opsdk check`` (see ``registered``)."""
 import os
 
@@ -7,7 +8,7 @@ from opsdk import hookimpl
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE = "opsdk_rows_pack"
 NAME = "rows"
-MODULES = ("rms_norm", "layer_norm", "softmax")
+MODULES = ("rms_norm", "layer_norm", "softmax", "cross_entropy")
 
 
 def import_pack():

@@ -1,36 +1,7 @@
-"""rows.layer_norm: y = (x - mean) / sqrt(var + eps) * weight + bias over the last axis."""
+"""rows.layer_norm: opsdk-nn's LayerNorm Rows op (two per-feature inputs, two saved values) behind a
+Function of ``Rows.forward`` and ``Rows.backward``."""
 import opsdk
-from opsdk.kernels.rows import Rows
-
-
-def forward(m, x, weight, bias, *, eps):
-    mean = m.row_mean(x)
-    rstd = 1 / m.sqrt(m.row_mean((x - mean) * (x - mean)) + eps)
-    return (x - mean) * rstd * weight + bias, mean, rstd
-
-
-def backward(m, x, weight, mean, rstd, dy):
-    xhat, g = (x - mean) * rstd, dy * weight
-    dx = rstd * (g - m.row_mean(g) - xhat * m.row_mean(g * xhat))
-    return dx, m.col_sum(dy * xhat), m.col_sum(dy)
-
-
-OP = Rows("rows.layer_norm", forward, backward, features=("weight", "bias"), saved=("mean", "rstd")).c_bodies(
-    forward="""
-        sum s = x
-        mean = s / K
-        sum v = (x - mean) * (x - mean)
-        rstd = 1 / sqrt(v / K + eps)
-        y = (x - mean) * rstd * weight + bias
-    """,
-    backward="""
-        each xhat = (x - mean) * rstd
-        sum a = dy * weight
-        sum b = dy * weight * xhat
-        dx = rstd * (dy * weight - (a + xhat * b) / K)
-        dweight = dy * xhat
-        dbias = dy
-    """)
+from opsdk_nn.kernels.norms import LAYER_NORM as OP
 
 
 class LayerNorm(opsdk.Function):

@@ -1,34 +1,8 @@
-"""rows.rms_norm: y = x / sqrt(mean(x**2) + eps) * weight over the last axis, x [..., K], weight [K].
-
-The maths once per language: in Python with ``m`` (the python kernels, and on Tensors the
-reference and the second order), in C as the statements of one row (the C and CUDA kernels).
-"""
+"""rows.rms_norm: opsdk-nn's RMSNorm Rows op (plugins/opsdk-nn/opsdk_nn/kernels/norms.py) behind a
+Function of ``Rows.forward`` and ``Rows.backward``: the SDK's glue (checks, the rows view, the
+kernels, the second order from forward on Tensors), which opsdk-nn's own ops do not use."""
 import opsdk
-from opsdk.kernels.rows import Rows
-
-
-def forward(m, x, weight, *, eps):
-    rstd = 1 / m.sqrt(m.row_mean(x * x) + eps)
-    return x * rstd * weight, rstd
-
-
-def backward(m, x, weight, rstd, dy):
-    xhat, g = x * rstd, dy * weight
-    return rstd * (g - xhat * m.row_mean(g * xhat)), m.col_sum(dy * xhat)
-
-
-OP = Rows("rows.rms_norm", forward, backward, features=("weight",), saved=("rstd",)).c_bodies(
-    forward="""
-        sum ss = x * x
-        rstd = 1 / sqrt(ss / K + eps)
-        y = x * rstd * weight
-    """,
-    backward="""
-        sum dot = dy * weight * x
-        T c = dot / K * rstd * rstd
-        dx = rstd * (dy * weight - x * c)
-        dweight = dy * x * rstd
-    """)
+from opsdk_nn.kernels.norms import RMS_NORM as OP
 
 
 class RMSNorm(opsdk.Function):

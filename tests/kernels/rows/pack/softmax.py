@@ -1,27 +1,7 @@
-"""rows.softmax: y = exp(x - max(x)) / sum(exp(x - max(x))) over the last axis."""
+"""rows.softmax: opsdk-nn's softmax Rows op (a max, a shorthand kept in the output for the last pass)
+behind a Function of ``Rows.forward`` and ``Rows.backward``."""
 import opsdk
-from opsdk.kernels.rows import Rows
-
-
-def forward(m, x):
-    e = m.exp(x - m.row_max(x))
-    return e / m.row_sum(e)
-
-
-def backward(m, y, dy):
-    return y * (dy - m.row_sum(dy * y))
-
-
-OP = Rows("rows.softmax", forward, backward).c_bodies(
-    forward="""
-        max top = x
-        sum s = exp(x - top)
-        y = exp(x - top) / s
-    """,
-    backward="""
-        sum dot = dy * y
-        dx = y * (dy - dot)
-    """)
+from opsdk_nn.kernels.softmax import SOFTMAX as OP
 
 
 class Softmax(opsdk.Function):
