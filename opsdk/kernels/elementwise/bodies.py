@@ -226,11 +226,10 @@ class Bodies:
                     f"    OPSDK_SIMD for (int64_t i = lo; i < hi; i++) {{ {body} }}\n}}")
                 plain = ", ".join(a.replace("restrict ", "") for a in arrays)
                 attr_names = "".join(f", {a}" for a in self.attrs)
-                first_out = array_names(self.inputs, stage)[1][0]
                 parts.append(
                     f"void {self.short}_{stage}_{sfx}({plain}, int64_t n{attrs}) {{\n"
-                    f"    OPSDK_PARALLEL_LINES(n, {first_out}, lo, hi, {prefix}{stage}_range_{sfx}("
-                    f"{names}, lo, hi{attr_names}));\n}}")
+                    f"    OPSDK_PARALLEL(n, lo, hi, {prefix}{stage}_range_{sfx}({names}, lo, hi"
+                    f"{attr_names}));\n}}")
             parts.append("")
         return "\n".join(parts)
 

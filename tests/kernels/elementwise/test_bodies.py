@@ -72,27 +72,6 @@ def test_the_written_c_kernels_equal_the_python_ones(cache, dtype, rtol):
             numpy.testing.assert_allclose(c, p, rtol=rtol, atol=rtol, err_msg=kernel.name)
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("n", [5, 37, 70_001])
-def test_the_written_loops_cover_every_element_wherever_the_arrays_start_in_a_line(cache, dtype, n):
-    # the loops split their range at the output's first 64-byte line (OPSDK_PARALLEL_LINES):
-    # outputs at every offset from a line, inputs at another, each element written once
-    lib, ffi = OP.value_kernel.build_c()
-    ctype, size, sfx = ("float", 4, "f32") if dtype == "float32" else ("double", 8, "f64")
-    x, y = arrays(dtype, n)[:2]
-    want = OP.value_kernel.run("python", x, y, alpha=1.25)
-    for offset in range(64 // size + 1):
-        buffers = [numpy.zeros(n + 64, dtype) for _ in range(3)]
-        inputs = [buffers[0][3:3 + n], buffers[1][3:3 + n]]
-        inputs[0][:], inputs[1][:] = x, y
-        out = buffers[2][offset:offset + n + 16]
-        out[:] = -7.0  # a guard past the end
-        getattr(lib, f"bodies_gate_value_{sfx}")(*(ffi.cast(f"{ctype} *", a.ctypes.data) for a in (*inputs, out)), n, 1.25)
-        tol = 2e-5 if size == 4 else 1e-13
-        numpy.testing.assert_allclose(out[:n], want, rtol=tol, atol=tol, err_msg=f"offset {offset}")
-        assert (out[n:] == -7.0).all() and (buffers[2][:offset] == 0).all()
-
-
 def test_the_op_on_c_kernels_has_right_gradients_to_second_order(cache):
     class Gate(opsdk.Function):
         _opsdk_qualname = "tests.bodies_gate"

@@ -8,8 +8,7 @@
  *   OPSDK_PARALLEL(n, lo, hi, call)
  *                   run `call` (which uses lo and hi) over ranges [lo, hi) covering [0, n):
  *                   on the calling thread below OPSDK_OMP_MIN elements, else chunk by chunk
- *                   on the OpenMP team (OPSDK_PARALLEL_CHUNKS: the same over rows;
- *                   OPSDK_PARALLEL_LINES(n, out, lo, hi, call): chunks on 64-byte lines of out)
+ *                   on the OpenMP team (OPSDK_PARALLEL_CHUNKS: the same over rows)
  *
  * Compile with OpenMP (CSource(openmp=True)) and -O3 -fno-math-errno -fno-trapping-math (no
  * -ffast-math: inf and nan keep their meaning); opsdk/maths.h comes with it.
@@ -89,32 +88,5 @@ static inline int64_t opsdk_chunk(int64_t count, int64_t granule, int threads) {
     } while (0)
 
 #define OPSDK_PARALLEL(n, lo, hi, call) OPSDK_PARALLEL_CHUNKS(n, n, 16, lo, hi, call)
-
-/* elements of the array at (of elements of size bytes) before its first 64-byte line, at most n */
-static inline int64_t opsdk_line_head(const void *at, int64_t size, int64_t n) {
-    int64_t head = (int64_t)((64 - ((uintptr_t)at & 63)) & 63) / size;
-    return head < n ? head : n;
-}
-
-/* OPSDK_PARALLEL with the chunks' edges on 64-byte lines of `at` (the loop's first output): the
- * elements before its first line run alone first, then the chunks, whole lines each. A vector
- * loop then loads and stores whole lines rather than two halves (arrays placed alike line up
- * with it: NumPy puts each 16 bytes past a line), and no two threads write one line. */
-#define OPSDK_PARALLEL_LINES(n, at, lo, hi, call)                                                 \
-    do {                                                                                          \
-        int64_t opsdk_all_ = (n);                                                                 \
-        int64_t opsdk_head_ = opsdk_line_head((at), (int64_t)sizeof(*(at)), opsdk_all_);          \
-        if (opsdk_head_ > 0) {                                                                    \
-            int64_t lo = 0;                                                                       \
-            int64_t hi = opsdk_head_;                                                             \
-            call;                                                                                 \
-        }                                                                                         \
-        OPSDK_PARALLEL_CHUNKS(opsdk_all_ - opsdk_head_, opsdk_all_, 64 / (int64_t)sizeof(*(at)), \
-                              opsdk_lo_, opsdk_hi_, {                                             \
-                                  int64_t lo = opsdk_head_ + opsdk_lo_;                           \
-                                  int64_t hi = opsdk_head_ + opsdk_hi_;                           \
-                                  call;                                                           \
-                              });                                                                 \
-    } while (0)
 
 #endif
