@@ -107,3 +107,28 @@ def test_float64_agrees_with_numpy(cache, name):
 def test_the_parallel_loop_covers_every_element_above_the_threshold(cache):
     x = numpy.linspace(-5, 5, 65536 * 3 + 17).astype(numpy.float32)
     numpy.testing.assert_allclose(KERNELS["sigmoid"](x), _logistic(x.astype(numpy.float64)), rtol=1e-6)
+
+
+_EXP_NEG = CSource(code='#include "opsdk/elementwise.h"\n'
+                   "OPSDK_CLONES static void exp_neg_range(const float *restrict x, float *restrict y, int64_t lo, int64_t hi)\n"
+                   "{ OPSDK_SIMD for (int64_t i = lo; i < hi; i++) y[i] = opsdk_exp_neg_f32(x[i]); }\n"
+                   "void run_exp_neg_f32(const float *x, float *y, int64_t n) { OPSDK_PARALLEL(n, lo, hi, exp_neg_range(x, y, lo, hi)); }\n",
+                   openmp=True, extra_compile_args=C_FLAGS, libraries=("m",))
+EXP_NEG = Kernel("tests.maths.exp_neg", dtypes=("float32",)).c(_EXP_NEG, "run_exp_neg")
+
+
+def test_the_exp_of_a_non_positive_argument_is_within_an_ulp_of_float64(cache):
+    """opsdk_exp_neg_f32, the exp that exp(-abs(u)) in a body calls (and sigmoid & co.): one
+    scale for every result, subnormal ones rounded once; nan, -inf and -0 as exp's."""
+    x = -numpy.abs(_SPREAD).astype(numpy.float32)
+    got = EXP_NEG(x)
+    want = numpy.exp(x.astype(numpy.float64))
+    rounded = want.astype(numpy.float32)
+    normal = rounded >= numpy.finfo(numpy.float32).tiny
+    ulp = numpy.abs(got[normal] - want[normal]) / numpy.spacing(rounded[normal])
+    assert ulp.max() <= 1.5, f"{ulp.max():.2f} ulp at x = {x[normal][ulp.argmax()]!r}"
+    assert numpy.all(numpy.abs(got[~normal] - rounded[~normal]) <= numpy.finfo(numpy.float32).smallest_subnormal)
+    special = numpy.array([-0.0, 0.0, -numpy.inf, numpy.nan, -103.9, -104.0, -200.0, -1e30], numpy.float32)
+    got = EXP_NEG(special)
+    assert got[:3].tolist() == [1.0, 1.0, 0.0] and numpy.isnan(got[3])
+    assert got[4] == numpy.float32(numpy.exp(-103.9)) and got[5:].tolist() == [0.0, 0.0, 0.0]

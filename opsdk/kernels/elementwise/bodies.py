@@ -212,7 +212,7 @@ class Bodies:
             params = ", ".join(f"T {p}" for p in (*self.inputs, *self.attrs))
             prefix = f"opsdk_{self.short}_"
             parts.append(f"#define opsdk_exp_nonpositive {_EXP_NONPOSITIVE[index]}")
-            parts += self._scalars(prefix, lambda name: f"static inline T {name}_{sfx}({params})",
+            parts += self._scalars(prefix, lambda name: f"static inline OPSDK_ALWAYS_INLINE T {name}_{sfx}({params})",
                                    _exp_of_minus_abs)
             parts += [f"#undef {name}" for name in (*used, "opsdk_exp_nonpositive")]
             parts.append("#undef T")

@@ -20,7 +20,9 @@ activations.py) next to the hand-written loops the pack had before (csrc/activat
 ``--baseline``, read from git; skipped outside a git checkout), each as a % of the same
 streaming bandwidth, and old ms / new ms (above 1: the SDK's loops are faster). A third table
 times the same loops on a few thousand elements that stay in cache, on one thread: their
-arithmetic alone, which a loaded machine disturbs least.
+arithmetic alone, which a loaded machine disturbs least. ``--before REV`` adds, to both, the loops
+the SDK wrote from the same bodies at git revision REV (built from that revision's tree in a child
+process), taking turns with today's: a before / after in one run.
 
 Two more tables do the same for the row ops (softmax, log_softmax, layer_norm, rms_norm,
 cross_entropy): the C functions the SDK writes from each row's statements (``Rows``: kernels/
@@ -31,6 +33,9 @@ on [1000, 64] (one thread: what each row costs besides its elements); then softm
 log_softmax along another axis than the last, in place.
 """
 import argparse
+import glob
+import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -274,11 +279,44 @@ def row_loop_rows(rows, K, repeat, old):
     return found
 
 
-def loop_rows(n, repeat, old, stream=None):
-    """(act, new ms, old ms or None, stream GB/s) for forward + backward loops on preallocated
-    float32 arrays. With ``stream`` (an array of at least STREAM_MIN float32) a streaming pass
-    takes turns with the loops, so the bandwidth they are compared with is measured in the same
-    minutes (on a shared machine the load changes from one minute to the next)."""
+def sdk_loops(rev):
+    """The activation loops as the SDK and the pack at git revision ``rev`` wrote them from the C
+    bodies, built in a child process on that revision's tree (with a kernel cache of its own) and
+    loaded here: {act: module (its lib and ffi)}; None where git or the revision is not there."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(_HERE)))
+    folder = tempfile.mkdtemp(prefix="nn-sdk-loops-")
+    child = ("import json, sys\nfrom opsdk_nn.kernels.activations import OPS\npaths = {}\n"
+             "for act, op in OPS.items():\n    lib, _ = op.value_kernel.build_c()\n"
+             "    paths[act] = next(name for name, m in list(sys.modules.items())\n"
+             "                      if name.startswith('_opsdk_') and getattr(m, 'lib', None) is lib)\n"
+             "print(json.dumps(paths))\n")
+    try:
+        tree = subprocess.run(["git", "-C", root, "archive", rev], capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", folder], input=tree, check=True)
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([folder, os.path.join(folder, "plugins", "opsdk-nn")]),
+                   OPSDK_CACHE_DIR=os.path.join(folder, "cache"))
+        out = subprocess.run([sys.executable, "-c", child], cwd=folder, env=env, capture_output=True, text=True,
+                             check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    libs = {}
+    for act, name in json.loads(out.splitlines()[-1]).items():
+        # the build in that cache (the child loaded a copy, gone with it): c/<digest>/<name>.*.so
+        path = glob.glob(os.path.join(folder, "cache", "c", name[len("_opsdk_"):], f"{name}.*.so"))[0]
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        libs[act] = module
+    return libs
+
+
+def loop_rows(n, repeat, old, stream=None, before=None):
+    """(act, new ms, old ms or None, before ms or None, stream GB/s) for forward + backward loops
+    on preallocated float32 arrays: the SDK's loops now, the hand-written ones (``old``, the
+    build of old_loops) and the SDK's at another revision (``before``, sdk_loops'). With
+    ``stream`` (an array of at least STREAM_MIN float32) a streaming pass takes turns with the
+    loops, so the bandwidth they are compared with is measured in the same minutes (on a shared
+    machine the load changes from one minute to the next)."""
     x = numpy.random.default_rng(1).standard_normal(n).astype(numpy.float32)
     dy, y, dx = numpy.ones_like(x), numpy.empty_like(x), numpy.empty_like(x)
     rows = []
@@ -294,11 +332,18 @@ def loop_rows(n, repeat, old, stream=None):
             f, b = getattr(olib, f"nn_{act}_fwd_f32"), getattr(olib, f"nn_{act}_bwd_f32")
             p = attrs or (0.0, 0.0)
             steps.append(lambda: (f(ox, oy, n, *p), b(ox, ody, odx, n, *p)))
+        if before is not None:
+            blib, bffi = before[act].lib, before[act].ffi
+            bx, bdy, by, bdx = (bffi.cast("float *", a.ctypes.data) for a in (x, dy, y, dx))
+            bf, bb = getattr(blib, f"{act}_value_f32"), getattr(blib, f"{act}_grad_f32")
+            steps.append(lambda: (bf(bx, by, n, *attrs), bb(bx, bdy, bdx, n, *attrs)))
         if stream is not None:
             steps.append(lambda: _STREAM(stream, a=1.0000001))
         best = interleaved_ms(steps, repeat)
         gbs = 2 * 4 * stream.size / (best[-1] * 1e-3) / 1e9 if stream is not None else None
-        rows.append((act, best[0], best[1] if old is not None else None, gbs))
+        old_ms = best[1] if old is not None else None
+        before_ms = best[1 + (old is not None)] if before is not None else None
+        rows.append((act, best[0], old_ms, before_ms, gbs))
     return rows
 
 
@@ -388,6 +433,9 @@ def main(argv=None):
                         help=f"git revision with the hand-written row kernels (default {ROWS_BASELINE})")
     parser.add_argument("--loops-only", action="store_true", help="only the loops tables")
     parser.add_argument("--rows-only", action="store_true", help="only the row ops' loops tables")
+    parser.add_argument("--before", metavar="REV",
+                        help="also time the loops the SDK wrote from the same bodies at this git revision "
+                             "(built from that revision's tree), in the same run: before / after")
     args = parser.parse_args(argv)
     torch = None
     if not args.no_torch:
@@ -407,28 +455,35 @@ def main(argv=None):
     if args.rows_only:
         return
     old = old_loops(args.baseline)
+    before = sdk_loops(args.before) if args.before else None
     print(f"\nactivation loops alone (forward + backward C functions, preallocated float32): SDK-written "
-          f"from the bodies vs hand-written at {args.baseline if old else '(baseline not available)'}")
+          f"from the bodies vs hand-written at {args.baseline if old else '(baseline not available)'}"
+          + (f", and as the SDK wrote them at {args.before if before else '(not available)'}" if args.before else ""))
     print("(the streaming pass takes turns with the loops; its best is the row's bandwidth)")
     header = (f"{'op':<14} {'stream GB/s':>11} {'new ms':>8} {'% stream':>9} {'old ms':>8} {'% stream':>9} "
-              f"{'old / new':>10}")
+              f"{'old / new':>10}" + (f" {'before ms':>9} {'% stream':>9} {'before / new':>12}" if before else ""))
     print(header)
     print("-" * len(header))
     big = numpy.ones(max(args.n, STREAM_MIN), numpy.float32)
-    for act, new, old_ms, row_stream in loop_rows(args.n, args.repeat, old, big):
+    for act, new, old_ms, before_ms, row_stream in loop_rows(args.n, args.repeat, old, big, before):
         pct = lambda ms: 100 * 5 * 4 * args.n / (ms * 1e-3) / 1e9 / row_stream  # noqa: E731
         tail = f"{old_ms:>8.1f} {pct(old_ms):>8.0f}% {old_ms / new:>9.2f}x" if old_ms else ""
+        if before_ms:
+            tail += f" {before_ms:>9.1f} {pct(before_ms):>8.0f}% {before_ms / new:>11.2f}x"
         print(f"{act:<14} {row_stream:>11.1f} {new:>8.1f} {pct(new):>8.0f}% {tail}")
     # the maths alone: IN_CACHE elements stay in L1 and on one thread (below OPSDK_OMP_MIN), and
     # each call is short, so the best of many is rarely disturbed even on a loaded machine
     print(f"\nthe same loops' arithmetic: ns per element, forward + backward, {IN_CACHE} float32 in cache, "
           "one thread")
-    header = f"{'op':<14} {'new ns':>8} {'old ns':>8} {'old / new':>10}"
+    header = f"{'op':<14} {'new ns':>8} {'old ns':>8} {'old / new':>10}" + (
+        f" {'before ns':>9} {'before / new':>12}" if before else "")
     print(header)
     print("-" * len(header))
-    for act, new, old_ms, _ in loop_rows(IN_CACHE, 40 * args.repeat, old):
+    for act, new, old_ms, before_ms, _ in loop_rows(IN_CACHE, 40 * args.repeat, old, before=before):
         ns = lambda ms: ms * 1e6 / IN_CACHE  # noqa: E731
         tail = f"{ns(old_ms):>8.3f} {old_ms / new:>9.2f}x" if old_ms else ""
+        if before_ms:
+            tail += f" {ns(before_ms):>9.3f} {before_ms / new:>11.2f}x"
         print(f"{act:<14} {ns(new):>8.3f} {tail}")
 
 

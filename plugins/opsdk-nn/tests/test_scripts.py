@@ -34,6 +34,17 @@ def test_benchmark_prints_a_row_per_op_against_the_streaming_floor():
 
 
 @pytest.mark.slow
+def test_benchmark_times_the_loops_the_sdk_wrote_at_another_revision_in_the_same_run():
+    done = _run(os.path.join("benchmarks", "fused_ops.py"), "--loops-only", "--n", "20000", "--repeat", "1",
+                "--before", "HEAD")
+    assert done.returncode == 0, done.stderr
+    assert "as the SDK wrote them at HEAD" in done.stdout and "before / new" in done.stdout
+    for op in ("gelu", "gelu_tanh", "silu", "softplus", "mish"):
+        rows = re.findall(rf"^{op} .* ([\d.]+)x$", done.stdout, re.M)
+        assert len(rows) == 2 and all(float(r) > 0 for r in rows), done.stdout  # 1e7 table, in-cache table
+
+
+@pytest.mark.slow
 def test_gpu_check_runs_on_the_simulator_and_prints_its_verdicts():
     env = {k: v for k, v in os.environ.items() if k != "OPSDK_CUDA_SIM"}
     done = subprocess.run([sys.executable, "gpu_check.py", "--simulate", "--ops", "opsdk.erf", "--skip-tests"],
