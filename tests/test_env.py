@@ -36,7 +36,13 @@ def test_every_variable_opsdk_reads_is_declared():
     root = Path(env.__file__).parent
     read = {name for path in root.rglob("*.py") for name in
             re.findall(r"""["'](OPSDK_[A-Z0-9_]+)["']""", path.read_text(encoding="utf-8"))}
-    assert read <= set(env.VARIABLES)
+    # the written C quotes the SDK's own C macros (OPSDK_SIMD, ...): names its headers #define
+    # are not variables
+    macros = {name for path in (root / "kernels" / "include").rglob("*.h") for name in
+              re.findall(r"^\s*#\s*define\s+(OPSDK_[A-Z0-9_]+)", path.read_text(encoding="utf-8"),
+                         re.M)}
+    assert "OPSDK_SIMD" in macros
+    assert read - macros <= set(env.VARIABLES)
 
 
 def test_docs_cli_lists_every_variable_as_declared():
