@@ -308,6 +308,16 @@ class ArgumentTypeError(OpArgumentError, TypeError):
     int is); a TypeError too, as Paddle raises there."""
 
 
+class UnsupportedDTypeError(DTypeError, NotImplementedError):
+    """An op has no kernel for an argument's dtype (softmax of integers, embedding of float
+    ids); a NotImplementedError, so a RuntimeError, too, as Paddle reports a missing kernel."""
+
+
+class RequiredArgumentError(OpArgumentError, AttributeError):
+    """A required argument was None (an optimizer's ``parameters``); an AttributeError too, as
+    Paddle raises there."""
+
+
 class ArgumentCombinationError(OpArgumentError, AttributeError):
     """Two arguments that cannot be used together (Paddle raises AttributeError for
     Embedding's scale_grad_by_freq with sparse)."""
