@@ -337,7 +337,8 @@ def matrix_power(x, n, name=None):
         n >>= 1
         if n:
             power = matmul(power, power)
-    return result
+    # n == 1: a new tensor in the graph, as Paddle's (x itself would be a leaf, aliasing x)
+    return result.clone() if result is x else result
 
 
 def multi_dot(x, name=None):
