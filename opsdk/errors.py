@@ -26,6 +26,11 @@ class DTypeError(OpArgumentError, TypeError):
     """An argument has a dtype the op does not accept."""
 
 
+class NoKernelDTypeError(DTypeError, RuntimeError):
+    """An argument has a dtype Paddle has no kernel for (an activation of an integer tensor, a
+    running sum of bools): Paddle raises RuntimeError (NotFound) there, so this is both."""
+
+
 class WrittenShapeError(ShapeError, RuntimeError, AssertionError):
     """A value whose shape differs from the region it replaces (Paddle raises RuntimeError
     from select_scatter, AssertionError from diagonal_scatter, ValueError from

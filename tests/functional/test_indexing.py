@@ -198,3 +198,20 @@ def test_gather_nd_with_no_coordinates_repeats_x_and_checks_its_index():
 def test_gather_nd_matches_paddle():
     assert_same_as_paddle(lambda P, x: P.gather_nd(x, P.to_tensor([[[1, 0]], [[1, 0]]])) ** 3,
                           [signed(2, 3, 2)])
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_gather_by_a_0d_index_drops_the_axis_as_paddle(axis):
+    assert_same_as_paddle(lambda P, x: P.gather(x, P.to_tensor(1), axis=axis) ** 2,
+                          [np.arange(6.0).reshape([2, 3])])
+
+
+def test_gather_by_a_1d_index_keeps_the_axis():
+    assert opsdk.gather(opsdk.ones([2, 3]), opsdk.to_tensor([1])).shape == [1, 3]
+
+
+def test_masked_select_refuses_a_mask_that_is_not_bool_as_paddle():
+    from helpers.frameworks import assert_raises_as_paddle
+    for dtype in ("int64", "int32", "float32"):
+        assert_raises_as_paddle(lambda P: P.masked_select(
+            P.ones([2, 2]), P.to_tensor([[1, 0], [0, 1]], dtype=dtype)), ValueError)

@@ -138,3 +138,16 @@ def paddle_cases(cases):
         fn, arrays = cases[case]
         assert_same_as_paddle(fn, arrays, diff=tuple(range(len(arrays))))
     return test
+
+
+def assert_raises_as_paddle(fn, builtin):
+    """fn(paddle) raises ``builtin`` (a built-in exception class), and fn(opsdk) raises an
+    opsdk error that is one too, so ``except builtin:`` code written for Paddle still works."""
+    paddle = import_paddle()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(builtin):
+            fn(paddle)
+    with pytest.raises(builtin) as caught:
+        fn(opsdk)
+    assert isinstance(caught.value, opsdk.errors.OpsdkError), caught.value

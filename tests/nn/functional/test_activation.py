@@ -150,3 +150,12 @@ def test_torch_agrees_on_activations_and_their_gradients():
         np.testing.assert_allclose(ours(paddle.to_tensor(x)).numpy(),
                                    theirs(torch.tensor(x)).numpy(), rtol=1e-6, atol=1e-7)
         np.testing.assert_allclose(xo.grad.numpy(), xt.grad.numpy(), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("op", ["relu", "gelu", "softmax", "leaky_relu", "softplus"])
+def test_an_integer_input_is_the_runtime_error_paddle_raises(op):
+    from helpers.frameworks import assert_raises_as_paddle
+    assert_raises_as_paddle(lambda P: getattr(P.nn.functional, op)(P.to_tensor([-1, 2])),
+                            RuntimeError)
+    with pytest.raises(paddle.errors.DTypeError, match=f"{op}: argument 'x' must be a float"):
+        getattr(F, op)(paddle.to_tensor([-1, 2]))
