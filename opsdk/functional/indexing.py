@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..autograd.record import needs_grad, record
-from ..errors import DTypeError, IndexOutOfRangeError, OpArgumentError
+from ..errors import DTypeError, IndexOutOfRangeError, OpArgumentError, ShapeError
 from ..tensor import Tensor, _wrap, as_array, bump_version
 from . import maths
 from .op_args import check_axis, nd_index, tensor_arg as _arg
@@ -146,12 +146,18 @@ def index_select(x, index, axis=0, name=None):
 
 
 def _select(x, index, axis, op, keep_axis):
-    """x's slices along axis at index; a 0-d index drops the axis unless keep_axis."""
+    """x's slices along axis at index. The index is 1-D or [n, 1], as Paddle takes it; gather
+    (keep_axis False) also takes a 0-d index, which drops the axis, and [n, 0]."""
     x = _arg(x, op)
     ind = _arg(index, op, "index")._data
     if ind.dtype.kind not in "iu":
         raise OpArgumentError(f"{op}: argument 'index' must be an integer tensor; "
                               f"got: {ind.dtype}")
+    if not (ind.ndim == 1 or ind.ndim == 2 and ind.shape[1] in ((1,) if keep_axis else (0, 1))
+            or ind.ndim == 0 and not keep_axis):
+        want = "1-D or of shape [n, 1]" if keep_axis else "0-D, 1-D or of shape [n, 1]"
+        raise ShapeError(f"{op}: argument 'index' must be {want}, as in Paddle; got: shape "
+                         f"{list(ind.shape)}")
     axis = check_axis(axis, x.ndim, op)
     n = x._data.shape[axis]
     if ind.size and (ind.min() < -n or ind.max() >= n):
