@@ -26,6 +26,12 @@ class DTypeError(OpArgumentError, TypeError):
     """An argument has a dtype the op does not accept."""
 
 
+class NoKernelDTypeError(DTypeError, NotImplementedError):
+    """An argument has a dtype Paddle has no kernel for (an activation or softmax of an integer
+    tensor, a running sum of bools, embedding of float ids): Paddle raises RuntimeError
+    (NotFound) or NotImplementedError there; a NotImplementedError is both."""
+
+
 class WrittenShapeError(ShapeError, RuntimeError, AssertionError):
     """A value whose shape differs from the region it replaces (Paddle raises RuntimeError
     from select_scatter, AssertionError from diagonal_scatter, ValueError from
@@ -306,11 +312,6 @@ class CheckFailed(OpsdkError, AssertionError):
 class ArgumentTypeError(OpArgumentError, TypeError):
     """An argument has the wrong Python type (a Tensor where a list is expected, a float where an
     int is); a TypeError too, as Paddle raises there."""
-
-
-class UnsupportedDTypeError(DTypeError, NotImplementedError):
-    """An op has no kernel for an argument's dtype (softmax of integers, embedding of float
-    ids); a NotImplementedError, so a RuntimeError, too, as Paddle reports a missing kernel."""
 
 
 class RequiredArgumentError(OpArgumentError, AttributeError):

@@ -69,15 +69,17 @@ def assert_same_as_paddle(fn, arrays, dtypes=None, diff=(0,), rtol=1e-6, atol=1e
     assert_results_match(got, want, rtol, atol, grad_rtol)
 
 
-def assert_raises_as_paddle(fn):
+def assert_raises_as_paddle(fn, builtin=None):
     """fn(paddle) raises, and fn(opsdk) raises an opsdk error that is also an instance of the
-    built-in class Paddle's exception is (its most specific one). Returns opsdk's exception."""
+    built-in class Paddle's exception is (its most specific one), so ``except`` code written for
+    Paddle still works. ``builtin``, when given, is the built-in class Paddle must raise.
+    Returns opsdk's exception."""
     paddle = import_paddle()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with pytest.raises(Exception) as theirs:
+        with pytest.raises(builtin or Exception) as theirs:
             fn(paddle)
-    family = next(c for c in type(theirs.value).__mro__ if c.__module__ == "builtins")
+    family = builtin or next(c for c in type(theirs.value).__mro__ if c.__module__ == "builtins")
     with pytest.raises(opsdk.errors.OpsdkError) as ours:
         fn(opsdk)
     assert isinstance(ours.value, family), (

@@ -9,7 +9,7 @@ import numpy as np
 
 from ...amp.state import keep_float32
 from ...autograd.record import OUTPUT, needs_grad, output_read_by_backward, record
-from ...errors import UnsupportedDTypeError
+from ...errors import NoKernelDTypeError
 from ...packs.builtin.erf import erf_array as erf
 from ...functional import maths
 from ...functional.casting import cast
@@ -158,12 +158,12 @@ def _axis(x, axis, op):
 
 def _prepare(x, dtype, op):
     """x as a float Tensor: cast to dtype when given (an integer x too, as Paddle casts first),
-    else an UnsupportedDTypeError for a non-float x (Paddle has no such kernel)."""
+    else a NoKernelDTypeError for a non-float x (Paddle has no such kernel)."""
     if dtype is not None:
         return cast(keep_float32(tensor_arg(x, op, "x"), op), dtype)
     x = tensor_arg(x, op, "x")
     if x.array.dtype.kind != "f":
-        raise UnsupportedDTypeError(f"{op}: argument 'x' must be a float tensor (there is no "
+        raise NoKernelDTypeError(f"{op}: argument 'x' must be a float tensor (there is no "
                                     f"{x.array.dtype} kernel); expected: float16, float32 or "
                                     f"float64, or pass dtype='float32'; got: {x.array.dtype}")
     return keep_float32(x, op)

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ...autograd.record import record
-from ...errors import ArgumentCombinationError, DTypeError, OpArgumentError, UnsupportedDTypeError
+from ...errors import ArgumentCombinationError, DTypeError, NoKernelDTypeError, OpArgumentError
 from ...functional import maths
 from ...functional.indexing import getitem, index_add_into, one_hot
 from ...functional.creation import to_tensor as opsdk_tensor
@@ -52,7 +52,7 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
     w = float_arg(weight, "embedding", "weight")
     ids = ids_t.array
     if ids.dtype not in (np.int32, np.int64):
-        raise UnsupportedDTypeError(f"embedding: argument 'x' must hold integer ids of Paddle's "
+        raise NoKernelDTypeError(f"embedding: argument 'x' must hold integer ids of Paddle's "
                                     f"kernel dtypes; expected: int32 or int64; got: {ids.dtype}")
     wd = w.array
     if wd.ndim < 2:

@@ -159,7 +159,7 @@ def test_torch_agrees_on_activations_and_their_gradients():
 def test_softmax_of_a_non_float_tensor_raises_as_paddle_which_has_no_such_kernel(op, dtype):
     err = assert_raises_as_paddle(
         lambda P: getattr(P.nn.functional, op)(P.to_tensor([1, 0, 1]).astype(dtype)))
-    assert isinstance(err, paddle.errors.UnsupportedDTypeError) and op in str(err)
+    assert isinstance(err, paddle.errors.NoKernelDTypeError) and op in str(err)
 
 
 @pytest.mark.paddle
@@ -167,3 +167,12 @@ def test_softmax_of_a_non_float_tensor_raises_as_paddle_which_has_no_such_kernel
 def test_softmax_with_dtype_casts_an_integer_tensor_first_as_paddle(op):
     assert_same_as_paddle(lambda P, x: getattr(P.nn.functional, op)(x, dtype="float64"),
                           [np.array([1, 2, 4])], dtypes=["int64"], diff=())
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("op", ["relu", "gelu", "softmax", "leaky_relu", "softplus"])
+def test_an_integer_input_is_the_runtime_error_paddle_raises(op):
+    assert_raises_as_paddle(lambda P: getattr(P.nn.functional, op)(P.to_tensor([-1, 2])),
+                            RuntimeError)
+    with pytest.raises(paddle.errors.DTypeError, match=f"{op}: argument 'x' must be a float"):
+        getattr(F, op)(paddle.to_tensor([-1, 2]))
