@@ -3,7 +3,7 @@ import numpy as np
 
 from .. import device as _device
 from ..dtypes import convert_dtype, default_float
-from ..errors import OpArgumentError
+from ..errors import ArgumentTypeError, NoneArgumentError, OpArgumentError
 from ..tensor import Tensor, _wrap, to_array
 
 _rng = np.random.default_rng()
@@ -71,10 +71,12 @@ def _shape_list(shape, op):
     if isinstance(shape, (int, np.integer)):
         shape = [shape]
     try:
+        if any(isinstance(s, (float, np.floating)) for s in shape):
+            raise TypeError  # Paddle: "must be list of int, but got float"
         shape = [int(s.item()) if isinstance(s, Tensor) else int(s) for s in shape]
     except TypeError:
-        raise OpArgumentError(f"{op}: argument 'shape' must be a list of ints; "
-                              f"got: {shape!r}") from None
+        raise ArgumentTypeError(f"{op}: argument 'shape' must be a list of ints; "
+                                f"got: {shape!r}") from None
     if any(s < 0 for s in shape):
         raise OpArgumentError(f"{op}: argument 'shape' must not be negative; got: {shape}")
     return shape
@@ -119,6 +121,9 @@ def full(shape, fill_value, dtype=None, place=None, stop_gradient=True, name=Non
 
 
 def _like(x, op):
+    if x is None:
+        # Paddle: "'NoneType' object has no attribute 'dtype'", an AttributeError
+        raise NoneArgumentError(f"{op}: argument 'x' is required; expected: a Tensor; got: None")
     return x if isinstance(x, Tensor) else to_tensor(x)
 
 
@@ -155,6 +160,8 @@ def arange(start=0, end=None, step=1, dtype=None, name=None):
 
 
 def linspace(start, stop, num, dtype=None, name=None):
+    if isinstance(num, (int, np.integer)) and num < 0:
+        raise OpArgumentError(f"linspace: argument 'num' must not be negative; got: {num}")
     return _wrap(np.linspace(start, stop, int(num), dtype=_float_dtype(dtype, "linspace")))
 
 
@@ -167,6 +174,11 @@ def logspace(start, stop, num, base=10.0, dtype=None, name=None):
 
 
 def eye(num_rows, num_columns=None, dtype=None, name=None):
+    for arg, n in (("num_rows", num_rows), ("num_columns", num_columns)):
+        if n is not None and (isinstance(n, (float, np.floating, bool)) or n < 0):
+            # Paddle: "num_rows should be a non-negative int", a TypeError
+            raise ArgumentTypeError(f"eye: argument '{arg}' must be a non-negative int; got: "
+                                    f"{n!r}")
     return _wrap(np.eye(num_rows, num_columns, dtype=_float_dtype(dtype, "eye")))
 
 

@@ -2,7 +2,8 @@
 import numpy as np
 
 from ..autograd.record import needs_grad, record
-from ..errors import DTypeError, IndexOutOfRangeError, OpArgumentError, ShapeError
+from ..errors import (DTypeError, IndexOutOfRangeError, OpArgumentError, PreconditionShapeError,
+                      ShapeError)
 from ..tensor import Tensor, _wrap, as_array, bump_version
 from . import maths
 from .op_args import check_axis, nd_index, tensor_arg as _arg
@@ -161,8 +162,8 @@ def _select(x, index, axis, op, keep_axis):
     axis = check_axis(axis, x.ndim, op)
     n = x._data.shape[axis]
     if ind.size and (ind.min() < -n or ind.max() >= n):
-        raise OpArgumentError(f"{op}: index out of range for axis {axis} of size {n}; "
-                              f"got: min {ind.min()}, max {ind.max()}")
+        raise IndexOutOfRangeError(f"{op}: index out of range for axis {axis} of size {n}; "
+                                   f"got: min {ind.min()}, max {ind.max()}")
     key = (slice(None),) * axis + (ind.reshape(-1) if keep_axis or ind.ndim else ind,)
     return getitem(x, key)
 
@@ -199,7 +200,13 @@ def masked_select(x, mask, name=None):
     if m.dtype != np.bool_:
         raise DTypeError(f"masked_select: argument 'mask' must be a bool tensor (as in Paddle); "
                          f"got: {m.dtype}")
-    return getitem(x, np.broadcast_to(m, x._data.shape))
+    try:
+        m = np.broadcast_to(m, x._data.shape)
+    except ValueError:
+        # Paddle: PreconditionNotMet, a RuntimeError
+        raise PreconditionShapeError(f"masked_select: argument 'mask' of shape {list(m.shape)} "
+                                     f"does not broadcast to x's shape {list(x.shape)}") from None
+    return getitem(x, m)
 
 
 def nonzero(x, as_tuple=False):
@@ -217,6 +224,11 @@ def nonzero(x, as_tuple=False):
 def one_hot(x, num_classes, name=None):
     x = _arg(x, "one_hot")
     d = x._data
+    if d.dtype.kind not in "iu":
+        from ..errors import NoKernelDTypeError
+        # Paddle has no one_hot kernel but for integer labels (a RuntimeError, NotFound)
+        raise NoKernelDTypeError(f"one_hot: argument 'x' must be an integer tensor; got: "
+                                 f"{d.dtype}")
     if d.size and (d.min() < 0 or d.max() >= num_classes):
         raise OpArgumentError(f"one_hot: labels must lie in [0, {num_classes}); got: "
                               f"min {d.min()}, max {d.max()}")

@@ -10,7 +10,8 @@ import math
 import numpy as np
 
 from ..autograd.record import OUTPUT, record
-from ..errors import ArgumentTypeError, DTypeError, OpArgumentError, ShapeError, UnsupportedError
+from ..errors import (ArgumentTypeError, DTypeError, OpArgumentError, PreconditionShapeError,
+                      ShapeError, UnsupportedError)
 from ..tensor import Tensor, tensor_arg
 from . import cast_policy, maths
 from .casting import cast
@@ -37,6 +38,9 @@ def plain_matmul(x, y, transpose_x=False, transpose_y=False):
     x = tensor_arg(x, "matmul", "x")
     y = tensor_arg(y, "matmul", "y")
     x, y = _same_dtype(x, y)
+    if x.ndim == 0 or y.ndim == 0:
+        raise ShapeError(f"matmul: arguments 'x' and 'y' must have at least 1 dimension (as in "
+                         f"Paddle); got: shapes {list(x.shape)} and {list(y.shape)}")
     if transpose_x and x.ndim >= 2:
         x = transpose(x, list(range(x.ndim - 2)) + [x.ndim - 1, x.ndim - 2])
     if transpose_y and y.ndim >= 2:
@@ -92,6 +96,10 @@ def mm(x, y, name=None):
 
 
 def bmm(x, y, name=None):
+    for arg, t in (("x", x), ("y", y)):
+        t = tensor_arg(t, "bmm", arg)
+        if t.ndim != 3:
+            raise ShapeError(f"bmm: argument '{arg}' must be 3-D; got: shape {list(t.shape)}")
     return matmul(x, y)
 
 
@@ -99,8 +107,13 @@ def dot(x, y, name=None):
     """Inner product of two 1-D tensors (row-wise for 2-D)."""
     x = tensor_arg(x, "dot", "x")
     y = tensor_arg(y, "dot", "y")
+    # Paddle checks both as a precondition (PreconditionNotMet, a RuntimeError)
+    if x.ndim not in (1, 2):
+        raise PreconditionShapeError(f"dot: argument 'x' must be 1-D or 2-D; got: shape "
+                                     f"{list(x.shape)}")
     if x.shape != y.shape:
-        raise ShapeError(f"dot: expected: equal shapes; got: {list(x.shape)} and {list(y.shape)}")
+        raise PreconditionShapeError(f"dot: expected: equal shapes; got: {list(x.shape)} and "
+                                     f"{list(y.shape)}")
     return _sum(x * y, axis=-1)
 
 

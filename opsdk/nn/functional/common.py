@@ -40,6 +40,10 @@ def linear(x, weight, bias=None, name=None):
                          f"{list(wd.shape)}")
     out = xd @ wd
     if b is not None:
+        if b.array.shape not in ((wd.shape[1],), (1,), ()):
+            # Paddle: "Broadcast dimension mismatch", a ValueError
+            raise ShapeError(f"linear: argument 'bias' must have shape [{wd.shape[1]}] (one per "
+                             f"output feature); got: {list(b.array.shape)}")
         out += b.array
     # the row count spelled out: -1 cannot be inferred when a size is 0 (Linear(3, 0))
     rows = int(np.prod(xd.shape[:-1], dtype=np.int64))

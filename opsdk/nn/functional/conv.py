@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from ...autograd.grad_mode import no_grad
-from ...errors import OpArgumentError, ShapeError
+from ...errors import AssertedShapeError, OpArgumentError, ShapeError
 from ...functional.creation import full
 from ...functional.linalg import matmul
 from ...functional.reduction import max as _max, mean, sum as _sum
@@ -69,6 +69,10 @@ def _pad(x, pads, value):
 
 def _windows(x, kernel, stride, dilation, pads, value, op):
     """(windows [N, C, KH*KW, Ho, Wo], (Ho, Wo)) of x [N, C, H, W] after padding."""
+    for arg, pair in (("kernel_size", kernel), ("stride", stride), ("dilation", dilation)):
+        if any(v <= 0 for v in pair):
+            # Paddle: "should be larger than 0" (a ValueError), not a division by zero
+            raise OpArgumentError(f"{op}: argument '{arg}' must be positive; got: {list(pair)}")
     x = _pad(x, pads, value)
     h, w = x.shape[2], x.shape[3]
     (kh, kw), (sh, sw), (dh, dw) = kernel, stride, dilation
@@ -231,7 +235,9 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     channels_last = data_format in ("NHWC", "NLC", "NDHWC")
     axis = x.ndim - 1 if channels_last else 1
     if x.ndim < 2:
-        raise ShapeError(f"{op}: expected: x with a batch and a channel axis; got: {list(x.shape)}")
+        # Paddle asserts "input dim must be larger than 1"
+        raise AssertedShapeError(f"{op}: expected: x with a batch and a channel axis; got: "
+                                 f"{list(x.shape)}")
     shape = [1] * x.ndim
     shape[axis] = x.shape[axis]
     others = [a for a in range(x.ndim) if a != axis]
