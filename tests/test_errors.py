@@ -98,6 +98,17 @@ CASES = {
     "item() of 6": lambda P: T(P, A23).item(),
     "setitem at 5": lambda P: T(P, A23).__setitem__(5, 1.0),
     "len of 0-d": lambda P: len(T(P, 0.5)),
+    # a 0-d tensor where the op works along an axis
+    "unbind of 0-d": lambda P: P.unbind(T(P, 0.5)),
+    "split of 0-d": lambda P: P.split(T(P, 0.5), 1),
+    "diff of 0-d": lambda P: P.diff(T(P, 0.5)),
+    "flip of 0-d": lambda P: P.flip(T(P, 0.5), 0),
+    "gather of 0-d": lambda P: P.gather(T(P, 0.5), T(P, [0])),
+    "split sections [-1, -1, 1]": lambda P: P.split(T(P, A23), [-1, -1, 1], axis=1),
+    "split sections [-2, 5]": lambda P: P.split(T(P, A23), [-2, 5], axis=1),
+    "interpolate size [-1, 2]": lambda P: F(P).interpolate(
+        T(P, np.ones((1, 2, 4, 4), np.float32)), size=[-1, 2]),
+    "getitem step 0": lambda P: T(P, A23)[::0],
 }
 
 
@@ -141,6 +152,10 @@ def test_item_with_one_index_reads_the_flat_element_as_paddle():
 def test_argmax_and_argmin_truncate_a_float_axis_as_paddle():
     assert_same_as_paddle(lambda P, x: [P.argmax(x, axis=1.5), P.argmin(x, axis=0.7)],
                           [A23.astype(np.float64)], diff=())
+
+
+def test_zeros_of_shape_none_is_0d_as_paddle():
+    assert_same_as_paddle(lambda P, x: P.zeros(None, dtype="float64") + x, [np.array(1.5)])
 
 
 def test_erf_of_an_integer_tensor_is_the_default_float_as_paddle():

@@ -66,6 +66,8 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
 
 
 def _shape_list(shape, op):
+    if shape is None:
+        return []  # Paddle: a 0-d tensor
     if isinstance(shape, Tensor):
         shape = shape.tolist()
     if isinstance(shape, (int, np.integer)):

@@ -6,7 +6,7 @@ from ..errors import (DTypeError, IndexOutOfRangeError, OpArgumentError, Precond
                       ShapeError)
 from ..tensor import Tensor, _wrap, as_array, bump_version
 from . import maths
-from .op_args import check_axis, nd_index, tensor_arg as _arg
+from .op_args import check_axis, nd_index, tensor_arg as _arg, vector_arg
 from .views import adopt, alias, mark_view
 
 
@@ -77,7 +77,9 @@ def getitem(x, idx):
         out = xd[idx]
     except IndexError as e:  # an IndexError too, as Paddle raises
         raise IndexOutOfRangeError(f"getitem: index {shown!r} does not fit a tensor of shape "
-                              f"{list(xd.shape)}; got: {e}") from None
+                                   f"{list(xd.shape)}; got: {e}") from None
+    except ValueError as e:  # a slice step of 0
+        raise OpArgumentError(f"getitem: index {shown!r} cannot index a tensor; got: {e}") from None
     out = as_array(out)
     fn = (lambda b: getitem(b, idx)) if basic else None
     return mark_view(record("getitem", out, (x,), _GETITEM, (idx, xd.shape, basic)), x, out, fn)
@@ -150,6 +152,7 @@ def _select(x, index, axis, op, keep_axis):
     """x's slices along axis at index. The index is 1-D or [n, 1], as Paddle takes it; gather
     (keep_axis False) also takes a 0-d index, which drops the axis, and [n, 0]."""
     x = _arg(x, op)
+    vector_arg(x, op)
     ind = _arg(index, op, "index")._data
     if ind.dtype.kind not in "iu":
         raise OpArgumentError(f"{op}: argument 'index' must be an integer tensor; "

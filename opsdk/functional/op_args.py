@@ -23,6 +23,16 @@ def check_axis(axis, ndim, op, arg="axis"):
     return a % n
 
 
+def vector_arg(x, op, arg="x"):
+    """x, unless it is 0-d: the ops that pick along an axis (split, unbind, flip, gather,
+    index_select, diff) have none to pick along there; Paddle raises ValueError or IndexError
+    by op, an AxisOutOfRangeError is both."""
+    if x.ndim == 0:
+        raise AxisOutOfRangeError(f"{op}: argument '{arg}' must have at least one dimension (no "
+                                  f"axis to work along); got: a 0-d tensor")
+    return x
+
+
 def normalize_axis(axis, ndim, op):
     """None -> all axes; int/list/tuple -> a sorted tuple of non-negative axes (checked)."""
     if axis is None:

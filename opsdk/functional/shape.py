@@ -4,11 +4,11 @@ import functools
 import numpy as np
 
 from ..autograd.record import clone, record, unbroadcast
-from ..errors import ArgumentTypeError, DTypeError, OpArgumentError, ShapeError
+from ..errors import ArgumentTypeError, DTypeError, OpArgumentError, PreconditionShapeError, ShapeError
 from ..tensor import Tensor
 from . import maths
 from .indexing import getitem
-from .op_args import check_axis, tensor_arg as _arg
+from .op_args import check_axis, tensor_arg as _arg, vector_arg
 from .views import mark_view
 
 
@@ -280,7 +280,7 @@ def stack(x, axis=0, name=None):
 
 def split(x, num_or_sections, axis=0, name=None):
     """Split x along axis into equal parts (an int) or parts of the given sizes (a list)."""
-    x = _arg(x, "split")
+    x = vector_arg(_arg(x, "split"), "split")
     xd = x._data
     axis = check_axis(axis, xd.ndim, "split")
     n = xd.shape[axis]
@@ -293,7 +293,13 @@ def split(x, num_or_sections, axis=0, name=None):
                              f"{num_or_sections} equal parts")
         sizes = [n // num_or_sections] * num_or_sections
     else:
-        sizes = list(num_or_sections)
+        sizes = _ints(num_or_sections, "split", "num_or_sections")
+        if sizes.count(-1) > 1:
+            raise OpArgumentError(f"split: only one section may be -1 (inferred); got: {sizes}")
+        if any(s < -1 for s in sizes):
+            # Paddle fails later, at allocation (a RuntimeError): both, as a precondition
+            raise PreconditionShapeError(f"split: section sizes must not be negative (but one "
+                                         f"-1); got: {sizes}")
         if -1 in sizes:
             sizes[sizes.index(-1)] = n - (sum(sizes) + 1)
         if sum(sizes) != n:
@@ -321,7 +327,7 @@ def chunk(x, chunks, axis=0, name=None):
 
 def unbind(x, axis=0):
     """The slices along axis, that axis dropped; views of x, as in Paddle."""
-    x = _arg(x, "unbind")
+    x = vector_arg(_arg(x, "unbind"), "unbind")
     axis = check_axis(axis, x.ndim, "unbind")
     lead = (slice(None),) * axis
     return [getitem(x, lead + (i,)) for i in range(x._data.shape[axis])]
@@ -339,7 +345,7 @@ def unstack(x, axis=0, num=None):
 
 def flip(x, axis, name=None):
     """Reverse the order of elements along the axes in axis."""
-    x = _arg(x, "flip")
+    x = vector_arg(_arg(x, "flip"), "flip")
     axes = tuple(check_axis(a, x.ndim, "flip") for a in _ints(axis, "flip", "axis"))
     if len(set(axes)) != len(axes):
         raise OpArgumentError(f"flip: argument 'axis' repeats an axis; got: {list(axes)}")

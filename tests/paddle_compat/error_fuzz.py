@@ -417,6 +417,77 @@ case("Tensor.numpy", "on a 0-size tensor", lambda P: T(P, E03).numpy().shape)
 
 
 # ---------------------------------------------------------------------------------------------
+# a 0-d tensor where a vector is needed, more negative sizes and wrong-length lists
+
+for _n, _fn in [
+        ("topk", lambda P, x: P.topk(x, 1)), ("sort", lambda P, x: P.sort(x)),
+        ("argsort", lambda P, x: P.argsort(x)), ("concat", lambda P, x: P.concat([x, x])),
+        ("stack", lambda P, x: P.stack([x, x])), ("unbind", lambda P, x: P.unbind(x)),
+        ("split", lambda P, x: P.split(x, 1)), ("flip", lambda P, x: P.flip(x, 0)),
+        ("index_select", lambda P, x: P.index_select(x, T(P, [0]))),
+        ("gather", lambda P, x: P.gather(x, T(P, [0]))), ("nonzero", lambda P, x: P.nonzero(x)),
+        ("diag", lambda P, x: P.diag(x)), ("dot", lambda P, x: P.dot(x, x)),
+        ("cross", lambda P, x: P.cross(x, x)), ("outer", lambda P, x: P.outer(x, x)),
+        ("flatten", lambda P, x: P.flatten(x)), ("cumsum", lambda P, x: P.cumsum(x, 0)),
+        ("diff", lambda P, x: P.diff(x)), ("unique", lambda P, x: P.unique(x)),
+        ("F.softmax", lambda P, x: F(P).softmax(x)), ("F.normalize", lambda P, x: F(P).normalize(x)),
+        ("F.linear", lambda P, x: F(P).linear(x, T(P, np.ones((1, 2), np.float32)))),
+        ("F.layer_norm", lambda P, x: F(P).layer_norm(x, [1])),
+        ("F.one_hot", lambda P, x: F(P).one_hot(T(P, np.array(1)), 3)),
+        ("Tensor.reshape", lambda P, x: x.reshape([2])), ("Tensor.t", lambda P, x: x.t()),
+        ("Tensor.transpose", lambda P, x: x.transpose([0])),
+        ("Tensor.__getitem__", lambda P, x: x[0])]:
+    case(_n, "0-d input", lambda P, fn=_fn: fn(P, T(P, S0)))
+
+case("unsqueeze", "axis list out of range", lambda P: P.unsqueeze(T(P, A23), [0, 5]))
+case("expand", "size -2", lambda P: P.expand(T(P, A23), [-2, 3]))
+case("full_like", "None", lambda P: P.full_like(None, 1.0))
+case("ones", "negative size", lambda P: P.ones([-1, 2]))
+case("zeros", "shape None", lambda P: P.zeros(None))
+case("arange", "float step 0.0", lambda P: P.arange(0.0, 1.0, 0.0))
+case("split", "negative section", lambda P: P.split(T(P, A23), [-2, 5], axis=1))
+case("split", "two -1 sections", lambda P: P.split(T(P, A23), [-1, -1, 1], axis=1))
+case("chunk", "negative chunks", lambda P: P.chunk(T(P, A23), -1, axis=1))
+case("topk", "negative k", lambda P: P.topk(T(P, A23), -1))
+case("kthvalue", "k 0", lambda P: P.kthvalue(T(P, A23), 0))
+case("kthvalue", "k larger than the axis", lambda P: P.kthvalue(T(P, A23), 4))
+case("repeat_interleave", "repeats of another length", lambda P: P.repeat_interleave(
+    T(P, A23), T(P, [1, 2, 3]), axis=0))
+case("F.layer_norm", "normalized_shape of other sizes", lambda P: F(P).layer_norm(T(P, A234), [4, 3]))
+case("F.layer_norm", "bias length differs", lambda P: F(P).layer_norm(T(P, A23), [3], bias=T(P, A4)))
+case("F.embedding", "2-d weight, 0-d ids", lambda P: F(P).embedding(T(P, np.array(1)), T(P, W45)))
+case("F.conv2d", "weight 3-d", lambda P: F(P).conv2d(T(P, A1244), T(P, C_W[0])))
+case("F.conv2d", "bias length differs", lambda P: F(P).conv2d(T(P, A1244), T(P, C_W[:, :2]), bias=T(P, A4)))
+case("F.conv2d", "negative padding", lambda P: F(P).conv2d(T(P, A1244), T(P, C_W[:, :2]), padding=-1))
+case("F.avg_pool2d", "kernel list of length 3", lambda P: F(P).avg_pool2d(T(P, A1244), [2, 2, 2]))
+case("F.interpolate", "scale_factor 0", lambda P: F(P).interpolate(T(P, A1244), scale_factor=0))
+case("F.interpolate", "negative size", lambda P: F(P).interpolate(T(P, A1244), size=[-1, 2]))
+case("F.pad", "2-d input, pad of length 4", lambda P: F(P).pad(T(P, A23), [1, 1, 1, 1]))
+case("F.cross_entropy", "weight length differs", lambda P: F(P).cross_entropy(
+    T(P, A23), T(P, [0, 1]), weight=T(P, A4)))
+case("F.cross_entropy", "soft label shape differs", lambda P: F(P).cross_entropy(
+    T(P, A23), T(P, A4), soft_label=True))
+case("F.nll_loss", "float label", lambda P: F(P).nll_loss(T(P, A23), T(P, [0.0, 1.0])))
+case("F.softmax", "dtype 'foo'", lambda P: F(P).softmax(T(P, A23), dtype="foo"))
+case("F.dropout", "axis 3", lambda P: F(P).dropout(T(P, A23), p=0.5, axis=3, training=False))
+case("F.normalize", "p 0", lambda P: F(P).normalize(T(P, A23), p=0))
+case("Tensor.expand", "size -2", lambda P: T(P, A23).expand([-2, 3]))
+case("Tensor.unsqueeze", "axis -4", lambda P: T(P, A23).unsqueeze(-4))
+case("Tensor.sum", "axis [0, 0]", lambda P: T(P, A23).sum(axis=[0, 0]))
+case("Tensor.sum", "float axis", lambda P: T(P, A23).sum(axis=0.0))
+case("Tensor.__getitem__", "bool index of another length", lambda P: T(P, A23)[[True, False, True]])
+case("Tensor.__getitem__", "step 0", lambda P: T(P, A23)[::0])
+case("Tensor.__getitem__", "None index list", lambda P: T(P, A23)[[None]])
+case("Tensor.__setitem__", "value of a bool mask of another shape", lambda P: T(P, A23).__setitem__(
+    T(P, [True, False]), 1.0))
+case("Tensor.astype", "None", lambda P: T(P, A23).astype(None))
+case("Tensor.__matmul__", "0-d", lambda P: T(P, S0) @ T(P, S0))
+case("Tensor.__pow__", "None", lambda P: T(P, A23) ** None)
+case("Tensor.__lt__", "None", lambda P: T(P, A23) < None)
+case("Tensor.__eq__", "shapes [2,3] and [4]", lambda P: T(P, A23) == T(P, A4))
+
+
+# ---------------------------------------------------------------------------------------------
 # cases where opsdk refuses on purpose what Paddle 3.3.1 "accepts" with garbage or a crash
 
 _UNINIT = ("Paddle returns uninitialised memory (a reduction over an axis of length 0 has no "
@@ -439,6 +510,10 @@ NOTED = {
     "F.kl_div: reduction 'foo'": "Paddle reads an unknown reduction as 'none' (a typo passes)",
     "Tensor.__add__: a string": "Paddle returns x unchanged for x + 'a'",
     "full: string fill value": "Paddle fills with zeros for the fill value 'a'",
+    "F.normalize: 0-d input": (
+        "Paddle returns garbage (normalize(0.5) is 5e11) and, with axis=-1, ends the process"),
+    "expand: size -2": "Paddle reads the size -2 as 0 (a [0, 3] result)",
+    "Tensor.expand: size -2": "Paddle reads the size -2 as 0 (a [0, 3] result)",
     "allclose: empty and [2,3]": (
         "Paddle compares a [0, 3] tensor with a [2, 3] one (True), though it refuses every "
         "other pair of shapes that differ"),

@@ -54,7 +54,10 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-5, name=N
 
 def normalize(x, p=2, axis=1, epsilon=1e-12, name=None):
     """x / max(||x||_p along axis, epsilon)."""
-    x = float_arg(x, "normalize")
+    from ...functional.op_args import vector_arg
+    # of a 0-d tensor Paddle 3.3.1 returns garbage (normalize(0.5) is 5e11) or, with axis=-1,
+    # ends the process (SIGSEGV): opsdk refuses it
+    x = vector_arg(float_arg(x, "normalize"), "normalize")
     return x / clip(norm(x, p=p, axis=axis, keepdim=True), min=epsilon)
 
 
