@@ -51,7 +51,7 @@ def _one_or_tuple(values):
     return values[0] if len(values) == 1 else tuple(values)
 
 
-def _filled(value, like):
+def filled(value, like):
     """``value`` (an array or a number) as a new array of ``like``'s shape and dtype."""
     if type(value) is type(like) and value.shape == like.shape and value.dtype == like.dtype:
         return value
@@ -181,22 +181,22 @@ class Elementwise:
     # -- python kernels ---------------------------------------------------------------------
 
     def _value_python(self, /, *arrays, **attrs):
-        out = _filled(self.value(maths_of(arrays[0]), *arrays, **attrs), arrays[0])
+        out = filled(self.value(maths_of(arrays[0]), *arrays, **attrs), arrays[0])
         # f = x returns x itself: an output must never be an input
         return out.copy() if any(out is a for a in arrays) else out
 
     def _grad_python(self, /, *arrays, **attrs):
         *xs, dy = arrays
         slopes = _as_tuple(self.grad(maths_of(dy), *xs, **attrs))
-        return _one_or_tuple([_filled(dy * slope, dy) for slope in slopes])
+        return _one_or_tuple([filled(dy * slope, dy) for slope in slopes])
 
     def _grad2_python(self, /, *arrays, **attrs):
         k = len(self.inputs)
         xs, dy, gs = arrays[:k], arrays[k], arrays[k + 1:]
         slopes, curvatures = self.grad2(maths_of(dy), *xs, **attrs)
         slopes, curvatures = _as_tuple(slopes), tuple(_as_tuple(row) for row in _as_tuple(curvatures))
-        gx = [_filled(dy * sum(g * curvatures[i][j] for i, g in enumerate(gs)), dy) for j in range(k)]
-        gdy = _filled(sum(g * slope for g, slope in zip(gs, slopes)), dy)
+        gx = [filled(dy * sum(g * curvatures[i][j] for i, g in enumerate(gs)), dy) for j in range(k)]
+        gdy = filled(sum(g * slope for g, slope in zip(gs, slopes)), dy)
         return (*gx, gdy)
 
     # -- the Function's forward and backward ------------------------------------------------
@@ -216,7 +216,7 @@ class Elementwise:
         attrs = self._attrs(attrs)
         ctx.save_for_backward(*inputs)
         ctx.attrs = attrs
-        return tensor_of(run_native(self.value_kernel, _broadcast(arrays), attrs))
+        return tensor_of(run_native(self.value_kernel, broadcast_arrays(arrays), attrs))
 
     def backward(self, ctx, dy):
         """The backward of the op's Function: one gradient per input, summed to its shape."""
@@ -288,7 +288,7 @@ def kernel_arguments(inputs, stage):
     return array_names(inputs, stage)[0]
 
 
-def _broadcast(arrays):
+def broadcast_arrays(arrays):
     """The arrays broadcast to one shape (views; kernels make them contiguous as they need)."""
     if len(arrays) == 1 or all(a.shape == arrays[0].shape for a in arrays[1:]):
         return arrays
@@ -302,7 +302,7 @@ def run_native(kernel, arrays, attrs):
     return kernel.run("python", *arrays, **attrs)
 
 
-def _like(g, like):
+def grad_like(g, like):
     """An incoming gradient's array with ``like``'s dtype and shape."""
     array = array_of(g)
     if array.dtype != like.dtype:
@@ -331,7 +331,7 @@ def _sum_to(g, shape):
     return reshape(g, list(shape))
 
 
-def _sum_array_to(a, shape):
+def sum_array_to(a, shape):
     """``_sum_to`` on an array (no graph needed)."""
     shape = tuple(shape)
     if a.shape == shape:
@@ -351,10 +351,10 @@ class _GradFunction(PyLayer):
     def forward(ctx, *args):
         *tensors, op, attrs = args
         xs, dy = tensors[:-1], tensors[-1]
-        arrays = _broadcast([array_of(x) for x in xs])
+        arrays = broadcast_arrays([array_of(x) for x in xs])
         ctx.save_for_backward(*xs, dy)
         ctx.op, ctx.attrs = op, attrs
-        grads = _as_tuple(run_native(op.grad_kernel, [*arrays, _like(dy, arrays[0])], attrs))
+        grads = _as_tuple(run_native(op.grad_kernel, [*arrays, grad_like(dy, arrays[0])], attrs))
         return _one_or_tuple([tensor_of(g) for g in grads])
 
     @staticmethod
@@ -363,10 +363,11 @@ class _GradFunction(PyLayer):
         op, attrs = ctx.op, ctx.attrs
         if is_grad_enabled():  # create_graph=True: the result must be differentiable again
             return _grad2_tensors(op, xs, dy, gs, attrs)
-        arrays = _broadcast([array_of(x) for x in xs])
-        out = run_native(op.grad2_kernel, [*arrays, _like(dy, arrays[0]), *(_like(g, arrays[0]) for g in gs)], attrs)
+        arrays = broadcast_arrays([array_of(x) for x in xs])
+        like = [grad_like(g, arrays[0]) for g in (dy, *gs)]
+        out = run_native(op.grad2_kernel, [*arrays, *like], attrs)
         *gx, gdy = out
-        return (*(tensor_of(_sum_array_to(g, x.shape)) for g, x in zip(gx, xs)), tensor_of(gdy))
+        return (*(tensor_of(sum_array_to(g, x.shape)) for g, x in zip(gx, xs)), tensor_of(gdy))
 
 
 def _grad2_tensors(op, xs, dy, gs, attrs):

@@ -33,8 +33,8 @@ from opsdk.errors import OpArgumentError, ShapeError
 from opsdk.functional.creation import zeros_like
 from opsdk.functional.shape import broadcast_to
 from opsdk.kernels.elementwise import C_FLAGS, DTYPES, maths_of
-from opsdk.kernels.elementwise.op import (_broadcast, _filled, _like, _sum_array_to, float_arrays, float_attrs,
-                                          run_native)
+from opsdk.kernels.elementwise.op import (broadcast_arrays, filled, float_arrays, float_attrs, grad_like, run_native,
+                                          sum_array_to)
 from opsdk.kernels.kernel import Kernel
 from opsdk.kernels.elementwise.bodies import check_names
 from opsdk.kernels.multi.statements import Program, c_code, cuda_code
@@ -171,7 +171,7 @@ class Multi:
         """Each result as a new array of ``like``'s shape and dtype, none an input nor another result."""
         out = []
         for r in results:
-            a = _filled(r, like)
+            a = filled(r, like)
             out.append(a.copy() if any(a is b for b in (*arrays, *out)) else a)
         return _one_or_tuple(out)
 
@@ -207,16 +207,16 @@ class Multi:
         inputs = saved[:len(self.inputs)]
         if is_grad_enabled():
             return self._backward_tensors(inputs, douts, ctx.multi_attrs)
-        arrays = _broadcast([array_of(x) for x in inputs])
+        arrays = broadcast_arrays([array_of(x) for x in inputs])
         lead = arrays[0]
         named = {**dict(zip(self.inputs, arrays)),
                  **dict(zip([y for y in self.outputs if y in self.reads], map(array_of, saved[len(self.inputs):])))}
         for name, d in zip(self.douts, douts):
             if name in self.reads:
-                named[name] = maths_of(lead).xp.zeros(lead.shape, lead.dtype) if d is None else _like(d, lead)
+                named[name] = maths_of(lead).xp.zeros(lead.shape, lead.dtype) if d is None else grad_like(d, lead)
         attrs = {a: ctx.multi_attrs[a] for a in self.backward_attrs}
         grads = _as_tuple(run_native(self.backward_kernel, [named[r] for r in self.reads], attrs))
-        return _one_or_tuple([tensor_of(_sum_array_to(g, x.shape)) for g, x in zip(grads, inputs)])
+        return _one_or_tuple([tensor_of(sum_array_to(g, x.shape)) for g, x in zip(grads, inputs)])
 
     def _backward_tensors(self, inputs, douts, attrs):
         """The gradients as opsdk ops (recorded, so differentiable again): forward on Tensors, differentiated."""
@@ -241,7 +241,7 @@ class Multi:
             shapes = ", ".join(f"{x} {list(a.shape)}" for x, a in zip(self.inputs, arrays))
             raise ShapeError(f"{self.name}: the inputs must broadcast against each other; expected: shapes "
                              f"that broadcast (equal, or 1, in each trailing axis); got: {shapes}") from None
-        return _broadcast(arrays)
+        return broadcast_arrays(arrays)
 
     def _attrs(self, attrs):
         """The attributes as Python floats, each of forward's and no other."""
