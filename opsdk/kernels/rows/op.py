@@ -337,7 +337,7 @@ class Rows(TwoKernelOp):
                 xp.broadcast_to(array_of(d).astype(lead.dtype, copy=False), want)
         flat = [self._flat(r, named[r], rows, K) for r in self.reads]
         grads = iter(as_tuple(run_native(self.backward_kernel, flat,
-                                          {a: ctx.rows_attrs[a] for a in self.backward_attrs})))
+                                         {a: ctx.rows_attrs[a] for a in self.backward_attrs})))
         out = []
         for x in self.inputs:
             if x in self.integers:
