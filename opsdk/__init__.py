@@ -173,6 +173,8 @@ _LAZY_ATTRS = {
     "get_flags": (".framework", "get_flags"),
     "set_flags": (".framework", "set_flags"),
     "inverse": (".functional.linalg", "inv"),
+    "cholesky": (".functional.decompositions", "cholesky"),
+    "eigvalsh": (".functional.decompositions", "eigvalsh"),
     "atan2": (".functional.angles", "atan2"),
     "conv1d": (".nn.functional.conv", "conv1d"),
     "conv2d": (".nn.functional.conv", "conv2d"),

@@ -1,0 +1,147 @@
+"""paddle.linalg's decompositions (opsdk/functional/decompositions.py): values and first-order
+gradients against Paddle 3.3.1 (PyTorch where Paddle has no gradient or crashes), second order
+against central differences, batching, output dtypes and shapes, errors as Paddle's."""
+import numpy as np
+import pytest
+
+import opsdk
+from opsdk.errors import OpArgumentError, ShapeError, UnsupportedError
+from helpers.frameworks import (assert_raises_as_paddle, assert_same_as_paddle,
+                                assert_same_as_torch, import_paddle)
+from helpers.gradients import assert_gradients
+from helpers.samples import signed
+
+
+def spd(*batch, n=3, seed=0):
+    """Symmetric positive definite matrices [*batch, n, n] with well separated eigenvalues."""
+    a = signed(*batch, n, n, seed=seed)
+    return a @ np.swapaxes(a, -1, -2) + n * np.eye(n)
+
+
+def lower(*batch, n=3, seed=0):
+    """Lower triangular matrices with a diagonal away from 0."""
+    return np.tril(signed(*batch, n, n, seed=seed)) + 2 * np.eye(n)
+
+
+def sym(x):
+    """x + x^T (what the symmetric ops read, so central differences see every entry)."""
+    return x + opsdk.linalg.matrix_transpose(x)
+
+
+def spd_of(x):
+    """A positive definite matrix from any square x, differentiable."""
+    n = x.shape[-1]
+    return opsdk.matmul(x, x, transpose_y=True) + opsdk.to_tensor(n * np.eye(n))
+
+
+SQUARE = signed(2, 3, 3)
+TALL = signed(2, 4, 3, seed=1)
+WIDE = signed(2, 3, 5, seed=2)
+
+CASES = {
+    "slogdet": (lambda P, x: P.linalg.slogdet(x), [SQUARE]),
+    "slogdet_single": (lambda P, x: P.linalg.slogdet(x), [signed(4, 4)]),
+    "cholesky": (lambda P, x: P.linalg.cholesky(x), [spd(2)]),
+    "cholesky_upper": (lambda P, x: P.linalg.cholesky(x, upper=True), [spd(2)]),
+    "cholesky_top": (lambda P, x: P.cholesky(x), [spd()]),
+    "triangular_solve": (lambda P, x, y: P.linalg.triangular_solve(x, y), [lower(2).swapaxes(-1, -2), signed(2, 3, 2, seed=3)]),
+    "triangular_solve_lower_t": (lambda P, x, y: P.linalg.triangular_solve(x, y, upper=False, transpose=True), [lower(2), signed(2, 3, 2, seed=3)]),
+    "triangular_solve_unit": (lambda P, x, y: P.linalg.triangular_solve(x, y, upper=False, unitriangular=True), [lower(2), signed(3, 4, seed=3)]),
+    "cholesky_solve": (lambda P, x, y: P.linalg.cholesky_solve(x, y), [signed(2, 3, 2, seed=3), lower(2)]),
+    "cholesky_solve_upper": (lambda P, x, y: P.linalg.cholesky_solve(x, y, upper=True), [signed(3, 2, seed=3), lower().T.copy()]),
+    "cholesky_inverse": (lambda P, x: P.linalg.cholesky_inverse(x), [lower()]),
+    "cholesky_inverse_upper": (lambda P, x: P.linalg.cholesky_inverse(x, upper=True), [lower().T.copy()]),
+    "eigh": (lambda P, x: P.linalg.eigh(x), [spd(2)]),
+    "eigh_upper": (lambda P, x: P.linalg.eigh(x, UPLO="U"), [spd(2)]),
+    "eigh_vectors_only": (lambda P, x: P.linalg.eigh(x)[1], [spd(2)]),
+    "eigvalsh": (lambda P, x: P.linalg.eigvalsh(x), [spd(2)]),
+    "svd_square": (lambda P, x: P.linalg.svd(x), [SQUARE]),
+    "svd_tall": (lambda P, x: P.linalg.svd(x), [TALL]),
+    "svd_wide": (lambda P, x: P.linalg.svd(x), [WIDE]),
+    "svd_values_only": (lambda P, x: P.linalg.svd(x)[1], [TALL]),
+    "svdvals": (lambda P, x: P.linalg.svdvals(x), [WIDE]),
+    "qr_square": (lambda P, x: P.linalg.qr(x), [SQUARE]),
+    "qr_tall": (lambda P, x: P.linalg.qr(x), [TALL]),
+    "qr_wide": (lambda P, x: P.linalg.qr(x), [WIDE]),
+    "qr_complete_wide": (lambda P, x: P.linalg.qr(x, mode="complete"), [WIDE]),
+    "pinv": (lambda P, x: P.linalg.pinv(x), [TALL]),
+    "pinv_wide": (lambda P, x: P.linalg.pinv(x), [WIDE]),
+    "pinv_hermitian": (lambda P, x: P.linalg.pinv(x, hermitian=True), [spd(2)]),
+    "cond": (lambda P, x: P.linalg.cond(x), [SQUARE]),
+    "cond_tall": (lambda P, x: P.linalg.cond(x), [TALL]),
+    "cond_minus_2": (lambda P, x: P.linalg.cond(x, p=-2), [SQUARE]),
+    "cond_fro": (lambda P, x: P.linalg.cond(x, p="fro"), [SQUARE]),
+    "cond_nuc": (lambda P, x: P.linalg.cond(x, p="nuc"), [SQUARE]),
+    "cond_inf": (lambda P, x: P.linalg.cond(x, p=float("inf")), [SQUARE]),
+    "matrix_norm_nuc": (lambda P, x: P.linalg.matrix_norm(x, p="nuc"), [TALL]),
+    "matrix_norm_2": (lambda P, x: P.linalg.matrix_norm(x, p=2), [TALL]),
+    "matrix_norm_minus_2_keepdim": (lambda P, x: P.linalg.matrix_norm(x, p=-2, axis=[0, 2], keepdim=True), [TALL]),
+    "norm_two_axes_default": (lambda P, x: P.linalg.norm(x, axis=[1, 2]), [TALL]),
+    "norm_nuc": (lambda P, x: P.linalg.norm(x, p="nuc", axis=[-2, -1]), [TALL]),
+    "matrix_exp": (lambda P, x: P.linalg.matrix_exp(x), [SQUARE]),
+    "matrix_exp_large": (lambda P, x: P.linalg.matrix_exp(x), [3 * signed(3, 3, seed=4)]),
+    "cov": (lambda P, x: P.linalg.cov(x), [signed(3, 5)]),
+    "cov_cols_no_ddof": (lambda P, x: P.linalg.cov(x, rowvar=False, ddof=False), [signed(5, 3)]),
+    "cov_vector": (lambda P, x: P.linalg.cov(x), [signed(5)]),
+    "corrcoef": (lambda P, x: P.linalg.corrcoef(x), [signed(3, 5)]),
+    "corrcoef_cols": (lambda P, x: P.linalg.corrcoef(x, rowvar=False), [signed(5, 3)]),
+    "lu": (lambda P, x: P.linalg.lu(x)[0], [SQUARE]),
+    "lu_tall": (lambda P, x: P.linalg.lu(x)[0], [TALL]),
+    "lu_wide": (lambda P, x: P.linalg.lu(x)[0], [WIDE]),
+    "lu_unpack": (lambda P, x: P.linalg.lu_unpack(*P.linalg.lu(x)), [SQUARE]),
+    "lu_unpack_tall": (lambda P, x: P.linalg.lu_unpack(*P.linalg.lu(x)), [TALL]),
+    "lu_solve": (lambda P, b, x: P.linalg.lu_solve(b, *P.linalg.lu(x)), [signed(2, 3, 2, seed=5), SQUARE]),
+    "lu_solve_t": (lambda P, b, x: P.linalg.lu_solve(b, *P.linalg.lu(x), trans="T"), [signed(2, 3, 2, seed=5), SQUARE]),
+}
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("case", CASES)
+def test_values_and_gradients_match_paddle(case):
+    fn, arrays = CASES[case]
+    assert_same_as_paddle(fn, arrays, diff=tuple(range(len(arrays))), rtol=1e-7, atol=1e-10)
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("case", ["slogdet", "cholesky", "eigh", "svd_tall", "qr_tall", "pinv",
+                                  "matrix_exp", "cov", "lu"])
+def test_float32_matches_paddle(case):
+    fn, arrays = CASES[case]
+    assert_same_as_paddle(fn, arrays, dtypes=["float32"] * len(arrays),
+                          diff=tuple(range(len(arrays))), rtol=2e-4, atol=1e-5)
+
+
+SECOND = {
+    "slogdet": (lambda x: opsdk.linalg.slogdet(x)[1], [SQUARE]),
+    "cholesky": (lambda x: opsdk.linalg.cholesky(spd_of(x)), [signed(2, 3, 3)]),
+    "cholesky_upper": (lambda x: opsdk.linalg.cholesky(spd_of(x), upper=True), [signed(3, 3)]),
+    "triangular_solve": (lambda x, y: opsdk.linalg.triangular_solve(x, y, upper=False),
+                         [lower(2), signed(2, 3, 2, seed=3)]),
+    "triangular_solve_unit_t": (lambda x, y: opsdk.linalg.triangular_solve(x, y, transpose=True, unitriangular=True),
+                                [lower().T.copy(), signed(3, 2, seed=3)]),
+    "cholesky_solve": (lambda x, y: opsdk.linalg.cholesky_solve(x, opsdk.tril(y)), [signed(3, 2, seed=3), lower()]),
+    "cholesky_inverse": (lambda x: opsdk.linalg.cholesky_inverse(opsdk.tril(x)), [lower()]),
+    "eigh": (lambda x: opsdk.linalg.eigh(sym(x)), [spd(2)]),
+    "eigvalsh": (lambda x: opsdk.linalg.eigvalsh(sym(x)), [spd()]),
+    "svd_tall": (lambda x: [t.abs() for t in opsdk.linalg.svd(x)], [TALL]),
+    "svd_wide": (lambda x: [t.abs() for t in opsdk.linalg.svd(x)], [WIDE]),
+    "svdvals": (lambda x: opsdk.linalg.svdvals(x), [TALL]),
+    "qr_tall": (lambda x: opsdk.linalg.qr(x), [TALL]),
+    "qr_wide": (lambda x: opsdk.linalg.qr(x), [WIDE]),
+    "pinv": (lambda x: opsdk.linalg.pinv(x), [TALL]),
+    "pinv_hermitian": (lambda x: opsdk.linalg.pinv(sym(x), hermitian=True), [spd()]),
+    "cond": (lambda x: opsdk.linalg.cond(x), [SQUARE]),
+    "matrix_norm_nuc": (lambda x: opsdk.linalg.matrix_norm(x, "nuc"), [TALL]),
+    "matrix_exp": (lambda x: opsdk.linalg.matrix_exp(x), [SQUARE]),
+    "corrcoef": (lambda x: opsdk.linalg.corrcoef(x), [signed(3, 5)]),
+    "lu": (lambda x: opsdk.linalg.lu(x)[0], [SQUARE]),
+    "lu_tall": (lambda x: opsdk.linalg.lu(x)[0], [TALL]),
+    "lu_wide": (lambda x: opsdk.linalg.lu(x)[0], [WIDE]),
+    "lu_solve": (lambda b, x: opsdk.linalg.lu_solve(b, *opsdk.linalg.lu(x)), [signed(3, 2, seed=5), signed(3, 3)]),
+}
+
+
+@pytest.mark.parametrize("case", SECOND)
+def test_gradients_match_central_differences_to_second_order(case):
+    fn, arrays = SECOND[case]
+    assert_gradients(fn, arrays)
