@@ -222,8 +222,8 @@ _CHOLESKY = (_cholesky_grad,)
 def cholesky_solve(x, y, upper=False, name=None):
     """The solution z of A z = x, given A's Cholesky factor y (lower, or upper when ``upper``).
 
-    Gradients (as Paddle's, for a full factor): gx = cholesky_solve(g, y), gy = -(C + C^T) L
-    with C = gx z^T (U (C + C^T) for an upper factor)."""
+    Gradients (as Paddle's): gx = cholesky_solve(g, y), gy = the triangle of -(C + C^T) L
+    with C = gx z^T (of -U (C + C^T) for an upper factor)."""
     x = _matrix(x, "cholesky_solve")
     y = _square(y, "cholesky_solve", "y")
     if y._data.dtype != x._data.dtype:
@@ -262,7 +262,8 @@ def _cholesky_solve_grad_y(g, factor, z, upper):
     gb = _cholesky_solved(factor, g, upper)
     c = _mm(gb, _T(z))
     c = c + _T(c)
-    return -_mm(factor, c) if upper else -_mm(c, factor)
+    # only the factor's triangle is read (Paddle masks the same way)
+    return _triu(-_mm(factor, c)) if upper else _tril(-_mm(c, factor))
 
 
 _CHOLESKY_SOLVE = (_cholesky_solve_grad_x, _cholesky_solve_grad_y)
