@@ -19,7 +19,7 @@ the SVD norms. lstsq and matrix_rank record no gradient, as in Paddle 3.3.1.
 import numpy as np
 
 from ..autograd.record import OUTPUT as OUT_ARG, record
-from ..errors import DTypeError, OpArgumentError, ShapeError
+from ..errors import AssertedShapeError, DTypeError, OpArgumentError, ShapeError
 from ..tensor import Tensor, _wrap, tensor_arg
 from . import maths
 from .diagonal import diagonal
@@ -99,12 +99,12 @@ def _tri_array_solve(a, b, upper, transpose, unit):
     return np.linalg.solve(m, b)
 
 
-def _square(x, op, arg="x"):
+def _square(x, op, arg="x", error=ShapeError):
     """x as a float Tensor [..., n, n] (Paddle's errors: a ValueError for a non-square one)."""
     x = tensor_arg(x, op, arg)
     shape = x._data.shape
     if len(shape) < 2 or shape[-1] != shape[-2]:
-        raise ShapeError(f"{op}: argument '{arg}' must be a square matrix or a batch of them "
+        raise error(f"{op}: argument '{arg}' must be a square matrix or a batch of them "
                          f"(shape [..., n, n]); got: shape {list(shape)}")
     _float(x, op, arg)
     return x
@@ -196,7 +196,7 @@ def cholesky(x, upper=False, name=None):
 
     Gradient (Murray's, symmetrized as in Paddle): L^{-T} Phi(L^T gL) L^{-1}, Phi the lower
     triangle with its diagonal halved."""
-    x = _square(x, "cholesky")
+    x = _square(x, "cholesky", error=AssertedShapeError)  # (Paddle asserts it)
     try:
         low = np.linalg.cholesky(x._data)
     except np.linalg.LinAlgError:

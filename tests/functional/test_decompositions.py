@@ -193,3 +193,125 @@ def test_values_and_gradients_match_torch(case):
     ours, theirs, arrays = TORCH[case]
     assert_same_as_torch(ours, theirs, arrays, diff=tuple(range(len(arrays))), rtol=1e-7,
                          atol=1e-10)
+
+
+ERRORS = {
+    "slogdet_not_square": lambda P: P.linalg.slogdet(P.to_tensor(np.ones((2, 3)))),
+    "cholesky_not_square": lambda P: P.linalg.cholesky(P.to_tensor(np.ones((2, 3)))),
+    "cholesky_not_positive_definite": lambda P: P.linalg.cholesky(P.to_tensor([[1.0, 2.0], [2.0, 1.0]])),
+    "cholesky_vector": lambda P: P.linalg.cholesky(P.to_tensor(np.ones(3))),
+    "cholesky_solve_rows": lambda P: P.linalg.cholesky_solve(P.to_tensor(np.ones((2, 2))), P.to_tensor(np.eye(3))),
+    "cholesky_solve_factor_not_square": lambda P: P.linalg.cholesky_solve(P.to_tensor(np.ones((3, 2))), P.to_tensor(np.ones((3, 2)))),
+    "triangular_solve_not_square": lambda P: P.linalg.triangular_solve(P.to_tensor(np.ones((3, 2))), P.to_tensor(np.ones((3, 2)))),
+    "eigh_not_square": lambda P: P.linalg.eigh(P.to_tensor(np.ones((2, 3)))),
+    "eigh_uplo": lambda P: P.linalg.eigh(P.to_tensor(np.eye(2)), UPLO="X"),
+    "eigvalsh_not_square": lambda P: P.linalg.eigvalsh(P.to_tensor(np.ones((2, 3)))),
+    "svd_vector": lambda P: P.linalg.svd(P.to_tensor(np.ones(3))),
+    "qr_vector": lambda P: P.linalg.qr(P.to_tensor(np.ones(3))),
+    "qr_mode": lambda P: P.linalg.qr(P.to_tensor(np.eye(3)), mode="full"),
+    "matrix_exp_not_square": lambda P: P.linalg.matrix_exp(P.to_tensor(np.ones((2, 3)))),
+    "lu_vector": lambda P: P.linalg.lu(P.to_tensor(np.ones(3))),
+    "cond_p": lambda P: P.linalg.cond(P.to_tensor(np.eye(3)), p=3),
+    "cond_fro_not_square": lambda P: P.linalg.cond(P.to_tensor(np.ones((2, 3))), p="fro"),
+    "matrix_norm_p": lambda P: P.linalg.matrix_norm(P.to_tensor(np.eye(3)), p=3),
+    "norm_two_axes_p": lambda P: P.norm(P.to_tensor(np.eye(3)), p=0, axis=[0, 1]),
+    "lstsq_rows": lambda P: P.linalg.lstsq(P.to_tensor(np.ones((3, 2))), P.to_tensor(np.ones((2, 2)))),
+    "lstsq_driver": lambda P: P.linalg.lstsq(P.to_tensor(np.ones((3, 2))), P.to_tensor(np.ones((3, 2))), driver="xyz"),
+    "cov_3d": lambda P: P.linalg.cov(P.to_tensor(np.ones((2, 2, 2)))),
+}
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("case", ERRORS)
+def test_errors_are_paddles(case):
+    assert_raises_as_paddle(ERRORS[case])
+
+
+def test_triangular_solve_refuses_a_right_hand_side_of_other_rows():
+    # (Paddle 3.3.1 returns a result here without an error)
+    with pytest.raises(ShapeError, match="triangular_solve: argument 'y' must have 3 rows"):
+        opsdk.linalg.triangular_solve(opsdk.to_tensor(np.eye(3)), opsdk.to_tensor(np.ones((2, 2))))
+
+
+@pytest.mark.parametrize("mode, words", [("r", "mode='r'"), ("complete", "mode='complete' and 4 > 3")])
+def test_qr_refuses_the_gradients_paddle_refuses(mode, words):
+    x = opsdk.to_tensor(TALL[0], stop_gradient=False)
+    out = opsdk.linalg.qr(x, mode=mode)
+    loss = out.sum() if mode == "r" else out[0].sum() + out[1].sum()
+    with pytest.raises(OpArgumentError, match=words):
+        loss.backward()
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("driver", [None, "gels", "gelsy", "gelsd", "gelss"])
+@pytest.mark.parametrize("shapes", [((4, 2), (4, 3)), ((2, 3, 2), (2, 3, 1)), ((2, 4), (2, 3))],
+                         ids=["tall", "batched", "wide"])
+def test_lstsq_outputs_match_paddle(driver, shapes):
+    xs, ys = shapes
+    fn = lambda P, x, y: P.linalg.lstsq(x, y, driver=driver)  # noqa: E731
+    assert_same_as_paddle(fn, [signed(*xs), signed(*ys, seed=1)], diff=(), rtol=1e-7,
+                          atol=1e-10)
+
+
+def test_lstsq_records_no_gradient_as_paddle():
+    x = opsdk.to_tensor(signed(4, 2), stop_gradient=False)
+    assert all(t.stop_gradient for t in opsdk.linalg.lstsq(x, opsdk.to_tensor(signed(4, 1))))
+
+
+RANKS = {
+    "default": (lambda P, x: P.linalg.matrix_rank(x), [signed(2, 4, 3)]),
+    "deficient": (lambda P, x: P.linalg.matrix_rank(x), [signed(4, 2) @ signed(2, 4, seed=1)]),
+    "tol": (lambda P, x: P.linalg.matrix_rank(x, tol=0.5), [signed(3, 3)]),
+    "hermitian": (lambda P, x: P.linalg.matrix_rank(x, hermitian=True), [spd(2)]),
+    "atol_rtol": (lambda P, x: P.linalg.matrix_rank(x, atol=0.1, rtol=0.2), [signed(2, 3, 3)]),
+}
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("case", RANKS)
+def test_matrix_rank_matches_paddle(case):
+    fn, arrays = RANKS[case]
+    assert_same_as_paddle(fn, arrays, diff=())
+
+
+@pytest.mark.paddle
+def test_lu_infos_and_unpacked_pivots_match_paddle():
+    singular = np.array([[1.0, 2.0], [2.0, 4.0]])
+    fn = lambda P, x: P.linalg.lu(x, get_infos=True)  # noqa: E731
+    assert_same_as_paddle(fn, [np.stack([singular, signed(2, 2)])], diff=())
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("case", ["weights", "aweights_no_ddof"])
+def test_cov_weights_match_paddle(case):
+    paddle = import_paddle()
+    x = signed(3, 5)
+    fw, aw = np.array([1, 2, 1, 3, 1]), np.array([0.5, 1.0, 2.0, 1.0, 0.3])
+    kw = ({"fweights": fw, "aweights": aw} if case == "weights" else {"aweights": aw, "ddof": False})
+    results = []
+    for P in (opsdk, paddle):
+        t = P.to_tensor(x, stop_gradient=False)
+        args = {k: P.to_tensor(v) if k != "ddof" else v for k, v in kw.items()}
+        c = P.linalg.cov(t, **args)
+        (g,) = P.grad([c], [t], [P.to_tensor(np.arange(9.0).reshape(3, 3))])
+        results.append((c.numpy(), g.numpy()))
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-12)
+
+
+def test_tensor_methods_and_top_level_names_are_the_linalg_functions():
+    a = opsdk.to_tensor(spd())
+    for name in ("slogdet", "cholesky", "eigvalsh", "qr", "pinv", "cond", "cov", "corrcoef"):
+        got, want = getattr(a, name)(), getattr(opsdk.linalg, name)(a)
+        for g, w in zip(*(t if isinstance(t, tuple) else (t,) for t in (got, want))):
+            np.testing.assert_array_equal(g.numpy(), w.numpy())
+    np.testing.assert_array_equal(opsdk.cholesky(a).numpy(), np.linalg.cholesky(spd()))
+    np.testing.assert_allclose(opsdk.eigvalsh(a).numpy(), np.linalg.eigvalsh(spd()))
+    np.testing.assert_allclose(a.norm(axis=[0, 1]).numpy(), np.linalg.norm(spd(), 2))
+    np.testing.assert_allclose(opsdk.norm(a, p=1, axis=[0, 1]).numpy(), np.linalg.norm(spd(), 1))
+
+
+@pytest.mark.parametrize("name", ["eig", "eigvals", "svd_lowrank", "householder_product"])
+def test_complex_and_householder_forms_stay_refused(name):
+    with pytest.raises(UnsupportedError, match=f"opsdk.linalg.{name} is not provided"):
+        getattr(opsdk.linalg, name)
