@@ -23,10 +23,11 @@ from ..errors import AssertedShapeError, DTypeError, OpArgumentError, ShapeError
 from ..tensor import Tensor, _wrap, tensor_arg
 from . import maths
 from .diagonal import diagonal
-from .linalg import inv, matmul, matrix_norm as _plain_matrix_norm, _singular
+from .linalg import inv, matmul, _singular
+from .linalg import matrix_norm as _plain_matrix_norm, norm as _linalg_norm
 from .logic import where
 from .reduction import amax, amin, mean, sum as _sum
-from .shape import stack, transpose, unsqueeze
+from .shape import transpose, unsqueeze
 from .triangular import tril, triu
 from .unary import abs as _abs, sqrt
 
@@ -500,13 +501,10 @@ def matrix_norm(x, p="fro", axis=(-2, -1), keepdim=False, name=None):
 
 
 def norm(x, p=None, axis=None, keepdim=False, name=None):
-    """Paddle's linalg.norm: the 2-norm of all elements by default; a vector norm over one
-    axis; over two axes a matrix norm, the spectral norm (largest singular value) when p is
-    None, as in Paddle 3.3.1."""
-    from .linalg import norm as _vector_norm
-    if axis is not None and isinstance(axis, (list, tuple)) and len(axis) == 2:
-        return matrix_norm(x, 2 if p is None else p, axis, keepdim)
-    return _vector_norm(x, p, axis, keepdim)
+    """Paddle's linalg.norm (paddle.norm and Tensor.norm are the same function): the 2-norm of
+    all elements by default; a vector norm over one axis; over two axes a matrix norm, the
+    spectral norm (largest singular value) when p is None, as in Paddle 3.3.1."""
+    return _linalg_norm(x, p, axis, keepdim)
 
 
 # -- lstsq -----------------------------------------------------------------------------------
