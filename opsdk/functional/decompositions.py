@@ -19,7 +19,8 @@ the SVD norms. lstsq and matrix_rank record no gradient, as in Paddle 3.3.1.
 import numpy as np
 
 from ..autograd.record import OUTPUT as OUT_ARG, record
-from ..errors import AssertedShapeError, DTypeError, OpArgumentError, ShapeError
+from ..errors import (ArgumentTypeError, AssertedShapeError, DTypeError, OpArgumentError,
+                      ShapeError)
 from ..tensor import Tensor, _wrap, tensor_arg
 from . import maths
 from .diagonal import diagonal
@@ -503,7 +504,17 @@ def matrix_norm(x, p="fro", axis=(-2, -1), keepdim=False, name=None):
 def norm(x, p=None, axis=None, keepdim=False, name=None):
     """Paddle's linalg.norm (paddle.norm and Tensor.norm are the same function): the 2-norm of
     all elements by default; a vector norm over one axis; over two axes a matrix norm, the
-    spectral norm (largest singular value) when p is None, as in Paddle 3.3.1."""
+    spectral norm (largest singular value) when p is None, as in Paddle 3.3.1. p='nuc' without
+    axis is the nuclear norm of a 2-D x."""
+    if isinstance(p, str) and p == "nuc" and (axis is None or not isinstance(axis, (list, tuple))):
+        x = tensor_arg(x, "norm", "x")
+        if axis is not None:
+            raise ArgumentTypeError(f"norm: p='nuc' needs two axes (a list of two ints); got: "
+                                    f"axis={axis!r}")
+        if x.ndim != 2:
+            raise OpArgumentError(f"norm: p='nuc' without axis needs a 2-D x; got: shape "
+                                  f"{list(x.shape)}")
+        return matrix_norm(x, "nuc", [0, 1], keepdim)
     return _linalg_norm(x, p, axis, keepdim)
 
 
