@@ -319,3 +319,23 @@ def test_tensor_methods_and_top_level_names_are_the_linalg_functions():
 def test_complex_and_householder_forms_stay_refused(name):
     with pytest.raises(UnsupportedError, match=f"opsdk.linalg.{name} is not provided"):
         getattr(opsdk.linalg, name)
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("op", ["eigh", "svd"])
+def test_repeated_eigenvalues_give_nan_gradients_as_paddle_without_a_warning(op):
+    paddle = import_paddle()
+    grads = []
+    for P in (opsdk, paddle):
+        x = P.to_tensor(np.diag([2.0, 1.0, 1.0]), stop_gradient=False)
+        vectors = P.linalg.eigh(x)[1] if op == "eigh" else P.linalg.svd(x)[0]
+        (g,) = P.grad([(vectors * P.to_tensor(signed(3, 3))).sum()], [x])
+        grads.append(np.isnan(g.numpy()))
+    np.testing.assert_array_equal(grads[0], grads[1])
+    assert grads[0].any()
+
+
+def test_repeated_eigenvalues_with_only_the_values_used_have_a_gradient():
+    x = opsdk.to_tensor(np.eye(3), stop_gradient=False)
+    (g,) = opsdk.grad([opsdk.linalg.eigvalsh(x).sum() + opsdk.linalg.svdvals(x).sum()], [x])
+    np.testing.assert_allclose(g.numpy(), 2 * np.eye(3), atol=1e-12)
