@@ -151,7 +151,16 @@ def slogdet(x, name=None):
 def _slogdet_grad(g, x):
     g1 = maths.getitem(g, 1)
     g1 = maths.reshape(g1, maths.shape(g1) + (1, 1))
-    return g1 * _T(inv(x) if _is(x) else np.linalg.inv(x))
+    return g1 * _T(_inverse_or_nan(x))
+
+
+def _inverse_or_nan(x):
+    """inv(x); for a singular x NaNs, as Paddle's slogdet gradient gives (log|det| is -inf)."""
+    try:
+        return inv(x) if _is(x) else np.linalg.inv(x)
+    except (np.linalg.LinAlgError, OpArgumentError):
+        data = x._data if _is(x) else x
+        return _const(np.full_like(data, np.nan), x)
 
 
 _SLOGDET = (_slogdet_grad,)

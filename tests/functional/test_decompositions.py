@@ -42,6 +42,7 @@ WIDE = signed(2, 3, 5, seed=2)
 CASES = {
     "slogdet": (lambda P, x: P.linalg.slogdet(x), [SQUARE]),
     "slogdet_single": (lambda P, x: P.linalg.slogdet(x), [signed(4, 4)]),
+    "slogdet_singular": (lambda P, x: P.linalg.slogdet(x), [np.array([[1.0, 2.0], [2.0, 4.0]])]),
     "cholesky": (lambda P, x: P.linalg.cholesky(x), [spd(2)]),
     "cholesky_upper": (lambda P, x: P.linalg.cholesky(x, upper=True), [spd(2)]),
     "cholesky_top": (lambda P, x: P.cholesky(x), [spd()]),
