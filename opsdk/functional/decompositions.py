@@ -764,7 +764,8 @@ _LU = (_lu_grad,)
 
 def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
     """P, L, U from lu's packed x and pivots y, with A = P L U (L [.., m, k] unit lower, U
-    [.., k, n]); the gradient reaches x through L and U."""
+    [.., k, n]); the gradient reaches x through L and U. What is not unpacked is an empty
+    float32 Tensor, as in Paddle."""
     x = _matrix(x, "lu_unpack")
     y = tensor_arg(y, "lu_unpack", "y")
     m, n = x.shape[-2:]
@@ -775,7 +776,7 @@ def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
         up = triu(x[..., :k, :])
     if unpack_pivots:
         perm = _wrap(_permutation(np.asarray(y._data), m, x._data.dtype))
-    empty = _wrap(np.zeros((0,), x._data.dtype))
+    empty = _wrap(np.zeros((0,), np.float32))  # (float32 whatever x is, as Paddle's)
     return (empty if perm is None else perm, empty if low is None else low,
             empty if up is None else up)
 

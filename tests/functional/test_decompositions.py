@@ -93,6 +93,9 @@ CASES = {
     "lu_wide": (lambda P, x: P.linalg.lu(x)[0], [WIDE]),
     "lu_unpack": (lambda P, x: P.linalg.lu_unpack(*P.linalg.lu(x)), [SQUARE]),
     "lu_unpack_tall": (lambda P, x: P.linalg.lu_unpack(*P.linalg.lu(x)), [TALL]),
+    # (the empty L and U only: Paddle 3.3.1's backward through P fails here)
+    "lu_unpack_no_data": (lambda P, x: P.linalg.lu_unpack(*P.linalg.lu(x), unpack_ludata=False)[1:], [SQUARE]),
+    "lu_unpack_no_pivots": (lambda P, x: P.linalg.lu_unpack(*P.linalg.lu(x), unpack_pivots=False), [WIDE]),
     "lu_solve": (lambda P, b, x: P.linalg.lu_solve(b, *P.linalg.lu(x)), [signed(2, 3, 2, seed=5), SQUARE]),
 }
 
@@ -214,6 +217,7 @@ ERRORS = {
     "qr_mode": lambda P: P.linalg.qr(P.to_tensor(np.eye(3)), mode="full"),
     "matrix_exp_not_square": lambda P: P.linalg.matrix_exp(P.to_tensor(np.ones((2, 3)))),
     "lu_vector": lambda P: P.linalg.lu(P.to_tensor(np.ones(3))),
+    "lu_no_pivoting": lambda P: P.linalg.lu(P.to_tensor(np.eye(3)), pivot=False),
     "cond_p": lambda P: P.linalg.cond(P.to_tensor(np.eye(3)), p=3),
     "cond_fro_not_square": lambda P: P.linalg.cond(P.to_tensor(np.ones((2, 3))), p="fro"),
     "matrix_norm_p": lambda P: P.linalg.matrix_norm(P.to_tensor(np.eye(3)), p=3),
