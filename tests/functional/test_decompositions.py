@@ -61,6 +61,8 @@ CASES = {
     "svd_tall": (lambda P, x: P.linalg.svd(x), [TALL]),
     "svd_wide": (lambda P, x: P.linalg.svd(x), [WIDE]),
     "svd_values_only": (lambda P, x: P.linalg.svd(x)[1], [TALL]),
+    "svd_full_tall": (lambda P, x: [t.abs() for t in P.linalg.svd(x, full_matrices=True)], [TALL]),
+    "svd_full_wide": (lambda P, x: [t.abs() for t in P.linalg.svd(x, full_matrices=True)], [WIDE]),
     "svdvals": (lambda P, x: P.linalg.svdvals(x), [WIDE]),
     "qr_square": (lambda P, x: P.linalg.qr(x), [SQUARE]),
     "qr_tall": (lambda P, x: P.linalg.qr(x), [TALL]),
