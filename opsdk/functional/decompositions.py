@@ -101,14 +101,23 @@ def _trisolve(a, b, upper, transpose=False, unit=False):
 
 
 def _tri_array_solve(a, b, upper, transpose, unit):
+    """op(tri(a))^{-1} b on arrays by substitution, batch axes broadcast: a zero on the diagonal
+    gives inf/nan as LAPACK's trsm does (Paddle's result there), not an error."""
     m = np.triu(a) if upper else np.tril(a)
-    if unit:
-        n = m.shape[-1]
-        m = m.copy()
-        m[..., np.arange(n), np.arange(n)] = 1
     if transpose:
         m = np.swapaxes(m, -1, -2)
-    return np.linalg.solve(m, b)
+        upper = not upper
+    n, k = m.shape[-1], b.shape[-1]
+    batch = np.broadcast_shapes(m.shape[:-2], b.shape[:-2])
+    m = np.broadcast_to(m, batch + (n, n))
+    b = np.broadcast_to(b, batch + (n, k))
+    out = np.zeros(batch + (n, k), np.result_type(m, b))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for i in (range(n - 1, -1, -1) if upper else range(n)):
+            done = slice(i + 1, n) if upper else slice(0, i)
+            row = b[..., i, :] - (m[..., i:i + 1, done] @ out[..., done, :])[..., 0, :]
+            out[..., i, :] = row if unit else row / m[..., i, i, None]
+    return out
 
 
 def _square(x, op, arg="x", error=ShapeError):
@@ -183,8 +192,6 @@ def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False, nam
                          f"{n}x{n}; got: shape {list(y._data.shape)}")
     try:
         out = _tri_array_solve(x._data, y._data, upper, transpose, unitriangular)
-    except np.linalg.LinAlgError:
-        raise _singular("triangular_solve", x._data.shape) from None
     except ValueError:
         raise ShapeError(f"triangular_solve: batch dimensions do not broadcast; got: x "
                          f"{list(x._data.shape)}, y {list(y._data.shape)}") from None
@@ -256,8 +263,6 @@ def cholesky_solve(x, y, upper=False, name=None):
                          f"is {n}x{n}; got: shape {list(x._data.shape)}")
     try:
         out = _cholesky_solved(y._data, x._data, upper)
-    except np.linalg.LinAlgError:
-        raise _singular("cholesky_solve", y._data.shape) from None
     except ValueError:
         raise ShapeError(f"cholesky_solve: batch dimensions do not broadcast; got: x "
                          f"{list(x._data.shape)}, y {list(y._data.shape)}") from None

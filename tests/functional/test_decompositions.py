@@ -90,6 +90,11 @@ CASES = {
     "cov_vector": (lambda P, x: P.linalg.cov(x), [signed(5)]),
     "corrcoef": (lambda P, x: P.linalg.corrcoef(x), [signed(3, 5)]),
     "corrcoef_cols": (lambda P, x: P.linalg.corrcoef(x, rowvar=False), [signed(5, 3)]),
+    "corrcoef_vector": (lambda P, x: P.linalg.corrcoef(x), [signed(5)]),
+    # a zero pivot: inf/nan (LAPACK's trsm) rather than an error, in values and gradients
+    "triangular_solve_singular": (lambda P, x, y: P.linalg.triangular_solve(x, y, upper=False),
+                                  [np.array([[1.0, 0.0], [2.0, 0.0]]), np.ones((2, 1))]),
+    "lu_singular": (lambda P, x: P.linalg.lu(x)[0], [np.array([[1.0, 2.0], [2.0, 4.0]])]),
     "lu": (lambda P, x: P.linalg.lu(x)[0], [SQUARE]),
     "lu_tall": (lambda P, x: P.linalg.lu(x)[0], [TALL]),
     "lu_wide": (lambda P, x: P.linalg.lu(x)[0], [WIDE]),
