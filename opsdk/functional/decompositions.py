@@ -24,11 +24,10 @@ from ..errors import (ArgumentTypeError, AssertedShapeError, DTypeError, OpArgum
 from ..tensor import Tensor, _wrap, tensor_arg
 from . import maths
 from .diagonal import diagonal
-from .linalg import inv, matmul, _singular
-from .linalg import matrix_norm as _plain_matrix_norm, norm as _linalg_norm
+from .linalg import inv, matmul, vector_norm, _singular
 from .logic import where
 from .reduction import amax, amin, mean, sum as _sum
-from .shape import transpose, unsqueeze
+from .shape import squeeze, transpose, unsqueeze
 from .triangular import tril, triu
 from .unary import abs as _abs, sqrt
 
@@ -508,12 +507,26 @@ def cond(x, p=None, name=None):
 def matrix_norm(x, p="fro", axis=(-2, -1), keepdim=False, name=None):
     """A matrix norm over two axes: 'fro', 'nuc' (the sum of singular values), 2 and -2 (the
     largest and smallest), 1, -1, inf, -inf (max/min absolute column or row sum)."""
-    if p not in ("nuc", 2, -2):
-        return _plain_matrix_norm(x, p, axis, keepdim)
-    x = tensor_arg(x, "matrix_norm", "x")
     axis = list(axis)
     if len(axis) != 2:
         raise OpArgumentError(f"matrix_norm: argument 'axis' must name two axes; got: {axis}")
+    if p == "fro":
+        return vector_norm(x, 2.0, axis, keepdim)
+    if p in ("nuc", 2, -2):
+        return _svd_norm(tensor_arg(x, "matrix_norm", "x"), p, axis, keepdim)
+    if p not in (1, -1, float("inf"), float("-inf")):
+        raise OpArgumentError(f"matrix_norm: argument 'p' must be 'fro', 'nuc', 1, -1, 2, -2, "
+                              f"inf or -inf; got: {p!r}")
+    rows, cols = axis
+    summed, over = (rows, cols) if abs(p) == 1 else (cols, rows)
+    sums = _sum(_abs(x), axis=summed, keepdim=True)
+    pick = amax if p > 0 else amin
+    out = pick(sums, axis=over, keepdim=True)
+    return out if keepdim else squeeze(out, axis)
+
+
+def _svd_norm(x, p, axis, keepdim):
+    """'nuc', 2, -2: the sum, largest or smallest singular value of the (axis) matrices."""
     nd = x.ndim
     a0, a1 = (a % nd for a in axis)
     rest = [i for i in range(nd) if i not in (a0, a1)]
@@ -539,7 +552,9 @@ def norm(x, p=None, axis=None, keepdim=False, name=None):
             raise OpArgumentError(f"norm: p='nuc' without axis needs a 2-D x; got: shape "
                                   f"{list(x.shape)}")
         return matrix_norm(x, "nuc", [0, 1], keepdim)
-    return _linalg_norm(x, p, axis, keepdim)
+    if axis is not None and isinstance(axis, (list, tuple)) and len(axis) == 2:
+        return matrix_norm(x, 2 if p is None else p, axis, keepdim)
+    return vector_norm(x, 2.0 if p is None or p == "fro" else p, axis, keepdim)
 
 
 # -- lstsq -----------------------------------------------------------------------------------
