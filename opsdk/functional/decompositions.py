@@ -308,7 +308,8 @@ def eigh(x, UPLO="L", name=None):
     if UPLO not in ("L", "U"):
         raise OpArgumentError(f"eigh: argument 'UPLO' must be 'L' or 'U'; got: {UPLO!r}")
     w, v = np.linalg.eigh(x._data, UPLO=UPLO)
-    return tuple(record("eigh", [w, v], (x,), _EIGH, (x, w, v, UPLO)))
+    # (copies for the rule: writing an output in place must not change the gradient)
+    return tuple(record("eigh", [w, v], (x,), _EIGH, (x, w.copy(), v.copy(), UPLO)))
 
 
 def _eigh_grad(gs, x, w, v, uplo):
