@@ -37,6 +37,11 @@ class SetValueShapeError(ShapeError, AssertionError):
     AssertionError there; this class is both, so either ``except`` catches it."""
 
 
+class AssertedShapeError(ShapeError, AssertionError):
+    """A shape Paddle checks with a Python assert (cholesky's square input): both a ValueError
+    and Paddle's AssertionError, so either ``except`` catches it."""
+
+
 class DTypeError(OpArgumentError, TypeError):
     """An argument has a dtype the op does not accept."""
 

@@ -71,6 +71,12 @@ SAME_NAME = {
     more_linalg: "tensordot baddbmm cdist trapezoid cumulative_trapezoid",
 }
 
+# paddle.linalg's decompositions that Paddle 3.3.1 also has as Tensor methods
+from .functional import decompositions  # noqa: E402  (kept with its table entry)
+# (norm: Tensor.norm is paddle.linalg.norm, a matrix norm over two axes; it replaces reduction's)
+SAME_NAME[decompositions] = ("slogdet cholesky cholesky_solve cholesky_inverse eigvalsh qr pinv "
+                             "lstsq cond lu lu_unpack cov corrcoef norm")
+
 # in place, the result written into the tensor: (method, op, NumPy ufunc for a plain write,
 # whether the op's gradient reads x, so the graph needs a copy of the old x)
 IN_PLACE = [

@@ -2,8 +2,9 @@
 
 matmul (batching and broadcasting), mm, bmm, dot, inner, outer; inv, det, solve (Paddle's
 paddle.linalg.inv, det, solve and paddle.inverse), batched over leading axes; the rest of
-paddle.linalg built on them: norm, vector_norm, matrix_norm, matrix_power, multi_dot,
-matrix_transpose. ``opsdk.linalg`` (opsdk/linalg.py) is the public namespace over this module.
+paddle.linalg built on them: vector_norm, matrix_power, multi_dot, matrix_transpose (norm and
+matrix_norm, which need an SVD for some p, are in decompositions.py). ``opsdk.linalg``
+(opsdk/linalg.py) is the public namespace over this module.
 """
 import math
 
@@ -11,14 +12,13 @@ import numpy as np
 
 from ..autograd.record import OUTPUT, record
 from ..errors import (ArgumentTypeError, DTypeError, OpArgumentError, PreconditionShapeError,
-                      ShapeError, UnsupportedError)
+                      ShapeError)
 from ..tensor import Tensor, tensor_arg
 from . import cast_policy, maths
 from .casting import cast
 from .creation import eye
-from .reduction import amax, amin, norm as _p_norm, sum as _sum
+from .reduction import norm as _p_norm, sum as _sum
 from .shape import broadcast_to, reshape, squeeze, transpose, unsqueeze
-from .unary import abs as _abs
 
 
 def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
@@ -291,39 +291,6 @@ _SOLVE = (_solve_grad_in_x, _solve_grad_in_y)
 def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None):
     """The p-norm of x's elements over axis (all of them when None)."""
     return _p_norm(x, p=p, axis=axis, keepdim=keepdim)
-
-
-def matrix_norm(x, p="fro", axis=(-2, -1), keepdim=False, name=None):
-    """A matrix norm over the two axes: 'fro', or 1, -1, inf, -inf (max/min absolute column or
-    row sum). The 2-norm and the nuclear norm need an SVD, which opsdk does not provide."""
-    axis = list(axis)
-    if len(axis) != 2:
-        raise OpArgumentError(f"matrix_norm: argument 'axis' must name two axes; got: {axis}")
-    if p == "fro":
-        return vector_norm(x, 2.0, axis, keepdim)
-    if p in ("nuc", 2, -2):
-        raise UnsupportedError(f"matrix_norm: p={p!r} needs a singular value decomposition, "
-                               f"which opsdk does not provide; supported: 'fro', 1, -1, inf, -inf")
-    if p not in (1, -1, float("inf"), float("-inf")):
-        raise OpArgumentError(f"matrix_norm: argument 'p' must be 'fro', 1, -1, inf or -inf; got: {p!r}")
-    rows, cols = axis
-    summed, over = (rows, cols) if abs(p) == 1 else (cols, rows)
-    sums = _sum(_abs(x), axis=summed, keepdim=True)
-    pick = amax if p > 0 else amin
-    out = pick(sums, axis=over, keepdim=True)
-    return out if keepdim else squeeze(out, axis)
-
-
-def norm(x, p=None, axis=None, keepdim=False, name=None):
-    """Paddle's linalg.norm: the 2-norm of all elements by default; a vector norm over one axis,
-    a matrix norm over two (there p must be given: Paddle's default is the spectral norm)."""
-    if axis is not None and isinstance(axis, (list, tuple)) and len(axis) == 2:
-        if p is None:  # Paddle's default over two axes is the spectral norm, not Frobenius
-            raise UnsupportedError("norm: over two axes p=None is the spectral norm (as in Paddle), "
-                                   "which needs a singular value decomposition opsdk does not "
-                                   "provide; pass p='fro' for the Frobenius norm")
-        return matrix_norm(x, p, axis, keepdim)
-    return vector_norm(x, 2.0 if p is None or p == "fro" else p, axis, keepdim)
 
 
 def matrix_transpose(x, name=None):

@@ -35,7 +35,8 @@ import re
 
 # exp(-abs(u)) is the SDK's way to say an exp's argument is never positive (a cheaper float32
 # exp): the elementwise bodies' rewrite, shared
-from opsdk.kernels.elementwise.bodies import _EXP_NONPOSITIVE, C_NAMES, _exp_of_minus_abs
+from opsdk.kernels.elementwise.bodies import EXP_NONPOSITIVE as _EXP_NONPOSITIVE, C_NAMES
+from opsdk.kernels.elementwise.bodies import exp_of_minus_abs as _exp_of_minus_abs
 from opsdk.kernels.rows.statements import COLUMN, PANEL, ROW
 
 BLOCK = 256  # threads per CUDA block: the declared adapter's launch (launch_1d's default)

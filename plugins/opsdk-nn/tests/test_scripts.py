@@ -108,5 +108,5 @@ def test_the_recorded_simulator_verdicts_name_every_first_party_cuda_kernel():
     with open(os.path.join(PACK, "gpu_check_simulated.md"), encoding="utf-8") as f:
         table = f.read()
     for kernel in ("opsdk.erf", "example.swish_value", "nn.layer_norm_backward", "nn.cross_entropy_backward",
-                   "nn.softmax_backward", "nn.log_softmax_forward", "nn.mish_bwd2", "gpucheck_tpl.smooth_value"):
+                   "nn.softmax_backward", "nn.log_softmax_forward", "nn.mish_grad2", "gpucheck_tpl.smooth_value"):
         assert f"| kernel {kernel} | pass (" in table
