@@ -109,6 +109,8 @@ CASES = {
     "interpolate size [-1, 2]": lambda P: F(P).interpolate(
         T(P, np.ones((1, 2, 4, 4), np.float32)), size=[-1, 2]),
     "getitem step 0": lambda P: T(P, A23)[::0],
+    "clip of bool": lambda P: P.clip(T(P, B23), 0, 1),
+    "matmul of bool": lambda P: P.matmul(T(P, B23), T(P, B23.T)),
 }
 
 

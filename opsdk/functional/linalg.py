@@ -17,6 +17,7 @@ from ..tensor import Tensor, tensor_arg
 from . import cast_policy, maths
 from .casting import cast
 from .creation import eye
+from .op_args import not_bool
 from .reduction import norm as _p_norm, sum as _sum
 from .shape import broadcast_to, reshape, squeeze, transpose, unsqueeze
 
@@ -38,6 +39,7 @@ def plain_matmul(x, y, transpose_x=False, transpose_y=False):
     x = tensor_arg(x, "matmul", "x")
     y = tensor_arg(y, "matmul", "y")
     x, y = _same_dtype(x, y)
+    not_bool(x, "matmul"), not_bool(y, "matmul", "y")  # Paddle has no bool matmul kernel
     if x.ndim == 0 or y.ndim == 0:
         raise ShapeError(f"matmul: arguments 'x' and 'y' must have at least 1 dimension (as in "
                          f"Paddle); got: shapes {list(x.shape)} and {list(y.shape)}")

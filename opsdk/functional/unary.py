@@ -8,7 +8,7 @@ and on Tensors (create_graph) alike.
 import numpy as np
 
 from ..autograd.record import OUTPUT, needs_grad, record
-from ..errors import DTypeError
+from ..errors import DTypeError, NoKernelDTypeError
 from ..tensor import Tensor, _wrap, as_array, tensor_arg
 from . import maths
 from .casting import float_arg
@@ -186,7 +186,9 @@ def clip(x, min=None, max=None, name=None):
     xd = x._data
     # a missing bound is the dtype's finite extreme, as in Paddle (so clip(-inf) is finite)
     if xd.dtype.kind not in "fiu":
-        raise DTypeError(f"clip: argument 'x' must be a float or integer tensor; got: {xd.dtype}")
+        # Paddle has no bool (or complex) clip kernel: a RuntimeError there
+        raise NoKernelDTypeError(f"clip: argument 'x' must be a float or integer tensor; got: "
+                                 f"{xd.dtype}")
     info = np.finfo(xd.dtype) if xd.dtype.kind == "f" else np.iinfo(xd.dtype)
     lo = info.min if lo is None else lo
     hi = info.max if hi is None else hi

@@ -487,6 +487,32 @@ case("Tensor.__lt__", "None", lambda P: T(P, A23) < None)
 case("Tensor.__eq__", "shapes [2,3] and [4]", lambda P: T(P, A23) == T(P, A4))
 
 
+case("sum", "dtype 'foo'", lambda P: P.sum(T(P, A23), dtype="foo"))
+case("squeeze", "axis list out of range", lambda P: P.squeeze(T(P, A23), [0, 4]))
+case("unsqueeze", "axis repeated", lambda P: P.unsqueeze(T(P, A23), [0, 0]))
+case("clip", "bool input", lambda P: P.clip(T(P, B23), 0, 1))
+case("F.cross_entropy", "axis 2", lambda P: F(P).cross_entropy(T(P, A23), T(P, [0, 1]), axis=2))
+case("F.log_softmax", "axis -3", lambda P: F(P).log_softmax(T(P, A23), axis=-3))
+case("F.relu", "bool input", lambda P: F(P).relu(T(P, B23)))
+case("F.gelu", "bool input", lambda P: F(P).gelu(T(P, B23)))
+case("F.mse_loss", "int32 input", lambda P: F(P).mse_loss(T(P, I23), T(P, I23)))
+case("F.l1_loss", "bool input", lambda P: F(P).l1_loss(T(P, B23), T(P, B23)))
+case("F.linear", "weight 1-d", lambda P: F(P).linear(T(P, A23), T(P, A23[0])))
+case("F.embedding", "negative id", lambda P: F(P).embedding(T(P, [0, -1]), T(P, W45)))
+case("mean", "int32 input", lambda P: P.mean(T(P, I23)))
+case("matmul", "bool inputs", lambda P: P.matmul(T(P, B23), T(P, B23.T)))
+case("transpose", "None perm", lambda P: P.transpose(T(P, A23), None))
+case("index_select", "2-d index", lambda P: P.index_select(T(P, A23), T(P, [[0, 1]]), axis=1))
+case("take_along_axis", "index out of range", lambda P: P.take_along_axis(
+    T(P, A23), T(P, [[0], [7]]), axis=1))
+case("scatter", "updates of another shape", lambda P: P.scatter(T(P, A23), T(P, [0, 1]), T(P, A4)))
+case("cumsum", "dtype 'foo'", lambda P: P.cumsum(T(P, A23), dtype="foo"))
+case("Tensor.__getitem__", "a string", lambda P: T(P, A23)["a"])
+case("Tensor.__setitem__", "a string value", lambda P: T(P, A23).__setitem__(0, "a"))
+case("Tensor.reshape", "None", lambda P: T(P, A23).reshape(None))
+case("Tensor.sum", "bool input, axis 2", lambda P: T(P, B23).sum(axis=2))
+
+
 # ---------------------------------------------------------------------------------------------
 # cases where opsdk refuses on purpose what Paddle 3.3.1 "accepts" with garbage or a crash
 
@@ -512,6 +538,8 @@ NOTED = {
     "full: string fill value": "Paddle fills with zeros for the fill value 'a'",
     "F.normalize: 0-d input": (
         "Paddle returns garbage (normalize(0.5) is 5e11) and, with axis=-1, ends the process"),
+    "F.embedding: negative id": (
+        "Paddle returns garbage for the id -1 (uninitialised memory; -3 it refuses)"),
     "expand: size -2": "Paddle reads the size -2 as 0 (a [0, 3] result)",
     "Tensor.expand: size -2": "Paddle reads the size -2 as 0 (a [0, 3] result)",
     "allclose: empty and [2,3]": (

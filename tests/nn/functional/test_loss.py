@@ -233,3 +233,11 @@ def test_mse_loss_gradient_is_two_diff_over_n_for_both_arguments():
 def test_mse_loss_gradients_match_numeric_to_second_order(reduction):
     assert_gradients(lambda a, b: F.mse_loss(a, b, reduction=reduction),
                      [signed(2, 3, seed=1), signed(2, 3, seed=2)])
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_mse_loss_of_integer_tensors_stays_integer_as_paddle(reduction):
+    from helpers.frameworks import assert_same_as_paddle
+    x = np.array([[0, 3, 5], [2, 7, 1]])
+    assert_same_as_paddle(lambda P, a, b: P.nn.functional.mse_loss(a, b, reduction=reduction),
+                          [x, x[::-1]], ["int32", "int32"], diff=())
