@@ -302,9 +302,13 @@ class Stage:
                 f"    const int64_t opsdk_blocks = (opsdk_inner + {LANES - 1}) / {LANES};\n"
                 "    for (int64_t opsdk_p = lo; opsdk_p < hi; opsdk_p++) {\n"
                 f"        const int64_t opsdk_ob = opsdk_p / opsdk_blocks, opsdk_c0 = (opsdk_p % opsdk_blocks) * {LANES};\n"
-                f"        const int64_t opsdk_w = opsdk_inner - opsdk_c0 < {LANES} ? opsdk_inner - opsdk_c0 : {LANES};\n"
+                f"        const int64_t opsdk_width = opsdk_inner - opsdk_c0 < {LANES} ? opsdk_inner - opsdk_c0 : {LANES};\n"
                 "        const int64_t o = opsdk_ob * K * opsdk_inner + opsdk_c0, opsdk_q = opsdk_ob * opsdk_inner + opsdk_c0;\n"
-                f"        (void)opsdk_q;\n{body}\n    }}\n}}")
+                # a full panel: loops over a constant count of lanes, whose arrays the compiler keeps in
+                # registers across the loop over K (a load and a store a vector and array less: the
+                # max pass of softmax along axis 0 went from 0.84x to 1.12x the hand-written panels)
+                f"        (void)opsdk_q;\n        if (opsdk_width == {LANES}) {{\n        const int64_t opsdk_w = {LANES};\n"
+                f"{body}\n        }} else {{\n        const int64_t opsdk_w = opsdk_width;\n{body}\n        }}\n    }}\n}}")
 
     def _statements(self, emit_pass, forms, layout=ROW, scalar=lambda text: text):
         """The statements of one row in order: each pass as ``emit_pass(pass, stash)`` writes it, each

@@ -84,8 +84,8 @@ def test_a_shorthand_calling_a_function_is_computed_once_and_kept_in_the_output(
     assert f"y[o + j] = (T)({e}); opsdk_l_s[opsdk_l] += (T)(({e})); }}" in c
     assert "{ y[o + j] = (T)(y[o + j] * opsdk_v_inv); }" in c
     # both dtypes; the one-block loops and the blocks loops (lane groups, the last group) and the
-    # panel: the store and the sum's term (one exp to the compiler)
-    assert c.count("exp_nonpositive(") == 20
+    # panels (full, partial): the store and the sum's term (one exp to the compiler)
+    assert c.count("exp_nonpositive(") == 24
 
 
 def test_max_is_nan_where_the_row_holds_nan_as_numpy():
@@ -150,6 +150,9 @@ def test_with_axis_rows_along_the_middle_axis_run_in_place_a_panel_of_lanes_at_a
     c = SOFTMAX.OP.c_code()
     assert "void softmax_forward_f32(const float *x, float *y, int64_t rows, int64_t K, int64_t opsdk_inner)" in c
     assert "for (int64_t j = 0; j < K; j++) { OPSDK_SIMD for (int64_t opsdk_k = 0; opsdk_k < opsdk_w; opsdk_k++)" in c
+    # a full panel: a constant count of lanes (their arrays stay in registers), a partial one as wide as it is
+    assert "if (opsdk_width == 64) {\n        const int64_t opsdk_w = 64;" in c
+    assert "} else {\n        const int64_t opsdk_w = opsdk_width;" in c
 
 
 def test_cuda_reduces_per_block_and_sums_features_in_row_parts():
