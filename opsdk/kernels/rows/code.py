@@ -549,21 +549,51 @@ _COMBINE = {"sum": "{a} + {b}", "max": "{b} > {a} ? {b} : {a}", "min": "{b} < {a
 
 
 def _lanes_tree(how, T, sfx, lanes):
-    """The C function combining ``lanes`` T's as a tree for a reduction ``how`` (opsdk_lanes_<how>_<sfx>)."""
-    lines, source, width = [], "l", lanes
+    """The C function combining ``lanes`` T's as a tree for a reduction ``how`` (opsdk_lanes_<how>_<sfx>):
+    lane k with lane k + half, then the halves' halves... With GCC's vector types (GCC, clang) the
+    levels of 16 bytes or more are vector instructions (the compiler vectorizes a tree written
+    with arrays only now and then: in a pass with two sums, never); other compilers, the same
+    order in scalars."""
+    size = 64 // lanes
+    scalar, source, width = [], "l", lanes
     while width > 2:
         width //= 2
-        target = f"h{width}"
         both = _COMBINE[how].format(a=f"{source}[k]", b=f"{source}[k + {width}]")
-        lines.append(f"    {T} {target}[{width}]; for (int k = 0; k < {width}; k++) {target}[k] = {both};")
-        source = target
-    last = _COMBINE[how].format(a=f"{source}[0]", b=f"{source}[1]")
-    return (f"static inline OPSDK_ALWAYS_INLINE {T} opsdk_lanes_{how}_{sfx}(const {T} *l) {{\n" + "\n".join(lines)
-            + f"\n    return {last};\n}}")
+        scalar.append(f"    {T} h{width}[{width}]; for (int k = 0; k < {width}; k++) h{width}[k] = {both};")
+        source = f"h{width}"
+    scalar.append(f"    return {_COMBINE[how].format(a=f'{source}[0]', b=f'{source}[1]')};")
+    vector, source, width = [], None, lanes
+    while width * size > 16:
+        width //= 2
+        v, i, nbytes = f"opsdk_{sfx}x{width}", f"opsdk_i{8 * size}x{width}", width * size
+        low, high = ("l", f"l + {width}") if source is None else (f"&{source}", f"(const {T} *)&{source} + {width}")
+        vector.append(f"    {v} h{width}, u{width}; memcpy(&h{width}, {low}, {nbytes}); memcpy(&u{width}, {high}, {nbytes});")
+        if how == "sum":
+            vector.append(f"    h{width} = h{width} + u{width};")
+        else:  # the select of a > b (b < a for min): C has no ?: on vectors
+            cmp = f"u{width} > h{width}" if how == "max" else f"u{width} < h{width}"
+            vector.append(f"    {{ const {i} m = {cmp}; h{width} = ({v})(((({i})u{width}) & m) | ((({i})h{width}) & ~m)); }}")
+        source = f"h{width}"
+    elements = [f"{source}[{k}]" for k in range(width)]
+    while len(elements) > 1:  # the last levels in scalars: elements of the last vector
+        half = len(elements) // 2
+        both = [_COMBINE[how].format(a=elements[k], b=elements[k + half]) for k in range(half)]
+        if half == 1:
+            vector.append(f"    return {both[0]};")
+            break
+        vector.append(f"    const {T} " + ", ".join(f"g{half}_{k} = {e}" for k, e in enumerate(both)) + ";")
+        elements = [f"g{half}_{k}" for k in range(half)]
+    head = f"static inline OPSDK_ALWAYS_INLINE {T} opsdk_lanes_{how}_{sfx}(const {T} *l) {{\n"
+    return (f"#if defined(__GNUC__)\n{head}" + "\n".join(vector) + f"\n}}\n#else\n{head}" + "\n".join(scalar)
+            + "\n}\n#endif")
 
 
-_C_HEAD += "\n".join(_lanes_tree(how, T, sfx, 64 // size) for sfx, T, size in (("f32", "float", 4), ("f64", "double", 8))
-                     for how in _COMBINE) + "\n"
+_C_HEAD += ("#include <string.h>\n#if defined(__GNUC__)\n" + "".join(
+    f"typedef {T} opsdk_{sfx}x{w} __attribute__((vector_size({w * size})));\n"
+    f"typedef int{8 * size}_t opsdk_i{8 * size}x{w} __attribute__((vector_size({w * size})));\n"
+    for sfx, T, size in (("f32", "float", 4), ("f64", "double", 8)) for w in (64 // size // 2, 64 // size // 4))
+    + "#endif\n" + "\n".join(_lanes_tree(how, T, sfx, 64 // size)
+                               for sfx, T, size in (("f32", "float", 4), ("f64", "double", 8)) for how in _COMBINE) + "\n")
 
 
 def c_code(stages):

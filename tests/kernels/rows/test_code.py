@@ -29,6 +29,7 @@ def test_c_reductions_keep_lanes_added_as_a_tree_and_sums_add_blocks_in_double()
     assert "reduction(" not in rms  # no omp simd reduction: its sum adds the lanes one after the other
     assert "opsdk_l_top[opsdk_l] = -INFINITY;" in softmax and "const T opsdk_a_top = opsdk_lanes_max(opsdk_l_top);" in softmax
     assert "h8[k] = l[k] + l[k + 8];" in rms and "h4[k] = l[k] + l[k + 4];" in rms  # float32: 16 lanes, float64: 8
+    assert "h8 = h8 + u8;" in rms  # GCC and clang: the same tree in vector types
     assert "#define exp opsdk_exp_f32" in softmax and "#define sqrt" not in softmax
     # exp(-abs(u)): the argument is never positive, the float32 exp without an overflow side
     assert "#define opsdk_exp_nonpositive opsdk_exp_neg_f32" in softmax
