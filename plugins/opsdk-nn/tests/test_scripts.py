@@ -45,6 +45,19 @@ def test_benchmark_times_the_loops_the_sdk_wrote_at_another_revision_in_the_same
 
 
 @pytest.mark.slow
+def test_benchmark_times_the_row_ops_the_sdk_wrote_at_another_revision_in_the_same_run():
+    done = _run(os.path.join("benchmarks", "fused_ops.py"), "--rows-only", "--n", "20000", "--repeat", "1",
+                "--before", "HEAD")
+    assert done.returncode == 0, done.stderr
+    assert "and as the SDK wrote them at HEAD" in done.stdout and "before / new" in done.stdout
+    for op in ("softmax", "log_softmax", "layer_norm", "rms_norm", "cross_entropy"):
+        for stage in ("forward", "backward"):  # the team's table, in cache, short rows
+            rows = re.findall(rf"^{op} +{stage} .* ([\d.]+)x +[\d.]+ +([\d.]+)x$", done.stdout, re.M)
+            assert len(rows) == 3 and all(float(r) > 0 for row in rows for r in row), done.stdout
+    assert len(re.findall(r"^(?:log_)?softmax \[.* ([\d.]+)x$", done.stdout, re.M)) == 8  # along another axis
+
+
+@pytest.mark.slow
 def test_gpu_check_runs_on_the_simulator_and_prints_its_verdicts():
     env = {k: v for k, v in os.environ.items() if k != "OPSDK_CUDA_SIM"}
     done = subprocess.run([sys.executable, "gpu_check.py", "--simulate", "--ops", "opsdk.erf", "--skip-tests"],
