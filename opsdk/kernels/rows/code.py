@@ -16,15 +16,18 @@ computed once: its first pass stores it in that output, which the later pass rea
 first pass.
 
 - C: the rows in chunks on the OpenMP team above OPSDK_OMP_MIN elements (OPSDK_PARALLEL_CHUNKS),
-  each pass vectorized (``omp simd``; a sum in T's lanes by blocks of 1024 elements, the blocks in
-  double; max/min with a NaN flag), compiled for
-  AVX-512/AVX2/x86-64 (OPSDK_CLONES). Per-feature outputs: each of a fixed number of row parts
-  (a function of rows and K alone, so the sums do not depend on the thread count) adds its rows
-  into its own double partials, added up in order at the end; where those cannot be allocated,
-  a column pass of its own (blocks of 64 features summed over the rows in order).
+  each pass vectorized (``omp simd``; each reduction in 64 bytes of T's lanes, element j in lane
+  j % lanes, the lanes combined as a tree at the end: a few vector instructions, the same order
+  whatever the vector width; a sum by blocks of 1024 elements, the blocks in double; max/min
+  with a NaN flag), compiled for AVX-512/AVX2/x86-64 (OPSDK_CLONES). Per-feature outputs: each
+  of a fixed number of row parts (a function of rows and K alone, so the sums do not depend on
+  the thread count; one below OPSDK_OMP_MIN elements) adds its rows into its own double
+  partials, added up in order at the end; where those cannot be allocated, a column pass of its
+  own (blocks of 64 features summed over the rows in order).
 - With ``axis`` (rows along the middle axis of [outer, K, inner], in place; the functions take
   ``opsdk_inner``): C a panel of LANES neighbouring rows at a time, the loop over K outside and
-  the vectorized loop over the lanes (the contiguous inner axis) inside; CUDA a thread per row.
+  the vectorized loop over the lanes (the contiguous inner axis) inside, of the constant count
+  LANES in a full panel (the lanes' arrays stay in registers); CUDA a thread per row.
 - CUDA: a block per row (grid-stride over rows), block reductions by warp shuffles and shared
   memory (``opsdk/rows.cuh``); per-feature outputs in blocks of 32 features x a part of the
   rows (8 warps over the part's rows, added in shared memory in order) writing double partials

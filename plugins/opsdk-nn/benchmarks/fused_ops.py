@@ -460,7 +460,7 @@ def main(argv=None):
                         help=f"git revision with the hand-written activation loops (default {BASELINE})")
     parser.add_argument("--rows-baseline", default=ROWS_BASELINE,
                         help=f"git revision with the hand-written row kernels (default {ROWS_BASELINE})")
-    parser.add_argument("--loops-only", action="store_true", help="only the loops tables")
+    parser.add_argument("--loops-only", action="store_true", help="only the activation loops' tables")
     parser.add_argument("--rows-only", action="store_true", help="only the row ops' loops tables")
     parser.add_argument("--before", metavar="REV",
                         help="also time the loops the SDK wrote from the same bodies at this git revision "
@@ -480,7 +480,8 @@ def main(argv=None):
     print(f"in-place streaming bandwidth (C, x *= a over {max(args.n, STREAM_MIN) * 4 / 1e6:.0f} MB): {stream:.1f} GB/s")
     if not args.loops_only and not args.rows_only:
         print_steps(args, torch, rng, stream)
-    print_row_loops(args)
+    if not args.loops_only:
+        print_row_loops(args)
     if args.rows_only:
         return
     old = old_loops(args.baseline)
