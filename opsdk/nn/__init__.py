@@ -14,6 +14,11 @@ from .layer import Layer
 from .linear import Linear
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, KLDivLoss, L1Loss, MSELoss,
                    HuberLoss, NLLLoss, SmoothL1Loss)
+from .loss import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, MarginRankingLoss,
+                   MultiLabelMarginLoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
+                   PairwiseDistance, PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss,
+                   TripletMarginWithDistanceLoss)
+from .loss import METRIC_LOSSES as _METRIC_LOSSES
 from .norm import GroupNorm, InstanceNorm1D, InstanceNorm2D, InstanceNorm3D, LayerNorm
 from .padding import *  # noqa: F401,F403  (Pad1D/2D/3D and the fixed-mode ones, with aliases)
 from .padding import __all__ as _PADDING_LAYERS
@@ -49,4 +54,5 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "KLDivLoss", "ClipGradByGlobalNorm", "ClipGradByNorm", "ClipGradByValue",
            "ParamAttr", "Parameter", "create_parameter", "recompute_sequential",
            "SparseRowGrad", "SparseGradTensor", "functional", "initializer", "utils",
-           "Upsample", "UpsamplingNearest2D", "UpsamplingBilinear2D", *_PADDING_LAYERS]
+           "Upsample", "UpsamplingNearest2D", "UpsamplingBilinear2D", *_PADDING_LAYERS,
+           *_METRIC_LOSSES]

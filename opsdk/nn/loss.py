@@ -1,7 +1,8 @@
 """Loss layers over opsdk.nn.functional: cross entropy, MSE, L1, smooth L1 (Huber), BCE, NLL,
-KL."""
-from .functional import loss_extra
+KL; and the margin, embedding and likelihood losses (loss_metric)."""
+from .functional import loss_extra, loss_metric
 from .functional.loss import cross_entropy, mse_loss
+from ..errors import ArgumentTypeError
 from .layer import Layer
 
 
@@ -93,3 +94,114 @@ class KLDivLoss(_Loss):
 
     def __init__(self, reduction="mean", log_target=False):
         super().__init__(reduction=reduction, log_target=log_target)
+
+
+class _LossN(Layer):
+    """A layer over a functional loss (or distance) of several inputs: the constructor takes
+    the function's options (``_options``: names and defaults, in Paddle's order, positionally
+    or by name; ``name`` is accepted and unused); forward(*inputs) calls the function."""
+
+    _fn = None
+    _options = ()
+
+    def __init__(self, *args, name=None, **kwargs):
+        super().__init__()
+        op = type(self).__name__
+        names = [k for k, _ in self._options]
+        if len(args) > len(names):
+            raise ArgumentTypeError(f"{op}: takes at most {len(names)} positional options "
+                                    f"({', '.join(names)}); got: {len(args)}")
+        unknown = sorted(set(kwargs) - set(names))
+        if unknown:
+            raise ArgumentTypeError(f"{op}: unexpected option(s) {unknown}; expected: some of "
+                                    f"{names}")
+        opts = dict(self._options)
+        opts.update(zip(names, args))
+        opts.update(kwargs)
+        self._opts = opts
+
+    def forward(self, *inputs):
+        return type(self)._fn(*inputs, **self._opts)
+
+    def extra_repr(self):
+        return ", ".join(f"{k}={v!r}" for k, v in self._opts.items())
+
+
+class MarginRankingLoss(_LossN):
+    """``F.margin_ranking_loss``: call as layer(input, other, label)."""
+    _fn = staticmethod(loss_metric.margin_ranking_loss)
+    _options = (('margin', 0.0), ('reduction', 'mean'))
+
+
+class HingeEmbeddingLoss(_LossN):
+    """``F.hinge_embedding_loss``: call as layer(input, label)."""
+    _fn = staticmethod(loss_metric.hinge_embedding_loss)
+    _options = (('margin', 1.0), ('reduction', 'mean'))
+
+
+class CosineEmbeddingLoss(_LossN):
+    """``F.cosine_embedding_loss``: call as layer(input1, input2, label)."""
+    _fn = staticmethod(loss_metric.cosine_embedding_loss)
+    _options = (('margin', 0), ('reduction', 'mean'))
+
+
+class SoftMarginLoss(_LossN):
+    """``F.soft_margin_loss``: call as layer(input, label)."""
+    _fn = staticmethod(loss_metric.soft_margin_loss)
+    _options = (('reduction', 'mean'),)
+
+
+class TripletMarginLoss(_LossN):
+    """``F.triplet_margin_loss``: call as layer(input, positive, negative)."""
+    _fn = staticmethod(loss_metric.triplet_margin_loss)
+    _options = (('margin', 1.0), ('p', 2.0), ('epsilon', 1e-06), ('swap', False), ('reduction',
+                'mean'))
+
+
+class TripletMarginWithDistanceLoss(_LossN):
+    """``F.triplet_margin_with_distance_loss``: call as layer(input, positive, negative)."""
+    _fn = staticmethod(loss_metric.triplet_margin_with_distance_loss)
+    _options = (('distance_function', None), ('margin', 1.0), ('swap', False), ('reduction',
+                'mean'))
+
+
+class MultiMarginLoss(_LossN):
+    """``F.multi_margin_loss``: call as layer(input, label)."""
+    _fn = staticmethod(loss_metric.multi_margin_loss)
+    _options = (('p', 1), ('margin', 1.0), ('weight', None), ('reduction', 'mean'))
+
+
+class MultiLabelMarginLoss(_LossN):
+    """``F.multi_label_margin_loss``: call as layer(input, label)."""
+    _fn = staticmethod(loss_metric.multi_label_margin_loss)
+    _options = (('reduction', 'mean'),)
+
+
+class MultiLabelSoftMarginLoss(_LossN):
+    """``F.multi_label_soft_margin_loss``: call as layer(input, label)."""
+    _fn = staticmethod(loss_metric.multi_label_soft_margin_loss)
+    _options = (('weight', None), ('reduction', 'mean'))
+
+
+class PoissonNLLLoss(_LossN):
+    """``F.poisson_nll_loss``: call as layer(input, label)."""
+    _fn = staticmethod(loss_metric.poisson_nll_loss)
+    _options = (('log_input', True), ('full', False), ('epsilon', 1e-08), ('reduction', 'mean'))
+
+
+class GaussianNLLLoss(_LossN):
+    """``F.gaussian_nll_loss``: call as layer(input, label, variance)."""
+    _fn = staticmethod(loss_metric.gaussian_nll_loss)
+    _options = (('full', False), ('epsilon', 1e-06), ('reduction', 'mean'))
+
+
+class PairwiseDistance(_LossN):
+    """``F.pairwise_distance``: call as layer(x, y)."""
+    _fn = staticmethod(loss_metric.pairwise_distance)
+    _options = (('p', 2.0), ('epsilon', 1e-06), ('keepdim', False))
+
+
+METRIC_LOSSES = ["MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss",
+                 "SoftMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
+                 "MultiMarginLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss",
+                 "PoissonNLLLoss", "GaussianNLLLoss", "PairwiseDistance"]

@@ -10,6 +10,8 @@ from .common import dropout, linear
 from .conv import avg_pool2d, batch_norm, conv1d, conv2d, max_pool2d
 from .input import embedding, embedding_renorm_  # noqa: F401 (Paddle has it here, outside __all__)
 from .loss import cross_entropy, mse_loss
+from .loss_metric import *  # noqa: F401,F403  (margin, embedding, likelihood losses)
+from .loss_metric import __all__ as _LOSS_METRIC
 from .loss_extra import (binary_cross_entropy, binary_cross_entropy_with_logits, kl_div,
                          l1_loss, label_smooth, nll_loss, smooth_l1_loss,
                          softmax_with_cross_entropy, square_error_cost)
@@ -32,7 +34,7 @@ __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "so
            "max_pool2d", "avg_pool2d", "batch_norm", "max_pool1d", "avg_pool1d",
            "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
            "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "group_norm",
-           "instance_norm", "pad", "zeropad2d", "interpolate", "upsample"]
+           "instance_norm", "pad", "zeropad2d", "interpolate", "upsample", *_LOSS_METRIC]
 
 
 def _in_place(fn, name):
