@@ -203,7 +203,7 @@ UNSUPPORTED = {
     },
     'optimizer': {
         'optimizer': (
-            "ASGD Adadelta LBFGS NAdam RAdam Rprop "
+            "LBFGS "
         ),
     },
     'amp': {
