@@ -3,15 +3,15 @@ from . import functional, initializer, utils
 from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Swish, Tanh
 from .activation_extra import (CELU, ELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish,
                                Hardtanh, LogSigmoid, Mish, PReLU, ReLU6, Softplus, Softshrink,
-                               Softsign, Tanhshrink, ThresholdedReLU)
+                               Softsign, Tanhshrink, ThresholdedReLU, Maxout, Softmax2D)
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from .common import CosineSimilarity, Flatten, Identity, Unflatten
-from .container import LayerDict, LayerList, ParameterList, Sequential
+from .container import LayerDict, LayerList, ParameterDict, ParameterList, Sequential
 from .conv import AvgPool2D, BatchNorm1D, BatchNorm2D, Conv1D, Conv2D, MaxPool2D
-from .dropout import Dropout
+from .dropout import AlphaDropout, Dropout, Dropout2D, Dropout3D, FeatureAlphaDropout, RReLU
 from .embedding import Embedding
 from .layer import Layer
-from .linear import Linear
+from .linear import Bilinear, Linear
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, KLDivLoss, L1Loss, MSELoss,
                    HuberLoss, NLLLoss, SmoothL1Loss)
 from .loss import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, MarginRankingLoss,
@@ -55,4 +55,5 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "ParamAttr", "Parameter", "create_parameter", "recompute_sequential",
            "SparseRowGrad", "SparseGradTensor", "functional", "initializer", "utils",
            "Upsample", "UpsamplingNearest2D", "UpsamplingBilinear2D", *_PADDING_LAYERS,
-           *_METRIC_LOSSES]
+           *_METRIC_LOSSES, "Bilinear", "Dropout2D", "Dropout3D", "AlphaDropout",
+           "FeatureAlphaDropout", "RReLU", "Maxout", "Softmax2D", "ParameterDict"]

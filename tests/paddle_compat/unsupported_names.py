@@ -153,10 +153,6 @@ UNSUPPORTED = {
         'distributed': (
             "SyncBatchNorm "
         ),
-        'layer': (
-            "AlphaDropout Bilinear Dropout2D Dropout3D FeatureAlphaDropout Maxout "
-            "ParameterDict RReLU Softmax2D "
-        ),
         'loss': (
             "AdaptiveLogSoftmaxWithLoss CTCLoss "
             "HSigmoidLoss "
@@ -183,10 +179,6 @@ UNSUPPORTED = {
             "flash_attn_varlen_qkvpacked flashmask_attention gather_tree margin_cross_entropy "
             "moe_permute moe_unpermute scaled_dot_product_attention sequence_mask "
             "sparse_attention swiglu "
-        ),
-        'layer': (
-            "alpha_dropout bilinear dropout1d dropout2d dropout3d feature_alpha_dropout "
-            "gumbel_softmax maxout rrelu "
         ),
         'loss': (
             "adaptive_log_softmax_with_loss ctc_loss "

@@ -7,6 +7,9 @@ from .activation_extra import (celu, elu, glu, hardshrink, hardsigmoid, hardswis
                                log_sigmoid, logsigmoid, mish, prelu, relu6, selu, softplus,
                                softshrink, softsign, tanhshrink, thresholded_relu)
 from .common import dropout, linear
+from .common_extra import bilinear, maxout
+from .dropout_extra import *  # noqa: F401,F403  (channel and alpha dropout, rrelu, gumbel)
+from .dropout_extra import __all__ as _DROPOUT_EXTRA
 from .conv import avg_pool2d, batch_norm, conv1d, conv2d, max_pool2d
 from .input import embedding, embedding_renorm_  # noqa: F401 (Paddle has it here, outside __all__)
 from .loss import cross_entropy, mse_loss
@@ -34,7 +37,8 @@ __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "so
            "max_pool2d", "avg_pool2d", "batch_norm", "max_pool1d", "avg_pool1d",
            "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
            "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "group_norm",
-           "instance_norm", "pad", "zeropad2d", "interpolate", "upsample", *_LOSS_METRIC]
+           "instance_norm", "pad", "zeropad2d", "interpolate", "upsample", *_LOSS_METRIC,
+           "bilinear", "maxout", *_DROPOUT_EXTRA]
 
 
 def _in_place(fn, name):
