@@ -230,4 +230,5 @@ def test_bad_arguments_are_named():
             x, x, x, distance_function=lambda u, v: -F.pairwise_distance(u, v))
     with pytest.raises(TypeError, match="MarginRankingLoss: unexpected option"):
         opsdk.nn.MarginRankingLoss(margni=1.0)
-    assert repr(opsdk.nn.MarginRankingLoss(0.5)) == "MarginRankingLoss(margin=0.5, reduction='mean')"
+    assert repr(opsdk.nn.MarginRankingLoss(0.5)) == \
+        "MarginRankingLoss(margin=0.5, reduction='mean')"
