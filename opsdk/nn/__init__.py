@@ -7,7 +7,8 @@ from .activation_extra import (CELU, ELU, GLU, SELU, Hardshrink, Hardsigmoid, Ha
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from .common import CosineSimilarity, Flatten, Identity, Unflatten
 from .container import LayerDict, LayerList, ParameterDict, ParameterList, Sequential
-from .conv import AvgPool2D, BatchNorm1D, BatchNorm2D, Conv1D, Conv2D, MaxPool2D
+from .conv import (AvgPool2D, BatchNorm1D, BatchNorm2D, Conv1D, Conv1DTranspose, Conv2D,
+                   Conv2DTranspose, Fold, MaxPool2D, Unfold)
 from .dropout import AlphaDropout, Dropout, Dropout2D, Dropout3D, FeatureAlphaDropout, RReLU
 from .embedding import Embedding
 from .layer import Layer
@@ -24,6 +25,7 @@ from .padding import *  # noqa: F401,F403  (Pad1D/2D/3D and the fixed-mode ones,
 from .padding import __all__ as _PADDING_LAYERS
 from .param_attr import ParamAttr
 from .resample import Upsample, UpsamplingBilinear2D, UpsamplingNearest2D
+from .vision import ChannelShuffle, PixelShuffle, PixelUnshuffle
 from .pooling import (AdaptiveAvgPool1D, AdaptiveAvgPool2D, AdaptiveAvgPool3D, AdaptiveMaxPool1D,
                       AdaptiveMaxPool2D, AdaptiveMaxPool3D, AvgPool1D, MaxPool1D)
 from .parameter import Parameter, create_parameter
@@ -56,4 +58,6 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "SparseRowGrad", "SparseGradTensor", "functional", "initializer", "utils",
            "Upsample", "UpsamplingNearest2D", "UpsamplingBilinear2D", *_PADDING_LAYERS,
            *_METRIC_LOSSES, "Bilinear", "Dropout2D", "Dropout3D", "AlphaDropout",
-           "FeatureAlphaDropout", "RReLU", "Maxout", "Softmax2D", "ParameterDict"]
+           "FeatureAlphaDropout", "RReLU", "Maxout", "Softmax2D", "ParameterDict",
+           "Conv1DTranspose", "Conv2DTranspose", "Unfold", "Fold", "PixelShuffle",
+           "PixelUnshuffle", "ChannelShuffle"]

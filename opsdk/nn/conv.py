@@ -1,12 +1,19 @@
-"""Conv1D, Conv2D, MaxPool2D, AvgPool2D, BatchNorm1D, BatchNorm2D: the layers over
-nn.functional.conv (references in core ops; see that module for what they cost)."""
+"""Conv1D, Conv2D, MaxPool2D, AvgPool2D, BatchNorm1D, BatchNorm2D, Conv1DTranspose,
+Conv2DTranspose, Unfold, Fold: the layers over nn.functional.conv and conv_extra (references in
+core ops; see those modules for what they cost)."""
 import math
 
 from ..dtypes import get_default_dtype
 from .functional.conv import avg_pool2d, batch_norm, conv1d, conv2d, max_pool2d
+from .functional.conv_extra import conv1d_transpose, conv2d_transpose, fold, unfold
 from .initializer import Constant, Normal
 from .layer import Layer
 from .param_attr import ParamAttr
+
+
+def _conv_repr(layer):
+    return (f"{layer._in_channels}, {layer._out_channels}, kernel_size={layer._kernel_size}, "
+            f"stride={layer._stride}, padding={layer._padding}")
 
 
 class _ConvNd(Layer):
@@ -28,9 +35,7 @@ class _ConvNd(Layer):
         self.bias = None if bias_attr is False else self.create_parameter(
             [out_channels], attr=bias_attr, is_bias=True)
 
-    def extra_repr(self):
-        return (f"{self._in_channels}, {self._out_channels}, kernel_size={self._kernel_size}, "
-                f"stride={self._stride}, padding={self._padding}")
+    extra_repr = _conv_repr
 
 
 class Conv2D(_ConvNd):
@@ -140,3 +145,92 @@ class BatchNorm2D(_BatchNormNd):
                  bias_attr=None, data_format="NCHW", use_global_stats=None, name=None):
         super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format,
                          use_global_stats)
+
+
+class _ConvTransposeNd(Layer):
+    """The transposed convolutions' layer: weight [in, out / groups, *kernel] (XavierUniform by
+    default, as Paddle), bias [out] (zeros); forward(x, output_size=None)."""
+
+    _fn = None
+
+    def __init__(self, dims, in_channels, out_channels, kernel_size, stride, padding,
+                 output_padding, dilation, groups, weight_attr, bias_attr, data_format):
+        super().__init__()
+        kernel = [kernel_size] * dims if isinstance(kernel_size, int) else list(kernel_size)
+        self._in_channels, self._out_channels, self._kernel_size = in_channels, out_channels, kernel
+        self._stride, self._padding, self._dilation = stride, padding, dilation
+        self.output_padding = output_padding
+        self._groups, self._data_format = groups, data_format
+        self.weight = self.create_parameter([in_channels, out_channels // groups] + kernel,
+                                            attr=weight_attr)
+        self.bias = None if bias_attr is False else self.create_parameter(
+            [out_channels], attr=bias_attr, is_bias=True)
+
+    def forward(self, x, output_size=None):
+        return type(self)._fn(
+            x, self.weight, bias=self.bias, stride=self._stride, padding=self._padding,
+            output_padding=self.output_padding if output_size is None else 0,
+            dilation=self._dilation, groups=self._groups, output_size=output_size,
+            data_format=self._data_format)
+
+    extra_repr = _conv_repr
+
+
+class Conv2DTranspose(_ConvTransposeNd):
+    """The transposed 2-D convolution (F.conv2d_transpose), weight [in, out / groups, KH, KW];
+    forward(x, output_size=None). Example:
+
+        >>> opsdk.nn.Conv2DTranspose(4, 2, 2, stride=2)(opsdk.randn([1, 4, 3, 3])).shape
+        paddle.Size([1, 2, 6, 6])
+    """
+    _fn = staticmethod(conv2d_transpose)
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, dilation=1, groups=1, weight_attr=None, bias_attr=None,
+                 data_format="NCHW"):
+        super().__init__(2, in_channels, out_channels, kernel_size, stride, padding,
+                         output_padding, dilation, groups, weight_attr, bias_attr, data_format)
+
+
+class Conv1DTranspose(_ConvTransposeNd):
+    """The transposed 1-D convolution (F.conv1d_transpose), weight [in, out / groups, K]."""
+    _fn = staticmethod(conv1d_transpose)
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups=1, dilation=1, weight_attr=None, bias_attr=None,
+                 data_format="NCL"):
+        # Paddle's 1-D order: groups before dilation (the 2-D layer has them the other way)
+        super().__init__(1, in_channels, out_channels, kernel_size, stride, padding,
+                         output_padding, dilation=dilation, groups=groups,
+                         weight_attr=weight_attr, bias_attr=bias_attr, data_format=data_format)
+
+
+class Unfold(Layer):
+    """F.unfold as a layer: the sliding blocks of [N, C, H, W] as columns [N, C kh kw, L]."""
+
+    def __init__(self, kernel_sizes, dilations=1, paddings=0, strides=1, name=None):
+        super().__init__()
+        self._args = dict(kernel_sizes=kernel_sizes, dilations=dilations, paddings=paddings,
+                          strides=strides)
+
+    def forward(self, input):
+        return unfold(input, **self._args)
+
+    def extra_repr(self):
+        return ", ".join(f"{k}={v}" for k, v in self._args.items())
+
+
+class Fold(Layer):
+    """F.fold as a layer: columns [N, C kh kw, L] summed back into [N, C, H, W]."""
+
+    def __init__(self, output_sizes, kernel_sizes, dilations=1, paddings=0, strides=1,
+                 name=None):
+        super().__init__()
+        self._args = dict(output_sizes=output_sizes, kernel_sizes=kernel_sizes,
+                          dilations=dilations, paddings=paddings, strides=strides)
+
+    def forward(self, input):
+        return fold(input, **self._args)
+
+    def extra_repr(self):
+        return ", ".join(f"{k}={v}" for k, v in self._args.items())

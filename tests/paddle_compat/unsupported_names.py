@@ -141,14 +141,12 @@ UNSUPPORTED = {
     'nn': {
         'conv': (
             "AvgPool3D BatchNorm "
-            "BatchNorm3D ChannelShuffle "
-            "Conv1DTranspose "
-            "Conv1d Conv2DTranspose Conv2d Conv3D Conv3DTranspose Conv3d Fold "
+            "BatchNorm3D "
+            "Conv1d Conv2d Conv3D Conv3DTranspose Conv3d "
             "FractionalMaxPool2D FractionalMaxPool3D "
             "LPPool1D LPPool1d LPPool2D LPPool2d LocalResponseNorm "
             "MaxPool3D MaxUnPool1D MaxUnPool2D MaxUnPool3D "
-            "PixelShuffle PixelUnshuffle "
-            "SpectralNorm Unfold "
+            "SpectralNorm "
         ),
         'distributed': (
             "SyncBatchNorm "
@@ -167,12 +165,12 @@ UNSUPPORTED = {
     },
     'nn.functional': {
         'conv': (
-            "affine_grid avg_pool3d channel_shuffle conv1d_transpose "
-            "conv2d_transpose conv3d conv3d_transpose fold fractional_max_pool2d "
+            "affine_grid avg_pool3d "
+            "conv3d conv3d_transpose fractional_max_pool2d "
             "fractional_max_pool3d grid_sample "
             "local_response_norm lp_pool1d lp_pool2d max_pool3d "
-            "max_unpool1d max_unpool2d max_unpool3d pixel_shuffle pixel_unshuffle "
-            "rms_norm temporal_shift unfold "
+            "max_unpool1d max_unpool2d max_unpool3d "
+            "temporal_shift "
         ),
         'fused': (
             "class_center_sample flash_attention_v3_varlen flash_attn_qkvpacked "

@@ -11,6 +11,7 @@ from .common_extra import bilinear, maxout
 from .dropout_extra import *  # noqa: F401,F403  (channel and alpha dropout, rrelu, gumbel)
 from .dropout_extra import __all__ as _DROPOUT_EXTRA
 from .conv import avg_pool2d, batch_norm, conv1d, conv2d, max_pool2d
+from .conv_extra import conv1d_transpose, conv2d_transpose, fold, unfold
 from .input import embedding, embedding_renorm_  # noqa: F401 (Paddle has it here, outside __all__)
 from .loss import cross_entropy, mse_loss
 from .loss_metric import *  # noqa: F401,F403  (margin, embedding, likelihood losses)
@@ -18,9 +19,11 @@ from .loss_metric import __all__ as _LOSS_METRIC
 from .loss_extra import (binary_cross_entropy, binary_cross_entropy_with_logits, kl_div,
                          l1_loss, label_smooth, nll_loss, smooth_l1_loss,
                          softmax_with_cross_entropy, square_error_cost)
-from .norm import cosine_similarity, group_norm, instance_norm, layer_norm, normalize
+from .norm import (cosine_similarity, group_norm, instance_norm, layer_norm, normalize,
+                   rms_norm)
 from .padding import pad, zeropad2d
 from .resample import interpolate, upsample
+from .vision import channel_shuffle, pixel_shuffle, pixel_unshuffle
 from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d,
                       adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool3d, avg_pool1d,
                       max_pool1d)
@@ -38,7 +41,8 @@ __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "so
            "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
            "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "group_norm",
            "instance_norm", "pad", "zeropad2d", "interpolate", "upsample", *_LOSS_METRIC,
-           "bilinear", "maxout", *_DROPOUT_EXTRA]
+           "bilinear", "maxout", *_DROPOUT_EXTRA, "unfold", "fold", "conv1d_transpose",
+           "conv2d_transpose", "rms_norm", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle"]
 
 
 def _in_place(fn, name):

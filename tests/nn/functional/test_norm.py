@@ -1,5 +1,5 @@
-"""layer_norm, group_norm, instance_norm and normalize: values against PyTorch and Paddle,
-gradients to second order."""
+"""layer_norm, group_norm, instance_norm, rms_norm and normalize: values against PyTorch and
+Paddle (rms_norm by its formula), gradients to second order."""
 import numpy as np
 import pytest
 
@@ -130,3 +130,20 @@ def test_input_gradients_where_paddle_is_wrong_are_the_derivative():
     w = paddle.to_tensor(signed(3, seed=11))
     assert_gradients(lambda x: F.layer_norm(x, 3, weight=w), [signed(2, 3, seed=12)])
     assert_gradients(lambda x: F.group_norm(x, 2), [signed(2, 4, 3, seed=13)])
+
+
+def test_rms_norm_by_hand_with_gradients_to_second_order():
+    # Paddle 3.3.1 registers rms_norm's kernel for CUDA only: checked against its formula
+    rng = np.random.default_rng(8)
+    x, w = rng.standard_normal((2, 3, 4)), rng.standard_normal((3, 4))
+    out, invvar = F.rms_norm(paddle.to_tensor(x), [3, 4], paddle.to_tensor(w), eps=1e-3)
+    inv = 1 / np.sqrt((x ** 2).mean(axis=(1, 2)) + 1e-3)
+    np.testing.assert_allclose(invvar.numpy(), inv)
+    np.testing.assert_allclose(out.numpy(), x * inv[:, None, None] * w)
+    out, invvar = F.rms_norm(paddle.to_tensor(x), 4)
+    assert invvar.shape == [2, 3] and out.shape == [2, 3, 4]
+    assert_gradients(lambda a, b: F.rms_norm(a, [4], b)[0], [x[0], w[0]])
+    with pytest.raises(ValueError, match="rms_norm: the last dims of input must be"):
+        F.rms_norm(paddle.to_tensor(x), [3])
+    with pytest.raises(ValueError, match="rms_norm: weight must have normalized_shape"):
+        F.rms_norm(paddle.to_tensor(x), [4], paddle.ones([3]))

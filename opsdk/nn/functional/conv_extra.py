@@ -1,0 +1,209 @@
+"""unfold (im2col), fold (col2im) and the transposed convolutions conv1d_transpose and
+conv2d_transpose, written in opsdk's core ops as nn.functional.conv is (see its docstring for
+the cost: a Python loop over the kernel's offsets, each a whole-batch slice or placement).
+
+fold places each kernel offset's block values on a zero canvas (interleaving zeros for the
+stride, concatenating zeros for the offset) and sums the offsets, so it is linear with
+gradients of every order; a transposed convolution is a matmul of the weight with x followed
+by fold, cropped by the padding.
+"""
+import math
+
+from ...errors import OpArgumentError, ShapeError
+from ...functional.creation import full
+from ...functional.linalg import matmul
+from ...functional.shape import concat, reshape, squeeze, stack, unsqueeze
+from ._graph import float_arg
+from .conv import _back, _nchw, _pair, _padding, _windows, conv_operands, same_undilated
+
+
+def _unfold_pads(paddings, op, symmetric=False):
+    """Paddle's unfold/fold paddings (an int, [ph, pw] or [top, left, bottom, right]) as
+    [(top, bottom), (left, right)]; fold's must be symmetric (Paddle's fold refuses others)."""
+    if isinstance(paddings, int):
+        p = [paddings] * 4
+    else:
+        p = list(paddings)
+        if len(p) == 2:
+            p = p * 2
+        if len(p) != 4 or not all(isinstance(v, int) for v in p):
+            raise OpArgumentError(f"{op}: argument 'paddings' must be an int or a list of 2 or 4 "
+                                  f"ints; got: {paddings!r}")
+        if symmetric and (p[0] != p[2] or p[1] != p[3]):
+            raise OpArgumentError(f"{op}: paddings [top, left, bottom, right] must have top == "
+                                  f"bottom and left == right, as Paddle's fold takes them; got: "
+                                  f"{paddings!r}")
+    return [(p[0], p[2]), (p[1], p[3])]
+
+
+def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
+    """The sliding blocks of x [N, C, H, W] as columns: [N, C * kh * kw, L], L the number of
+    block positions, each column ordered (channel, kernel row, kernel column).
+
+    paddings: an int, [ph, pw] or [top, left, bottom, right] (Paddle's order).
+
+    Example:
+        >>> F.unfold(opsdk.ones([1, 2, 4, 4]), 2).shape
+        paddle.Size([1, 8, 9])
+    """
+    op = "unfold"
+    x = float_arg(x, op, "x")
+    if x.ndim != 4:
+        raise ShapeError(f"{op}: x must be [N, C, H, W]; got: {list(x.shape)}")
+    kernel = _pair(kernel_sizes, 2, op, "kernel_sizes")
+    stride, dilation = _pair(strides, 2, op, "strides"), _pair(dilations, 2, op, "dilations")
+    win, (ho, wo) = _windows(x, kernel, stride, dilation, _unfold_pads(paddings, op), 0.0, op)
+    n, c = x.shape[0], x.shape[1]
+    return reshape(win, [n, c * kernel[0] * kernel[1], ho * wo])
+
+
+def _place(t, axis, offset, stride, total):
+    """t along axis put at offset, offset + stride, ... of a zero axis of length total."""
+    length = t.shape[axis]
+    if stride > 1 and length > 1:
+        zeros = full(list(t.shape), 0.0, dtype=t.dtype)
+        t = stack([t] + [zeros] * (stride - 1), axis=axis + 1)
+        shape = list(t.shape[:axis]) + [length * stride] + list(t.shape[axis + 2:])
+        index = (slice(None),) * axis + (slice(0, (length - 1) * stride + 1),)
+        t = reshape(t, shape)[index]
+    span = t.shape[axis]
+    parts = []
+    for n in (offset, total - offset - span):
+        if n:
+            shape = list(t.shape)
+            shape[axis] = n
+            parts.append(full(shape, 0.0, dtype=t.dtype))
+        else:
+            parts.append(None)
+    return concat([p for p in (parts[0], t, parts[1]) if p is not None], axis=axis)
+
+
+def _col2im(cols, kernel, blocks, canvas, stride, dilation):
+    """cols [N, C, kh * kw, bh, bw] summed onto a zero canvas [N, C, H, W]: the block value of
+    offset (i, j) at position (r, s) lands on (r sh + i dh, s sw + j dw)."""
+    out = None
+    for i in range(kernel[0]):
+        for j in range(kernel[1]):
+            t = cols[:, :, i * kernel[1] + j]
+            t = _place(t, 2, i * dilation[0], stride[0], canvas[0])
+            t = _place(t, 3, j * dilation[1], stride[1], canvas[1])
+            out = t if out is None else out + t
+    return out
+
+
+def _blocks(size, kernel, stride, dilation):
+    return [(s - (k - 1) * d - 1) // st + 1 for s, k, st, d in zip(size, kernel, stride, dilation)]
+
+
+def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
+    """The adjoint of unfold: columns [N, C * kh * kw, L] summed back into [N, C, H, W]
+    (overlapping blocks add up), H, W = output_sizes.
+
+    Example:
+        >>> F.fold(opsdk.ones([1, 4, 9]), [4, 4], 2).numpy()[0, 0, 1].tolist()
+        [2.0, 4.0, 4.0, 2.0]
+    """
+    op = "fold"
+    x = float_arg(x, op, "x")
+    if x.ndim != 3:
+        raise ShapeError(f"{op}: x must be [N, C * kh * kw, L]; got: {list(x.shape)}")
+    size = _pair(output_sizes, 2, op, "output_sizes")
+    kernel = _pair(kernel_sizes, 2, op, "kernel_sizes")
+    stride, dilation = _pair(strides, 2, op, "strides"), _pair(dilations, 2, op, "dilations")
+    (pt, pb), (pl, pr) = _unfold_pads(paddings, op, symmetric=True)
+    canvas = [size[0] + pt + pb, size[1] + pl + pr]
+    bh, bw = _blocks(canvas, kernel, stride, dilation)
+    n, ck, length = x.shape
+    kk = kernel[0] * kernel[1]
+    if bh < 1 or bw < 1 or bh * bw != length or ck % kk:
+        raise ShapeError(f"{op}: output_sizes {size}, kernel_sizes {kernel}, strides {stride}, "
+                         f"paddings and dilations {dilation} give {max(bh, 0)} x {max(bw, 0)} "
+                         f"blocks of {kk} values per channel; got: x {list(x.shape)}")
+    cols = reshape(x, [n, ck // kk, kk, bh, bw])
+    out = _col2im(cols, kernel, (bh, bw), canvas, stride, dilation)
+    return out[:, :, pt:pt + size[0], pl:pl + size[1]]
+
+
+def conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, dilation=1,
+                     groups=1, output_size=None, data_format="NCHW", name=None):
+    """The transposed 2-D convolution (the gradient of conv2d with respect to its input):
+    x [N, C, H, W], weight [C, O / groups, kh, kw], bias [O] -> [N, O, Ho, Wo] with
+    Ho = (H - 1) stride - pad_top - pad_bottom + dilation (kh - 1) + 1 + output_padding.
+
+    padding: an int, [ph, pw], [top, bottom, left, right], 'SAME' (which ignores dilation, as
+    Paddle) or 'VALID'; output_size picks output_padding (it must then lie below
+    max(stride, dilation)).
+
+    Example:
+        >>> F.conv2d_transpose(opsdk.ones([1, 2, 3, 3]), opsdk.ones([2, 4, 2, 2]), stride=2).shape
+        paddle.Size([1, 4, 6, 6])
+    """
+    op = "conv2d_transpose"
+    x, weight = conv_operands(x, weight, data_format, op, "[C, O/groups, KH, KW]")
+    n, c, h, w = x.shape
+    cin, og, kh, kw = weight.shape
+    if groups < 1 or c % groups or cin != c:
+        raise ShapeError(f"{op}: x has {c} channels, weight {list(weight.shape)} with "
+                         f"groups={groups}; expected: weight.shape[0] == channels, divisible "
+                         f"by groups")
+    stride, dilation = _pair(stride, 2, op, "stride"), _pair(dilation, 2, op, "dilation")
+    dilation = same_undilated(padding, dilation)
+    pads = _padding(padding, [h, w], [kh, kw], stride, dilation, op)
+    full_size = [(s - 1) * st + d * (k - 1) + 1
+                 for s, st, d, k in zip((h, w), stride, dilation, (kh, kw))]
+    base = [f - p[0] - p[1] for f, p in zip(full_size, pads)]
+    if output_size is not None:
+        if output_padding not in (0, [0, 0], (0, 0)):
+            raise OpArgumentError(f"{op}: output_padding and output_size exclude each other; "
+                                  f"got: output_padding={output_padding!r}, output_size="
+                                  f"{output_size!r}")
+        extra = [o - b for o, b in zip(_pair(output_size, 2, op, "output_size"), base)]
+    else:
+        extra = _pair(output_padding, 2, op, "output_padding")
+    for e, st, d in zip(extra, stride, dilation):
+        if not 0 <= e < max(st, d):
+            raise OpArgumentError(f"{op}: output_padding must lie in [0, max(stride, dilation))"
+                                  f"; got: {extra} (stride {stride}, dilation {dilation})")
+    out_size = [b + e for b, e in zip(base, extra)]
+    canvas = [max(f, p[0] + o) for f, p, o in zip(full_size, pads, out_size)]
+    # columns: per group, weight^T @ x -> [N, O * kh * kw, H * W]
+    cg = c // groups
+    xg = reshape(x, [n, groups, cg, h * w])
+    wg = reshape(weight, [1, groups, cg, og * kh * kw])
+    cols = reshape(matmul(wg, xg, transpose_x=True), [n, groups * og, kh * kw, h, w])
+    y = _col2im(cols, [kh, kw], (h, w), canvas, stride, dilation)
+    (pt, _), (pl, _) = pads
+    y = y[:, :, pt:pt + out_size[0], pl:pl + out_size[1]]
+    if bias is not None:
+        y = y + reshape(float_arg(bias, op, "bias"), [1, groups * og, 1, 1])
+    return _back(y, data_format)
+
+
+def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1, output_size=None, data_format="NCL", name=None):
+    """The transposed 1-D convolution: x [N, C, L], weight [C, O / groups, K] (conv2d_transpose
+    over a height of 1)."""
+    op = "conv1d_transpose"
+    x = _nchw(float_arg(x, op, "x"), data_format, op, ndim=3)
+    weight = float_arg(weight, op, "weight")
+    if x.ndim != 3 or weight.ndim != 3:
+        raise ShapeError(f"{op}: expected: x [N, C, L] and weight [C, O/groups, K]; got: "
+                         f"{list(x.shape)} and {list(weight.shape)}")
+    if isinstance(padding, str):
+        pad = padding
+    else:
+        p = [padding] if isinstance(padding, int) else list(padding)
+        if len(p) not in (1, 2):
+            raise OpArgumentError(f"{op}: argument 'padding' must be an int or 1 or 2 ints; "
+                                  f"got: {padding!r}")
+        pad = [0, 0] + (p * 2 if len(p) == 1 else p)
+    def one(v, arg, first=1):
+        return [first, _pair(v, 1, op, arg)[0]]
+    y = conv2d_transpose(unsqueeze(x, 2), unsqueeze(weight, 2), bias, one(stride, "stride"),
+                         pad, one(output_padding, "output_padding", 0),
+                         one(dilation, "dilation"), groups,
+                         None if output_size is None else one(output_size, "output_size"))
+    return _back(squeeze(y, 2), data_format, ndim=3)
+
+
+__all__ = ["unfold", "fold", "conv1d_transpose", "conv2d_transpose"]
