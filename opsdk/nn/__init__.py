@@ -39,6 +39,7 @@ AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d = (AdaptiveAvgPool1D, Ad
                                                            AdaptiveAvgPool3D)
 AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d = (AdaptiveMaxPool1D, AdaptiveMaxPool2D,
                                                            AdaptiveMaxPool3D)
+Conv1d, Conv2d = Conv1D, Conv2D
 
 __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict",
            "ParameterList", "ReLU", "LeakyReLU", "GELU", "SiLU", "Silu", "Swish", "Sigmoid",
@@ -60,4 +61,4 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            *_METRIC_LOSSES, "Bilinear", "Dropout2D", "Dropout3D", "AlphaDropout",
            "FeatureAlphaDropout", "RReLU", "Maxout", "Softmax2D", "ParameterDict",
            "Conv1DTranspose", "Conv2DTranspose", "Unfold", "Fold", "PixelShuffle",
-           "PixelUnshuffle", "ChannelShuffle"]
+           "PixelUnshuffle", "ChannelShuffle", "Conv1d", "Conv2d"]

@@ -18,7 +18,8 @@ def _conv_repr(layer):
 
 class _ConvNd(Layer):
     def __init__(self, dims, in_channels, out_channels, kernel_size, stride, padding, dilation,
-                 groups, padding_mode, weight_attr, bias_attr, data_format):
+                 groups, padding_mode, weight_attr, bias_attr, data_format, bias=True,
+                 dtype=None):
         super().__init__()
         if padding_mode != "zeros":
             raise ValueError(f"Conv{dims}D: padding_mode {padding_mode!r} is not supported; "
@@ -30,10 +31,11 @@ class _ConvNd(Layer):
         # Paddle's default: Normal(0, sqrt(2 / fan_in)), fan_in = in_channels * prod(kernel)
         std = (2.0 / (in_channels * math.prod(kernel))) ** 0.5
         self.weight = self.create_parameter([out_channels, in_channels // groups] + kernel,
-                                            attr=weight_attr,
+                                            attr=weight_attr, dtype=dtype,
                                             default_initializer=Normal(0.0, std))
-        self.bias = None if bias_attr is False else self.create_parameter(
-            [out_channels], attr=bias_attr, is_bias=True)
+        # bias=False (Paddle 3.3's torch-style keyword) drops the bias as bias_attr=False does
+        self.bias = None if bias_attr is False or not bias else self.create_parameter(
+            [out_channels], attr=bias_attr, dtype=dtype, is_bias=True)
 
     extra_repr = _conv_repr
 
@@ -49,9 +51,9 @@ class Conv2D(_ConvNd):
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, padding_mode="zeros", weight_attr=None, bias_attr=None,
-                 data_format="NCHW"):
+                 data_format="NCHW", *, bias=True, device=None, dtype=None):
         super().__init__(2, in_channels, out_channels, kernel_size, stride, padding, dilation,
-                         groups, padding_mode, weight_attr, bias_attr, data_format)
+                         groups, padding_mode, weight_attr, bias_attr, data_format, bias, dtype)
 
     def forward(self, x):
         return conv2d(x, self.weight, self.bias, self._stride, self._padding, self._dilation,
@@ -63,9 +65,9 @@ class Conv1D(_ConvNd):
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, padding_mode="zeros", weight_attr=None, bias_attr=None,
-                 data_format="NCL"):
+                 data_format="NCL", *, bias=True, device=None, dtype=None):
         super().__init__(1, in_channels, out_channels, kernel_size, stride, padding, dilation,
-                         groups, padding_mode, weight_attr, bias_attr, data_format)
+                         groups, padding_mode, weight_attr, bias_attr, data_format, bias, dtype)
 
     def forward(self, x):
         return conv1d(x, self.weight, self.bias, self._stride, self._padding, self._dilation,

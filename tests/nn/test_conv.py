@@ -61,3 +61,10 @@ def test_a_small_network_matches_paddle():
     assert their_keys == our_keys
     for a, b in zip(theirs, ours):
         np.testing.assert_allclose(b, a, rtol=1e-4, atol=1e-5)
+
+
+def test_torch_style_names_and_keywords_as_paddle():
+    assert opsdk.nn.Conv2d is opsdk.nn.Conv2D and opsdk.nn.Conv1d is opsdk.nn.Conv1D
+    conv = opsdk.nn.Conv2d(3, 4, 2, bias=False, dtype="float64")
+    assert conv.bias is None and conv.weight.dtype == opsdk.float64
+    assert opsdk.nn.Conv1d(3, 4, 2, device="cpu").bias.shape == [4]

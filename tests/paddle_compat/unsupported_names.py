@@ -142,7 +142,7 @@ UNSUPPORTED = {
         'conv': (
             "AvgPool3D BatchNorm "
             "BatchNorm3D "
-            "Conv1d Conv2d Conv3D Conv3DTranspose Conv3d "
+            "Conv3D Conv3DTranspose Conv3d "
             "FractionalMaxPool2D FractionalMaxPool3D "
             "LPPool1D LPPool1d LPPool2D LPPool2d LocalResponseNorm "
             "MaxPool3D MaxUnPool1D MaxUnPool2D MaxUnPool3D "
