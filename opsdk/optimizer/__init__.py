@@ -1,5 +1,5 @@
 """opsdk.optimizer: SGD, Momentum, Adam, AdamW, Adagrad, Adamax, RMSProp, Lamb, NAdam, RAdam,
-Adadelta, ASGD, Rprop and learning-rate schedulers (``lr``)."""
+Adadelta, ASGD, Rprop, LBFGS and learning-rate schedulers (``lr``)."""
 from . import lr, regularizer
 from .adadelta import Adadelta
 from .adagrad import Adagrad
@@ -8,6 +8,7 @@ from .adamax import Adamax
 from .adamw import AdamW
 from .asgd import ASGD
 from .lamb import Lamb
+from .lbfgs import LBFGS
 from .momentum import Momentum
 from .nadam import NAdam
 from .radam import RAdam
@@ -17,4 +18,5 @@ from .rprop import Rprop
 from .sgd import SGD
 
 __all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamW", "Adagrad", "Adamax", "RMSProp",
-           "Lamb", "NAdam", "RAdam", "Adadelta", "ASGD", "Rprop", "lr", "regularizer"]
+           "Lamb", "NAdam", "RAdam", "Adadelta", "ASGD", "Rprop", "LBFGS", "lr",
+           "regularizer"]

@@ -192,9 +192,6 @@ UNSUPPORTED = {
         ),
     },
     'optimizer': {
-        'optimizer': (
-            "LBFGS "
-        ),
     },
     'amp': {
     },
