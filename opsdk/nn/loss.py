@@ -1,6 +1,6 @@
 """Loss layers over opsdk.nn.functional: cross entropy, MSE, L1, smooth L1 (Huber), BCE, NLL,
 KL; and the margin, embedding and likelihood losses (loss_metric)."""
-from .functional import loss_extra, loss_metric
+from .functional import loss_extra, loss_metric, loss_sequence
 from .functional.loss import cross_entropy, mse_loss
 from ..errors import ArgumentTypeError
 from .layer import Layer
@@ -205,3 +205,17 @@ METRIC_LOSSES = ["MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss
                  "SoftMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
                  "MultiMarginLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss",
                  "PoissonNLLLoss", "GaussianNLLLoss", "PairwiseDistance"]
+
+
+class CTCLoss(Layer):
+    """``F.ctc_loss``: call as loss(log_probs, labels, input_lengths, label_lengths,
+    norm_by_times=False)."""
+
+    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+        super().__init__()
+        self.blank, self.reduction, self.zero_infinity = blank, reduction, zero_infinity
+
+    def forward(self, log_probs, labels, input_lengths, label_lengths, norm_by_times=False):
+        return loss_sequence.ctc_loss(log_probs, labels, input_lengths, label_lengths,
+                                      self.blank, self.reduction, norm_by_times,
+                                      self.zero_infinity)

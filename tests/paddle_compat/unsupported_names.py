@@ -152,7 +152,7 @@ UNSUPPORTED = {
             "SyncBatchNorm "
         ),
         'loss': (
-            "AdaptiveLogSoftmaxWithLoss CTCLoss "
+            "AdaptiveLogSoftmaxWithLoss "
             "HSigmoidLoss "
             "RNNTLoss "
         ),
@@ -179,7 +179,7 @@ UNSUPPORTED = {
             "sparse_attention swiglu "
         ),
         'loss': (
-            "adaptive_log_softmax_with_loss ctc_loss "
+            "adaptive_log_softmax_with_loss "
             "hsigmoid_loss "
             "rnnt_loss "
         ),
