@@ -15,10 +15,10 @@ from .layer import Layer
 from .linear import Bilinear, Linear
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, KLDivLoss, L1Loss, MSELoss,
                    HuberLoss, NLLLoss, SmoothL1Loss)
-from .loss import (CosineEmbeddingLoss, CTCLoss, GaussianNLLLoss, HingeEmbeddingLoss,
-                   MarginRankingLoss, MultiLabelMarginLoss, MultiLabelSoftMarginLoss,
-                   MultiMarginLoss, PairwiseDistance, PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss,
-                   TripletMarginWithDistanceLoss)
+from .loss import (AdaptiveLogSoftmaxWithLoss, CosineEmbeddingLoss, CTCLoss, GaussianNLLLoss,
+                   HingeEmbeddingLoss, MarginRankingLoss, MultiLabelMarginLoss,
+                   MultiLabelSoftMarginLoss, MultiMarginLoss, PairwiseDistance, PoissonNLLLoss,
+                   SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss)
 from .loss import METRIC_LOSSES as _METRIC_LOSSES
 from .norm import GroupNorm, InstanceNorm1D, InstanceNorm2D, InstanceNorm3D, LayerNorm
 from .padding import *  # noqa: F401,F403  (Pad1D/2D/3D and the fixed-mode ones, with aliases)
@@ -61,4 +61,5 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            *_METRIC_LOSSES, "Bilinear", "Dropout2D", "Dropout3D", "AlphaDropout",
            "FeatureAlphaDropout", "RReLU", "Maxout", "Softmax2D", "ParameterDict",
            "Conv1DTranspose", "Conv2DTranspose", "Unfold", "Fold", "PixelShuffle",
-           "PixelUnshuffle", "ChannelShuffle", "Conv1d", "Conv2d", "CTCLoss"]
+           "PixelUnshuffle", "ChannelShuffle", "Conv1d", "Conv2d", "CTCLoss",
+           "AdaptiveLogSoftmaxWithLoss"]

@@ -1,8 +1,12 @@
 """Loss layers over opsdk.nn.functional: cross entropy, MSE, L1, smooth L1 (Huber), BCE, NLL,
-KL; and the margin, embedding and likelihood losses (loss_metric)."""
-from .functional import loss_extra, loss_metric, loss_sequence
+KL; the margin, embedding and likelihood losses (loss_metric); CTC; adaptive log softmax."""
+from ..errors import ArgumentTypeError, OpArgumentError
+from ..functional.reduction import argmax
+from ..functional.shape import concat
+from .functional import loss_adaptive, loss_extra, loss_metric, loss_sequence
+from .functional.activation import log_softmax as F_log_softmax
+from .functional.common import linear as F_linear
 from .functional.loss import cross_entropy, mse_loss
-from ..errors import ArgumentTypeError
 from .layer import Layer
 
 
@@ -219,3 +223,55 @@ class CTCLoss(Layer):
         return loss_sequence.ctc_loss(log_probs, labels, input_lengths, label_lengths,
                                       self.blank, self.reduction, norm_by_times,
                                       self.zero_infinity)
+
+
+class AdaptiveLogSoftmaxWithLoss(Layer):
+    """``F.adaptive_log_softmax_with_loss`` with its parameters: head_weight [in_features,
+    cutoffs[0] + clusters] (and head_bias), tail_weights[i] = [projection [in_features,
+    in_features // div_value^(i+1)], output [that, cluster size]]. As Paddle's, only the head's
+    parameters are registered (parameters() lists them); the tail weights live in a plain list.
+    forward(input, label) returns (output, loss).
+    """
+
+    def __init__(self, in_features, n_classes, cutoffs, weight_attr=None, bias_attr=None,
+                 div_value=4.0, head_bias=False, name=None):
+        super().__init__()
+        cutoffs = list(cutoffs)
+        if cutoffs != sorted(cutoffs) or min(cutoffs) <= 0 or max(cutoffs) > n_classes - 1 or \
+                len(set(cutoffs)) != len(cutoffs) or any(int(c) != c for c in cutoffs):
+            raise OpArgumentError(f"AdaptiveLogSoftmaxWithLoss: cutoffs must be unique positive "
+                                  f"integers in increasing order, each in [1, n_classes - 1]; "
+                                  f"got: {cutoffs}")
+        self.in_features, self.n_classes = in_features, n_classes
+        self.cutoffs = [*cutoffs, n_classes]
+        self.div_value = div_value
+        self.shortlist_size = self.cutoffs[0]
+        self.n_clusters = len(self.cutoffs) - 1
+        self.head_size = self.shortlist_size + self.n_clusters
+        self.head_weight = self.create_parameter([in_features, self.head_size], attr=weight_attr)
+        self.head_bias = self.create_parameter([self.head_size], attr=bias_attr, is_bias=True) \
+            if head_bias else None
+        tails = []
+        for i in range(self.n_clusters):
+            hidden = int(in_features // (div_value ** (i + 1)))
+            size = self.cutoffs[i + 1] - self.cutoffs[i]
+            tails.append([self.create_parameter([in_features, hidden], attr=weight_attr),
+                          self.create_parameter([hidden, size], attr=weight_attr)])
+        object.__setattr__(self, "tail_weights", tails)  # unregistered, as in Paddle
+
+    def forward(self, input, label):
+        return loss_adaptive.adaptive_log_softmax_with_loss(
+            input, label, self.head_weight, self.tail_weights, self.cutoffs, self.head_bias)
+
+    def log_prob(self, input):
+        """The log-probabilities of every class, [N, n_classes]."""
+        head = F_log_softmax(F_linear(input, self.head_weight, self.head_bias), axis=1)
+        parts = [head[:, :self.shortlist_size]]
+        for i, (proj, out_w) in enumerate(self.tail_weights):
+            cluster = F_log_softmax(F_linear(F_linear(input, proj), out_w), axis=1)
+            parts.append(cluster + head[:, self.shortlist_size + i].unsqueeze(1))
+        return concat(parts, axis=1)
+
+    def predict(self, input):
+        """The most likely class of each sample (float32 ids, as Paddle's)."""
+        return argmax(self.log_prob(input), axis=1).astype("float32")

@@ -152,7 +152,6 @@ UNSUPPORTED = {
             "SyncBatchNorm "
         ),
         'loss': (
-            "AdaptiveLogSoftmaxWithLoss "
             "HSigmoidLoss "
             "RNNTLoss "
         ),
@@ -179,7 +178,6 @@ UNSUPPORTED = {
             "sparse_attention swiglu "
         ),
         'loss': (
-            "adaptive_log_softmax_with_loss "
             "hsigmoid_loss "
             "rnnt_loss "
         ),
