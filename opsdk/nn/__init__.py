@@ -16,7 +16,7 @@ from .linear import Bilinear, Linear
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, KLDivLoss, L1Loss, MSELoss,
                    HuberLoss, NLLLoss, SmoothL1Loss)
 from .loss import (AdaptiveLogSoftmaxWithLoss, CosineEmbeddingLoss, CTCLoss, GaussianNLLLoss,
-                   HingeEmbeddingLoss, MarginRankingLoss, MultiLabelMarginLoss,
+                   HingeEmbeddingLoss, HSigmoidLoss, MarginRankingLoss, MultiLabelMarginLoss,
                    MultiLabelSoftMarginLoss, MultiMarginLoss, PairwiseDistance, PoissonNLLLoss,
                    SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss)
 from .loss import METRIC_LOSSES as _METRIC_LOSSES
@@ -62,4 +62,4 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "FeatureAlphaDropout", "RReLU", "Maxout", "Softmax2D", "ParameterDict",
            "Conv1DTranspose", "Conv2DTranspose", "Unfold", "Fold", "PixelShuffle",
            "PixelUnshuffle", "ChannelShuffle", "Conv1d", "Conv2d", "CTCLoss",
-           "AdaptiveLogSoftmaxWithLoss"]
+           "AdaptiveLogSoftmaxWithLoss", "HSigmoidLoss"]

@@ -275,3 +275,25 @@ class AdaptiveLogSoftmaxWithLoss(Layer):
     def predict(self, input):
         """The most likely class of each sample (float32 ids, as Paddle's)."""
         return argmax(self.log_prob(input), axis=1).astype("float32")
+
+
+class HSigmoidLoss(Layer):
+    """``F.hsigmoid_loss`` with its parameters: weight [num_classes - 1, feature_size] and bias
+    [num_classes - 1, 1] (num_classes rows with is_custom); forward(input, label, path_table=None,
+    path_code=None)."""
+
+    def __init__(self, feature_size, num_classes, weight_attr=None, bias_attr=None,
+                 is_custom=False, is_sparse=False, name=None):
+        super().__init__()
+        if num_classes < 2 and not is_custom:
+            raise OpArgumentError(f"HSigmoidLoss: num_classes must be at least 2; got: "
+                                  f"{num_classes}")
+        self._num_classes, self._is_custom, self._is_sparse = num_classes, is_custom, is_sparse
+        rows = num_classes if is_custom else num_classes - 1
+        self.weight = self.create_parameter([rows, feature_size], attr=weight_attr)
+        self.bias = None if bias_attr is False else self.create_parameter(
+            [rows, 1], attr=bias_attr, is_bias=True)
+
+    def forward(self, input, label, path_table=None, path_code=None):
+        return loss_adaptive.hsigmoid_loss(input, label, self._num_classes, self.weight,
+                                           self.bias, path_table, path_code, self._is_sparse)

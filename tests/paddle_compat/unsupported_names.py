@@ -152,7 +152,6 @@ UNSUPPORTED = {
             "SyncBatchNorm "
         ),
         'loss': (
-            "HSigmoidLoss "
             "RNNTLoss "
         ),
         'model': (
@@ -178,7 +177,6 @@ UNSUPPORTED = {
             "sparse_attention swiglu "
         ),
         'loss': (
-            "hsigmoid_loss "
             "rnnt_loss "
         ),
     },

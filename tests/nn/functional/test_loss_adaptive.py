@@ -1,4 +1,4 @@
-"""adaptive_log_softmax_with_loss and its layer against Paddle 3.3.1: outputs, losses and the
+"""adaptive_log_softmax_with_loss, hsigmoid_loss and their layers against Paddle 3.3.1: outputs,
 gradients of input and every weight; log_prob and predict; the errors."""
 import warnings
 
@@ -77,3 +77,50 @@ def test_bad_arguments_are_named():
                                          tails, [3, 6, 10])
     with pytest.raises(ValueError, match="cutoffs must be unique positive integers"):
         opsdk.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [6, 3])
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("num_classes", [2, 6, 9])
+def test_hsigmoid_loss_matches_paddle(num_classes):
+    x = X[:5, :3]
+    w = RNG.standard_normal((num_classes - 1, 3))
+    b = RNG.standard_normal((num_classes - 1, 1))
+    label = np.arange(5) % num_classes
+    assert_same_as_paddle(lambda P, a, k, c: P.nn.functional.hsigmoid_loss(
+        a, P.to_tensor(label), num_classes, k, c), [x, w, b], diff=(0, 1, 2), rtol=1e-10)
+    assert_same_as_paddle(lambda P, a, k: P.nn.functional.hsigmoid_loss(
+        a, P.to_tensor(label), num_classes, k), [x * 30, w], diff=(0, 1), rtol=1e-10)
+
+
+@pytest.mark.paddle
+def test_hsigmoid_loss_with_a_custom_tree_and_the_layer_match_paddle():
+    table = np.array([[0, 2, -1], [1, 3, 5], [4, -1, -1]])
+    code = np.array([[1, 0, -1], [0, 1, 1], [1, -1, -1]])
+    assert_same_as_paddle(lambda P, a, k, c: P.nn.functional.hsigmoid_loss(
+        a, P.to_tensor([1, 2, 0]), 6, k, c, P.to_tensor(table), P.to_tensor(code)),
+        [X[:3, :4], RNG.standard_normal((6, 4)), RNG.standard_normal((6, 1))], diff=(0, 1, 2),
+        rtol=1e-10)
+    paddle = import_paddle()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = paddle.nn.HSigmoidLoss(4, 7)
+    ours = opsdk.nn.HSigmoidLoss(4, 7)
+    assert [(n, p.shape) for n, p in ours.named_parameters()] == [
+        (n, list(p.shape)) for n, p in theirs.named_parameters()]
+    for mine, their in zip(ours.parameters(), theirs.parameters()):
+        mine.set_value(their.numpy())
+    x, label = X[:4, :4].astype("float32"), np.array([0, 6, 3, 5])
+    np.testing.assert_allclose(ours(opsdk.to_tensor(x), opsdk.to_tensor(label)).numpy(),
+                               theirs(paddle.to_tensor(x), paddle.to_tensor(label)).numpy(),
+                               rtol=1e-5)
+    assert opsdk.nn.HSigmoidLoss(4, 7, is_custom=True).weight.shape == [7, 4]
+
+
+def test_hsigmoid_loss_errors_are_named():
+    x, w = opsdk.to_tensor(X[:2, :3]), opsdk.ones([5, 3], dtype="float64")
+    with pytest.raises(ValueError, match="hsigmoid_loss: labels must lie in \\[0, 6\\)"):
+        F.hsigmoid_loss(x, opsdk.to_tensor([0, 6]), 6, w)
+    with pytest.raises(ValueError, match="hsigmoid_loss: path_table and path_code go together"):
+        F.hsigmoid_loss(x, opsdk.to_tensor([0, 1]), 6, w, path_table=opsdk.to_tensor([[0]]))
+    with pytest.raises(ValueError, match="hsigmoid_loss: expected input \\[N, D\\]"):
+        F.hsigmoid_loss(x, opsdk.to_tensor([0, 1, 2]), 6, w)
