@@ -18,7 +18,7 @@ from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, KLDivLoss, L1Lo
 from .loss import (AdaptiveLogSoftmaxWithLoss, CosineEmbeddingLoss, CTCLoss, GaussianNLLLoss,
                    HingeEmbeddingLoss, HSigmoidLoss, MarginRankingLoss, MultiLabelMarginLoss,
                    MultiLabelSoftMarginLoss, MultiMarginLoss, PairwiseDistance, PoissonNLLLoss,
-                   SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss)
+                   RNNTLoss, SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss)
 from .loss import METRIC_LOSSES as _METRIC_LOSSES
 from .norm import GroupNorm, InstanceNorm1D, InstanceNorm2D, InstanceNorm3D, LayerNorm
 from .padding import *  # noqa: F401,F403  (Pad1D/2D/3D and the fixed-mode ones, with aliases)
@@ -62,4 +62,4 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "FeatureAlphaDropout", "RReLU", "Maxout", "Softmax2D", "ParameterDict",
            "Conv1DTranspose", "Conv2DTranspose", "Unfold", "Fold", "PixelShuffle",
            "PixelUnshuffle", "ChannelShuffle", "Conv1d", "Conv2d", "CTCLoss",
-           "AdaptiveLogSoftmaxWithLoss", "HSigmoidLoss"]
+           "AdaptiveLogSoftmaxWithLoss", "HSigmoidLoss", "RNNTLoss"]

@@ -297,3 +297,15 @@ class HSigmoidLoss(Layer):
     def forward(self, input, label, path_table=None, path_code=None):
         return loss_adaptive.hsigmoid_loss(input, label, self._num_classes, self.weight,
                                            self.bias, path_table, path_code, self._is_sparse)
+
+
+class RNNTLoss(Layer):
+    """``F.rnnt_loss``: call as loss(input, label, input_lengths, label_lengths)."""
+
+    def __init__(self, blank=0, fastemit_lambda=0.001, reduction="mean", name=None):
+        super().__init__()
+        self.blank, self.fastemit_lambda, self.reduction = blank, fastemit_lambda, reduction
+
+    def forward(self, input, label, input_lengths, label_lengths):
+        return loss_sequence.rnnt_loss(input, label, input_lengths, label_lengths, self.blank,
+                                       self.fastemit_lambda, self.reduction)

@@ -151,9 +151,6 @@ UNSUPPORTED = {
         'distributed': (
             "SyncBatchNorm "
         ),
-        'loss': (
-            "RNNTLoss "
-        ),
         'model': (
             "BeamSearchDecoder BiRNN GRU GRUCell LSTM LSTMCell MultiHeadAttention RNN "
             "RNNCellBase SimpleRNN SimpleRNNCell Transformer TransformerDecoder "
@@ -175,9 +172,6 @@ UNSUPPORTED = {
             "flash_attn_varlen_qkvpacked flashmask_attention gather_tree margin_cross_entropy "
             "moe_permute moe_unpermute scaled_dot_product_attention sequence_mask "
             "sparse_attention swiglu "
-        ),
-        'loss': (
-            "rnnt_loss "
         ),
     },
     'autograd': {

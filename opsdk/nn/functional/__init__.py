@@ -17,7 +17,7 @@ from .loss import cross_entropy, mse_loss
 from .loss_metric import *  # noqa: F401,F403  (margin, embedding, likelihood losses)
 from .loss_metric import __all__ as _LOSS_METRIC
 from .loss_adaptive import adaptive_log_softmax_with_loss, hsigmoid_loss
-from .loss_sequence import ctc_loss
+from .loss_sequence import ctc_loss, rnnt_loss
 from .loss_extra import (binary_cross_entropy, binary_cross_entropy_with_logits, kl_div,
                          l1_loss, label_smooth, nll_loss, smooth_l1_loss,
                          softmax_with_cross_entropy, square_error_cost)
@@ -45,7 +45,8 @@ __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "so
            "instance_norm", "pad", "zeropad2d", "interpolate", "upsample", *_LOSS_METRIC,
            "bilinear", "maxout", *_DROPOUT_EXTRA, "unfold", "fold", "conv1d_transpose",
            "conv2d_transpose", "rms_norm", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle",
-           "ctc_loss", "adaptive_log_softmax_with_loss", "hsigmoid_loss"]
+           "ctc_loss", "adaptive_log_softmax_with_loss", "hsigmoid_loss",
+           "rnnt_loss"]
 
 
 def _in_place(fn, name):

@@ -28,6 +28,16 @@ def _int_arg(t, op, arg):
     return t.array.astype(np.int64)
 
 
+def _operands(op, reduction, scores, labels, input_lengths, label_lengths, names):
+    """The checked reduction, the float scores and the int64 labels and lengths (flat)."""
+    if reduction not in ("mean", "sum", "none"):
+        raise OpArgumentError(f"{op}: argument 'reduction' must be 'mean', 'sum' or 'none'; got: "
+                              f"{reduction!r}")
+    return (float_arg(scores, op, names[0]), _int_arg(labels, op, names[1]),
+            _int_arg(input_lengths, op, "input_lengths").reshape(-1),
+            _int_arg(label_lengths, op, "label_lengths").reshape(-1))
+
+
 def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction="mean",
              norm_by_times=False, zero_infinity=False):
     """The CTC loss of unscaled scores log_probs [T, B, C] (Paddle applies the softmax itself)
@@ -44,13 +54,8 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
         paddle.Size([])
     """
     op = "ctc_loss"
-    if reduction not in ("mean", "sum", "none"):
-        raise OpArgumentError(f"{op}: argument 'reduction' must be 'mean', 'sum' or 'none'; got: "
-                              f"{reduction!r}")
-    x = float_arg(log_probs, op, "log_probs")
-    lab = _int_arg(labels, op, "labels")
-    tl = _int_arg(input_lengths, op, "input_lengths").reshape(-1)
-    ll = _int_arg(label_lengths, op, "label_lengths").reshape(-1)
+    x, lab, tl, ll = _operands(op, reduction, log_probs, labels, input_lengths, label_lengths,
+                               ("log_probs", "labels"))
     if x.ndim != 3 or lab.ndim != 2 or lab.shape[0] != x.shape[1] or \
             tl.shape[0] != x.shape[1] or ll.shape[0] != x.shape[1]:
         raise ShapeError(f"{op}: expected log_probs [T, B, C], labels [B, L], input_lengths and "
@@ -106,3 +111,67 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
 
 
 __all__ = ["ctc_loss"]
+
+
+def _logaddexp(a, b):
+    """log(e^a + e^b) of two Tensors, through logsumexp (stable, differentiable)."""
+    return logsumexp(stack([a, b]), axis=0)
+
+
+def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lambda=0.001,
+              reduction="mean", name=None):
+    """The RNN-transducer loss (Graves, 2012) of log-probabilities input [B, T, U + 1, V]
+    against labels [B, U] (int32), with input_lengths and label_lengths [B] (int32): -log of
+    the summed probability of every alignment, by the forward recursion over (t, u) in log
+    space. The input is used as given, as Paddle's CPU kernel does (its GPU kernel applies a
+    log-softmax first, which changes nothing on log-probabilities: pass log_softmax(logits)).
+
+    reduction: 'mean' (the sum over the batch divided by B, as Paddle), 'sum' or 'none' ([B]).
+    fastemit_lambda (FastEmit, Yu et al., 2021) changes the gradient only: the gradient of
+    -log P is that of the loss plus lambda times the gradient through the label emissions.
+    """
+    op = "rnnt_loss"
+    x, lab, tl, ll = _operands(op, reduction, input, label, input_lengths, label_lengths,
+                               ("input", "label"))
+    if x.ndim != 4 or lab.ndim != 2 or lab.shape[0] != x.shape[0] or \
+            x.shape[2] != lab.shape[1] + 1 or tl.shape[0] != x.shape[0] or \
+            ll.shape[0] != x.shape[0]:
+        raise ShapeError(f"{op}: expected input [B, T, U + 1, V], label [B, U], input_lengths and "
+                         f"label_lengths [B]; got: {list(x.shape)}, {list(lab.shape)}, "
+                         f"{list(tl.shape)}, {list(ll.shape)}")
+    b, t_max, u1, v = x.shape
+    if not 0 <= blank < v:
+        raise OpArgumentError(f"{op}: blank must lie in [0, {v}); got: {blank}")
+    if (tl < 1).any() or (tl > t_max).any() or (ll < 0).any() or (ll > u1 - 1).any():
+        raise OpArgumentError(f"{op}: input_lengths must lie in [1, {t_max}] and label_lengths in "
+                              f"[0, {u1 - 1}]; got: {tl.tolist()}, {ll.tolist()}")
+    logp = x
+    blank_lp = logp[:, :, :, blank]                                     # [B, T, U + 1]
+    safe = np.where(lab >= 0, lab, 0)
+    idx = np.broadcast_to(safe[:, None, :, None], (b, t_max, u1 - 1, 1))
+    emit_lp = reshape(take_along_axis(logp[:, :, :u1 - 1], _wrap(np.ascontiguousarray(idx)), 3),
+                      [b, t_max, u1 - 1])                               # [B, T, U]
+    if fastemit_lambda:
+        # the value stays; the emissions' gradient grows by the factor (1 + lambda)
+        emit_lp = emit_lp * (1 + fastemit_lambda) - (emit_lp * fastemit_lambda).detach()
+    alpha = [[None] * u1 for _ in range(t_max)]
+    for t in range(t_max):
+        for u in range(u1):
+            terms = []
+            if t > 0:
+                terms.append(alpha[t - 1][u] + blank_lp[:, t - 1, u])
+            if u > 0:
+                terms.append(alpha[t][u - 1] + emit_lp[:, t, u - 1])
+            if not terms:
+                alpha[t][u] = blank_lp[:, 0, 0] * 0.0
+            else:
+                alpha[t][u] = terms[0] if len(terms) == 1 else _logaddexp(*terms)
+    table = stack([stack(row, axis=1) for row in alpha], axis=1)       # [B, T, U + 1]
+    rows = np.arange(b)
+    loss = -(table[rows, tl - 1, ll] + blank_lp[rows, tl - 1, ll])
+    if reduction == "mean":
+        return _sum(loss) / b
+    return _sum(loss) if reduction == "sum" else loss
+
+
+__all__ += ["rnnt_loss"]

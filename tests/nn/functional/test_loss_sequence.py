@@ -1,6 +1,7 @@
-"""ctc_loss and CTCLoss against Paddle 3.3.1's warpctc: values and gradients for each
-reduction, norm_by_times, uneven lengths, repeated labels and another blank; second order
-against central differences; impossible alignments; the errors."""
+"""ctc_loss, CTCLoss (against Paddle 3.3.1's warpctc), rnnt_loss and RNNTLoss (its
+warprnnt): values and gradients for each reduction, norm_by_times, FastEmit, uneven lengths,
+repeated labels and another blank; second order against central differences; impossible
+alignments; the errors."""
 import numpy as np
 import pytest
 
@@ -46,6 +47,10 @@ def test_gradients_hold_to_second_order():
     assert_gradients(lambda a: F.ctc_loss(a, opsdk.to_tensor(np.array([[1, 2], [2, 2]], "int32")),
                                           opsdk.to_tensor([4, 4]), opsdk.to_tensor([2, 1]),
                                           reduction="sum"), [x])
+    assert_gradients(lambda a: F.rnnt_loss(a, opsdk.to_tensor(np.array([[1, 2]], "int32")),
+                                           opsdk.to_tensor(np.array([2], "int32")),
+                                           opsdk.to_tensor(np.array([2], "int32")),
+                                           fastemit_lambda=0.0), [_log_probs((1, 2, 3, 3))])
 
 
 def test_impossible_alignments_are_huge_or_zeroed():
@@ -70,3 +75,58 @@ def test_bad_arguments_are_named():
         F.ctc_loss(x, labels, tl, ll, blank=5)
     with pytest.raises(TypeError, match="ctc_loss: labels must hold integers"):
         F.ctc_loss(x, opsdk.to_tensor(LABELS.astype("float32")), tl, ll)
+
+
+def _log_probs(shape, seed=14):
+    z = np.random.default_rng(seed).standard_normal(shape)
+    return z - np.log(np.exp(z).sum(-1, keepdims=True))
+
+
+RN_X = _log_probs((3, 5, 4, 6))
+RN_LABELS = np.array([[1, 2, 3], [4, 1, 0], [5, 0, 0]], dtype=np.int32)
+RN_T = np.array([5, 3, 4], dtype=np.int32)
+RN_U = np.array([3, 2, 1], dtype=np.int32)
+
+
+def _rnnt(P, x, labels=RN_LABELS, **kw):
+    return P.nn.functional.rnnt_loss(x, P.to_tensor(labels), P.to_tensor(RN_T),
+                                     P.to_tensor(RN_U), **kw)
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("fastemit_lambda", [0.0, 0.5])
+def test_rnnt_loss_matches_paddle(reduction, fastemit_lambda):
+    assert_same_as_paddle(lambda P, x: _rnnt(P, x, reduction=reduction,
+                                             fastemit_lambda=fastemit_lambda), [RN_X],
+                          rtol=1e-10)
+
+
+@pytest.mark.paddle
+def test_rnnt_defaults_another_blank_and_the_layer_match_paddle():
+    # the default fastemit_lambda (0.001) reaches Paddle's kernel as a float32
+    assert_same_as_paddle(lambda P, x: _rnnt(P, x), [RN_X], rtol=1e-8)
+    assert_same_as_paddle(lambda P, x: _rnnt(P, x, np.where(RN_LABELS == 5, 2, RN_LABELS),
+                                             blank=5, fastemit_lambda=0.0), [RN_X], rtol=1e-10)
+    assert_same_as_paddle(lambda P, x: P.nn.RNNTLoss(fastemit_lambda=0.25, reduction="sum")(
+        x, P.to_tensor(RN_LABELS), P.to_tensor(RN_T), P.to_tensor(RN_U)), [RN_X], rtol=1e-10)
+
+
+def test_rnnt_loss_of_uniform_probabilities_counts_the_alignments():
+    # T = 2, U = 1, V = 2: the alignments are (emit, blank, blank) and (blank, emit, blank)
+    x = opsdk.to_tensor(np.full((1, 2, 2, 2), np.log(0.5)))
+    loss = F.rnnt_loss(x, opsdk.to_tensor(np.array([[1]], "int32")),
+                       opsdk.to_tensor(np.array([2], "int32")),
+                       opsdk.to_tensor(np.array([1], "int32")), reduction="none")
+    np.testing.assert_allclose(loss.numpy(), [-np.log(2 * 0.5 ** 3)])
+
+
+def test_rnnt_loss_errors_are_named():
+    x = opsdk.to_tensor(RN_X)
+    args = (opsdk.to_tensor(RN_LABELS), opsdk.to_tensor(RN_T), opsdk.to_tensor(RN_U))
+    with pytest.raises(ValueError, match="rnnt_loss: expected input \\[B, T, U \\+ 1, V\\]"):
+        F.rnnt_loss(x[:, :, :3], *args)
+    with pytest.raises(ValueError, match="rnnt_loss: blank must lie in \\[0, 6\\)"):
+        F.rnnt_loss(x, *args, blank=6)
+    with pytest.raises(ValueError, match="rnnt_loss: argument 'reduction'"):
+        F.rnnt_loss(x, *args, reduction="avg")
