@@ -7,8 +7,8 @@ from .activation_extra import (CELU, ELU, GLU, SELU, Hardshrink, Hardsigmoid, Ha
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from .common import CosineSimilarity, Flatten, Identity, Unflatten
 from .container import LayerDict, LayerList, ParameterDict, ParameterList, Sequential
-from .conv import (AvgPool2D, BatchNorm1D, BatchNorm2D, Conv1D, Conv1DTranspose, Conv2D,
-                   Conv2DTranspose, Fold, MaxPool2D, Unfold)
+from .conv import (AvgPool2D, BatchNorm, BatchNorm1D, BatchNorm2D, BatchNorm3D, Conv1D,
+                   Conv1DTranspose, Conv2D, Conv2DTranspose, Fold, MaxPool2D, Unfold)
 from .dropout import AlphaDropout, Dropout, Dropout2D, Dropout3D, FeatureAlphaDropout, RReLU
 from .embedding import Embedding
 from .layer import Layer
@@ -62,4 +62,5 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "FeatureAlphaDropout", "RReLU", "Maxout", "Softmax2D", "ParameterDict",
            "Conv1DTranspose", "Conv2DTranspose", "Unfold", "Fold", "PixelShuffle",
            "PixelUnshuffle", "ChannelShuffle", "Conv1d", "Conv2d", "CTCLoss",
-           "AdaptiveLogSoftmaxWithLoss", "HSigmoidLoss", "RNNTLoss"]
+           "AdaptiveLogSoftmaxWithLoss", "HSigmoidLoss", "RNNTLoss",
+           "BatchNorm", "BatchNorm3D"]

@@ -4,6 +4,7 @@ core ops; see those modules for what they cost)."""
 import math
 
 from ..dtypes import get_default_dtype
+from ..errors import OpArgumentError
 from .functional.conv import avg_pool2d, batch_norm, conv1d, conv2d, max_pool2d
 from .functional.conv_extra import conv1d_transpose, conv2d_transpose, fold, unfold
 from .initializer import Constant, Normal
@@ -101,17 +102,17 @@ class AvgPool2D(Layer):
 
 class _BatchNormNd(Layer):
     def __init__(self, num_features, momentum, epsilon, weight_attr, bias_attr, data_format,
-                 use_global_stats):
+                 use_global_stats, dtype=None):
         super().__init__()
         self._momentum, self._epsilon = momentum, epsilon
         self._data_format, self._use_global_stats = data_format, use_global_stats
         self.weight = None if weight_attr is False else self.create_parameter(
-            [num_features], attr=weight_attr, default_initializer=Constant(1.0))
+            [num_features], attr=weight_attr, dtype=dtype, default_initializer=Constant(1.0))
         self.bias = None if bias_attr is False else self.create_parameter(
-            [num_features], attr=bias_attr, is_bias=True)
+            [num_features], attr=bias_attr, dtype=dtype, is_bias=True)
         # the running statistics: as in Paddle, parameters that do not train (trainable=False,
         # stop_gradient=True), so named_parameters() and the optimizer's list hold them
-        dtype = get_default_dtype()
+        dtype = dtype or get_default_dtype()
         self._mean = self.create_parameter(
             [num_features], attr=ParamAttr(initializer=Constant(0.0), trainable=False),
             dtype=dtype)
@@ -147,6 +148,46 @@ class BatchNorm2D(_BatchNormNd):
                  bias_attr=None, data_format="NCHW", use_global_stats=None, name=None):
         super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format,
                          use_global_stats)
+
+
+class BatchNorm3D(BatchNorm2D):
+    """Batch normalization of [N, C, D, H, W] (or NDHWC) per channel, with running statistics."""
+
+    def __init__(self, num_features, momentum=0.9, epsilon=1e-5, weight_attr=None,
+                 bias_attr=None, data_format="NCDHW", use_global_stats=None, name=None):
+        super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format,
+                         use_global_stats)
+
+
+class BatchNorm(_BatchNormNd):
+    """Paddle's older batch normalization layer: the statistics of any [N, C, ...] input per
+    channel (data_layout 'NCHW' or 'NHWC'), then the activation act (a name in
+    opsdk.nn.functional, e.g. 'relu'). is_test=True starts it in eval mode; use_global_stats
+    normalizes by the running statistics in training too. dtype: the parameters' dtype
+    (float16 is kept in float32, as Paddle).
+    """
+
+    def __init__(self, num_channels, act=None, is_test=False, momentum=0.9, epsilon=1e-5,
+                 param_attr=None, bias_attr=None, dtype="float32", data_layout="NCHW",
+                 in_place=False, moving_mean_name=None, moving_variance_name=None,
+                 do_model_average_for_mean_and_var=True, use_global_stats=False,
+                 trainable_statistics=False):
+        from . import functional
+        if act is not None and not callable(getattr(functional, act, None)):
+            raise OpArgumentError(f"BatchNorm: act must name an activation of opsdk.nn.functional; "
+                             f"got: {act!r}")
+        super().__init__(num_channels, momentum, epsilon, param_attr, bias_attr, data_layout,
+                         True if use_global_stats else None,
+                         "float32" if str(dtype) in ("float16", "paddle.float16") else dtype)
+        self._act = act
+        self.training = not is_test
+
+    def forward(self, input):
+        out = super().forward(input)
+        if self._act is None:
+            return out
+        from . import functional
+        return getattr(functional, self._act)(out)
 
 
 class _ConvTransposeNd(Layer):

@@ -140,8 +140,7 @@ UNSUPPORTED = {
     },
     'nn': {
         'conv': (
-            "AvgPool3D BatchNorm "
-            "BatchNorm3D "
+            "AvgPool3D "
             "Conv3D Conv3DTranspose Conv3d "
             "FractionalMaxPool2D FractionalMaxPool3D "
             "LPPool1D LPPool1d LPPool2D LPPool2d LocalResponseNorm "
