@@ -20,7 +20,8 @@ from .loss import (AdaptiveLogSoftmaxWithLoss, CosineEmbeddingLoss, CTCLoss, Gau
                    MultiLabelSoftMarginLoss, MultiMarginLoss, PairwiseDistance, PoissonNLLLoss,
                    RNNTLoss, SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss)
 from .loss import METRIC_LOSSES as _METRIC_LOSSES
-from .norm import GroupNorm, InstanceNorm1D, InstanceNorm2D, InstanceNorm3D, LayerNorm
+from .norm import (GroupNorm, InstanceNorm1D, InstanceNorm2D, InstanceNorm3D, LayerNorm,
+                   LocalResponseNorm)
 from .padding import *  # noqa: F401,F403  (Pad1D/2D/3D and the fixed-mode ones, with aliases)
 from .padding import __all__ as _PADDING_LAYERS
 from .param_attr import ParamAttr
@@ -63,4 +64,4 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "Conv1DTranspose", "Conv2DTranspose", "Unfold", "Fold", "PixelShuffle",
            "PixelUnshuffle", "ChannelShuffle", "Conv1d", "Conv2d", "CTCLoss",
            "AdaptiveLogSoftmaxWithLoss", "HSigmoidLoss", "RNNTLoss",
-           "BatchNorm", "BatchNorm3D"]
+           "BatchNorm", "BatchNorm3D", "LocalResponseNorm"]

@@ -143,7 +143,7 @@ UNSUPPORTED = {
             "AvgPool3D "
             "Conv3D Conv3DTranspose Conv3d "
             "FractionalMaxPool2D FractionalMaxPool3D "
-            "LPPool1D LPPool1d LPPool2D LPPool2d LocalResponseNorm "
+            "LPPool1D LPPool1d LPPool2D LPPool2d "
             "MaxPool3D MaxUnPool1D MaxUnPool2D MaxUnPool3D "
             "SpectralNorm "
         ),
@@ -162,7 +162,7 @@ UNSUPPORTED = {
             "affine_grid avg_pool3d "
             "conv3d conv3d_transpose fractional_max_pool2d "
             "fractional_max_pool3d grid_sample "
-            "local_response_norm lp_pool1d lp_pool2d max_pool3d "
+            "lp_pool1d lp_pool2d max_pool3d "
             "max_unpool1d max_unpool2d max_unpool3d "
             "temporal_shift "
         ),

@@ -21,8 +21,8 @@ from .loss_sequence import ctc_loss, rnnt_loss
 from .loss_extra import (binary_cross_entropy, binary_cross_entropy_with_logits, kl_div,
                          l1_loss, label_smooth, nll_loss, smooth_l1_loss,
                          softmax_with_cross_entropy, square_error_cost)
-from .norm import (cosine_similarity, group_norm, instance_norm, layer_norm, normalize,
-                   rms_norm)
+from .norm import (cosine_similarity, group_norm, instance_norm, layer_norm,
+                   local_response_norm, normalize, rms_norm)
 from .padding import pad, zeropad2d
 from .resample import interpolate, upsample
 from .vision import channel_shuffle, pixel_shuffle, pixel_unshuffle
@@ -46,7 +46,7 @@ __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "so
            "bilinear", "maxout", *_DROPOUT_EXTRA, "unfold", "fold", "conv1d_transpose",
            "conv2d_transpose", "rms_norm", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle",
            "ctc_loss", "adaptive_log_softmax_with_loss", "hsigmoid_loss",
-           "rnnt_loss"]
+           "rnnt_loss", "local_response_norm"]
 
 
 def _in_place(fn, name):

@@ -147,3 +147,26 @@ def test_rms_norm_by_hand_with_gradients_to_second_order():
         F.rms_norm(paddle.to_tensor(x), [3])
     with pytest.raises(ValueError, match="rms_norm: weight must have normalized_shape"):
         F.rms_norm(paddle.to_tensor(x), [4], paddle.ones([3]))
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("size, fmt, shape", [
+    (3, "NCHW", (2, 5, 3, 2)), (4, "NCL", (2, 6, 3)), (5, "NHWC", (2, 3, 2, 6)),
+    (2, "NLC", (2, 3, 4)), (3, "NCDHW", (1, 4, 2, 2, 2)), (1, "NDHWC", (1, 2, 2, 2, 3)),
+])
+def test_local_response_norm_matches_paddle(size, fmt, shape):
+    x = np.random.default_rng(2).standard_normal(shape)
+    # Paddle's kernels here take float32
+    assert_same_as_paddle(lambda P, a: P.nn.functional.local_response_norm(
+        a, size, 0.3, 0.6, 1.5, fmt), [x], dtypes=["float32"], rtol=1e-5, atol=1e-6)
+    assert_same_as_paddle(lambda P, a: P.nn.LocalResponseNorm(size, data_format=fmt)(a), [x],
+                          dtypes=["float32"], rtol=1e-5, atol=1e-6)
+
+
+def test_local_response_norm_second_order_and_errors():
+    x = np.random.default_rng(3).standard_normal((1, 4, 2))
+    assert_gradients(lambda a: F.local_response_norm(a, 3, alpha=0.5, data_format="NCL"), [x])
+    with pytest.raises(ValueError, match="local_response_norm: expected an input of 3 or more"):
+        F.local_response_norm(paddle.ones([2, 3]), 2)
+    with pytest.raises(ValueError, match="local_response_norm: data_format must be one of"):
+        F.local_response_norm(paddle.ones([2, 3, 4]), 2, data_format="NHCW")
