@@ -8,7 +8,8 @@ from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from .common import CosineSimilarity, Flatten, Identity, Unflatten
 from .container import LayerDict, LayerList, ParameterDict, ParameterList, Sequential
 from .conv import (AvgPool2D, BatchNorm, BatchNorm1D, BatchNorm2D, BatchNorm3D, Conv1D,
-                   Conv1DTranspose, Conv2D, Conv2DTranspose, Fold, MaxPool2D, Unfold)
+                   Conv1DTranspose, Conv2D, Conv2DTranspose, Fold, LPPool1D, LPPool2D,
+                   MaxPool2D, Unfold)
 from .dropout import AlphaDropout, Dropout, Dropout2D, Dropout3D, FeatureAlphaDropout, RReLU
 from .embedding import Embedding
 from .layer import Layer
@@ -41,6 +42,7 @@ AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d = (AdaptiveAvgPool1D, Ad
 AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d = (AdaptiveMaxPool1D, AdaptiveMaxPool2D,
                                                            AdaptiveMaxPool3D)
 Conv1d, Conv2d = Conv1D, Conv2D
+LPPool1d, LPPool2d = LPPool1D, LPPool2D
 
 __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict",
            "ParameterList", "ReLU", "LeakyReLU", "GELU", "SiLU", "Silu", "Swish", "Sigmoid",
@@ -64,4 +66,5 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "Conv1DTranspose", "Conv2DTranspose", "Unfold", "Fold", "PixelShuffle",
            "PixelUnshuffle", "ChannelShuffle", "Conv1d", "Conv2d", "CTCLoss",
            "AdaptiveLogSoftmaxWithLoss", "HSigmoidLoss", "RNNTLoss",
-           "BatchNorm", "BatchNorm3D", "LocalResponseNorm"]
+           "BatchNorm", "BatchNorm3D", "LocalResponseNorm",
+           "LPPool1D", "LPPool2D", "LPPool1d", "LPPool2d"]

@@ -6,7 +6,8 @@ import math
 from ..dtypes import get_default_dtype
 from ..errors import OpArgumentError
 from .functional.conv import avg_pool2d, batch_norm, conv1d, conv2d, max_pool2d
-from .functional.conv_extra import conv1d_transpose, conv2d_transpose, fold, unfold
+from .functional.conv_extra import (conv1d_transpose, conv2d_transpose, fold, lp_pool1d,
+                                    lp_pool2d, unfold)
 from .initializer import Constant, Normal
 from .layer import Layer
 from .param_attr import ParamAttr
@@ -277,3 +278,25 @@ class Fold(Layer):
 
     def extra_repr(self):
         return ", ".join(f"{k}={v}" for k, v in self._args.items())
+
+
+class LPPool2D(Layer):
+    """F.lp_pool2d as a layer: (sum of x^norm_type over each window)^(1/norm_type)."""
+    _fn = staticmethod(lp_pool2d)
+
+    def __init__(self, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 data_format="NCHW", name=None):
+        super().__init__()
+        self._args = (norm_type, kernel_size, stride, padding, ceil_mode, data_format)
+
+    def forward(self, x):
+        return type(self)._fn(x, *self._args)
+
+
+class LPPool1D(LPPool2D):
+    """F.lp_pool1d as a layer."""
+    _fn = staticmethod(lp_pool1d)
+
+    def __init__(self, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 data_format="NCL", name=None):
+        super().__init__(norm_type, kernel_size, stride, padding, ceil_mode, data_format)

@@ -143,7 +143,6 @@ UNSUPPORTED = {
             "AvgPool3D "
             "Conv3D Conv3DTranspose Conv3d "
             "FractionalMaxPool2D FractionalMaxPool3D "
-            "LPPool1D LPPool1d LPPool2D LPPool2d "
             "MaxPool3D MaxUnPool1D MaxUnPool2D MaxUnPool3D "
             "SpectralNorm "
         ),
@@ -162,7 +161,7 @@ UNSUPPORTED = {
             "affine_grid avg_pool3d "
             "conv3d conv3d_transpose fractional_max_pool2d "
             "fractional_max_pool3d grid_sample "
-            "lp_pool1d lp_pool2d max_pool3d "
+            "max_pool3d "
             "max_unpool1d max_unpool2d max_unpool3d "
             "temporal_shift "
         ),

@@ -11,7 +11,7 @@ from .common_extra import bilinear, maxout
 from .dropout_extra import *  # noqa: F401,F403  (channel and alpha dropout, rrelu, gumbel)
 from .dropout_extra import __all__ as _DROPOUT_EXTRA
 from .conv import avg_pool2d, batch_norm, conv1d, conv2d, max_pool2d
-from .conv_extra import conv1d_transpose, conv2d_transpose, fold, unfold
+from .conv_extra import conv1d_transpose, conv2d_transpose, fold, lp_pool1d, lp_pool2d, unfold
 from .input import embedding, embedding_renorm_  # noqa: F401 (Paddle has it here, outside __all__)
 from .loss import cross_entropy, mse_loss
 from .loss_metric import *  # noqa: F401,F403  (margin, embedding, likelihood losses)
@@ -46,7 +46,8 @@ __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "so
            "bilinear", "maxout", *_DROPOUT_EXTRA, "unfold", "fold", "conv1d_transpose",
            "conv2d_transpose", "rms_norm", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle",
            "ctc_loss", "adaptive_log_softmax_with_loss", "hsigmoid_loss",
-           "rnnt_loss", "local_response_norm"]
+           "rnnt_loss", "local_response_norm", "lp_pool1d",
+           "lp_pool2d"]
 
 
 def _in_place(fn, name):

@@ -1,6 +1,7 @@
-"""unfold (im2col), fold (col2im) and the transposed convolutions conv1d_transpose and
-conv2d_transpose, written in opsdk's core ops as nn.functional.conv is (see its docstring for
-the cost: a Python loop over the kernel's offsets, each a whole-batch slice or placement).
+"""unfold (im2col), fold (col2im), the transposed convolutions conv1d_transpose and
+conv2d_transpose, and the power-average pools lp_pool1d/2d, written in opsdk's core ops as
+nn.functional.conv is (see its docstring for the cost: a Python loop over the kernel's offsets,
+each a whole-batch slice or placement).
 
 fold places each kernel offset's block values on a zero canvas (interleaving zeros for the
 stride, concatenating zeros for the offset) and sums the offsets, so it is linear with
@@ -206,4 +207,53 @@ def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0
     return _back(squeeze(y, 2), data_format, ndim=3)
 
 
-__all__ = ["unfold", "fold", "conv1d_transpose", "conv2d_transpose"]
+__all__ = ["unfold", "fold", "conv1d_transpose", "conv2d_transpose"]  # and, below, lp_pool1d/2d
+
+
+def lp_pool2d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False,
+              data_format="NCHW", name=None):
+    """(sum of x^p over each window)^(1/p), p = norm_type (padding adds nothing; a negative sum
+    under a fractional power is NaN, as in Paddle). Windows as avg_pool2d's (stride defaults to
+    the kernel; ceil_mode keeps the partial last window).
+
+    Example:
+        >>> F.lp_pool2d(opsdk.full([1, 1, 2, 2], 2.0), 2, 2).numpy().ravel().tolist()
+        [4.0]
+    """
+    from .conv import _clipped_windows, _pool_args
+    from .pooling import _along, _window_matrix
+    op = "lp_pool2d"
+    if norm_type == 0:
+        raise OpArgumentError(f"{op}: norm_type must not be 0")
+    p = float(norm_type)
+    x, kernel, stride, pads = _pool_args(x, kernel_size, stride, padding, data_format, op)
+    wins = _clipped_windows(x, kernel, stride, pads, padding, ceil_mode, op)
+    y = x ** p
+    for k, (_, _, start, end) in enumerate(wins):
+        y = _along(y, 2 + k, _window_matrix(start, end, x.shape[2 + k]))
+    return _back(y ** (1.0 / p), data_format)
+
+
+def lp_pool1d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False,
+              data_format="NCL", name=None):
+    """lp_pool2d over [N, C, L] (or NLC): a height of 1."""
+    op = "lp_pool1d"
+    if data_format not in ("NCL", "NLC"):
+        raise OpArgumentError(f"{op}: data_format must be 'NCL' or 'NLC'; got: {data_format!r}")
+    x = float_arg(x, op, "x")
+    if x.ndim != 3:
+        raise ShapeError(f"{op}: expected: x [N, C, L]; got: {list(x.shape)}")
+    axis = 2 if data_format == "NCL" else 1
+    k = _pair(kernel_size, 1, op, "kernel_size")[0]
+    s = k if stride is None else _pair(stride, 1, op, "stride")[0]
+    if isinstance(padding, str):
+        pad = padding
+    else:
+        pd = [padding] if isinstance(padding, int) else list(padding)
+        pad = [0, 0] + (pd * 2 if len(pd) == 1 else pd)
+    y = lp_pool2d(unsqueeze(x, axis), norm_type, [1, k], [1, s], pad, ceil_mode,
+                  "NCHW" if data_format == "NCL" else "NHWC")
+    return squeeze(y, axis)
+
+
+__all__ += ["lp_pool1d", "lp_pool2d"]

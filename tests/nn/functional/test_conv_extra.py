@@ -1,4 +1,4 @@
-"""unfold, fold, conv1d_transpose and conv2d_transpose: values, shapes and gradients against
+"""unfold, fold, conv1d_transpose, conv2d_transpose, lp_pool1d/2d: values, shapes, gradients vs
 Paddle 3.3.1 over strides, paddings (every form), dilations, groups, output_padding and
 output_size; second order against central differences; the errors."""
 import numpy as np
@@ -127,3 +127,37 @@ def test_bad_arguments_are_named():
     with pytest.raises(ValueError, match="output_padding and output_size exclude each other"):
         F.conv2d_transpose(x, opsdk.ones([4, 1, 2, 2], dtype="float64"), stride=2,
                            output_padding=1, output_size=[11, 13])
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("p, kw", [
+    (2, dict(kernel_size=2)), (3, dict(kernel_size=[2, 3], stride=1)),
+    (1.5, dict(kernel_size=3, stride=2, padding=1)), (2, dict(kernel_size=3, stride=2,
+                                                            ceil_mode=True)),
+    (4, dict(kernel_size=2, padding="SAME")), (2.5, dict(kernel_size=2, data_format="NHWC")),
+])
+def test_lp_pool2d_matches_paddle(p, kw):
+    x = np.abs(X) + 0.1  # a fractional power of a negative sum is NaN (in both)
+    if kw.get("data_format") == "NHWC":
+        x = x.transpose(0, 2, 3, 1)
+    assert_same_as_paddle(lambda P, a: P.nn.functional.lp_pool2d(a, p, **kw), [x])
+    assert_same_as_paddle(lambda P, a: P.nn.LPPool2D(p, **kw)(a), [x])
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("kw", [dict(kernel_size=2), dict(kernel_size=3, stride=1, padding=1),
+                                dict(kernel_size=2, ceil_mode=True),
+                                dict(kernel_size=2, data_format="NLC")])
+def test_lp_pool1d_matches_paddle(kw):
+    x = np.abs(X[:, :, 0]) + 0.1
+    if kw.get("data_format") == "NLC":
+        x = x.transpose(0, 2, 1)
+    assert_same_as_paddle(lambda P, a: P.nn.functional.lp_pool1d(a, 3, **kw), [x])
+    assert_same_as_paddle(lambda P, a: P.nn.LPPool1d(2, **kw)(a), [x])
+
+
+def test_lp_pool_errors_are_named():
+    with pytest.raises(ValueError, match="lp_pool2d: norm_type must not be 0"):
+        F.lp_pool2d(opsdk.to_tensor(X), 0, 2)
+    with pytest.raises(ValueError, match="lp_pool1d: data_format must be 'NCL' or 'NLC'"):
+        F.lp_pool1d(opsdk.to_tensor(X[:, :, 0]), 2, 2, data_format="NCHW")
