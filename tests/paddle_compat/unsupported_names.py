@@ -163,7 +163,6 @@ UNSUPPORTED = {
             "fractional_max_pool3d grid_sample "
             "max_pool3d "
             "max_unpool1d max_unpool2d max_unpool3d "
-            "temporal_shift "
         ),
         'fused': (
             "class_center_sample flash_attention_v3_varlen flash_attn_qkvpacked "

@@ -25,7 +25,7 @@ from .norm import (cosine_similarity, group_norm, instance_norm, layer_norm,
                    local_response_norm, normalize, rms_norm)
 from .padding import pad, zeropad2d
 from .resample import interpolate, upsample
-from .vision import channel_shuffle, pixel_shuffle, pixel_unshuffle
+from .vision import channel_shuffle, pixel_shuffle, pixel_unshuffle, temporal_shift
 from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d,
                       adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool3d, avg_pool1d,
                       max_pool1d)
@@ -47,7 +47,7 @@ __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "so
            "conv2d_transpose", "rms_norm", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle",
            "ctc_loss", "adaptive_log_softmax_with_loss", "hsigmoid_loss",
            "rnnt_loss", "local_response_norm", "lp_pool1d",
-           "lp_pool2d"]
+           "lp_pool2d", "temporal_shift"]
 
 
 def _in_place(fn, name):

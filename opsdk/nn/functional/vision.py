@@ -1,5 +1,6 @@
-"""pixel_shuffle, pixel_unshuffle and channel_shuffle: rearrangements of a 4-D input's channels
-and pixels (reshape and transpose, so gradients are the inverse rearrangement)."""
+"""pixel_shuffle, pixel_unshuffle, channel_shuffle and temporal_shift: rearrangements of a 4-D
+input's channels, pixels and frames (reshape, transpose, slices and concat, so gradients are
+the inverse rearrangement)."""
 from ...errors import ArgumentTypeError, OpArgumentError, ShapeError
 from ...functional.shape import reshape, transpose
 from ._graph import float_arg
@@ -71,3 +72,35 @@ def channel_shuffle(x, groups, data_format="NCHW", name=None):
 
 
 __all__ = ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle"]
+
+
+def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW"):
+    """The temporal shift module (Lin et al., 2019): x [N T, C, H, W] holds N clips of seg_num
+    frames; the first C shift_ratio channels take the previous frame's values, the next
+    C shift_ratio the next frame's (zeros at the clip's ends), the rest stay.
+
+    Example:
+        >>> F.temporal_shift(opsdk.ones([6, 4, 2, 2]), seg_num=3).shape
+        paddle.Size([6, 4, 2, 2])
+    """
+    from ...functional.creation import zeros
+    from ...functional.shape import concat
+    op = "temporal_shift"
+    if not 0 < shift_ratio < 0.5:
+        raise OpArgumentError(f"{op}: shift_ratio must lie in (0, 0.5); got: {shift_ratio}")
+    if not isinstance(seg_num, int) or seg_num <= 0:
+        raise OpArgumentError(f"{op}: seg_num must be a positive int; got: {seg_num!r}")
+    x = _nchw_arg(x, op, data_format)
+    nt, c, h, w = x.shape
+    if nt % seg_num:
+        raise ShapeError(f"{op}: the batch ({nt}) must be a multiple of seg_num ({seg_num})")
+    c1, c2 = int(c * shift_ratio), int(c * 2 * shift_ratio)
+    xr = reshape(x, [nt // seg_num, seg_num, c, h, w])
+    pad = zeros([nt // seg_num, 1, c, h, w], dtype=x.dtype)
+    back = concat([pad[:, :, :c1], xr[:, :-1, :c1]], axis=1)
+    ahead = concat([xr[:, 1:, c1:c2], pad[:, :, c1:c2]], axis=1)
+    out = concat([back, ahead, xr[:, :, c2:]], axis=2)
+    return _back(reshape(out, [nt, c, h, w]), data_format)
+
+
+__all__ += ["temporal_shift"]

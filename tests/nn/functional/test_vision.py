@@ -1,4 +1,4 @@
-"""pixel_shuffle, pixel_unshuffle and channel_shuffle against Paddle 3.3.1 (values and
+"""pixel_shuffle, pixel_unshuffle, channel_shuffle, temporal_shift against Paddle 3.3.1 (values and
 gradients, both layouts), their layers, and the errors."""
 import numpy as np
 import pytest
@@ -53,3 +53,21 @@ def test_bad_arguments_are_named():
         F.pixel_shuffle(x, 2.0)
     with pytest.raises(ValueError, match="PixelUnshuffle: downscale_factor must be positive"):
         opsdk.nn.PixelUnshuffle(0)
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("seg, ratio, fmt", [(3, 0.25, "NCHW"), (2, 0.4, "NCHW"),
+                                             (6, 0.1, "NHWC"), (1, 0.25, "NCHW")])
+def test_temporal_shift_matches_paddle(seg, ratio, fmt):
+    x = np.random.default_rng(3).standard_normal((6, 10, 2, 3))
+    if fmt == "NHWC":
+        x = x.transpose(0, 2, 3, 1)
+    assert_same_as_paddle(lambda P, a: P.nn.functional.temporal_shift(a, seg, ratio,
+                                                                      data_format=fmt), [x])
+
+
+def test_temporal_shift_errors_are_named():
+    with pytest.raises(ValueError, match="temporal_shift: shift_ratio must lie in \\(0, 0.5\\)"):
+        F.temporal_shift(opsdk.ones([4, 4, 1, 1]), 2, 0.5)
+    with pytest.raises(ValueError, match="temporal_shift: the batch \\(4\\) must be a multiple"):
+        F.temporal_shift(opsdk.ones([4, 4, 1, 1]), 3)
