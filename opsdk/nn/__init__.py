@@ -7,9 +7,9 @@ from .activation_extra import (CELU, ELU, GLU, SELU, Hardshrink, Hardsigmoid, Ha
 from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from .common import CosineSimilarity, Flatten, Identity, Unflatten
 from .container import LayerDict, LayerList, ParameterDict, ParameterList, Sequential
-from .conv import (AvgPool2D, BatchNorm, BatchNorm1D, BatchNorm2D, BatchNorm3D, Conv1D,
-                   Conv1DTranspose, Conv2D, Conv2DTranspose, Fold, LPPool1D, LPPool2D,
-                   MaxPool2D, Unfold)
+from .conv import (AvgPool2D, AvgPool3D, BatchNorm, BatchNorm1D, BatchNorm2D, BatchNorm3D,
+                   Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose, Fold, LPPool1D, LPPool2D,
+                   MaxPool2D, MaxPool3D, Unfold)
 from .dropout import AlphaDropout, Dropout, Dropout2D, Dropout3D, FeatureAlphaDropout, RReLU
 from .embedding import Embedding
 from .layer import Layer
@@ -67,4 +67,4 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "PixelUnshuffle", "ChannelShuffle", "Conv1d", "Conv2d", "CTCLoss",
            "AdaptiveLogSoftmaxWithLoss", "HSigmoidLoss", "RNNTLoss",
            "BatchNorm", "BatchNorm3D", "LocalResponseNorm",
-           "LPPool1D", "LPPool2D", "LPPool1d", "LPPool2d"]
+           "LPPool1D", "LPPool2D", "LPPool1d", "LPPool2d", "MaxPool3D", "AvgPool3D"]

@@ -6,8 +6,8 @@ import math
 from ..dtypes import get_default_dtype
 from ..errors import OpArgumentError
 from .functional.conv import avg_pool2d, batch_norm, conv1d, conv2d, max_pool2d
-from .functional.conv_extra import (conv1d_transpose, conv2d_transpose, fold, lp_pool1d,
-                                    lp_pool2d, unfold)
+from .functional.conv_extra import (avg_pool3d, conv1d_transpose, conv2d_transpose, fold,
+                                    lp_pool1d, lp_pool2d, max_pool3d, unfold)
 from .initializer import Constant, Normal
 from .layer import Layer
 from .param_attr import ParamAttr
@@ -300,3 +300,30 @@ class LPPool1D(LPPool2D):
     def __init__(self, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False,
                  data_format="NCL", name=None):
         super().__init__(norm_type, kernel_size, stride, padding, ceil_mode, data_format)
+
+
+class MaxPool3D(Layer):
+    """F.max_pool3d as a layer (Paddle's argument order: return_mask before ceil_mode)."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
+                 data_format="NCDHW", name=None):
+        super().__init__()
+        self._kw = dict(kernel_size=kernel_size, stride=stride, padding=padding,
+                        return_mask=return_mask, ceil_mode=ceil_mode, data_format=data_format)
+
+    def forward(self, x):
+        return max_pool3d(x, **self._kw)
+
+
+class AvgPool3D(MaxPool3D):
+    """F.avg_pool3d as a layer."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
+                 divisor_override=None, data_format="NCDHW", name=None):
+        Layer.__init__(self)
+        self._kw = dict(kernel_size=kernel_size, stride=stride, padding=padding,
+                        ceil_mode=ceil_mode, exclusive=exclusive,
+                        divisor_override=divisor_override, data_format=data_format)
+
+    def forward(self, x):
+        return avg_pool3d(x, **self._kw)

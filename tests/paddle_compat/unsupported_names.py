@@ -140,10 +140,9 @@ UNSUPPORTED = {
     },
     'nn': {
         'conv': (
-            "AvgPool3D "
             "Conv3D Conv3DTranspose Conv3d "
             "FractionalMaxPool2D FractionalMaxPool3D "
-            "MaxPool3D MaxUnPool1D MaxUnPool2D MaxUnPool3D "
+            "MaxUnPool1D MaxUnPool2D MaxUnPool3D "
             "SpectralNorm "
         ),
         'distributed': (
@@ -158,10 +157,9 @@ UNSUPPORTED = {
     },
     'nn.functional': {
         'conv': (
-            "affine_grid avg_pool3d "
+            "affine_grid "
             "conv3d conv3d_transpose fractional_max_pool2d "
             "fractional_max_pool3d grid_sample "
-            "max_pool3d "
             "max_unpool1d max_unpool2d max_unpool3d "
         ),
         'fused': (

@@ -1,5 +1,6 @@
 """unfold (im2col), fold (col2im), the transposed convolutions conv1d_transpose and
-conv2d_transpose, and the power-average pools lp_pool1d/2d, written in opsdk's core ops as
+conv2d_transpose, the power-average pools lp_pool1d/2d and the 3-D max and average pools
+(over the 1-D pools' windows, pooling.py), written in opsdk's core ops as
 nn.functional.conv is (see its docstring for the cost: a Python loop over the kernel's offsets,
 each a whole-batch slice or placement).
 
@@ -13,7 +14,7 @@ import math
 from ...errors import OpArgumentError, ShapeError
 from ...functional.creation import full
 from ...functional.linalg import matmul
-from ...functional.shape import concat, reshape, squeeze, stack, unsqueeze
+from ...functional.shape import concat, reshape, squeeze, stack, transpose, unsqueeze
 from ._graph import float_arg
 from .conv import _back, _nchw, _pair, _padding, _windows, conv_operands, same_undilated
 
@@ -257,3 +258,63 @@ def lp_pool1d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False
 
 
 __all__ += ["lp_pool1d", "lp_pool2d"]
+
+
+def _pool3d_args(x, kernel_size, stride, padding, ceil_mode, data_format, op, mask=False):
+    """x as NCDHW and Paddle's clipped windows per spatial axis [(start0, end0, start, end)]."""
+    from .pooling import sliding_axis
+    if data_format not in ("NCDHW", "NDHWC"):
+        raise OpArgumentError(f"{op}: data_format must be 'NCDHW' or 'NDHWC'; got: "
+                              f"{data_format!r}")
+    x = float_arg(x, op, "x")
+    if x.ndim != 5:
+        raise ShapeError(f"{op}: expected: x [N, C, D, H, W]; got: {list(x.shape)}")
+    if data_format == "NDHWC":
+        x = transpose(x, [0, 4, 1, 2, 3])
+    kernel = _pair(kernel_size, 3, op, "kernel_size")
+    stride = kernel if stride is None else _pair(stride, 3, op, "stride")
+    pads = _padding(padding, x.shape[2:], kernel, stride, [1, 1, 1], op)
+    algorithm = padding.upper() if isinstance(padding, str) else "EXPLICIT"
+    if algorithm == "VALID" and ceil_mode:
+        raise OpArgumentError(f"{op}: padding='VALID' needs ceil_mode=False; got: "
+                              f"ceil_mode=True")
+    wins = [sliding_axis(x.shape[2 + k], kernel[k], stride[k], pads[k], algorithm, ceil_mode, op,
+                         padding, mask) for k in range(3)]
+    return x, kernel, wins
+
+
+def _channels_last_3d(y, data_format):
+    return transpose(y, [0, 2, 3, 4, 1]) if data_format == "NDHWC" else y
+
+
+def max_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False, return_mask=False,
+               data_format="NCDHW", name=None):
+    """The maximum over each window of x [N, C, D, H, W] (padding never wins); with
+    return_mask also the int32 flat index d * H * W + h * W + w of each maximum (NCDHW only).
+    """
+    from .pooling import _max
+    op = "max_pool3d"
+    if return_mask and data_format != "NCDHW":
+        raise OpArgumentError(f"{op}: return_mask=True needs data_format='NCDHW', as in Paddle; "
+                              f"got: {data_format!r}")
+    x, _, wins = _pool3d_args(x, kernel_size, stride, padding, ceil_mode, data_format, op,
+                              bool(return_mask))
+    out = _max(x, [(start, end) for _, _, start, end in wins], return_mask, op)
+    return out if return_mask else _channels_last_3d(out, data_format)
+
+
+def avg_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
+               divisor_override=None, data_format="NCDHW", name=None):
+    """The mean over each window of x [N, C, D, H, W]; exclusive (the default) leaves padded
+    places out of the count; divisor_override rescales as avg_pool2d does."""
+    from .pooling import _average
+    op = "avg_pool3d"
+    x, kernel, wins = _pool3d_args(x, kernel_size, stride, padding, ceil_mode, data_format, op)
+    y = _average(x, [2, 3, 4], [(start, end, (end - start) if exclusive else (end0 - start0))
+                                for start0, end0, start, end in wins])
+    if divisor_override:
+        y = y * (float(kernel[0] * kernel[1] * kernel[2]) / float(divisor_override))
+    return _channels_last_3d(y, data_format)
+
+
+__all__ += ["max_pool3d", "avg_pool3d"]

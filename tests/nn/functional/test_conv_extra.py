@@ -161,3 +161,37 @@ def test_lp_pool_errors_are_named():
         F.lp_pool2d(opsdk.to_tensor(X), 0, 2)
     with pytest.raises(ValueError, match="lp_pool1d: data_format must be 'NCL' or 'NLC'"):
         F.lp_pool1d(opsdk.to_tensor(X[:, :, 0]), 2, 2, data_format="NCHW")
+
+
+X3 = RNG.standard_normal((2, 3, 5, 4, 6))
+POOL3D = [dict(kernel_size=2), dict(kernel_size=3, stride=2, padding=1),
+          dict(kernel_size=[2, 3, 2], stride=[1, 2, 2], ceil_mode=True),
+          dict(kernel_size=2, padding="SAME"), dict(kernel_size=3, padding=[0, 1, 1, 0, 2, 1])]
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("kw", POOL3D)
+def test_pool3d_matches_paddle(kw):
+    assert_same_as_paddle(lambda P, a: P.nn.functional.max_pool3d(a, **kw), [X3])
+    assert_same_as_paddle(lambda P, a: P.nn.functional.avg_pool3d(a, **kw), [X3])
+    assert_same_as_paddle(lambda P, a: P.nn.AvgPool3D(exclusive=False, **kw)(a), [X3])
+    assert_same_as_paddle(lambda P, a: P.nn.MaxPool3D(data_format="NDHWC", **kw)(a),
+                          [X3.transpose(0, 2, 3, 4, 1)])
+
+
+@pytest.mark.paddle
+def test_pool3d_mask_and_divisor_match_paddle():
+    kw = dict(kernel_size=2, stride=2, padding=1)
+    assert_same_as_paddle(lambda P, a: P.nn.functional.max_pool3d(a, return_mask=True, **kw),
+                          [X3])
+    assert_same_as_paddle(lambda P, a: P.nn.functional.avg_pool3d(a, divisor_override=3, **kw),
+                          [X3])
+
+
+def test_pool3d_errors_are_named():
+    with pytest.raises(ValueError, match="max_pool3d: expected: x \\[N, C, D, H, W\\]"):
+        F.max_pool3d(opsdk.to_tensor(X), 2)
+    with pytest.raises(ValueError, match="avg_pool3d: data_format must be 'NCDHW' or 'NDHWC'"):
+        F.avg_pool3d(opsdk.to_tensor(X3), 2, data_format="NCHW")
+    with pytest.raises(ValueError, match="max_pool3d: return_mask=True needs"):
+        F.max_pool3d(opsdk.to_tensor(X3), 2, return_mask=True, data_format="NDHWC")
