@@ -6,8 +6,8 @@ import math
 from ..dtypes import get_default_dtype
 from ..errors import OpArgumentError
 from .functional.conv import avg_pool2d, batch_norm, conv1d, conv2d, max_pool2d
-from .functional.conv_extra import (avg_pool3d, conv1d_transpose, conv2d_transpose, fold,
-                                    lp_pool1d, lp_pool2d, max_pool3d, unfold)
+from .functional.conv_extra import (avg_pool3d, conv1d_transpose, conv2d_transpose, conv3d,
+                                    fold, lp_pool1d, lp_pool2d, max_pool3d, unfold)
 from .initializer import Constant, Normal
 from .layer import Layer
 from .param_attr import ParamAttr
@@ -327,3 +327,18 @@ class AvgPool3D(MaxPool3D):
 
     def forward(self, x):
         return avg_pool3d(x, **self._kw)
+
+
+class Conv3D(_ConvNd):
+    """3-D convolution over [N, C, D, H, W] (F.conv3d), weight [out, in / groups, KD, KH, KW];
+    Conv2D's arguments with 3-D sizes."""
+
+    def forward(self, x):
+        return conv3d(x, self.weight, self.bias, self._stride, self._padding, self._dilation,
+                      self._groups, self._data_format)
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
+                 groups=1, padding_mode="zeros", weight_attr=None, bias_attr=None,
+                 data_format="NCDHW", *, bias=True, device=None, dtype=None):
+        super().__init__(3, in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         groups, padding_mode, weight_attr, bias_attr, data_format, bias, dtype)

@@ -40,7 +40,7 @@ UNSUPPORTED = {
             "polar pstring raw real view_as_complex view_as_real "
         ),
         'conv': (
-            "conv3d unfold "
+            "unfold "
         ),
         'device': (
             "CUDAPinnedPlace MmapStorage XPUPinnedPlace disable_signal_handler "
@@ -140,7 +140,7 @@ UNSUPPORTED = {
     },
     'nn': {
         'conv': (
-            "Conv3D Conv3DTranspose Conv3d "
+            "Conv3DTranspose "
             "FractionalMaxPool2D FractionalMaxPool3D "
             "MaxUnPool1D MaxUnPool2D MaxUnPool3D "
             "SpectralNorm "
@@ -158,7 +158,7 @@ UNSUPPORTED = {
     'nn.functional': {
         'conv': (
             "affine_grid "
-            "conv3d conv3d_transpose fractional_max_pool2d "
+            "conv3d_transpose fractional_max_pool2d "
             "fractional_max_pool3d grid_sample "
             "max_unpool1d max_unpool2d max_unpool3d "
         ),

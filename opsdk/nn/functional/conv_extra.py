@@ -9,7 +9,6 @@ stride, concatenating zeros for the offset) and sums the offsets, so it is linea
 gradients of every order; a transposed convolution is a matmul of the weight with x followed
 by fold, cropped by the padding.
 """
-import math
 
 from ...errors import OpArgumentError, ShapeError
 from ...functional.creation import full
@@ -318,3 +317,62 @@ def avg_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusiv
 
 
 __all__ += ["max_pool3d", "avg_pool3d"]
+
+
+def conv3d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
+           data_format="NCDHW", name=None):
+    """3-D convolution (cross-correlation): x [N, C, D, H, W], weight [O, C / groups, KD, KH,
+    KW], bias [O]; padding an int, 3 ints, 6 ints (front, back, top, bottom, left, right),
+    'SAME' (which ignores dilation, as Paddle) or 'VALID'. The windows are strided slices
+    stacked along a new axis, then one batched matmul, as conv2d.
+
+    Example:
+        >>> F.conv3d(opsdk.ones([1, 2, 3, 3, 3]), opsdk.ones([4, 2, 2, 2, 2])).shape
+        paddle.Size([1, 4, 2, 2, 2])
+    """
+    op = "conv3d"
+    if data_format not in ("NCDHW", "NDHWC"):
+        raise OpArgumentError(f"{op}: data_format must be 'NCDHW' or 'NDHWC'; got: "
+                              f"{data_format!r}")
+    x = float_arg(x, op, "x")
+    weight = float_arg(weight, op, "weight")
+    if x.ndim != 5 or weight.ndim != 5:
+        raise ShapeError(f"{op}: expected: x [N, C, D, H, W] and weight [O, C/groups, KD, KH, "
+                         f"KW]; got: {list(x.shape)} and {list(weight.shape)}")
+    if data_format == "NDHWC":
+        x = transpose(x, [0, 4, 1, 2, 3])
+    n, c = x.shape[0], x.shape[1]
+    o, cg = weight.shape[0], weight.shape[1]
+    kernel = list(weight.shape[2:])
+    if groups < 1 or c % groups or o % groups or cg != c // groups:
+        raise ShapeError(f"{op}: x has {c} channels, weight {list(weight.shape)} with "
+                         f"groups={groups}; expected: weight.shape[1] == channels / groups, "
+                         f"both divisible")
+    stride, dilation = _pair(stride, 3, op, "stride"), _pair(dilation, 3, op, "dilation")
+    dilation = same_undilated(padding, dilation)
+    pads = _padding(padding, x.shape[2:], kernel, stride, dilation, op)
+    for axis, (before, after) in zip((2, 3, 4), pads):
+        parts = []
+        for k in (before, after):
+            shape = list(x.shape)
+            shape[axis] = k
+            parts.append(full(shape, 0.0, dtype=x.dtype) if k else None)
+        x = concat([p for p in (parts[0], x, parts[1]) if p is not None], axis=axis)
+    outs = [(s - (k - 1) * d - 1) // st + 1
+            for s, k, st, d in zip(x.shape[2:], kernel, stride, dilation)]
+    if min(outs) < 1:
+        raise ShapeError(f"{op}: the kernel {kernel} (dilation {dilation}) does not fit the "
+                         f"padded input of spatial shape {list(x.shape[2:])}")
+    (kd, kh, kw), (sd, sh, sw), (dd, dh, dw), (od, oh, ow) = kernel, stride, dilation, outs
+    windows = [x[:, :, i * dd:i * dd + sd * (od - 1) + 1:sd,
+                 j * dh:j * dh + sh * (oh - 1) + 1:sh, k * dw:k * dw + sw * (ow - 1) + 1:sw]
+               for i in range(kd) for j in range(kh) for k in range(kw)]
+    cols = reshape(stack(windows, axis=2), [n, groups, cg * kd * kh * kw, od * oh * ow])
+    w = reshape(weight, [1, groups, o // groups, cg * kd * kh * kw])
+    y = reshape(matmul(w, cols), [n, o, od, oh, ow])
+    if bias is not None:
+        y = y + reshape(float_arg(bias, op, "bias"), [1, o, 1, 1, 1])
+    return _channels_last_3d(y, data_format)
+
+
+__all__ += ["conv3d"]

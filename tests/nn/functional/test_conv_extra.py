@@ -195,3 +195,39 @@ def test_pool3d_errors_are_named():
         F.avg_pool3d(opsdk.to_tensor(X3), 2, data_format="NCHW")
     with pytest.raises(ValueError, match="max_pool3d: return_mask=True needs"):
         F.max_pool3d(opsdk.to_tensor(X3), 2, return_mask=True, data_format="NDHWC")
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("kw", [
+    dict(), dict(stride=2, padding=1), dict(stride=[1, 2, 1], padding=[0, 1, 1, 0, 2, 1],
+                                            dilation=[2, 1, 1]),
+    dict(padding="SAME", dilation=2), dict(padding="VALID", groups=3),
+    dict(data_format="NDHWC", stride=2),
+])
+def test_conv3d_matches_paddle(kw):
+    groups = kw.get("groups", 1)
+    x = X3 if kw.get("data_format") != "NDHWC" else X3.transpose(0, 2, 3, 4, 1)
+    w = RNG.standard_normal((6, 3 // groups, 2, 3, 2))
+    b = RNG.standard_normal(6)
+    assert_same_as_paddle(lambda P, a, k, c: P.nn.functional.conv3d(a, k, c, **kw), [x, w, b],
+                          diff=(0, 1, 2))
+
+
+@pytest.mark.paddle
+def test_conv3d_layer_and_top_level_name_match_paddle():
+    paddle = pytest.importorskip("paddle")
+    assert opsdk.nn.Conv3d is opsdk.nn.Conv3D and opsdk.conv3d is F.conv3d
+    theirs, ours = paddle.nn.Conv3D(3, 4, 2, stride=2), opsdk.nn.Conv3D(3, 4, 2, stride=2)
+    assert [(n, p.shape) for n, p in ours.named_parameters()] == [
+        (n, list(p.shape)) for n, p in theirs.named_parameters()]
+    for mine, their in zip(ours.parameters(), theirs.parameters()):
+        mine.set_value(their.numpy())
+    x = X3.astype("float32")
+    np.testing.assert_allclose(ours(opsdk.to_tensor(x)).numpy(),
+                               theirs(paddle.to_tensor(x)).numpy(), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.slow  # central differences of second order: a few seconds
+def test_conv3d_gradients_hold_to_second_order():
+    assert_gradients(lambda a, k: F.conv3d(a, k, stride=2, padding=1) ** 2,
+                     [X3[:1, :2, :2, :2, :3], RNG.standard_normal((2, 2, 2, 1, 2))])
