@@ -180,6 +180,7 @@ _LAZY_ATTRS = {
     "atan2": (".functional.angles", "atan2"),
     "conv1d": (".nn.functional.conv", "conv1d"),
     "conv2d": (".nn.functional.conv", "conv2d"),
+    "conv3d": (".nn.functional.conv_extra", "conv3d"),
     "adaptive_avg_pool1d": (".nn.functional.pooling", "adaptive_avg_pool1d"),
     "group_norm": (".nn.functional.norm", "group_norm"),
 }
