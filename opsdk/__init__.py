@@ -86,6 +86,18 @@ from .functional.scan_search import (argwhere, bucketize, cummax, cummin, histog
                                      msort, searchsorted, unique_consecutive)
 from .functional.more_linalg import (baddbmm, cdist, cumulative_trapezoid, ger, pdist,
                                      tensordot, trapezoid, vecdot)
+from .functional.conversion import (as_tensor, asarray, broadcast_shape, broadcast_shapes,
+                                    finfo, from_numpy, iinfo, reduce_as, set_printoptions,
+                                    tolist, view)
+from .functional.creation import Generator
+from .functional.random import (bernoulli, bernoulli_, binomial, cauchy_, geometric_,
+                                get_rng_state, log_normal, log_normal_, manual_seed,
+                                multinomial, normal_, poisson, rand_like, randint_like,
+                                randn_like, set_rng_state, standard_gamma)
+
+# Paddle's PyTorch-style dtype names (paddle.float is paddle.float32); `float` hides the
+# builtin in this module, which calls none below
+float, double, half = float32, float64, float16
 
 # Paddle's constants (paddle.newaxis is None, as NumPy's)
 e, pi, inf, nan, newaxis = (_math_module.e, _math_module.pi, _math_module.inf,
