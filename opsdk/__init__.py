@@ -90,6 +90,7 @@ from .functional.conversion import (as_tensor, asarray, broadcast_shape, broadca
                                     finfo, from_numpy, iinfo, reduce_as, set_printoptions,
                                     tolist, view)
 from .functional.creation import Generator
+from .functional.more_ops import crop, histogramdd, softmax
 from .functional.random import (bernoulli, bernoulli_, binomial, cauchy_, geometric_,
                                 get_rng_state, log_normal, log_normal_, manual_seed,
                                 multinomial, normal_, poisson, rand_like, randint_like,
@@ -190,6 +191,12 @@ _LAZY_ATTRS = {
     "conv2d": (".nn.functional.conv", "conv2d"),
     "adaptive_avg_pool1d": (".nn.functional.pooling", "adaptive_avg_pool1d"),
     "group_norm": (".nn.functional.norm", "group_norm"),
+    "layer_norm": (".nn.functional.norm", "layer_norm"),
+    "autocast": (".amp", "autocast"),
+    "is_autocast_enabled": (".amp", "is_autocast_enabled"),
+    "get_autocast_dtype": (".amp", "get_autocast_dtype"),
+    "get_autocast_cpu_dtype": (".amp", "get_autocast_cpu_dtype"),
+    "get_autocast_gpu_dtype": (".amp", "get_autocast_gpu_dtype"),
 }
 
 

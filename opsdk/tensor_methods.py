@@ -16,11 +16,11 @@ from .dtypes import convert_dtype
 from .errors import ArgumentTypeError, OpArgumentError, SetValueShapeError, StateError
 from .functional import (along_axis, angles, arithmetic, bitwise, casting, combined,
                          conversion, counting, creation, cumulative, diagonal, generated,
-                         indexing, inplace, linalg, logic, manipulation, more_linalg,
-                         more_maths, more_unary, nan_reduction, order_stats, placement,
-                         products, random, rearrange, reduction, scan_search, scatter,
-                         select_fill, shape, sorting, special, tensor_info, triangular, trig,
-                         unary)
+                         indexing, inplace, linalg, logic, manipulation, matrix_stats,
+                         more_linalg, more_maths, more_ops, more_unary, nan_reduction,
+                         order_stats, placement, products, random, rearrange, reduction,
+                         scan_search, scatter, select_fill, shape, sorting, special,
+                         tensor_info, triangular, trig, unary)
 from .tensor import Tensor, _wrap, bump_version, is_tensor
 
 # methods named as the module function they are, by module
@@ -75,6 +75,8 @@ SAME_NAME = {
     random: "multinomial bernoulli_ normal_ log_normal_ cauchy_ geometric_ exponential_ "
             "random_",
     angles: "atan2",
+    matrix_stats: "slogdet cov corrcoef cholesky_solve cholesky_inverse",
+    more_ops: "softmax histogramdd",
 }
 
 # in place, the result written into the tensor: (method, op, NumPy ufunc for a plain write,

@@ -1,0 +1,130 @@
+"""Matrix functions of Paddle 3.3.1 that compose of opsdk's own ops, so their gradients (to any
+order) come from those: slogdet, cov, corrcoef, cholesky_solve, cholesky_inverse.
+
+slogdet is an op of its own (NumPy's slogdet: no overflow of the determinant) whose gradient,
+inv(x)^T for the log of |det|, is written in ops. cov follows NumPy's (and Paddle's) weighted
+formula; corrcoef divides it by the standard deviations and clips to [-1, 1]. cholesky_solve
+and cholesky_inverse form the matrix from its Cholesky factor and solve or invert it.
+"""
+import numpy as np
+
+from ..autograd.record import record
+from ..errors import DTypeError, OpArgumentError, ShapeError
+from ..tensor import Tensor
+from . import maths
+from .linalg import _inverse, inv, matmul, matrix_transposed, solve, square_matrix_arg
+from .shape import reshape
+
+_FLOATS = ("float32", "float64")
+
+
+def _float_matrix(x, op):
+    x = square_matrix_arg(x, op)
+    if x._data.dtype.name not in _FLOATS:
+        raise DTypeError(f"{op}: argument 'x' has an unsupported dtype; expected: float32 or "
+                         f"float64; got: {x._data.dtype}")
+    return x
+
+
+def slogdet(x, name=None):
+    """[sign, log|det|] of a square matrix (batched: shape [2, *batch]), as Paddle 3.3.1
+    stacks them. The gradient goes through log|det| only: inv(x)^T.
+
+    Example:
+        >>> opsdk.linalg.slogdet(opsdk.to_tensor([[2.0, 1.0], [1.0, 3.0]])).tolist()[0]
+        1.0
+    """
+    x = _float_matrix(x, "slogdet")
+    sign, logabs = np.linalg.slogdet(x._data)
+    return record("slogdet", np.stack([sign, logabs]).astype(x._data.dtype), (x,), _SLOGDET,
+                  (x,))
+
+
+def _slogdet_grad(g, x):
+    g = g[1]
+    g = maths.reshape(g, maths.shape(g) + (1, 1))
+    return g * maths.mT(_inverse(x, "slogdet (its gradient)"))
+
+
+_SLOGDET = (_slogdet_grad,)
+
+
+def _tensor(x, op, arg):
+    if not isinstance(x, Tensor):
+        raise OpArgumentError(f"{op}: {arg} must be a Tensor; got: {type(x).__name__}")
+    return x
+
+
+def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
+    """The covariance matrix of the variables in x's rows (columns with rowvar=False), with
+    integer frequency weights and float observation weights, as NumPy's cov; ddof=True
+    divides by N - 1 (the weighted analogue with weights)."""
+    from .reduction import sum as _sum
+    x = _tensor(x, "cov", "x")
+    if x.ndim > 2:
+        raise ShapeError(f"cov: expected: a 1-D or 2-D tensor; got: {x.ndim} dimensions")
+    xs = reshape(x, [1, -1]) if x.ndim < 2 else x
+    if not rowvar and x.ndim == 2:
+        xs = matrix_transposed(xs)
+    n = xs._data.shape[1]
+    w = None
+    for weights, arg in ((fweights, "fweights"), (aweights, "aweights")):
+        if weights is not None:
+            weights = _tensor(weights, "cov", arg)
+            if weights.ndim > 1 or weights._data.shape[0] != n:
+                raise ShapeError(f"cov: {arg} must be 1-D with one weight per observation "
+                                 f"({n}); got: shape {weights.shape}")
+            if np.any(weights._data < 0):
+                raise OpArgumentError(f"cov: {arg} must not be negative")
+            weights = weights.astype(xs._data.dtype)
+            w = weights if w is None else w * weights
+    if w is None:
+        avg = _sum(xs, axis=1, keepdim=True) / n
+        fact = n - int(ddof)
+    else:
+        w_sum = _sum(w)
+        avg = _sum(xs * w, axis=1, keepdim=True) / w_sum
+        if not ddof:
+            fact = w_sum
+        elif aweights is None:
+            fact = w_sum - 1
+        else:
+            fact = w_sum - _sum(w * aweights.astype(xs._data.dtype)) / w_sum
+    centred = xs - avg
+    weighted = centred if w is None else centred * w
+    c = matmul(centred, weighted, transpose_y=True) / fact
+    return reshape(c, []) if c._data.size == 1 else c
+
+
+def corrcoef(x, rowvar=True, name=None):
+    """Pearson correlation coefficients of the variables in x's rows (columns with
+    rowvar=False): cov divided by the standard deviations, clipped to [-1, 1]."""
+    from .unary import clip, sqrt
+    from .diagonal import diagonal
+    c = cov(x, rowvar)
+    if c.ndim == 0:
+        return c / c
+    d = sqrt(diagonal(c))
+    c = c / reshape(d, [-1, 1]) / reshape(d, [1, -1])
+    return clip(c, -1.0, 1.0)
+
+
+def _from_factor(y, upper):
+    return matmul(y, y, transpose_x=True) if upper else matmul(y, y, transpose_y=True)
+
+
+def cholesky_solve(x, y, upper=False, name=None):
+    """The solution z of A z = x for A = y y^T (y's lower triangle) or y^T y (its upper one);
+    as Paddle's triangular solves, the other triangle of y is not read (no gradient there;
+    Paddle's gradient to a y whose other triangle is not zero differs: it is not the derivative
+    of its values, opsdk's is)."""
+    from .triangular import tril, triu
+    y = _float_matrix(y, "cholesky_solve")
+    y = triu(y) if upper else tril(y)
+    return solve(_from_factor(y, upper), x)
+
+
+def cholesky_inverse(x, upper=False, name=None):
+    """inv(A) for A = x x^T (x lower triangular) or x^T x (upper)."""
+    x = _float_matrix(x, "cholesky_inverse")
+    return inv(_from_factor(x, upper))

@@ -1,0 +1,107 @@
+"""slogdet, cov, corrcoef, cholesky_solve, cholesky_inverse (opsdk.linalg and Tensor methods):
+values, dtypes and gradients against Paddle 3.3.1 where installed, gradients to second order
+against central differences, errors."""
+import numpy as np
+import pytest
+
+import opsdk
+from opsdk.errors import DTypeError, ShapeError
+from helpers.frameworks import import_paddle, paddle_cases
+from helpers.gradients import assert_gradients
+from helpers.samples import signed
+
+SPD = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
+LOWER = np.linalg.cholesky(SPD)
+BATCH = np.stack([SPD, SPD * 2 + np.eye(3)])
+OBS = signed(3, 6)
+FW = np.array([1.0, 2.0, 1.0, 3.0, 1.0, 2.0])
+AW = np.array([0.5, 1.0, 2.0, 1.0, 0.3, 0.7])
+
+test_values_and_gradients_match_paddle = paddle_cases({
+    "slogdet": (lambda P, x: P.linalg.slogdet(x), [SPD]),
+    "slogdet_negative": (lambda P, x: x.slogdet(), [np.array([[1.0, 2.0], [3.0, 1.0]])]),
+    "slogdet_batch": (lambda P, x: P.linalg.slogdet(x), [BATCH]),
+    "cov": (lambda P, x: P.linalg.cov(x), [OBS]),
+    "cov_columns": (lambda P, x: x.cov(rowvar=False), [OBS]),
+    "cov_no_ddof": (lambda P, x: P.linalg.cov(x, ddof=False), [OBS]),
+    "cov_vector": (lambda P, x: P.linalg.cov(x), [signed(5)]),
+    "corrcoef": (lambda P, x: P.linalg.corrcoef(x), [OBS]),
+    "corrcoef_columns": (lambda P, x: x.corrcoef(rowvar=False), [signed(5, 3)]),
+    "cholesky_solve": (lambda P, b, y: P.linalg.cholesky_solve(b, y), [signed(3, 2), LOWER]),
+    "cholesky_solve_upper": (lambda P, b, y: b.cholesky_solve(y, upper=True),
+                             [signed(3, 2), LOWER.T.copy()]),
+    "cholesky_inverse": (lambda P, y: P.linalg.cholesky_inverse(y), [LOWER]),
+    "cholesky_inverse_upper": (lambda P, y: y.cholesky_inverse(upper=True), [LOWER.T.copy()]),
+})
+
+
+@pytest.mark.paddle
+def test_cholesky_solve_reads_one_triangle_as_paddle():
+    """Values and the gradient to the right-hand side; Paddle's gradient to a factor whose
+    other triangle is not zero is not the derivative of its values (opsdk's is). (Paddle 3.3.1
+    crashes when paddle.grad asks for one of the two gradients: backward() here.)"""
+    paddle = import_paddle()
+    b, y = signed(3, 2), LOWER + np.triu(signed(3, 3), 1)
+    out = []
+    for P in (opsdk, paddle):
+        tb, ty = (P.to_tensor(a, dtype="float64", stop_gradient=False) for a in (b, y))
+        z = P.linalg.cholesky_solve(tb, ty)
+        (z * P.to_tensor(np.arange(6.0).reshape(3, 2))).sum().backward()
+        out.append((z.numpy(), tb.grad.numpy()))
+    for got, want in zip(*out):
+        np.testing.assert_allclose(got, want, rtol=1e-9)
+
+
+def _weighted(fw, aw, ddof):
+    def fn(P, x):
+        f = None if fw is None else P.to_tensor(fw.astype("int64"))
+        a = None if aw is None else P.to_tensor(aw, dtype="float64")
+        return P.linalg.cov(x, ddof=ddof, fweights=f, aweights=a)
+    return fn
+
+
+test_weighted_cov_matches_paddle = paddle_cases({
+    "fweights": (_weighted(FW, None, True), [OBS]),
+    "aweights": (_weighted(None, AW, True), [OBS]),
+    "both": (_weighted(FW, AW, True), [OBS]),
+    "both_no_ddof": (_weighted(FW, AW, False), [OBS]),
+})
+
+
+def test_cov_is_numpys():
+    got = opsdk.linalg.cov(opsdk.to_tensor(OBS), fweights=opsdk.to_tensor(FW.astype("int64")),
+                           aweights=opsdk.to_tensor(AW)).numpy()
+    np.testing.assert_allclose(got, np.cov(OBS, fweights=FW.astype(int), aweights=AW),
+                               rtol=1e-12)
+
+
+@pytest.mark.parametrize("fn, arrays", [
+    (lambda x: opsdk.linalg.slogdet(x), [SPD]),
+    (lambda x: opsdk.linalg.slogdet(x), [BATCH]),
+    (lambda x: opsdk.linalg.cov(x), [OBS]),
+    (lambda x, a: opsdk.linalg.cov(x, aweights=a), [OBS, AW]),
+    (lambda x: opsdk.linalg.corrcoef(x), [OBS]),
+    (lambda b, y: opsdk.linalg.cholesky_solve(b, y), [signed(3, 2), LOWER]),
+    (lambda y: opsdk.linalg.cholesky_inverse(y), [LOWER]),
+])
+def test_gradients_to_second_order(fn, arrays):
+    assert_gradients(fn, arrays)
+
+
+def test_slogdet_of_a_singular_matrix_and_a_large_one():
+    s = opsdk.linalg.slogdet(opsdk.to_tensor([[1.0, 2.0], [2.0, 4.0]], dtype="float64"))
+    assert s.tolist() == [0.0, -np.inf]
+    big = opsdk.to_tensor(np.eye(400) * 10.0)  # det overflows; its log does not
+    np.testing.assert_allclose(opsdk.linalg.slogdet(big).numpy(), [1.0, 400 * np.log(10.0)])
+
+
+@pytest.mark.parametrize("call, error", [
+    (lambda: opsdk.linalg.slogdet(opsdk.ones([2, 3])), ShapeError),
+    (lambda: opsdk.linalg.slogdet(opsdk.ones([2, 2], dtype="float16")), DTypeError),
+    (lambda: opsdk.linalg.cov(opsdk.ones([2, 2, 2])), ShapeError),
+    (lambda: opsdk.linalg.cov(opsdk.ones([2, 3]), fweights=opsdk.ones([2])), ShapeError),
+    (lambda: opsdk.linalg.cholesky_inverse(opsdk.ones([2, 3])), ShapeError),
+])
+def test_bad_arguments_are_clear_errors(call, error):
+    with pytest.raises(error):
+        call()
