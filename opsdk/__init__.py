@@ -90,7 +90,10 @@ from .functional.conversion import (as_tensor, asarray, broadcast_shape, broadca
                                     finfo, from_numpy, iinfo, reduce_as, set_printoptions,
                                     tolist, view)
 from .functional.creation import Generator
-from .functional.more_ops import crop, histogramdd, softmax
+from .functional.more_ops import crop, histogramdd
+from .compat.torch_style import create_parameter as _create_parameter, softmax
+from .functional.storage import TYPED as _TYPED, typed_factory as _typed_factory
+globals().update({_name: _typed_factory(_name, _dt) for _name, _dt in _TYPED.items()})
 from .functional.random import (bernoulli, bernoulli_, binomial, cauchy_, geometric_,
                                 get_rng_state, log_normal, log_normal_, manual_seed,
                                 multinomial, normal_, poisson, rand_like, randint_like,
@@ -118,6 +121,7 @@ def _erf_method(x, name=None):
 
 
 _tensor_methods.provide(erf=_erf_method)
+_tensor_methods.provide(softmax=softmax, create_parameter=_create_parameter)
 # paddle.erf_(x), paddle.expm1_(x): Paddle has these at the top level only
 erf_ = _tensor_methods.inplace_function(_erf_method, "erf_")
 expm1_ = _tensor_methods.inplace_function(expm1, "expm1_")

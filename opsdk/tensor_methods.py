@@ -19,7 +19,7 @@ from .functional import (along_axis, angles, arithmetic, bitwise, casting, combi
                          indexing, inplace, linalg, logic, manipulation, matrix_stats,
                          more_linalg, more_maths, more_ops, more_unary, nan_reduction,
                          order_stats, placement, products, random, rearrange, reduction,
-                         scan_search, scatter, select_fill, shape, sorting, special,
+                         scan_search, scatter, select_fill, shape, sorting, special, storage,
                          tensor_info, triangular, trig, unary)
 from .tensor import Tensor, _wrap, bump_version, is_tensor
 
@@ -76,7 +76,8 @@ SAME_NAME = {
             "random_",
     angles: "atan2",
     matrix_stats: "slogdet cov corrcoef cholesky_solve cholesky_inverse",
-    more_ops: "softmax histogramdd",
+    more_ops: "histogramdd",
+    storage: "data grad_ set_",
 }
 
 # in place, the result written into the tensor: (method, op, NumPy ufunc for a plain write,
@@ -268,6 +269,14 @@ class TensorMethods:
             raise OpArgumentError(f"where_: condition must be a bool Tensor; got: {got}")
         return _where_into(x, condition, y)
 
+    def create_parameter(*args, **kwargs):
+        """opsdk.create_parameter, as Paddle also binds it to Tensor (from above: provide)."""
+        return _provided["create_parameter"](*args, **kwargs)
+
+    def softmax(self, dim=None, dtype=None, *, out=None):
+        """paddle.softmax(x, dim, dtype) (from above: provide)."""
+        return _provided["softmax"](self, dim, dtype)
+
     def apply(self, func):
         """func(x) for a tensor that needs no gradient (Paddle refuses one that does)."""
         _no_grad_for_apply(self, "apply")
@@ -311,6 +320,9 @@ def methods():
     for name, op, ufunc, reads_input in IN_PLACE:
         table[name] = inplace.inplace_method(op, name, ufunc, reads_input,
                                              writes=PADDLE_WRITES.get(name, 1))
+    # x takes the result's shape: Paddle's resize_
+    table["resize_"] = inplace.inplace_method(storage.resized, "resize_", reads_input=False,
+                                              reshapes=True)
     for name, op, back in SHAPE_IN_PLACE:
         table[name] = inplace.shape_method(op, back, name)
     for name, op in RETYPE_IN_PLACE:

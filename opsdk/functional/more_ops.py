@@ -1,23 +1,9 @@
-"""paddle.softmax (the PyTorch-style one, with Paddle's default axis), crop and histogramdd:
-names of Paddle 3.3.1's top level that compose of opsdk's ops (gradients from those)."""
+"""crop and histogramdd: names of Paddle 3.3.1's top level that compose of opsdk's ops
+(gradients from those; paddle.softmax, which needs nn, is in compat/torch_style.py)."""
 import numpy as np
 
-from ..dtypes import convert_dtype
 from ..errors import ArgumentTypeError, DTypeError, OpArgumentError, ShapeError
 from ..tensor import Tensor, _wrap
-from .casting import cast
-
-
-def softmax(input, dim=None, dtype=None, *, out=None):
-    """exp(x) / sum(exp(x)) along dim, in dtype (input cast first). With dim None, Paddle's
-    (PyTorch's old) default: axis 0 for 0-, 1- and 3-D tensors, else axis 1."""
-    from ..nn.functional.activation import softmax as _softmax
-    if not isinstance(input, Tensor):
-        raise ArgumentTypeError(f"softmax: input must be a Tensor; got: {type(input).__name__}")
-    if dim is None:
-        dim = 0 if input.ndim in (0, 1, 3) else 1
-    x = input if dtype is None else cast(input, convert_dtype(dtype, op="softmax"))
-    return _softmax(x, axis=dim)
 
 
 def _int_list(v, op, arg):
