@@ -1,5 +1,8 @@
 """Matrix functions of Paddle 3.3.1 that compose of opsdk's own ops, so their gradients (to any
-order) come from those: slogdet, cov, corrcoef, cholesky_solve, cholesky_inverse.
+order) come from those: slogdet, cholesky, cov, corrcoef, cholesky_solve, cholesky_inverse.
+
+cholesky is NumPy's factorization with the gradient of Murray (2016) written in ops:
+sym(L^-T phi(L^T g) L^-1), phi the lower triangle with its diagonal halved.
 
 slogdet is an op of its own (NumPy's slogdet: no overflow of the determinant) whose gradient,
 inv(x)^T for the log of |det|, is written in ops. cov follows NumPy's (and Paddle's) weighted
@@ -8,7 +11,7 @@ and cholesky_inverse form the matrix from its Cholesky factor and solve or inver
 """
 import numpy as np
 
-from ..autograd.record import record
+from ..autograd.record import OUTPUT, record
 from ..errors import DTypeError, OpArgumentError, ShapeError
 from ..tensor import Tensor
 from . import maths
@@ -47,6 +50,31 @@ def _slogdet_grad(g, x):
 
 
 _SLOGDET = (_slogdet_grad,)
+
+
+def cholesky(x, upper=False, name=None):
+    """The Cholesky factor of a symmetric positive-definite matrix (batched): L lower with
+    x = L L^T, or U = L^T with upper=True. Only x's lower triangle is read (as LAPACK's)."""
+    x = _float_matrix(x, "cholesky")
+    try:
+        low = np.linalg.cholesky(x._data)
+    except np.linalg.LinAlgError:
+        raise OpArgumentError(f"cholesky: the matrix (shape {list(x.shape)}) is not positive "
+                              f"definite (its Cholesky factorization failed)") from None
+    out = record("cholesky", low, (x,), _CHOLESKY, (OUTPUT,))
+    return matrix_transposed(out) if upper else out
+
+
+def _cholesky_grad(g, low):
+    n = maths.shape(low)[-1]
+    half_lower = np.tril(np.ones((n, n)), -1) + 0.5 * np.eye(n)
+    inv_low = _inverse(low, "cholesky (its gradient)")
+    p = maths.matmul(low, g, transpose_a=True) * half_lower.astype(np.dtype(low.dtype.name))
+    s = maths.matmul(maths.matmul(inv_low, p, transpose_a=True), inv_low)
+    return (s + maths.mT(s)) * 0.5
+
+
+_CHOLESKY = (_cholesky_grad,)
 
 
 def _tensor(x, op, arg):

@@ -1,4 +1,4 @@
-"""slogdet, cov, corrcoef, cholesky_solve, cholesky_inverse (opsdk.linalg and Tensor methods):
+"""slogdet, cholesky, cov, corrcoef, cholesky_solve, cholesky_inverse (opsdk.linalg and Tensor methods):
 values, dtypes and gradients against Paddle 3.3.1 where installed, gradients to second order
 against central differences, errors."""
 import numpy as np
@@ -21,6 +21,11 @@ test_values_and_gradients_match_paddle = paddle_cases({
     "slogdet": (lambda P, x: P.linalg.slogdet(x), [SPD]),
     "slogdet_negative": (lambda P, x: x.slogdet(), [np.array([[1.0, 2.0], [3.0, 1.0]])]),
     "slogdet_batch": (lambda P, x: P.linalg.slogdet(x), [BATCH]),
+    "cholesky": (lambda P, x: P.linalg.cholesky(x), [SPD]),
+    "cholesky_upper": (lambda P, x: x.cholesky(upper=True), [SPD]),
+    "cholesky_batch": (lambda P, x: P.linalg.cholesky(x), [BATCH]),
+    "cholesky_reads_the_lower_triangle": (lambda P, x: P.linalg.cholesky(x),
+                                          [SPD + np.triu(signed(3, 3), 1)]),
     "cov": (lambda P, x: P.linalg.cov(x), [OBS]),
     "cov_columns": (lambda P, x: x.cov(rowvar=False), [OBS]),
     "cov_no_ddof": (lambda P, x: P.linalg.cov(x, ddof=False), [OBS]),
@@ -78,6 +83,11 @@ def test_cov_is_numpys():
 @pytest.mark.parametrize("fn, arrays", [
     (lambda x: opsdk.linalg.slogdet(x), [SPD]),
     (lambda x: opsdk.linalg.slogdet(x), [BATCH]),
+    # (symmetrized: the gradient is Paddle's symmetric one, the derivative along symmetric
+    # directions, while only the lower triangle is read)
+    (lambda x: opsdk.linalg.cholesky((x + opsdk.linalg.matrix_transpose(x)) * 0.5), [SPD]),
+    (lambda x: opsdk.linalg.cholesky((x + opsdk.linalg.matrix_transpose(x)) * 0.5, upper=True),
+     [BATCH]),
     (lambda x: opsdk.linalg.cov(x), [OBS]),
     (lambda x, a: opsdk.linalg.cov(x, aweights=a), [OBS, AW]),
     (lambda x: opsdk.linalg.corrcoef(x), [OBS]),
@@ -99,6 +109,7 @@ def test_slogdet_of_a_singular_matrix_and_a_large_one():
     (lambda: opsdk.linalg.slogdet(opsdk.ones([2, 3])), ShapeError),
     (lambda: opsdk.linalg.slogdet(opsdk.ones([2, 2], dtype="float16")), DTypeError),
     (lambda: opsdk.linalg.cov(opsdk.ones([2, 2, 2])), ShapeError),
+    (lambda: opsdk.linalg.cholesky(opsdk.to_tensor([[1.0, 2.0], [2.0, 1.0]])), ValueError),
     (lambda: opsdk.linalg.cov(opsdk.ones([2, 3]), fweights=opsdk.ones([2])), ShapeError),
     (lambda: opsdk.linalg.cholesky_inverse(opsdk.ones([2, 3])), ShapeError),
 ])
