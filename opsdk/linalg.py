@@ -2,9 +2,9 @@
 any order.
 
 Provided: norm, vector_norm, matrix_norm ('fro', 1, -1, inf, -inf), inv, det, solve,
-matrix_power, multi_dot, matrix_transpose, vecdot, slogdet, cholesky, cov, corrcoef, cholesky_solve,
+matrix_power, multi_dot, matrix_transpose, vecdot, slogdet, cholesky, eigh, eigvalsh, cov, corrcoef, cholesky_solve,
 cholesky_inverse (the last two from the Cholesky factor, as given), and matmul, cross, diagonal
-(the core ops under their linalg names). The other decompositions (svd, qr, eig, eigh, lu) and what needs them
+(the core ops under their linalg names). The other decompositions (svd, qr, eig, lu) and what needs them
 (the 2-norm and nuclear norm of a matrix, pinv, lstsq, matrix_rank, cond) are not provided:
 each raises UnsupportedError naming the function (docs/paddle.md).
 
@@ -15,16 +15,15 @@ from .functional.diagonal import diagonal
 from .functional.linalg import (det, inv, matmul, matrix_norm, matrix_power, matrix_transpose,
                                 multi_dot, norm, solve, vector_norm)
 from .functional.matrix_stats import (cholesky, cholesky_inverse, cholesky_solve, corrcoef,
-                                      cov, slogdet)
+                                      cov, eigh, eigvalsh, slogdet)
 from .functional.more_linalg import vecdot
 from .functional.products import cross
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "inv", "det", "solve", "matrix_power",
            "multi_dot", "matrix_transpose", "matmul", "cross", "diagonal", "vecdot", "slogdet",
-           "cov", "corrcoef", "cholesky", "cholesky_solve", "cholesky_inverse"]
+           "cov", "corrcoef", "cholesky", "cholesky_solve", "cholesky_inverse", "eigh", "eigvalsh"]
 
-_UNSUPPORTED = ("svd", "svdvals", "svd_lowrank", "pca_lowrank", "qr", "eig", "eigh", "eigvals",
-                "eigvalsh", "lu", "lu_solve",
+_UNSUPPORTED = ("svd", "svdvals", "svd_lowrank", "pca_lowrank", "qr", "eig", "eigvals", "lu", "lu_solve",
                 "lu_unpack", "pinv", "lstsq", "matrix_rank", "cond", "matrix_exp",
                 "triangular_solve", "householder_product", "ormqr",
                 "fp8_fp8_half_gemm_fused")

@@ -1,5 +1,6 @@
 """Matrix functions of Paddle 3.3.1 that compose of opsdk's own ops, so their gradients (to any
-order) come from those: slogdet, cholesky, cov, corrcoef, cholesky_solve, cholesky_inverse.
+order) come from those: slogdet, cholesky, eigh, eigvalsh, cov, corrcoef, cholesky_solve,
+cholesky_inverse.
 
 cholesky is NumPy's factorization with the gradient of Murray (2016) written in ops:
 sym(L^-T phi(L^T g) L^-1), phi the lower triangle with its diagonal halved.
@@ -75,6 +76,42 @@ def _cholesky_grad(g, low):
 
 
 _CHOLESKY = (_cholesky_grad,)
+
+
+def eigh(x, UPLO="L", name=None):
+    """(eigenvalues ascending, eigenvectors as columns) of a symmetric matrix (batched), from
+    its lower (UPLO='L') or upper triangle. Gradient: the symmetric part (Paddle's) of
+    V (diag(gw) + F * (V^T gV)) V^T with F_ij = 1 / (w_j - w_i) off the diagonal, written in ops (it recomputes eigh on Tensors, so
+    it differentiates again); repeated eigenvalues make the eigenvectors' part infinite."""
+    x = _float_matrix(x, "eigh")
+    if UPLO not in ("L", "U"):
+        raise OpArgumentError(f"eigh: UPLO must be 'L' or 'U'; got: {UPLO!r}")
+    w, v = np.linalg.eigh(x._data, UPLO=UPLO)
+    return tuple(record("eigh", [w, v], (x,), _EIGH, (x, UPLO)))
+
+
+def eigvalsh(x, UPLO="L", name=None):
+    """The eigenvalues (ascending) of a symmetric matrix: eigh's first output."""
+    return eigh(x, UPLO)[0]
+
+
+def _eigh_grad(gs, x, uplo):
+    gw, gv = gs
+    w, v = eigh(x, uplo) if maths.is_tensor(x) else np.linalg.eigh(x, UPLO=uplo)
+    n = maths.shape(w)[-1]
+    eye = np.eye(n, dtype=np.dtype(w.dtype.name))
+    inner = 0.0
+    if gw is not None:
+        inner = maths.reshape(gw, maths.shape(gw) + (1,)) * eye
+    if gv is not None:
+        gaps = maths.reshape(w, maths.shape(w)[:-1] + (1, n)) - \
+            maths.reshape(w, maths.shape(w)[:-1] + (n, 1))
+        inner = inner + maths.matmul(v, gv, transpose_a=True) * (1 - eye) / (gaps + eye)
+    grad = maths.matmul(maths.matmul(v, inner), v, transpose_b=True)
+    return (grad + maths.mT(grad)) * 0.5  # symmetric, as Paddle's
+
+
+_EIGH = (_eigh_grad,)
 
 
 def _tensor(x, op, arg):

@@ -1,4 +1,4 @@
-"""slogdet, cholesky, cov, corrcoef, cholesky_solve, cholesky_inverse (opsdk.linalg and Tensor methods):
+"""slogdet, cholesky, eigh, eigvalsh, cov, corrcoef, cholesky_solve, cholesky_inverse (opsdk.linalg and Tensor methods):
 values, dtypes and gradients against Paddle 3.3.1 where installed, gradients to second order
 against central differences, errors."""
 import numpy as np
@@ -26,6 +26,15 @@ test_values_and_gradients_match_paddle = paddle_cases({
     "cholesky_batch": (lambda P, x: P.linalg.cholesky(x), [BATCH]),
     "cholesky_reads_the_lower_triangle": (lambda P, x: P.linalg.cholesky(x),
                                           [SPD + np.triu(signed(3, 3), 1)]),
+    "eigvalsh": (lambda P, x: P.linalg.eigvalsh(x), [SPD]),
+    "eigvalsh_method_upper": (lambda P, x: x.eigvalsh(UPLO="U"), [SPD + np.triu(signed(3, 3), 1)]),
+    # eigenvectors' signs are free: sign-invariant functions of them
+    "eigh_squares": (lambda P, x: (lambda w, v: v ** 2 * w)(*P.linalg.eigh(x)),
+                     [SPD + np.triu(signed(3, 3), 1)]),
+    "eigh_projection": (lambda P, x: (lambda v: P.matmul(v * P.to_tensor([1.0, -2.0, 0.5]), v,
+                                                         transpose_y=True))(P.linalg.eigh(x)[1]),
+                        [SPD]),
+    "eigh_upper": (lambda P, x: P.linalg.eigh(x, UPLO="U")[1] ** 2, [BATCH]),
     "cov": (lambda P, x: P.linalg.cov(x), [OBS]),
     "cov_columns": (lambda P, x: x.cov(rowvar=False), [OBS]),
     "cov_no_ddof": (lambda P, x: P.linalg.cov(x, ddof=False), [OBS]),
@@ -55,6 +64,25 @@ def test_cholesky_solve_reads_one_triangle_as_paddle():
         out.append((z.numpy(), tb.grad.numpy()))
     for got, want in zip(*out):
         np.testing.assert_allclose(got, want, rtol=1e-9)
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("values", [lambda P, x: P.linalg.eigvalsh(x),
+                                    lambda P, x: P.linalg.eigh(x)[0]])
+def test_batched_eigenvalues_match_paddle_matrix_by_matrix(values):
+    """Paddle 3.3.1's gradient of batched eigenvalues (eigvalsh, eigh's first output) is not
+    the per-matrix one past the first matrix; opsdk's is: compared with Paddle's per matrix."""
+    paddle = import_paddle()
+    weights = np.array([[1.0, 2, 3], [4, 5, 6]])
+    x = opsdk.to_tensor(BATCH, stop_gradient=False)
+    w = values(opsdk, x)
+    (g,) = opsdk.grad((w * opsdk.to_tensor(weights)).sum(), x)
+    for i in range(len(BATCH)):
+        y = paddle.to_tensor(BATCH[i], stop_gradient=False)
+        wi = values(paddle, y)
+        np.testing.assert_allclose(w.numpy()[i], wi.numpy(), rtol=1e-9)
+        (wi * paddle.to_tensor(weights[i])).sum().backward()
+        np.testing.assert_allclose(g.numpy()[i], y.grad.numpy(), rtol=1e-9)
 
 
 def _weighted(fw, aw, ddof):
@@ -88,6 +116,8 @@ def test_cov_is_numpys():
     (lambda x: opsdk.linalg.cholesky((x + opsdk.linalg.matrix_transpose(x)) * 0.5), [SPD]),
     (lambda x: opsdk.linalg.cholesky((x + opsdk.linalg.matrix_transpose(x)) * 0.5, upper=True),
      [BATCH]),
+    (lambda x: opsdk.linalg.eigvalsh((x + opsdk.linalg.matrix_transpose(x)) * 0.5), [SPD]),
+    (lambda x: opsdk.linalg.eigh((x + opsdk.linalg.matrix_transpose(x)) * 0.5)[1] ** 2, [SPD]),
     (lambda x: opsdk.linalg.cov(x), [OBS]),
     (lambda x, a: opsdk.linalg.cov(x, aweights=a), [OBS, AW]),
     (lambda x: opsdk.linalg.corrcoef(x), [OBS]),
@@ -109,6 +139,7 @@ def test_slogdet_of_a_singular_matrix_and_a_large_one():
     (lambda: opsdk.linalg.slogdet(opsdk.ones([2, 3])), ShapeError),
     (lambda: opsdk.linalg.slogdet(opsdk.ones([2, 2], dtype="float16")), DTypeError),
     (lambda: opsdk.linalg.cov(opsdk.ones([2, 2, 2])), ShapeError),
+    (lambda: opsdk.linalg.eigh(opsdk.ones([2, 2]), UPLO="X"), ValueError),
     (lambda: opsdk.linalg.cholesky(opsdk.to_tensor([[1.0, 2.0], [2.0, 1.0]])), ValueError),
     (lambda: opsdk.linalg.cov(opsdk.ones([2, 3]), fweights=opsdk.ones([2])), ShapeError),
     (lambda: opsdk.linalg.cholesky_inverse(opsdk.ones([2, 3])), ShapeError),
