@@ -75,7 +75,8 @@ SAME_NAME = {
     random: "multinomial bernoulli_ normal_ log_normal_ cauchy_ geometric_ exponential_ "
             "random_",
     angles: "atan2",
-    matrix_stats: "slogdet cholesky cov corrcoef cholesky_solve cholesky_inverse eigvalsh",
+    matrix_stats: "slogdet cholesky cov corrcoef cholesky_solve cholesky_inverse eigvalsh pinv "
+                  "cond",
     more_ops: "histogramdd",
     storage: "data grad_ set_",
 }

@@ -1,6 +1,6 @@
 """Matrix functions of Paddle 3.3.1 that compose of opsdk's own ops, so their gradients (to any
-order) come from those: slogdet, cholesky, eigh, eigvalsh, cov, corrcoef, cholesky_solve,
-cholesky_inverse.
+order) come from those: slogdet, cholesky, eigh, eigvalsh, svd, svdvals, pinv, matrix_rank,
+cond, cov, corrcoef, cholesky_solve, cholesky_inverse.
 
 cholesky is NumPy's factorization with the gradient of Murray (2016) written in ops:
 sym(L^-T phi(L^T g) L^-1), phi the lower triangle with its diagonal halved.
@@ -13,8 +13,8 @@ and cholesky_inverse form the matrix from its Cholesky factor and solve or inver
 import numpy as np
 
 from ..autograd.record import OUTPUT, record
-from ..errors import DTypeError, OpArgumentError, ShapeError
-from ..tensor import Tensor
+from ..errors import DTypeError, OpArgumentError, ShapeError, UnsupportedError
+from ..tensor import Tensor, _wrap, tensor_arg
 from . import maths
 from .linalg import _inverse, inv, matmul, matrix_transposed, solve, square_matrix_arg
 from .shape import reshape
@@ -81,8 +81,9 @@ _CHOLESKY = (_cholesky_grad,)
 def eigh(x, UPLO="L", name=None):
     """(eigenvalues ascending, eigenvectors as columns) of a symmetric matrix (batched), from
     its lower (UPLO='L') or upper triangle. Gradient: the symmetric part (Paddle's) of
-    V (diag(gw) + F * (V^T gV)) V^T with F_ij = 1 / (w_j - w_i) off the diagonal, written in ops (it recomputes eigh on Tensors, so
-    it differentiates again); repeated eigenvalues make the eigenvectors' part infinite."""
+    V (diag(gw) + F * (V^T gV)) V^T with F_ij = 1 / (w_j - w_i) off the diagonal, written in
+    ops (it recomputes eigh on Tensors, so it differentiates again); repeated eigenvalues make
+    the eigenvectors' part infinite."""
     x = _float_matrix(x, "eigh")
     if UPLO not in ("L", "U"):
         raise OpArgumentError(f"eigh: UPLO must be 'L' or 'U'; got: {UPLO!r}")
@@ -112,6 +113,137 @@ def _eigh_grad(gs, x, uplo):
 
 
 _EIGH = (_eigh_grad,)
+
+
+def _float_matrices(x, op):
+    x = tensor_arg(x, op)
+    if x.ndim < 2 or x._data.dtype.name not in _FLOATS:
+        raise DTypeError(f"{op}: expected: a float32 or float64 matrix (or a batch of them); "
+                         f"got: {x._data.dtype} of shape {list(x.shape)}")
+    return x
+
+
+def svd(x, full_matrices=False, name=None):
+    """(U, S, VH) with x = U diag(S) VH (batched; S descending, k = min(m, n) of them).
+    Gradient: the real case of the standard formula (Townsend 2016), written in ops
+    (recomputing svd on Tensors) so it differentiates again; as every SVD gradient it holds
+    for functions the signs of the singular vectors do not change, and repeated singular
+    values make the vectors' part infinite. full_matrices=True: square matrices only."""
+    x = _float_matrices(x, "svd")
+    m, n = x._data.shape[-2:]
+    if full_matrices and m != n:
+        raise UnsupportedError(f"svd: full_matrices=True is supported for square matrices "
+                               f"only (the completed bases have no gradient); got: "
+                               f"shape {list(x.shape)}")
+    u, sv, vh = np.linalg.svd(x._data, full_matrices=False)
+    return tuple(record("svd", [u, sv, vh], (x,), _SVD, (x,)))
+
+
+def _svd_grad(gs, x):
+    gu, gsv, gvh = gs
+    u, sv, vh = svd(x) if maths.is_tensor(x) else np.linalg.svd(x, full_matrices=False)
+    m, n = maths.shape(x)[-2:]
+    k = min(m, n)
+    eye = np.eye(k, dtype=np.dtype(sv.dtype.name))
+    batch = maths.shape(sv)[:-1]
+    row = maths.reshape(sv, batch + (1, k))  # S_j along a row
+    col = maths.reshape(sv, batch + (k, 1))  # S_i down a column
+    inner = 0.0
+    if gsv is not None:
+        inner = maths.reshape(gsv, maths.shape(gsv) + (1,)) * eye
+    gaps = row * row - col * col + eye
+    v = maths.mT(vh)
+    if gu is not None:
+        uhgu = maths.matmul(u, gu, transpose_a=True)
+        inner = inner + (uhgu - maths.mT(uhgu)) * row / gaps * (1 - eye)
+    if gvh is not None:
+        gv = maths.mT(gvh)
+        vhgv = maths.matmul(v, gv, transpose_a=True)
+        inner = inner + col * (vhgv - maths.mT(vhgv)) / gaps * (1 - eye)
+    grad = maths.matmul(maths.matmul(u, inner), vh)
+    if gu is not None and m > k:
+        rest = gu - maths.matmul(u, maths.matmul(u, gu, transpose_a=True))
+        grad = grad + maths.matmul(rest / row, vh)
+    if gvh is not None and n > k:
+        gv = maths.mT(gvh)
+        rest = gv - maths.matmul(v, maths.matmul(v, gv, transpose_a=True))
+        grad = grad + maths.matmul(u, maths.mT(rest / row))
+    return grad
+
+
+_SVD = (_svd_grad,)
+
+
+def svdvals(x, name=None):
+    """The singular values, descending (svd's S)."""
+    return svd(x)[1]
+
+
+def pinv(x, rcond=1e-15, hermitian=False, name=None):
+    """The pseudo-inverse, composed as Paddle's: from svd (eigh when hermitian), singular values
+    at or below rcond times the largest dropped."""
+    from .logic import where
+    from .reduction import max as _max
+    from .unary import abs as _abs
+    x = _float_matrices(x, "pinv")
+    rc = _value_array(rcond, x._data.dtype)
+    if hermitian:
+        sv, u = eigh(x)
+        size = _abs(sv)
+        vecs_left, vecs_right = u, u
+    else:
+        u, sv, vh = svd(x)
+        size = sv
+        vecs_left, vecs_right = matrix_transposed(vh), u
+    if sv._data.shape[-1] == 0:
+        return matrix_transposed(x)
+    cutoff = _max(size, axis=-1, keepdim=True) * rc
+    kept = where(size > cutoff, 1 / sv, _wrap(np.zeros((), x._data.dtype)))
+    return matmul(vecs_left * reshape(kept, list(kept.shape[:-1]) + [1, kept.shape[-1]]),
+                  vecs_right, transpose_y=True)
+
+
+def _value_array(v, dtype):
+    return _wrap(np.asarray(v._data if isinstance(v, Tensor) else v, dtype=dtype))
+
+
+def matrix_rank(x, tol=None, hermitian=False, atol=None, rtol=None, name=None):
+    """The number of singular values (|eigenvalues| when hermitian) above the tolerance:
+    tol if given, else max(atol, rtol * the largest) with rtol defaulting to eps * max(m, n)
+    (0 when atol alone is given), as Paddle's; int64, no gradient."""
+    x = _float_matrices(x, "matrix_rank")
+    a = np.asarray(x._data)
+    sv = np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False)
+    top = sv.max(axis=-1, initial=0.0)
+    if tol is not None:
+        cut = np.asarray(tol._data if isinstance(tol, Tensor) else tol)
+    else:
+        eps = np.finfo(a.dtype).eps * max(a.shape[-2:])
+        r = (rtol._data if isinstance(rtol, Tensor) else rtol) if rtol is not None else (
+            eps if atol is None else 0.0)
+        at = (atol._data if isinstance(atol, Tensor) else atol) if atol is not None else 0.0
+        cut = np.maximum(at, np.asarray(r) * top)
+    return _wrap(np.asarray(np.sum(sv > np.expand_dims(cut, -1), axis=-1), dtype=np.int64))
+
+
+def cond(x, p=None, name=None):
+    """The condition number: with p None, 2 or -2 the ratio of the largest and smallest
+    singular values (smallest over largest for -2); with 'fro', 'nuc', inf, -inf, 1, -1
+    norm(x, p) * norm(inv(x), p) (square x)."""
+    from .linalg import matrix_norm
+    from .reduction import max as _max, min as _min, sum as _sum
+    x = _float_matrices(x, "cond")
+    if p in (None, 2, -2):
+        sv = svdvals(x)
+        big, small = _max(sv, axis=-1), _min(sv, axis=-1)
+        return small / big if p == -2 else big / small
+    x = _float_matrix(x, "cond")
+    if p == "nuc":
+        return _sum(svdvals(x), axis=-1) * _sum(svdvals(inv(x)), axis=-1)
+    if p not in ("fro", np.inf, -np.inf, 1, -1):
+        raise OpArgumentError(f"cond: p must be None, 2, -2, 'fro', 'nuc', inf, -inf, 1 or -1; "
+                              f"got: {p!r}")
+    return matrix_norm(x, p) * matrix_norm(inv(x), p)
 
 
 def _tensor(x, op, arg):

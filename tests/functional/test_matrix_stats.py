@@ -1,4 +1,5 @@
-"""slogdet, cholesky, eigh, eigvalsh, cov, corrcoef, cholesky_solve, cholesky_inverse (opsdk.linalg and Tensor methods):
+"""slogdet, cholesky, eigh, eigvalsh, svd, svdvals, pinv, matrix_rank, cond, cov, corrcoef,
+cholesky_solve, cholesky_inverse (opsdk.linalg and Tensor methods):
 values, dtypes and gradients against Paddle 3.3.1 where installed, gradients to second order
 against central differences, errors."""
 import numpy as np
@@ -16,6 +17,12 @@ BATCH = np.stack([SPD, SPD * 2 + np.eye(3)])
 OBS = signed(3, 6)
 FW = np.array([1.0, 2.0, 1.0, 3.0, 1.0, 2.0])
 AW = np.array([0.5, 1.0, 2.0, 1.0, 0.3, 0.7])
+
+def _svd_mix(P, x):
+    u, s, vh = P.linalg.svd(x)
+    weights = P.to_tensor(np.array([1.0, -2.0, 0.5])[:s.shape[-1]])
+    return P.matmul(u * (weights * s).unsqueeze(-2), vh)
+
 
 test_values_and_gradients_match_paddle = paddle_cases({
     "slogdet": (lambda P, x: P.linalg.slogdet(x), [SPD]),
@@ -35,6 +42,24 @@ test_values_and_gradients_match_paddle = paddle_cases({
                                                          transpose_y=True))(P.linalg.eigh(x)[1]),
                         [SPD]),
     "eigh_upper": (lambda P, x: P.linalg.eigh(x, UPLO="U")[1] ** 2, [BATCH]),
+    # singular vectors' signs are free: functions of the pairs u_i v_i^T, and of |u|, |v|
+    "svd_values": (lambda P, x: P.linalg.svd(x)[1], [signed(3, 2)]),
+    "svd_square": (lambda P, x: _svd_mix(P, x), [signed(3, 3)]),
+    "svd_tall": (lambda P, x: _svd_mix(P, x), [signed(4, 2)]),
+    "svd_wide": (lambda P, x: _svd_mix(P, x), [signed(2, 4)]),
+    "svd_batch": (lambda P, x: _svd_mix(P, x), [signed(2, 3, 2)]),
+    "svd_squares": (lambda P, x: (lambda u, s, vh: [u ** 2 * s, vh ** 2])(*P.linalg.svd(x)),
+                    [signed(4, 3)]),
+    "svdvals": (lambda P, x: P.linalg.svdvals(x), [signed(3, 4)]),
+    "pinv_tall": (lambda P, x: P.linalg.pinv(x), [signed(3, 2)]),
+    "pinv_wide_method": (lambda P, x: x.pinv(), [signed(2, 4)]),
+    "pinv_hermitian": (lambda P, x: P.linalg.pinv(x + x.T, hermitian=True), [signed(3, 3)]),
+    "cond": (lambda P, x: P.linalg.cond(x), [signed(3, 3)]),
+    "cond_method_minus_2": (lambda P, x: x.cond(p=-2), [signed(3, 4)]),
+    "cond_fro": (lambda P, x: P.linalg.cond(x, p="fro"), [signed(3, 3)]),
+    "cond_nuc": (lambda P, x: P.linalg.cond(x, p="nuc"), [signed(3, 3)]),
+    "cond_1": (lambda P, x: P.linalg.cond(x, p=1), [signed(3, 3)]),
+    "cond_inf": (lambda P, x: P.linalg.cond(x, p=np.inf), [signed(2, 3, 3)]),
     "cov": (lambda P, x: P.linalg.cov(x), [OBS]),
     "cov_columns": (lambda P, x: x.cov(rowvar=False), [OBS]),
     "cov_no_ddof": (lambda P, x: P.linalg.cov(x, ddof=False), [OBS]),
@@ -85,6 +110,21 @@ def test_batched_eigenvalues_match_paddle_matrix_by_matrix(values):
         np.testing.assert_allclose(g.numpy()[i], y.grad.numpy(), rtol=1e-9)
 
 
+@pytest.mark.paddle
+@pytest.mark.parametrize("x", [signed(3, 4), np.outer([1.0, 2, 3], [1.0, 1, 2]),
+                               np.stack([np.eye(3), np.diag([1.0, 1e-20, 1.0])])])
+@pytest.mark.parametrize("kwargs", [{}, {"atol": 0.5}, {"tol": 1.5}, {"rtol": 0.1},
+                                    {"hermitian": True}])
+def test_matrix_rank_as_paddles(x, kwargs):
+    paddle = import_paddle()
+    if kwargs.get("hermitian"):
+        x = x[..., :3, :3]
+        x = x + np.swapaxes(x, -1, -2)
+    got = opsdk.linalg.matrix_rank(opsdk.to_tensor(x), **kwargs)
+    want = paddle.linalg.matrix_rank(paddle.to_tensor(x), **kwargs)
+    assert got.tolist() == want.tolist() and str(got.dtype) == str(want.dtype)
+
+
 def _weighted(fw, aw, ddof):
     def fn(P, x):
         f = None if fw is None else P.to_tensor(fw.astype("int64"))
@@ -118,6 +158,11 @@ def test_cov_is_numpys():
      [BATCH]),
     (lambda x: opsdk.linalg.eigvalsh((x + opsdk.linalg.matrix_transpose(x)) * 0.5), [SPD]),
     (lambda x: opsdk.linalg.eigh((x + opsdk.linalg.matrix_transpose(x)) * 0.5)[1] ** 2, [SPD]),
+    (lambda x: _svd_mix(opsdk, x), [signed(3, 3)]),
+    (lambda x: _svd_mix(opsdk, x), [signed(4, 2)]),
+    (lambda x: _svd_mix(opsdk, x), [signed(2, 4)]),
+    (lambda x: opsdk.linalg.pinv(x), [signed(3, 2)]),
+    (lambda x: opsdk.linalg.cond(x), [signed(3, 3)]),
     (lambda x: opsdk.linalg.cov(x), [OBS]),
     (lambda x, a: opsdk.linalg.cov(x, aweights=a), [OBS, AW]),
     (lambda x: opsdk.linalg.corrcoef(x), [OBS]),
@@ -140,6 +185,9 @@ def test_slogdet_of_a_singular_matrix_and_a_large_one():
     (lambda: opsdk.linalg.slogdet(opsdk.ones([2, 2], dtype="float16")), DTypeError),
     (lambda: opsdk.linalg.cov(opsdk.ones([2, 2, 2])), ShapeError),
     (lambda: opsdk.linalg.eigh(opsdk.ones([2, 2]), UPLO="X"), ValueError),
+    (lambda: opsdk.linalg.svd(opsdk.ones([2, 3]), full_matrices=True), NotImplementedError),
+    (lambda: opsdk.linalg.svd(opsdk.ones([3])), DTypeError),
+    (lambda: opsdk.linalg.cond(opsdk.ones([2, 2]), p=3), ValueError),
     (lambda: opsdk.linalg.cholesky(opsdk.to_tensor([[1.0, 2.0], [2.0, 1.0]])), ValueError),
     (lambda: opsdk.linalg.cov(opsdk.ones([2, 3]), fweights=opsdk.ones([2])), ShapeError),
     (lambda: opsdk.linalg.cholesky_inverse(opsdk.ones([2, 3])), ShapeError),
