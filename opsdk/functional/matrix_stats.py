@@ -1,5 +1,5 @@
 """Matrix functions of Paddle 3.3.1 that compose of opsdk's own ops, so their gradients (to any
-order) come from those: slogdet, cholesky, eigh, eigvalsh, svd, svdvals, pinv, matrix_rank,
+order) come from those: slogdet, cholesky, eigh, eigvalsh, svd, svdvals, qr, pinv, matrix_rank,
 cond, cov, corrcoef, cholesky_solve, cholesky_inverse.
 
 cholesky is NumPy's factorization with the gradient of Murray (2016) written in ops:
@@ -172,6 +172,58 @@ def _svd_grad(gs, x):
 
 
 _SVD = (_svd_grad,)
+
+
+def qr(x, mode="reduced", name=None):
+    """(Q, R) with x = Q R (batched): mode 'reduced' (Q [m, k], R [k, n], k = min(m, n)),
+    'complete' (Q [m, m]) or 'r' (R alone), as NumPy's (and Paddle's) LAPACK signs. The
+    gradient (reduced, or complete with m <= n; R of full rank) is written in ops, recomputing
+    qr on Tensors, so it differentiates again."""
+    x = _float_matrices(x, "qr")
+    if mode not in ("reduced", "complete", "r"):
+        raise OpArgumentError(f"qr: mode must be 'reduced', 'complete' or 'r'; got: {mode!r}")
+    m, n = x._data.shape[-2:]
+    if mode == "complete" and m > n:
+        q, r = np.linalg.qr(x._data, mode="complete")
+        if x.stop_gradient:
+            return _wrap(q), _wrap(r)
+        raise UnsupportedError(f"qr: the gradient of mode='complete' is not defined for "
+                               f"m > n (as Paddle's); got: shape {list(x.shape)}")
+    q, r = np.linalg.qr(x._data, mode="reduced")
+    q, r = record("qr", [q, r], (x,), _QR, (x,))
+    return r if mode == "r" else (q, r)
+
+
+def _copyltu(mat):
+    k = maths.shape(mat)[-1]
+    low = np.tril(np.ones((k, k)), -1)
+    strict = mat * low
+    return strict + maths.mT(strict) + mat * np.eye(k)
+
+
+def _qr_square_or_tall_grad(gq, gr, q, r):
+    m = maths.matmul(r, gr, transpose_b=True) - maths.matmul(gq, q, transpose_a=True)
+    b = gq + maths.matmul(q, _copyltu(m))
+    return maths.matmul(b, maths.mT(_inverse(r, "qr (its gradient: R must be invertible)")))
+
+
+def _qr_grad(gs, x):
+    gq, gr = gs
+    q, r = qr(x) if maths.is_tensor(x) else np.linalg.qr(x, mode="reduced")
+    gq = 0 * q if gq is None else gq
+    gr = 0 * r if gr is None else gr
+    m, n = maths.shape(x)[-2:]
+    if m >= n:
+        return _qr_square_or_tall_grad(gq, gr, q, r)
+    # wide: x = [X | Y], R = [U | Q^T Y]
+    u, gu = maths.getitem(r, (Ellipsis, slice(0, m))), maths.getitem(gr, (Ellipsis, slice(0, m)))
+    y = maths.getitem(x, (Ellipsis, slice(m, None)))
+    gv = maths.getitem(gr, (Ellipsis, slice(m, None)))
+    gx = _qr_square_or_tall_grad(gq + maths.matmul(y, gv, transpose_b=True), gu, q, u)
+    return maths.concat([gx, maths.matmul(q, gv)], -1)
+
+
+_QR = (_qr_grad,)
 
 
 def svdvals(x, name=None):

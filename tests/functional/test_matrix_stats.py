@@ -1,4 +1,4 @@
-"""slogdet, cholesky, eigh, eigvalsh, svd, svdvals, pinv, matrix_rank, cond, cov, corrcoef,
+"""slogdet, cholesky, eigh, eigvalsh, svd, svdvals, qr, pinv, matrix_rank, cond, cov, corrcoef,
 cholesky_solve, cholesky_inverse (opsdk.linalg and Tensor methods):
 values, dtypes and gradients against Paddle 3.3.1 where installed, gradients to second order
 against central differences, errors."""
@@ -51,6 +51,11 @@ test_values_and_gradients_match_paddle = paddle_cases({
     "svd_squares": (lambda P, x: (lambda u, s, vh: [u ** 2 * s, vh ** 2])(*P.linalg.svd(x)),
                     [signed(4, 3)]),
     "svdvals": (lambda P, x: P.linalg.svdvals(x), [signed(3, 4)]),
+    "qr_tall": (lambda P, x: list(P.linalg.qr(x)), [signed(4, 3)]),
+    "qr_square_method": (lambda P, x: list(x.qr()), [signed(3, 3)]),
+    "qr_wide": (lambda P, x: list(P.linalg.qr(x)), [signed(2, 4)]),
+    "qr_batch": (lambda P, x: list(P.linalg.qr(x)), [signed(2, 4, 3)]),
+    "qr_complete_wide": (lambda P, x: list(P.linalg.qr(x, mode="complete")), [signed(2, 3)]),
     "pinv_tall": (lambda P, x: P.linalg.pinv(x), [signed(3, 2)]),
     "pinv_wide_method": (lambda P, x: x.pinv(), [signed(2, 4)]),
     "pinv_hermitian": (lambda P, x: P.linalg.pinv(x + x.T, hermitian=True), [signed(3, 3)]),
@@ -162,6 +167,10 @@ def test_cov_is_numpys():
     (lambda x: _svd_mix(opsdk, x), [signed(4, 2)]),
     (lambda x: _svd_mix(opsdk, x), [signed(2, 4)]),
     (lambda x: opsdk.linalg.pinv(x), [signed(3, 2)]),
+    (lambda x: list(opsdk.linalg.qr(x)), [signed(4, 3)]),
+    (lambda x: list(opsdk.linalg.qr(x)), [signed(2, 4)]),
+    (lambda x: opsdk.linalg.qr(x)[0], [signed(3, 3)]),
+    (lambda x: opsdk.linalg.qr(x, mode="r"), [signed(4, 3)]),
     (lambda x: opsdk.linalg.cond(x), [signed(3, 3)]),
     (lambda x: opsdk.linalg.cov(x), [OBS]),
     (lambda x, a: opsdk.linalg.cov(x, aweights=a), [OBS, AW]),
@@ -188,6 +197,9 @@ def test_slogdet_of_a_singular_matrix_and_a_large_one():
     (lambda: opsdk.linalg.svd(opsdk.ones([2, 3]), full_matrices=True), NotImplementedError),
     (lambda: opsdk.linalg.svd(opsdk.ones([3])), DTypeError),
     (lambda: opsdk.linalg.cond(opsdk.ones([2, 2]), p=3), ValueError),
+    (lambda: opsdk.linalg.qr(opsdk.ones([2, 2]), mode="x"), ValueError),
+    (lambda: opsdk.linalg.qr(opsdk.ones([3, 2], stop_gradient=False), mode="complete"),
+     NotImplementedError),
     (lambda: opsdk.linalg.cholesky(opsdk.to_tensor([[1.0, 2.0], [2.0, 1.0]])), ValueError),
     (lambda: opsdk.linalg.cov(opsdk.ones([2, 3]), fweights=opsdk.ones([2])), ShapeError),
     (lambda: opsdk.linalg.cholesky_inverse(opsdk.ones([2, 3])), ShapeError),
@@ -195,3 +207,9 @@ def test_slogdet_of_a_singular_matrix_and_a_large_one():
 def test_bad_arguments_are_clear_errors(call, error):
     with pytest.raises(error):
         call()
+
+
+def test_qr_complete_of_a_tall_constant():
+    q, r = opsdk.linalg.qr(opsdk.to_tensor(signed(4, 3)), mode="complete")
+    assert (q.shape, r.shape) == ([4, 4], [4, 3])
+    np.testing.assert_allclose(opsdk.matmul(q, r).numpy(), signed(4, 3), atol=1e-12)
