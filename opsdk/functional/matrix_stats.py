@@ -1,6 +1,6 @@
 """Matrix functions of Paddle 3.3.1 that compose of opsdk's own ops, so their gradients (to any
 order) come from those: slogdet, cholesky, eigh, eigvalsh, svd, svdvals, qr, pinv, matrix_rank,
-cond, cov, corrcoef, cholesky_solve, cholesky_inverse.
+cond, lstsq (values only, as Paddle's), cov, corrcoef, cholesky_solve, cholesky_inverse.
 
 cholesky is NumPy's factorization with the gradient of Murray (2016) written in ops:
 sym(L^-T phi(L^T g) L^-1), phi the lower triangle with its diagonal halved.
@@ -224,6 +224,45 @@ def _qr_grad(gs, x):
 
 
 _QR = (_qr_grad,)
+
+
+_LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+def lstsq(x, y, rcond=None, driver=None, name=None):
+    """(solution, residuals, rank, singular_values) of min ||x z - y|| (batched), as Paddle
+    3.3.1 on the CPU: the driver ('gelsy' by default) decides which of the last three are
+    filled (gels: residuals; gelsy: rank; gelsd, gelss: all three); residuals only for
+    m > n and full rank. No gradient (Paddle's has none either)."""
+    x = _float_matrices(x, "lstsq")
+    y = _float_matrices(y, "lstsq")
+    driver = "gelsy" if driver is None else driver
+    if driver not in _LSTSQ_DRIVERS:
+        raise OpArgumentError(f"lstsq: driver must be one of {', '.join(_LSTSQ_DRIVERS)}; got: "
+                              f"{driver!r}")
+    a, b = np.asarray(x._data), np.asarray(y._data)
+    if a.shape[:-1] != b.shape[:-1]:
+        raise ShapeError(f"lstsq: x [..., m, n] and y [..., m, k] must share the batch and m; "
+                         f"got: {list(a.shape)} and {list(b.shape)}")
+    m, n = a.shape[-2:]
+    batch = a.shape[:-2]
+    sols, ress, ranks, svs = [], [], [], []
+    for i in np.ndindex(*batch):
+        sol, res, rank, sv = np.linalg.lstsq(a[i], b[i], rcond=rcond)
+        sols.append(sol)
+        ress.append(res if (m > n and rank == n) else np.zeros(0, a.dtype))
+        ranks.append(rank)
+        svs.append(sv)
+    dt = a.dtype
+    solution = np.stack(sols).reshape(batch + sols[0].shape).astype(dt)
+    empty = np.zeros(0, dt)
+    filled = driver != "gelsy" and all(r.size for r in ress)
+    residuals = np.stack(ress).reshape(batch + ress[0].shape).astype(dt) if filled else empty
+    rank = np.zeros([0], np.int64) if driver == "gels" else np.asarray(
+        ranks, np.int32).reshape(batch)
+    singular = np.stack(svs).reshape(batch + svs[0].shape).astype(dt) \
+        if driver in ("gelsd", "gelss") else empty
+    return tuple(_wrap(v) for v in (solution, residuals, rank, singular))
 
 
 def svdvals(x, name=None):

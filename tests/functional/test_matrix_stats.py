@@ -213,3 +213,38 @@ def test_qr_complete_of_a_tall_constant():
     q, r = opsdk.linalg.qr(opsdk.to_tensor(signed(4, 3)), mode="complete")
     assert (q.shape, r.shape) == ([4, 4], [4, 3])
     np.testing.assert_allclose(opsdk.matmul(q, r).numpy(), signed(4, 3), atol=1e-12)
+
+
+_RNG = np.random.default_rng(3)
+LSTSQ = [(_RNG.standard_normal((4, 3)), _RNG.standard_normal((4, 2))),
+         (_RNG.standard_normal((3, 4)), _RNG.standard_normal((3, 2))),
+         (_RNG.standard_normal((2, 4, 3)), _RNG.standard_normal((2, 4, 1))),
+         (_RNG.standard_normal((2, 3, 4)), _RNG.standard_normal((2, 3, 2))),
+         (np.outer([1.0, 2, 3, 4], [1.0, 1, 2]), _RNG.standard_normal((4, 2)))]
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("case, driver", [
+    (case, driver) for case in range(len(LSTSQ))
+    for driver in (None, "gels", "gelsy", "gelsd", "gelss")
+    # gels assumes full rank (LAPACK's result is undefined for the rank-1 case)
+    if not (driver == "gels" and case == 4)])
+def test_lstsq_outputs_as_paddles(case, driver):
+    a, b = LSTSQ[case]
+    paddle = import_paddle()
+    got = opsdk.linalg.lstsq(opsdk.to_tensor(a), opsdk.to_tensor(b), driver=driver)
+    want = paddle.linalg.lstsq(paddle.to_tensor(a), paddle.to_tensor(b), driver=driver)
+    for g, w in zip(got, want):
+        assert list(g.shape) == list(w.shape)
+        assert str(g.dtype).rsplit(".", 1)[-1] == str(w.dtype).rsplit(".", 1)[-1].lower()
+        np.testing.assert_allclose(g.numpy(), w.numpy(), atol=1e-8)
+
+
+def test_lstsq_method_and_errors():
+    a, b = LSTSQ[0]
+    sol = opsdk.to_tensor(a).lstsq(opsdk.to_tensor(b))[0]
+    np.testing.assert_allclose(sol.numpy(), np.linalg.lstsq(a, b, rcond=None)[0], atol=1e-12)
+    with pytest.raises(ValueError):
+        opsdk.linalg.lstsq(opsdk.to_tensor(a), opsdk.to_tensor(b), driver="nope")
+    with pytest.raises(ShapeError):
+        opsdk.linalg.lstsq(opsdk.to_tensor(a), opsdk.to_tensor(b[:3]))
