@@ -92,7 +92,7 @@ from .functional.conversion import (as_tensor, asarray, broadcast_shape, broadca
 from .functional.creation import Generator
 from .functional.more_ops import crop, histogramdd
 from .compat.torch_style import create_parameter as _create_parameter, softmax
-from .functional.storage import TYPED as _TYPED, typed_factory as _typed_factory
+from .functional.storage import TYPED as _TYPED, as_strided, typed_factory as _typed_factory
 globals().update({_name: _typed_factory(_name, _dt) for _name, _dt in _TYPED.items()})
 from .functional.random import (bernoulli, bernoulli_, binomial, cauchy_, geometric_,
                                 get_rng_state, log_normal, log_normal_, manual_seed,

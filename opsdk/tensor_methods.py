@@ -78,7 +78,7 @@ SAME_NAME = {
     matrix_stats: "slogdet cholesky cov corrcoef cholesky_solve cholesky_inverse eigvalsh pinv "
                   "cond qr lstsq",
     more_ops: "histogramdd",
-    storage: "data grad_ set_",
+    storage: "data grad_ set_ as_strided",
 }
 
 # in place, the result written into the tensor: (method, op, NumPy ufunc for a plain write,

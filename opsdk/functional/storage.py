@@ -72,17 +72,42 @@ def set_(x, source=None, shape=None, stride=None, offset=0, name=None):
             if stride is None:
                 stride = [int(np.prod(dims[i + 1:])) for i in range(len(dims))]
             flat = arr.reshape(-1)
-            if offset % flat.itemsize:
-                raise ShapeError(f"set_: offset is in bytes and must be a multiple of the item "
-                                 f"size ({flat.itemsize}); got: {offset}")
-            offset //= flat.itemsize
-            last = offset + sum((d - 1) * s for d, s in zip(dims, stride)) if all(dims) else 0
-            if last >= max(flat.size, 1) or offset < 0:
-                raise ShapeError(f"set_: shape {dims}, stride {list(stride)} and offset "
-                                 f"{offset} reach past the source's {flat.size} elements")
+            _strided_positions(flat.size, dims, stride, int(offset), flat.itemsize, "set_")
             arr = np.lib.stride_tricks.as_strided(
-                flat[offset:], dims, [s * flat.itemsize for s in stride])
+                flat[int(offset) // flat.itemsize:], dims, [s * flat.itemsize for s in stride])
     return views.take_result(x, _wrap(arr), "set_", graph=False)
+
+
+def _strided_positions(numel, shape, stride, offset, itemsize, op):
+    """The flat element positions of a strided window (offset in bytes, as Paddle's)."""
+    dims = [int(d) for d in shape]
+    strides = [int(s) for s in stride]
+    if len(dims) != len(strides) or any(d < 0 for d in dims):
+        raise ShapeError(f"{op}: shape and stride need one non-negative entry per dimension; "
+                         f"got: shape {dims}, stride {strides}")
+    if offset % itemsize:
+        raise ShapeError(f"{op}: offset is in bytes and must be a multiple of the item size "
+                         f"({itemsize}); got: {offset}")
+    start = offset // itemsize
+    pos = np.full(dims, start, np.int64)
+    for axis, (d, s) in enumerate(zip(dims, strides)):
+        pos = pos + (np.arange(d) * s).reshape([-1 if a == axis else 1 for a in range(len(dims))])
+    if pos.size and (pos.min() < 0 or pos.max() >= numel):
+        raise ShapeError(f"{op}: shape {dims}, stride {strides} and offset {offset} reach past "
+                         f"the tensor's {numel} elements")
+    return pos
+
+
+def as_strided(x, shape, stride, offset=0, name=None):
+    """The window of x's flat elements at offset (in bytes, as Paddle's) + sum(i_k stride_k):
+    a copy (Paddle's is a view), with the gradient of a gather: overlapping positions add up
+    (Paddle 3.3.1's keeps the last one written, which is not a derivative)."""
+    from .manipulation import take
+    if not isinstance(x, Tensor):
+        raise ArgumentTypeError(f"as_strided: x must be a Tensor; got: {type(x).__name__}")
+    pos = _strided_positions(x._data.size, shape, stride, int(offset), x._data.itemsize,
+                             "as_strided")
+    return take(x, _wrap(pos))
 
 
 def typed_factory(name, dtype):

@@ -1,4 +1,4 @@
-"""x.data, x.grad_, x.resize_, x.set_ and the typed constructors
+"""x.data, x.grad_, x.resize_, x.set_, as_strided and the typed constructors
 (FloatTensor, LongTensor, ...): as Paddle 3.3.1 where installed (values, dtypes, shapes,
 memory sharing, inplace_version), gradients through resize_, errors."""
 import numpy as np
@@ -121,5 +121,38 @@ def test_typed_constructors_keep_an_arrays_dtype():
     lambda: opsdk.zeros([3]).resize_([-1, 2]),
 ])
 def test_bad_arguments_are_shape_errors(call):
+    with pytest.raises(ShapeError):
+        call()
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("args", [([2, 2], [1, 2]), ([3], [2]), ([2, 2], [2, 1], 8),
+                                  ([2, 3], [3, 1]), ([2, 2], [2, 1], 16)])
+def test_as_strided_values_and_gradients_as_paddles(args):
+    assert_same_as_paddle(lambda P, x: P.as_strided(x, *args) * 1, [signed(6)], diff=(0,))
+
+
+@pytest.mark.paddle
+def test_overlapping_windows_values_as_paddles():
+    assert_same_as_paddle(lambda P, x: x.as_strided([4, 3], [1, 1]), [signed(6)],
+                          dtypes=["float32"], diff=())
+
+
+def test_overlapping_windows_gradients_add_up():
+    """Paddle 3.3.1 keeps the last gradient written at a shared position (no derivative);
+    opsdk's is the gather's: they add up, to second order."""
+    x = opsdk.to_tensor(np.arange(6.0), stop_gradient=False)
+    windows = opsdk.as_strided(x, [4, 3], [1, 1])
+    (g,) = opsdk.grad(windows.sum(), x)
+    assert g.tolist() == [1.0, 2.0, 3.0, 3.0, 2.0, 1.0]
+    assert_gradients(lambda t: opsdk.as_strided(t * t, [2, 3], [2, 1]), [signed(6)])
+
+
+@pytest.mark.parametrize("call", [
+    lambda: opsdk.as_strided(opsdk.ones([6]), [2, 3], [3, 1], 8),
+    lambda: opsdk.as_strided(opsdk.ones([6]), [2, 3], [3, 1], 3),
+    lambda: opsdk.as_strided(opsdk.ones([6]), [2, 3], [3]),
+])
+def test_as_strided_refuses_windows_past_the_tensor(call):
     with pytest.raises(ShapeError):
         call()

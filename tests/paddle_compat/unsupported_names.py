@@ -52,9 +52,6 @@ UNSUPPORTED = {
         'dtype': (
             "BFloat16Tensor bfloat16 float8_e4m3fn float8_e5m2 uint16 uint32 uint64 "
         ),
-        'op': (
-            "as_strided "
-        ),
         'static': (
             "LazyGuard Model batch check_shape disable_compat enable_compat flops summary "
         ),
@@ -82,9 +79,6 @@ UNSUPPORTED = {
         'linalg': (
             "eig eigvals householder_product lu lu_unpack ormqr pca_lowrank "
             "svd_lowrank "
-        ),
-        'op': (
-            "as_strided "
         ),
         'sparse': (
             "coalesce cols crows dense_dim get_selected_rows indices is_coalesced "
