@@ -1,6 +1,7 @@
 """Matrix functions of Paddle 3.3.1 that compose of opsdk's own ops, so their gradients (to any
 order) come from those: slogdet, cholesky, eigh, eigvalsh, svd, svdvals, qr, pinv, matrix_rank,
-cond, lstsq (values only, as Paddle's), cov, corrcoef, cholesky_solve, cholesky_inverse.
+cond, lstsq (values only, as Paddle's), householder_product, ormqr, cov, corrcoef,
+cholesky_solve, cholesky_inverse.
 
 cholesky is NumPy's factorization with the gradient of Murray (2016) written in ops:
 sym(L^-T phi(L^T g) L^-1), phi the lower triangle with its diagonal halved.
@@ -263,6 +264,41 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
     singular = np.stack(svs).reshape(batch + svs[0].shape).astype(dt) \
         if driver in ("gelsd", "gelss") else empty
     return tuple(_wrap(v) for v in (solution, residuals, rank, singular))
+
+
+def householder_product(x, tau, name=None):
+    """The first n columns of H_1 ... H_k, H_i = I - tau_i v_i v_i^T with v_i x's column i
+    below the diagonal and 1 on it (LAPACK's reflectors, as np.linalg.qr(mode='raw') gives
+    them transposed); composed of ops as Paddle's, so gradients go to x's lower part and tau."""
+    from .shape import concat
+    x = _float_matrices(x, "householder_product")
+    tau = tensor_arg(tau, "householder_product", "tau")
+    m, n = x._data.shape[-2:]
+    if m < n or tau._data.shape[-1] > n or tau._data.shape[:-1] != x._data.shape[:-2] or \
+            tau._data.dtype != x._data.dtype:
+        raise ShapeError(f"householder_product: expected: x [..., m, n] with m >= n and tau "
+                         f"[..., k] of x's batch and dtype with k <= n; got: x "
+                         f"{list(x.shape)} ({x._data.dtype}), tau {list(tau.shape)} "
+                         f"({tau._data.dtype})")
+    batch = list(x._data.shape[:-2])
+    q = _wrap(np.broadcast_to(np.eye(m, dtype=x._data.dtype), batch + [m, m]).copy())
+    for i in range(min(tau._data.shape[-1], n)):
+        one = _wrap(np.ones(batch + [1, 1], x._data.dtype))
+        w = concat([one, reshape(x[..., i + 1:, i], batch + [m - i - 1, 1])], axis=-1 - 1)
+        right = q[..., :, i:]
+        t = reshape(tau[..., i], batch + [1, 1])
+        right = right - matmul(matmul(right, w), w, transpose_y=True) * t
+        q = concat([q[..., :, :i], right], axis=-1) if i else right
+    return q[..., :, :n]
+
+
+def ormqr(x, tau, y, left=True, transpose=False, name=None):
+    """y multiplied by Q = householder_product(x, tau) (Q^T with transpose), from the left
+    (Q y) or the right (y Q), as Paddle's composition."""
+    q = householder_product(x, tau)
+    if transpose:
+        q = matrix_transposed(q)
+    return matmul(q, y) if left else matmul(y, q)
 
 
 def svdvals(x, name=None):

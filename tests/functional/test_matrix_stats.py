@@ -7,7 +7,7 @@ import pytest
 
 import opsdk
 from opsdk.errors import DTypeError, ShapeError
-from helpers.frameworks import import_paddle, paddle_cases
+from helpers.frameworks import assert_same_as_paddle, import_paddle, paddle_cases
 from helpers.gradients import assert_gradients
 from helpers.samples import signed
 
@@ -248,3 +248,42 @@ def test_lstsq_method_and_errors():
         opsdk.linalg.lstsq(opsdk.to_tensor(a), opsdk.to_tensor(b), driver="nope")
     with pytest.raises(ShapeError):
         opsdk.linalg.lstsq(opsdk.to_tensor(a), opsdk.to_tensor(b[:3]))
+
+
+_A_QR = _RNG.standard_normal((4, 3))
+_RAW, _TAU = np.linalg.qr(_A_QR, mode="raw")
+REFLECTORS, TAU = _RAW.T.copy(), _TAU
+_RAW_SQ, TAU_SQ = np.linalg.qr(_RNG.standard_normal((3, 3)), mode="raw")
+REFLECTORS_SQ = _RAW_SQ.T.copy()
+
+# values only: Paddle 3.3.1's backward of householder_product fails (its in-place writes)
+HOUSEHOLDER = {
+    "product": (lambda P, x, t: P.linalg.householder_product(x, t), [REFLECTORS, TAU]),
+    "product_fewer_taus": (lambda P, x, t: x.householder_product(t), [REFLECTORS, TAU[:2]]),
+    "product_batch": (lambda P, x, t: P.linalg.householder_product(x, t),
+                      [np.stack([REFLECTORS, REFLECTORS * 0.5]), np.stack([TAU, TAU * 0.7])]),
+    "ormqr": (lambda P, x, t, y: P.linalg.ormqr(x, t, y), [REFLECTORS, TAU, signed(3, 2)]),
+    "ormqr_transpose": (lambda P, x, t, y: x.ormqr(t, y, transpose=True),
+                        [REFLECTORS, TAU, signed(4, 2)]),
+    "ormqr_right": (lambda P, x, t, y: P.linalg.ormqr(x, t, y, left=False),
+                    [REFLECTORS_SQ, TAU_SQ, signed(2, 3)]),
+}
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("fn, arrays", HOUSEHOLDER.values(), ids=list(HOUSEHOLDER))
+def test_householder_values_as_paddles(fn, arrays):
+    assert_same_as_paddle(fn, arrays, diff=())
+
+
+def test_householder_product_is_the_q_of_qr_with_gradients():
+    q = opsdk.linalg.householder_product(opsdk.to_tensor(REFLECTORS), opsdk.to_tensor(TAU))
+    np.testing.assert_allclose(q.numpy(), np.linalg.qr(_A_QR)[0], atol=1e-12)
+    assert_gradients(lambda x, t: opsdk.linalg.householder_product(x, t), [REFLECTORS, TAU])
+    assert_gradients(lambda x, t, y: opsdk.linalg.ormqr(x, t, y),
+                     [REFLECTORS, TAU, signed(3, 2)])
+
+
+def test_householder_product_refuses_a_wide_x():
+    with pytest.raises(ShapeError):
+        opsdk.linalg.householder_product(opsdk.ones([2, 3]), opsdk.ones([2]))

@@ -77,7 +77,7 @@ UNSUPPORTED = {
             "top_p_sampling "
         ),
         'linalg': (
-            "eig eigvals householder_product lu lu_unpack ormqr pca_lowrank "
+            "eig eigvals lu lu_unpack pca_lowrank "
             "svd_lowrank "
         ),
         'sparse': (
