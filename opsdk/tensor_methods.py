@@ -76,7 +76,7 @@ SAME_NAME = {
             "random_",
     angles: "atan2",
     matrix_stats: "slogdet cholesky cov corrcoef cholesky_solve cholesky_inverse eigvalsh pinv "
-                  "cond qr lstsq householder_product ormqr",
+                  "cond qr lstsq householder_product ormqr svd_lowrank pca_lowrank",
     more_ops: "histogramdd",
     storage: "data grad_ set_ as_strided",
 }

@@ -1,6 +1,7 @@
 """Matrix functions of Paddle 3.3.1 that compose of opsdk's own ops, so their gradients (to any
 order) come from those: slogdet, cholesky, eigh, eigvalsh, svd, svdvals, qr, pinv, matrix_rank,
-cond, lstsq (values only, as Paddle's), householder_product, ormqr, cov, corrcoef,
+cond, lstsq (values only, as Paddle's), householder_product, ormqr, svd_lowrank, pca_lowrank,
+cov, corrcoef,
 cholesky_solve, cholesky_inverse.
 
 cholesky is NumPy's factorization with the gradient of Murray (2016) written in ops:
@@ -299,6 +300,67 @@ def ormqr(x, tau, y, left=True, transpose=False, name=None):
     if transpose:
         q = matrix_transposed(q)
     return matmul(q, y) if left else matmul(y, q)
+
+
+def _approximate_basis(a, q, niter, m=None):
+    """An orthonormal basis of a's range from q random directions refined by niter power
+    iterations (Halko et al.; Paddle's composition)."""
+    from .creation import get_rng
+    n = a._data.shape[-1]
+    r = _wrap(get_rng().standard_normal((n, q)).astype(a._data.dtype))
+
+    def minus_m(prod, mat, right):
+        return prod if mat is None else prod - matmul(mat, right)
+    m_t = None if m is None else matrix_transposed(m)
+    basis = qr(minus_m(matmul(a, r), m, r))[0]
+    for _ in range(niter):
+        basis = qr(minus_m(matmul(a, basis, transpose_x=True), m_t, basis))[0]
+        basis = qr(minus_m(matmul(a, basis), m, basis))[0]
+    return basis
+
+
+def _lowrank_args(x, q, niter, op):
+    x = _float_matrices(x, op)
+    rows, cols = x._data.shape[-2:]
+    q = min(6, rows, cols) if q is None else int(q)
+    if not 0 <= q <= min(rows, cols):
+        raise OpArgumentError(f"{op}: q(={q}) must be non-negative integer and not greater "
+                              f"than min(m, n)={min(rows, cols)}")
+    if not niter >= 0:
+        raise OpArgumentError(f"{op}: niter(={niter}) must be non-negative integer")
+    return x, q
+
+
+def svd_lowrank(x, q=None, niter=2, M=None, name=None):
+    """(U, S, V) of a rank-q approximation of x - M (x ~ U diag(S) V^T), by Paddle's randomized
+    algorithm with draws from opsdk's generator: exact (up to the vectors' signs) when the
+    rank is at most q; composed of qr, svd and matmul, so gradients flow."""
+    x, q = _lowrank_args(x, q, niter, "svd_lowrank")
+    rows, cols = x._data.shape[-2:]
+    if M is not None:
+        from .shape import broadcast_to
+        M = broadcast_to(M, list(x.shape))
+    if rows < cols or cols > q:
+        basis = _approximate_basis(matrix_transposed(x), q, niter,
+                                   None if M is None else matrix_transposed(M))
+        b_t = matmul(x, basis) if M is None else matmul(x, basis) - matmul(M, basis)
+        u, sv, vh = svd(b_t)
+        return u, sv, matmul(basis, matrix_transposed(vh))
+    basis = _approximate_basis(x, q, niter, M)
+    b = matmul(x, basis, transpose_x=True)
+    if M is not None:
+        b = b - matmul(M, basis, transpose_x=True)
+    u, sv, vh = svd(matrix_transposed(b))
+    return matmul(basis, u), sv, matrix_transposed(vh)
+
+
+def pca_lowrank(x, q=None, center=True, niter=2, name=None):
+    """svd_lowrank of x with its column means taken off (center=True), as Paddle's."""
+    from .reduction import mean
+    x, q = _lowrank_args(x, q, niter, "pca_lowrank")
+    if center:
+        x = x - mean(x, axis=-2, keepdim=True)
+    return svd_lowrank(x, q, niter=niter)
 
 
 def svdvals(x, name=None):

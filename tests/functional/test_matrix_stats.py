@@ -287,3 +287,45 @@ def test_householder_product_is_the_q_of_qr_with_gradients():
 def test_householder_product_refuses_a_wide_x():
     with pytest.raises(ShapeError):
         opsdk.linalg.householder_product(opsdk.ones([2, 3]), opsdk.ones([2]))
+
+
+_LOW = _RNG.standard_normal((6, 2)) @ _RNG.standard_normal((2, 5))
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("x", [_LOW, _LOW.T, np.stack([_LOW, _LOW * 2])], ids=["tall", "wide",
+                                                                                "batch"])
+@pytest.mark.parametrize("q", [None, 3, 2])
+def test_svd_lowrank_shapes_and_exact_low_rank_as_paddles(x, q):
+    paddle = import_paddle()
+    got = opsdk.linalg.svd_lowrank(opsdk.to_tensor(x), q=q)
+    want = paddle.linalg.svd_lowrank(paddle.to_tensor(x), q=q)
+    assert [list(t.shape) for t in got] == [list(t.shape) for t in want]
+    u, s, v = (t.numpy() for t in got)
+    np.testing.assert_allclose(s[..., :2], want[1].numpy()[..., :2], rtol=1e-8)
+    np.testing.assert_allclose((u * s[..., None, :]) @ np.swapaxes(v, -1, -2), x, atol=1e-9)
+
+
+@pytest.mark.paddle
+def test_pca_lowrank_and_svd_lowrank_with_m_as_paddles():
+    paddle = import_paddle()
+    got = opsdk.to_tensor(_LOW).pca_lowrank()
+    want = paddle.linalg.pca_lowrank(paddle.to_tensor(_LOW))
+    assert [list(t.shape) for t in got] == [list(t.shape) for t in want]
+    np.testing.assert_allclose(got[1].numpy()[:2], want[1].numpy()[:2], rtol=1e-8)
+    shift = np.full((6, 5), 0.3)
+    got = opsdk.linalg.svd_lowrank(opsdk.to_tensor(_LOW + shift), q=3, M=opsdk.to_tensor(shift))
+    want = paddle.linalg.svd_lowrank(paddle.to_tensor(_LOW + shift), q=3,
+                                     M=paddle.to_tensor(shift))
+    np.testing.assert_allclose(got[1].numpy()[:2], want[1].numpy()[:2], rtol=1e-8)
+
+
+def test_svd_lowrank_is_seeded_and_differentiable():
+    def values(a):
+        opsdk.seed(5)
+        return opsdk.linalg.svd_lowrank(a, q=2)[1]
+    np.testing.assert_array_equal(values(opsdk.to_tensor(_LOW)).numpy(),
+                                  values(opsdk.to_tensor(_LOW)).numpy())
+    assert_gradients(values, [_LOW])
+    with pytest.raises(ValueError):
+        opsdk.linalg.svd_lowrank(opsdk.to_tensor(_LOW), q=9)

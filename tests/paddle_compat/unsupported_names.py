@@ -77,8 +77,7 @@ UNSUPPORTED = {
             "top_p_sampling "
         ),
         'linalg': (
-            "eig eigvals lu lu_unpack pca_lowrank "
-            "svd_lowrank "
+            "eig eigvals lu lu_unpack "
         ),
         'sparse': (
             "coalesce cols crows dense_dim get_selected_rows indices is_coalesced "
