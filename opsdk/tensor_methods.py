@@ -76,7 +76,8 @@ SAME_NAME = {
             "random_",
     angles: "atan2",
     matrix_stats: "slogdet cholesky cov corrcoef cholesky_solve cholesky_inverse eigvalsh pinv "
-                  "cond qr lstsq householder_product ormqr svd_lowrank pca_lowrank",
+                  "cond qr lstsq householder_product ormqr svd_lowrank pca_lowrank lu "
+                  "lu_unpack",
     more_ops: "histogramdd",
     storage: "data grad_ set_ as_strided",
 }

@@ -49,8 +49,8 @@ def test_gradients_to_second_order(fn):
 
 
 def test_what_is_not_provided_says_so():
-    with pytest.raises(UnsupportedError, match="opsdk.linalg.lu is not provided"):
-        opsdk.linalg.lu
+    with pytest.raises(UnsupportedError, match="opsdk.linalg.eig is not provided"):
+        opsdk.linalg.eig
     with pytest.raises(UnsupportedError, match="p='nuc' needs a singular value decomposition"):
         opsdk.linalg.matrix_norm(opsdk.to_tensor(A), p="nuc")
     with pytest.raises(UnsupportedError, match="over two axes p=None is the spectral norm"):

@@ -1,7 +1,7 @@
 """Matrix functions of Paddle 3.3.1 that compose of opsdk's own ops, so their gradients (to any
 order) come from those: slogdet, cholesky, eigh, eigvalsh, svd, svdvals, qr, pinv, matrix_rank,
 cond, lstsq (values only, as Paddle's), householder_product, ormqr, svd_lowrank, pca_lowrank,
-cov, corrcoef,
+lu, lu_unpack, cov, corrcoef,
 cholesky_solve, cholesky_inverse.
 
 cholesky is NumPy's factorization with the gradient of Murray (2016) written in ops:
@@ -15,6 +15,7 @@ and cholesky_inverse form the matrix from its Cholesky factor and solve or inver
 import numpy as np
 
 from ..autograd.record import OUTPUT, record
+from ..dtypes import default_float
 from ..errors import DTypeError, OpArgumentError, ShapeError, UnsupportedError
 from ..tensor import Tensor, _wrap, tensor_arg
 from . import maths
@@ -361,6 +362,105 @@ def pca_lowrank(x, q=None, center=True, niter=2, name=None):
     if center:
         x = x - mean(x, axis=-2, keepdim=True)
     return svd_lowrank(x, q, niter=niter)
+
+
+def _getrf(a):
+    """LAPACK's getrf on one matrix: the packed factors and the 1-based row swaps."""
+    f = np.array(a, dtype=a.dtype)
+    m, n = f.shape
+    piv = np.zeros(min(m, n), np.int32)
+    info = 0
+    for j in range(min(m, n)):
+        p = j + int(np.argmax(np.abs(f[j:, j])))
+        piv[j] = p + 1
+        if p != j:
+            f[[j, p]] = f[[p, j]]
+        if f[j, j] == 0:
+            info = info or j + 1
+            continue
+        f[j + 1:, j] /= f[j, j]
+        f[j + 1:, j + 1:] -= np.outer(f[j + 1:, j], f[j, j + 1:])
+    return f, piv, info
+
+
+def _permutation(piv, m, dtype):
+    """The matrix P of x = P L U for 1-based row swaps piv."""
+    order = np.arange(m)
+    for j, p in enumerate(piv):
+        order[[j, p - 1]] = order[[p - 1, j]]
+    perm = np.zeros((m, m), dtype)
+    perm[order, np.arange(m)] = 1
+    return perm
+
+
+def lu(x, pivot=True, get_infos=False, name=None):
+    """(LU, pivots[, infos]) as Paddle's (LAPACK getrf): L's strict lower part and U packed in
+    one matrix, int32 1-based row swaps, int32 infos (0, or the first zero pivot's 1-based
+    place). Gradient (square x) written in ops: P L^-T (tril(L^T gL, -1) + triu(gU U^T))
+    U^-T."""
+    x = _float_matrices(x, "lu")
+    if not pivot:
+        raise OpArgumentError("lu: lu without pivoting is not implemented on the CPU (as "
+                              "Paddle's), but got pivot=False")
+    a = np.asarray(x._data)
+    batch = a.shape[:-2]
+    m = a.shape[-2]
+    facs, pivs, infos, perms = [], [], [], []
+    for i in np.ndindex(*batch):
+        f, piv, info = _getrf(a[i])
+        facs.append(f)
+        pivs.append(piv)
+        infos.append(info)
+        perms.append(_permutation(piv, m, a.dtype))
+    packed = np.stack(facs).reshape(a.shape)
+    perm = np.stack(perms).reshape(batch + (m, m))
+    out = record("lu", packed, (x,), _LU, (OUTPUT, perm))
+    pivots = _wrap(np.stack(pivs).reshape(batch + (min(a.shape[-2:]),)))
+    if not get_infos:
+        return out, pivots
+    return out, pivots, _wrap(np.asarray(infos, np.int32).reshape(batch))
+
+
+def _lu_grad(g, packed, perm):
+    m, n = maths.shape(packed)[-2:]
+    if m != n:
+        raise UnsupportedError(f"lu: the gradient is provided for square matrices only; got: "
+                               f"{m} x {n}")
+    eye = np.eye(n, dtype=np.dtype(packed.dtype.name))
+    strict = np.tril(np.ones((n, n), eye.dtype), -1)
+    low = packed * strict + eye
+    up = packed * (1 - strict)
+    inner = maths.matmul(low, g * strict, transpose_a=True) * strict + \
+        maths.matmul(g * (1 - strict), up, transpose_b=True) * (1 - strict)
+    inv_low = _inverse(low, "lu (its gradient)")
+    inv_up = _inverse(up, "lu (its gradient: U must be invertible)")
+    return maths.matmul(perm, maths.matmul(maths.matmul(inv_low, inner, transpose_a=True),
+                                           inv_up, transpose_b=True))
+
+
+_LU = (_lu_grad,)
+
+
+def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
+    """(P, L, U) from lu's packed factors x and pivots y; L and U are cut from x with ops (so
+    they carry its gradient), P is constant."""
+    from .triangular import tril, triu
+    x = _float_matrices(x, "lu_unpack")
+    y = tensor_arg(y, "lu_unpack", "y")
+    m, n = x._data.shape[-2:]
+    k = min(m, n)
+    batch = x._data.shape[:-2]
+    dt = x._data.dtype
+    empty = _wrap(np.zeros(0, default_float()))  # Paddle's placeholder: the default float
+    p = empty
+    if unpack_pivots:
+        pivs = np.asarray(y._data).reshape((-1, k))
+        p = _wrap(np.stack([_permutation(pv, m, dt) for pv in pivs]).reshape(batch + (m, m)))
+    if not unpack_ludata:
+        return p, empty, empty
+    low = tril(x[..., :, :k], -1) + _wrap(np.eye(m, k, dtype=dt))
+    up = triu(x[..., :k, :])
+    return p, low, up
 
 
 def svdvals(x, name=None):

@@ -329,3 +329,44 @@ def test_svd_lowrank_is_seeded_and_differentiable():
     assert_gradients(values, [_LOW])
     with pytest.raises(ValueError):
         opsdk.linalg.svd_lowrank(opsdk.to_tensor(_LOW), q=9)
+
+
+def _lu(P, x, **kwargs):
+    return list(P.linalg.lu(x, **kwargs))
+
+
+def _unpacked(P, x, **kwargs):
+    return list(P.linalg.lu_unpack(*P.linalg.lu(x), **kwargs))
+
+
+test_lu_values_and_gradients_match_paddle = paddle_cases({
+    "lu": (_lu, [np.array([[1.0, 2, 3], [4, 5, 6], [7, 8, 10]])]),
+    "lu_random": (_lu, [signed(4, 4)]),
+    "lu_batch_infos": (lambda P, x: _lu(P, x, get_infos=True), [signed(2, 3, 3)]),
+    "lu_unpack": (_unpacked, [signed(3, 3)]),
+    "lu_unpack_method": (lambda P, x: list(P.linalg.lu(x)[0].lu_unpack(P.linalg.lu(x)[1])),
+                         [signed(2, 3, 3)]),
+})
+
+# non-square: values only (the gradient is for square matrices, as Paddle's)
+LU_VALUES = {
+    "tall": (_lu, [signed(4, 3)]), "wide": (_lu, [signed(2, 3)]),
+    "unpack_tall": (_unpacked, [signed(4, 3)]), "unpack_wide": (_unpacked, [signed(2, 3)]),
+    "unpack_no_pivots": (lambda P, x: _unpacked(P, x, unpack_pivots=False), [signed(3, 3)]),
+    "unpack_no_factors": (lambda P, x: _unpacked(P, x, unpack_ludata=False), [signed(3, 3)]),
+}
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("fn, arrays", LU_VALUES.values(), ids=list(LU_VALUES))
+def test_lu_values_as_paddles(fn, arrays):
+    assert_same_as_paddle(fn, arrays, diff=())
+
+
+def test_lu_reconstructs_and_differentiates_again():
+    x = signed(4, 4)
+    p, low, up = opsdk.linalg.lu_unpack(*opsdk.linalg.lu(opsdk.to_tensor(x)))
+    np.testing.assert_allclose((p.numpy() @ low.numpy() @ up.numpy()), x, atol=1e-12)
+    assert_gradients(lambda a: opsdk.linalg.lu(a)[0], [signed(3, 3)])
+    with pytest.raises(ValueError):
+        opsdk.linalg.lu(opsdk.to_tensor(x), pivot=False)

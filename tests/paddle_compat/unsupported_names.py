@@ -77,7 +77,7 @@ UNSUPPORTED = {
             "top_p_sampling "
         ),
         'linalg': (
-            "eig eigvals lu lu_unpack "
+            "eig eigvals "
         ),
         'sparse': (
             "coalesce cols crows dense_dim get_selected_rows indices is_coalesced "
