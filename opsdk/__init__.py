@@ -32,7 +32,9 @@ from .functional.elementwise import (abs, add, allclose, cast, ceil, clip, cos, 
 from .functional.indexing import gather, gather_nd, index_select, masked_select, nonzero, one_hot
 from .functional.linalg import bmm, dot, inner, matmul, mm, mv, outer
 from .functional.reduction import (all, amax, amin, any, argmax, argmin, logsumexp, max, mean,
-                                   min, norm, std, sum, var)
+                                   min, std, sum, var)
+# paddle.norm is paddle.linalg.norm: over two axes a matrix norm (the spectral norm by default)
+from .functional.decompositions import norm
 from .functional.shape import (broadcast_tensors, broadcast_to, chunk, concat, expand, expand_as,
                                flatten, flip, moveaxis, reshape, split, squeeze, stack, t, tile,
                                transpose, unbind, unsqueeze, unstack)
@@ -190,6 +192,8 @@ _LAZY_ATTRS = {
     "get_flags": (".framework", "get_flags"),
     "set_flags": (".framework", "set_flags"),
     "inverse": (".functional.linalg", "inv"),
+    "cholesky": (".functional.decompositions", "cholesky"),
+    "eigvalsh": (".functional.decompositions", "eigvalsh"),
     "atan2": (".functional.angles", "atan2"),
     "conv1d": (".nn.functional.conv", "conv1d"),
     "conv2d": (".nn.functional.conv", "conv2d"),

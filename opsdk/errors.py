@@ -22,8 +22,19 @@ class SetValueShapeError(ShapeError, AssertionError):
     AssertionError there; this class is both, so either ``except`` catches it."""
 
 
+class AssertedShapeError(ShapeError, AssertionError):
+    """A shape Paddle checks with a Python assert (cholesky's square input): both a ValueError
+    and Paddle's AssertionError, so either ``except`` catches it."""
+
+
 class DTypeError(OpArgumentError, TypeError):
     """An argument has a dtype the op does not accept."""
+
+
+class NoKernelDTypeError(DTypeError, NotImplementedError):
+    """An argument has a dtype Paddle has no kernel for (an activation or softmax of an integer
+    tensor, a running sum of bools, embedding of float ids): Paddle raises RuntimeError
+    (NotFound) or NotImplementedError there; a NotImplementedError is both."""
 
 
 class WrittenShapeError(ShapeError, RuntimeError, AssertionError):
@@ -306,6 +317,11 @@ class CheckFailed(OpsdkError, AssertionError):
 class ArgumentTypeError(OpArgumentError, TypeError):
     """An argument has the wrong Python type (a Tensor where a list is expected, a float where an
     int is); a TypeError too, as Paddle raises there."""
+
+
+class RequiredArgumentError(OpArgumentError, AttributeError):
+    """A required argument was None (an optimizer's ``parameters``); an AttributeError too, as
+    Paddle raises there."""
 
 
 class ArgumentCombinationError(OpArgumentError, AttributeError):

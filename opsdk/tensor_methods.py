@@ -16,7 +16,7 @@ from .dtypes import convert_dtype
 from .errors import ArgumentTypeError, OpArgumentError, SetValueShapeError, StateError
 from .functional import (along_axis, angles, arithmetic, bitwise, casting, combined,
                          conversion, counting, creation, cumulative, diagonal, generated,
-                         indexing, inplace, linalg, logic, manipulation, matrix_stats,
+                         indexing, inplace, linalg, logic, lowrank, manipulation,
                          more_linalg, more_maths, more_ops, more_unary, nan_reduction,
                          order_stats, placement, products, random, rearrange, reduction,
                          scan_search, scatter, select_fill, shape, sorting, special, storage,
@@ -75,12 +75,16 @@ SAME_NAME = {
     random: "multinomial bernoulli_ normal_ log_normal_ cauchy_ geometric_ exponential_ "
             "random_",
     angles: "atan2",
-    matrix_stats: "slogdet cholesky cov corrcoef cholesky_solve cholesky_inverse eigvalsh pinv "
-                  "cond qr lstsq householder_product ormqr svd_lowrank pca_lowrank lu "
-                  "lu_unpack",
+    lowrank: "householder_product ormqr svd_lowrank pca_lowrank",
     more_ops: "histogramdd",
     storage: "data grad_ set_ as_strided",
 }
+
+# paddle.linalg's decompositions that Paddle 3.3.1 also has as Tensor methods
+from .functional import decompositions  # noqa: E402  (kept with its table entry)
+# (norm: Tensor.norm is paddle.linalg.norm, a matrix norm over two axes; it replaces reduction's)
+SAME_NAME[decompositions] = ("slogdet cholesky cholesky_solve cholesky_inverse eigvalsh qr pinv "
+                             "lstsq cond lu lu_unpack cov corrcoef norm")
 
 # in place, the result written into the tensor: (method, op, NumPy ufunc for a plain write,
 # whether the op's gradient reads x, so the graph needs a copy of the old x)

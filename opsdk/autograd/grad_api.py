@@ -17,6 +17,14 @@ def backward(self, grad_tensor=None, retain_graph=False):
     A non-scalar tensor is seeded with ones, as in Paddle. The graph is freed afterwards
     unless ``retain_graph=True``.
     """
+    if grad_tensor is not None:
+        check_grad_tensors([grad_tensor], 1, "backward", "grad_tensor")
+        if tuple(grad_tensor.shape) != tuple(self.shape):
+            # Paddle's Tensor.backward asserts the exact shape first (a [1] gradient for a 0-d
+            # loss too); paddle.grad and autograd.backward read a size-1-dims one (seed_array)
+            raise GradArgumentError(f"backward: grad_tensor must have the shape of the tensor; "
+                                    f"expected: {list(self.shape)}; got: "
+                                    f"{list(grad_tensor.shape)}")
     if not self._req:
         warnings.warn("backward() on a tensor with stop_gradient=True does nothing: no input "
                       "of it needs a gradient (set stop_gradient=False on the inputs)",
@@ -25,8 +33,7 @@ def backward(self, grad_tensor=None, retain_graph=False):
     if grad_tensor is None:
         g = array_module(self._data).ones_like(self._data)
     else:
-        check_grad_tensors([grad_tensor], 1, "backward", "grad_tensor")
-        g = seed_array(self, grad_tensor, "backward: grad_tensor", "the tensor")
+        g = grad_tensor._data
         if g.dtype != self._data.dtype:
             g = g.astype(self._data.dtype)
     run_backward([self], [g], retain_graph, False)

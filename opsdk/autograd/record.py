@@ -133,13 +133,13 @@ def record(name, out, inputs, rule, args=(), broadcast=False, saved=()):
     if len(inputs) == 1:
         x = inputs[0]
         if x is None or not x._req:
-            return _wrap(out)
+            return _no_grad_result(out, inputs)
         node = x._node
         edges = ((x, -1) if node is None else (node, x._out_idx),)
     else:
         edges = tuple([edge_to(t) for t in inputs])
         if edges.count(None) == len(edges):
-            return _wrap(out)
+            return _no_grad_result(out, inputs)
     if type(out.dtype) not in FLOAT_CLASSES and out.dtype.kind not in "fc":
         return int_result(out)
     reads_out = False
@@ -183,6 +183,17 @@ def record(name, out, inputs, rule, args=(), broadcast=False, saved=()):
     t._node = node
     t._req = True
     return t
+
+
+def _no_grad_result(out, inputs):
+    """An output no gradient reaches: an integer one of an integer input that reports
+    stop_gradient=False (``cast(x, "int64")`` of an x that needs a gradient, an integer leaf set
+    so) reports False too, as in Paddle (``prod(x, dtype="int64")``, ``c + 1``)."""
+    if out.dtype.kind in "biu":
+        for t in inputs:
+            if t is not None and t._sg_off:
+                return int_result(out)
+    return _wrap(out)
 
 
 def _versions(keep, saved):

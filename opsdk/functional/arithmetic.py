@@ -26,7 +26,7 @@ def add(x, y, name=None):
         # x can need a gradient only if it is a float tensor, and float op number stays float
         if x._req:
             return record("add", x._data + y, (x,), _ADD)
-        return with_number(x._data, y, np.add, "add")
+        return with_number(x, y, np.add, "add")
     xd, xt, yd, yt = binary_args(x, y, "add")
     return record("add", compute(np.add, xd, yd, "add"), (xt, yt), _ADD, broadcast=True)
 
@@ -40,7 +40,7 @@ def subtract(x, y, name=None):
     if (ty is float or ty is int) and isinstance(x, Tensor):
         if x._req:
             return record("subtract", x._data - y, (x,), _SUBTRACT)
-        return with_number(x._data, y, np.subtract, "subtract")
+        return with_number(x, y, np.subtract, "subtract")
     xd, xt, yd, yt = binary_args(x, y, "subtract")
     return record("subtract", compute(np.subtract, xd, yd, "subtract"), (xt, yt), _SUBTRACT,
                   broadcast=True)
@@ -55,7 +55,7 @@ def multiply(x, y, name=None):
     if (ty is float or ty is int) and isinstance(x, Tensor):
         if x._req:
             return record("multiply", x._data * y, (x,), _MULTIPLY, (None, y))
-        return with_number(x._data, y, np.multiply, "multiply")
+        return with_number(x, y, np.multiply, "multiply")
     xd, xt, yd, yt = binary_args(x, y, "multiply")
     out = compute(np.multiply, xd, yd, "multiply")
     # each rule reads the other operand; a number is read as the number, never saved

@@ -156,6 +156,9 @@ def arange(start=0, end=None, step=1, dtype=None, name=None):
     if end is None:
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    if vals[2] == 0:
+        raise OpArgumentError("arange: argument 'step' must not be 0 (as in Paddle); got: "
+                              f"{vals[2]!r}")
     if dtype is None:
         dtype = "int64" if all(isinstance(v, (int, np.integer)) for v in vals) else default_float()
     return _wrap(np.arange(*vals, dtype=convert_dtype(dtype, op="arange")))

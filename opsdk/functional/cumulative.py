@@ -3,14 +3,14 @@ import numpy as np
 
 from ..autograd.record import needs_grad, output_read_by_backward, record
 from ..dtypes import convert_dtype
-from ..errors import DTypeError, OpArgumentError
+from ..errors import DTypeError, NoKernelDTypeError, OpArgumentError
 from ..tensor import _wrap
 from . import maths
 from .arithmetic import divide, multiply
 from .casting import as_dtype as _cast
 from .inplace import inplace_method
 from .logic import where
-from .op_args import aliases, axis_arg, int_arg, tensor_arg
+from .op_args import aliases, axis_arg, int_arg, scan_axis, tensor_arg
 from .reduction import sum as _sum
 from .shape import as_shape, flip, moveaxis, unsqueeze
 from .unary import exp, log
@@ -22,7 +22,9 @@ def _along(x, axis, op):
     """(x, axis) with axis=None meaning the flattened tensor, as in Paddle."""
     if axis is None:
         return as_shape(x, [x._data.size]), 0
-    return x, axis_arg(axis, x._data.ndim, op)
+    if op == "cumprod":
+        return x, axis_arg(axis, x._data.ndim, op)
+    return x, scan_axis(axis, x._data.ndim, op)
 
 
 def _scan(name, core, x, axis):
@@ -61,7 +63,8 @@ _CUMSUM = (lambda g, axis, reverse: _summed(g, axis, not reverse),)
 def cumsum(x, axis=None, dtype=None, name=None):
     """Running sum along axis (of the flattened tensor when axis is None).
 
-    Integer and bool inputs sum in int64, as in Paddle; ``dtype`` casts the input first.
+    Integer inputs sum in int64, as in Paddle; ``dtype`` casts the input first. A bool input
+    needs a ``dtype``: Paddle has no bool kernel (RuntimeError), nor has opsdk.
 
     Args:
         x: the tensor.
@@ -76,6 +79,9 @@ def cumsum(x, axis=None, dtype=None, name=None):
         array([1., 3., 6.], dtype=float32)
     """
     x = tensor_arg(x, "cumsum")
+    if dtype is None and x._data.dtype == np.bool_:
+        raise NoKernelDTypeError("cumsum: argument 'x' must not be a bool tensor (Paddle has no "
+                                 "bool kernel); pass dtype='int64' to count")
     if dtype is None and x._data.dtype.kind in "biu" and x._data.dtype != _INT64:
         dtype = _INT64
     if dtype is not None:

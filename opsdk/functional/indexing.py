@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..autograd.record import needs_grad, record
-from ..errors import IndexOutOfRangeError, OpArgumentError
+from ..errors import DTypeError, IndexOutOfRangeError, OpArgumentError, ShapeError
 from ..tensor import Tensor, _wrap, as_array, bump_version
 from . import maths
 from .op_args import check_axis, nd_index, tensor_arg as _arg
@@ -142,23 +142,35 @@ _SETITEM = (lambda g, idx, outside: maths.where(outside, g, 0),
 
 def index_select(x, index, axis=0, name=None):
     """Rows (along axis) of x picked by a 1-D integer index; repeated rows add gradients."""
-    x = _arg(x, "index_select")
-    ind = _arg(index, "index_select", "index")._data
+    return _select(x, index, axis, "index_select", True)
+
+
+def _select(x, index, axis, op, keep_axis):
+    """x's slices along axis at index. The index is 1-D or [n, 1], as Paddle takes it; gather
+    (keep_axis False) also takes a 0-d index, which drops the axis, and [n, 0]."""
+    x = _arg(x, op)
+    ind = _arg(index, op, "index")._data
     if ind.dtype.kind not in "iu":
-        raise OpArgumentError(f"index_select: argument 'index' must be an integer tensor; "
+        raise OpArgumentError(f"{op}: argument 'index' must be an integer tensor; "
                               f"got: {ind.dtype}")
-    axis = check_axis(axis, x.ndim, "index_select")
+    if not (ind.ndim == 1 or ind.ndim == 2 and ind.shape[1] in ((1,) if keep_axis else (0, 1))
+            or ind.ndim == 0 and not keep_axis):
+        want = "1-D or of shape [n, 1]" if keep_axis else "0-D, 1-D or of shape [n, 1]"
+        raise ShapeError(f"{op}: argument 'index' must be {want}, as in Paddle; got: shape "
+                         f"{list(ind.shape)}")
+    axis = check_axis(axis, x.ndim, op)
     n = x._data.shape[axis]
     if ind.size and (ind.min() < -n or ind.max() >= n):
-        raise OpArgumentError(f"index_select: index out of range for axis {axis} of size {n}; "
+        raise OpArgumentError(f"{op}: index out of range for axis {axis} of size {n}; "
                               f"got: min {ind.min()}, max {ind.max()}")
-    key = (slice(None),) * axis + (ind.reshape(-1),)
+    key = (slice(None),) * axis + (ind.reshape(-1) if keep_axis or ind.ndim else ind,)
     return getitem(x, key)
 
 
 def gather(x, index, axis=None, name=None):
-    """Paddle's gather: index_select along axis (0 by default)."""
-    return index_select(x, index, 0 if axis is None else axis)
+    """Paddle's gather: index_select along axis (0 by default); a 0-d index picks one slice
+    and drops the axis, as in Paddle (index_select itself keeps it)."""
+    return _select(x, index, 0 if axis is None else axis, "gather", False)
 
 
 def gather_nd(x, index, name=None):
@@ -183,7 +195,10 @@ def gather_nd(x, index, name=None):
 
 def masked_select(x, mask, name=None):
     x = _arg(x, "masked_select")
-    m = _arg(mask, "masked_select", "mask")._data.astype(bool)
+    m = _arg(mask, "masked_select", "mask")._data
+    if m.dtype != np.bool_:
+        raise DTypeError(f"masked_select: argument 'mask' must be a bool tensor (as in Paddle); "
+                         f"got: {m.dtype}")
     return getitem(x, np.broadcast_to(m, x._data.shape))
 
 

@@ -2,8 +2,9 @@
 
 matmul (batching and broadcasting), mm, bmm, dot, inner, outer; inv, det, solve (Paddle's
 paddle.linalg.inv, det, solve and paddle.inverse), batched over leading axes; the rest of
-paddle.linalg built on them: norm, vector_norm, matrix_norm, matrix_power, multi_dot,
-matrix_transpose. ``opsdk.linalg`` (opsdk/linalg.py) is the public namespace over this module.
+paddle.linalg built on them: vector_norm, matrix_power, multi_dot, matrix_transpose (norm and
+matrix_norm, which need an SVD for some p, are in decompositions.py). ``opsdk.linalg``
+(opsdk/linalg.py) is the public namespace over this module.
 """
 import math
 
@@ -15,9 +16,8 @@ from ..tensor import Tensor, tensor_arg
 from . import cast_policy, maths
 from .casting import cast
 from .creation import eye
-from .reduction import amax, amin, norm as _p_norm, sum as _sum
+from .reduction import norm as _p_norm, sum as _sum
 from .shape import broadcast_to, reshape, squeeze, transpose, unsqueeze
-from .unary import abs as _abs
 
 
 def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
@@ -280,53 +280,6 @@ def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None):
     return _p_norm(x, p=p, axis=axis, keepdim=keepdim)
 
 
-def matrix_norm(x, p="fro", axis=(-2, -1), keepdim=False, name=None):
-    """A matrix norm over the two axes: 'fro', 1, -1, inf, -inf (max/min absolute column or
-    row sum), 'nuc' (the sum of the singular values), 2, -2 (the largest, the smallest)."""
-    axis = list(axis)
-    if len(axis) != 2:
-        raise OpArgumentError(f"matrix_norm: argument 'axis' must name two axes; got: {axis}")
-    if p == "fro":
-        return vector_norm(x, 2.0, axis, keepdim)
-    if isinstance(p, str) and p == "nuc" or p in (2, -2):
-        return _singular_value_norm(x, p, axis, keepdim)
-    if p not in (1, -1, float("inf"), float("-inf")):
-        raise OpArgumentError(f"matrix_norm: argument 'p' must be 'fro', 'nuc', 1, -1, 2, -2, "
-                              f"inf or -inf; got: {p!r}")
-    rows, cols = axis
-    summed, over = (rows, cols) if abs(p) == 1 else (cols, rows)
-    sums = _sum(_abs(x), axis=summed, keepdim=True)
-    pick = amax if p > 0 else amin
-    out = pick(sums, axis=over, keepdim=True)
-    return out if keepdim else squeeze(out, axis)
-
-
-# ops of matrix_stats (which imports this module) handed down when it loads: {"svdvals": fn}
-provided = {}
-
-
-def _singular_value_norm(x, p, axis, keepdim):
-    """'nuc', 2 or -2 over the two axes: the singular values' sum, largest or smallest."""
-    svdvals = provided["svdvals"]
-    x = tensor_arg(x, "matrix_norm", "x")
-    rows, cols = (a % x.ndim for a in axis)
-    rest = [a for a in range(x.ndim) if a not in (rows, cols)]
-    sv = svdvals(transpose(x, rest + [rows, cols]))
-    out = _sum(sv, axis=-1) if p == "nuc" else (amax if p == 2 else amin)(sv, axis=-1)
-    if keepdim:
-        for a in sorted((rows, cols)):
-            out = unsqueeze(out, a)
-    return out
-
-
-def norm(x, p=None, axis=None, keepdim=False, name=None):
-    """Paddle's linalg.norm: the 2-norm of all elements by default; a vector norm over one axis,
-    a matrix norm over two (there p=None is the spectral norm, as Paddle's)."""
-    if axis is not None and isinstance(axis, (list, tuple)) and len(axis) == 2:
-        return matrix_norm(x, 2 if p is None else p, axis, keepdim)
-    return vector_norm(x, 2.0 if p is None or p == "fro" else p, axis, keepdim)
-
-
 def matrix_transpose(x, name=None):
     """x with its last two axes swapped."""
     x = tensor_arg(x, "matrix_transpose", "x")
@@ -351,7 +304,8 @@ def matrix_power(x, n, name=None):
         n >>= 1
         if n:
             power = matmul(power, power)
-    return result
+    # n == 1: a new tensor in the graph, as Paddle's (x itself would be a leaf, aliasing x)
+    return result.clone() if result is x else result
 
 
 def multi_dot(x, name=None):

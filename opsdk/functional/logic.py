@@ -3,7 +3,7 @@ import numpy as np
 
 from ..autograd.record import record
 from ..dtypes import promote
-from ..errors import ShapeError
+from ..errors import DTypeError, ShapeError
 from ..tensor import _SCALARS, Tensor, _wrap, as_array, tensor_arg
 from . import maths
 from .indexing import nonzero
@@ -82,10 +82,18 @@ def isfinite(x, name=None):
     return _wrap(as_array(np.isfinite(tensor_arg(x, "isfinite")._data)))
 
 
+def _close_args(x, y, op):
+    """x's and y's arrays; two tensors of different dtypes are refused, as in Paddle."""
+    xd, yd = tensor_arg(x, op)._host(), tensor_arg(y, op, "y")._host()
+    if isinstance(x, Tensor) and isinstance(y, Tensor) and xd.dtype != yd.dtype:
+        raise DTypeError(f"{op}: arguments 'x' and 'y' must have the same dtype (as in Paddle); "
+                         f"got: {xd.dtype} and {yd.dtype}")
+    return xd, yd
+
+
 def allclose(x, y, rtol=1e-5, atol=1e-8, equal_nan=False, name=None):
-    return _wrap(np.asarray(np.allclose(tensor_arg(x, "allclose")._host(),
-                                        tensor_arg(y, "allclose")._host(), rtol, atol,
-                                        equal_nan)))
+    xd, yd = _close_args(x, y, "allclose")
+    return _wrap(np.asarray(np.allclose(xd, yd, rtol, atol, equal_nan)))
 
 
 def isclose(x, y, rtol=1e-5, atol=1e-8, equal_nan=False, name=None):
@@ -95,7 +103,7 @@ def isclose(x, y, rtol=1e-5, atol=1e-8, equal_nan=False, name=None):
         >>> opsdk.isclose(opsdk.to_tensor([1.0, 2.0]), opsdk.to_tensor([1.0, 2.1])).numpy().tolist()
         [True, False]
     """
-    xd, yd = tensor_arg(x, "isclose")._host(), tensor_arg(y, "isclose")._host()
+    xd, yd = _close_args(x, y, "isclose")
     try:
         return _wrap(as_array(np.isclose(xd, yd, rtol, atol, equal_nan)))
     except ValueError:

@@ -148,9 +148,9 @@ def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=
 
 
 def _pair_norms(x, y, p):
-    from .linalg import norm
+    from .linalg import vector_norm
     from .shape import unsqueeze
-    return norm(unsqueeze(x, -2) - unsqueeze(y, -3), p=p, axis=-1)
+    return vector_norm(unsqueeze(x, -2) - unsqueeze(y, -3), p=p, axis=-1)
 
 
 def pdist(x, p=2.0, name=None):

@@ -53,6 +53,17 @@ def axis_arg(axis, ndim, op, arg="axis"):
     return check_axis(int_arg(axis, op, arg), ndim, op, arg)
 
 
+def scan_axis(axis, ndim, op):
+    """axis_arg for the scans whose out-of-range axis Paddle refuses with an IndexError (cumsum,
+    logcumsumexp, cummax, cummin): an IndexOutOfRangeError, also an OpArgumentError."""
+    a = axis.item() if isinstance(axis, Tensor) else axis
+    n = builtins.max(ndim, 1)
+    if isinstance(a, (int, np.integer)) and not isinstance(a, bool) and not -n <= a < n:
+        raise IndexOutOfRangeError(f"{op}: argument 'axis' out of range; expected: in "
+                                   f"[{-n}, {n - 1}] for a {ndim}-d tensor; got: {a}")
+    return axis_arg(axis, ndim, op)
+
+
 def index_array(index, op, arg="index"):
     """The integer array of an index argument (a Tensor, list or array); floats are refused."""
     d = tensor_arg(index, op, arg)._data

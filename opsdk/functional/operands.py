@@ -5,7 +5,7 @@ import numpy as np
 
 from ..dtypes import default_float, promote, promote_scalar
 from ..errors import DTypeError, ShapeError
-from ..tensor import _SCALARS, Tensor, _wrap, as_array, tensor_arg
+from ..tensor import _SCALARS, Tensor, _wrap, as_array, int_result, tensor_arg
 from .casting import cast
 
 
@@ -84,10 +84,14 @@ def compute(fn, xd, yd, op):
         return as_array(fn(xd, yd))
 
 
-def with_number(xd, y, fn, op):
-    """x op number without a graph, in Paddle's dtype (an int tensor * 1.5 is float32)."""
+def with_number(x, y, fn, op):
+    """Tensor x op number without a graph, in Paddle's dtype (an int tensor * 1.5 is float32);
+    an integer result of an integer x that reports stop_gradient=False reports it too."""
+    xd = x._data
     out = compute(fn, xd, y, op)
     if out.dtype != xd.dtype and xd.dtype.kind not in "fc":
         out = out.astype(promote_scalar(xd.dtype, y, op))
+    if x._sg_off and out.dtype.kind in "biu":
+        return int_result(out)
     return _wrap(out)
 

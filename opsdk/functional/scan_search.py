@@ -11,7 +11,7 @@ from ..dtypes import convert_dtype, default_float
 from ..errors import DTypeError, OpArgumentError, ShapeError
 from ..autograd.record import index_result
 from ..tensor import Tensor, _wrap, as_array
-from .op_args import axis_arg, tensor_arg
+from .op_args import axis_arg, scan_axis, tensor_arg
 from .shape import flatten
 from .sorting import take_along
 
@@ -27,7 +27,7 @@ def _running(op, x, axis, dtype, better):
     x = tensor_arg(x, op)
     dt = _index_dtype(dtype, op)
     if axis is not None:
-        axis_arg(axis, max(x._data.ndim, 1), op)
+        scan_axis(axis, max(x._data.ndim, 1), op)
     if axis is None or x._data.ndim == 0:
         # Paddle: a 0-d x gives results of shape [1]
         x, axis = flatten(x), 0

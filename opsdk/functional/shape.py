@@ -73,16 +73,24 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
     nd = x.ndim
     if nd == 0:
         return reshape_exact(x, [1], "flatten")
-    s, e = start_axis % nd, stop_axis % nd
+    s = check_axis(start_axis, nd, "flatten", "start_axis")
+    e = check_axis(stop_axis, nd, "flatten", "stop_axis")
+    if s > e:
+        raise OpArgumentError(f"flatten: argument 'stop_axis' must not come before "
+                              f"'start_axis' (as in Paddle); got: start_axis {start_axis} "
+                              f"(axis {s}), stop_axis {stop_axis} (axis {e})")
     shp = x.shape
     new = shp[:s] + [int(np.prod(shp[s:e + 1]))] + shp[e + 1:]
     return reshape_exact(x, new, "flatten")
 
 
 def transpose(x, perm, name=None):
-    """Permute the axes of x by perm."""
+    """Permute the axes of x by perm. A shorter perm that permutes the leading axes leaves the
+    others in place, as in Paddle (a perm [1, 0] of a 3-d x swaps its first two axes)."""
     x = _arg(x, "transpose")
     perm = [p + x.ndim if p < 0 else p for p in _ints(perm, "transpose", "perm")]
+    if len(perm) < x.ndim and sorted(perm) == list(range(len(perm))):
+        perm += list(range(len(perm), x.ndim))
     if sorted(perm) != list(range(x.ndim)):
         raise ShapeError(f"transpose: argument 'perm' must be a permutation of "
                          f"{list(range(x.ndim))}; got: {perm}")

@@ -1,10 +1,11 @@
 """Layer.state_dict / set_state_dict / to: saving, restoring and moving a layer tree's tensors."""
+import warnings
 from collections import OrderedDict
 
 import numpy as np
 
 from ..dtypes import convert_dtype
-from ..errors import ShapeError
+from ..errors import OpsdkWarning
 from ..tensor import Tensor
 
 
@@ -44,11 +45,15 @@ def set_state_dict(layer, state, use_structured_name):
         if key not in state:
             missing.append(key)
             continue
-        used.add(key)
         v = _values(state[key])
         if tuple(v.shape) != tuple(t.array.shape):
-            raise ShapeError(f"set_state_dict: '{key}' has the wrong shape; expected: "
-                             f"{list(t.array.shape)}; got: {list(v.shape)}")
+            # as Paddle: a warning, the entry is skipped and reported missing and unexpected
+            warnings.warn(f"set_state_dict: skipped '{key}', which has the wrong shape; "
+                          f"expected: {list(t.array.shape)}; got: {list(v.shape)}",
+                          OpsdkWarning, stacklevel=3)
+            missing.append(key)
+            continue
+        used.add(key)
         if type(t.array) is np.ndarray:
             t.array[...] = v.astype(t.array.dtype, copy=False)
         else:

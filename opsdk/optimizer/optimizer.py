@@ -4,7 +4,7 @@ import abc
 import numpy as np
 
 from ..autograd.sparse_rows import SparseRowGrad
-from ..errors import ArgumentTypeError, OpArgumentError, StateError
+from ..errors import ArgumentTypeError, OpArgumentError, RequiredArgumentError, StateError
 from ..tensor import Tensor, _wrap
 from .lr import LRScheduler
 from .regularizer import as_regularizer
@@ -34,7 +34,7 @@ class Optimizer(abc.ABC):
                  name=None):
         op = type(self).__name__
         if parameters is None:
-            raise OpArgumentError(f"{op}: 'parameters' is required; expected: e.g. "
+            raise RequiredArgumentError(f"{op}: 'parameters' is required; expected: e.g. "
                                   f"parameters=model.parameters(); got: None")
         if isinstance(parameters, Tensor):
             raise ArgumentTypeError(f"{op}: 'parameters' must be an iterable of Tensors; got: a "

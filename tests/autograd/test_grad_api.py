@@ -123,20 +123,50 @@ def test_grad_outputs_of_the_wrong_shape_name_both_shapes():
 
 
 def test_a_gradient_differing_only_by_size_1_dims_is_read_in_the_tensors_shape():
-    # Paddle's kernels read a [1] gradient of a 0-d loss as the loss's (paddle.grad and both
-    # backwards); other shapes stay refused
+    # Paddle's kernels read a [1] gradient of a 0-d loss as the loss's (paddle.grad and
+    # autograd.backward); other shapes stay refused. Tensor.backward asserts the exact shape
     x = leaf([1.0, 2.0, 3.0], "float32")
     loss = opsdk.matmul(x, x)
     (g,) = opsdk.grad(loss, x, grad_outputs=opsdk.to_tensor([2.0]), create_graph=True)
     np.testing.assert_array_equal(g.numpy(), [4.0, 8.0, 12.0])
     (gg,) = opsdk.grad(g.sum(), x)
     np.testing.assert_array_equal(gg.numpy(), [4.0, 4.0, 4.0])
-    loss.backward(opsdk.to_tensor([[1.0]]), retain_graph=True)
-    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 4.0, 6.0])
+    with pytest.raises(GradArgumentError, match=r"expected: \[\]; got: \[1, 1\]"):
+        loss.backward(opsdk.to_tensor([[1.0]]), retain_graph=True)
+    assert x.grad is None
     opsdk.autograd.backward([x * 2.0], [opsdk.ones([1, 3])])
-    np.testing.assert_array_equal(x.grad.numpy(), [4.0, 6.0, 8.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 2.0, 2.0])
     with pytest.raises(BackwardError, match=r"grad_tensors\[0\].*expected: \[3\]; got: \[2, 3\]"):
         opsdk.autograd.backward([x * 2.0], [opsdk.ones([2, 3])])
+
+
+def test_tensor_backward_asserts_the_exact_shape_of_grad_tensor():
+    # Paddle 3.3.1's Tensor.backward asserts grad_tensor.shape == self.shape before anything
+    # else (AssertionError "Tensor shape not match"), also for size-1 dims and for a tensor
+    # that needs no gradient
+    x = leaf([1.0, 2.0])
+    for bad in ([1.0, 2.0, 3.0], [[1.0, 2.0]], [1.0]):
+        with pytest.raises(AssertionError, match=r"grad_tensor.*expected: \[2\]"):
+            (x * 2.0).backward(opsdk.to_tensor(bad, dtype="float64"))
+    assert x.grad is None
+    with pytest.raises(AssertionError, match=r"expected: \[\]; got: \[1\]"):
+        opsdk.to_tensor(1.0).backward(opsdk.to_tensor([1.0]))
+    (x * 2.0).backward(opsdk.to_tensor([1.0, -1.0], dtype="float64"))
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, -2.0])
+
+
+@pytest.mark.paddle
+def test_tensor_backward_grad_tensor_shapes_as_paddle():
+    paddle = pytest.importorskip("paddle")
+    for fw in (paddle, opsdk):
+        x = fw.to_tensor([1.0, 2.0], stop_gradient=False)
+        with pytest.raises(AssertionError):
+            (x * 2.0).backward(fw.to_tensor([[1.0, 1.0]]))
+        loss = (x * x).sum()
+        with pytest.raises(AssertionError):
+            loss.backward(fw.to_tensor([1.0]))
+        loss.backward(fw.to_tensor(3.0))
+        np.testing.assert_array_equal(x.grad.numpy(), [6.0, 12.0])
 
 
 def test_grad_refuses_arguments_by_assertions_before_looking_at_the_graph():

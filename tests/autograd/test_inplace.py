@@ -121,7 +121,7 @@ F = opsdk.nn.functional
 # values: opsdk refuses there too
 PADDLE_READS_OUTPUT = {
     "relu": F.relu, "relu6": F.relu6, "elu": F.elu, "selu": F.selu,
-    "hardsigmoid": F.hardsigmoid, "silu": F.silu, "layer_norm": lambda t: F.layer_norm(t, [3]),
+    "hardsigmoid": F.hardsigmoid, "silu": F.silu, "layer_norm": lambda t: F.layer_norm(t.reshape([1, 3]), [3]),
     "group_norm": lambda t: F.group_norm(t.reshape([1, 3, 1]), 3),
     "cumprod": lambda t: opsdk.cumprod(t, 0), "logcumsumexp": opsdk.logcumsumexp,
     "max": lambda t: opsdk.max(t, keepdim=True), "amin": lambda t: opsdk.amin(t, keepdim=True),

@@ -163,3 +163,11 @@ def test_logspace_is_base_to_the_evenly_spaced_powers():
     assert t.dtype == opsdk.float32
     np.testing.assert_array_equal(t.numpy(), [1.0, 2.0, 4.0, 8.0])
     np.testing.assert_array_equal(opsdk.logspace(0, 2, 3, dtype="int64").numpy(), [1, 10, 100])
+
+
+def test_arange_refuses_a_zero_step_as_paddle():
+    from helpers.frameworks import assert_raises_as_paddle
+    assert_raises_as_paddle(lambda P: P.arange(0, 5, 0), ValueError)
+    assert_raises_as_paddle(lambda P: P.arange(0.0, 1.0, 0.0), ValueError)
+    with pytest.raises(OpArgumentError, match="arange: argument 'step'"):
+        opsdk.arange(3, 9, 0)

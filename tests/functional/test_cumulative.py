@@ -109,7 +109,7 @@ def test_logcumsumexp_propagates_nan():
 
 
 @pytest.mark.parametrize("dtype, want", [("int32", "int64"), ("int64", "int64"),
-                                         ("bool", "int64"), ("float32", "float32")])
+                                         ("float32", "float32")])
 def test_cumsum_of_integers_sums_in_int64(dtype, want):
     assert opsdk.cumsum(opsdk.to_tensor([1, 0, 1], dtype=dtype)).dtype == want
 
@@ -318,3 +318,18 @@ def test_logcumsumexp_of_a_complex_tensor_is_a_dtype_error():
     from opsdk.errors import DTypeError
     with pytest.raises(DTypeError, match="logcumsumexp: expected: a real tensor"):
         opsdk.logcumsumexp(opsdk.to_tensor(np.ones(2, np.complex64)))
+
+
+def test_cumsum_of_bools_needs_a_dtype_as_in_paddle():
+    from helpers.frameworks import assert_raises_as_paddle
+    assert_raises_as_paddle(lambda P: P.cumsum(P.to_tensor([True, False, True])), RuntimeError)
+    got = opsdk.cumsum(opsdk.to_tensor([True, False, True]), dtype="int64")
+    assert got.dtype == "int64" and got.numpy().tolist() == [1, 1, 2]
+
+
+@pytest.mark.parametrize("op, builtin", [("cumsum", IndexError), ("logcumsumexp", IndexError),
+                                         ("cumprod", ValueError)])
+def test_an_axis_out_of_range_is_the_error_paddle_raises(op, builtin):
+    from helpers.frameworks import assert_raises_as_paddle
+    assert_raises_as_paddle(lambda P: getattr(P, op)(P.ones([2, 3]), 3), builtin)
+    assert_raises_as_paddle(lambda P: getattr(P, op)(P.ones([2, 3]), -3), builtin)

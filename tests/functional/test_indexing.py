@@ -198,3 +198,40 @@ def test_gather_nd_with_no_coordinates_repeats_x_and_checks_its_index():
 def test_gather_nd_matches_paddle():
     assert_same_as_paddle(lambda P, x: P.gather_nd(x, P.to_tensor([[[1, 0]], [[1, 0]]])) ** 3,
                           [signed(2, 3, 2)])
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_gather_by_a_0d_index_drops_the_axis_as_paddle(axis):
+    assert_same_as_paddle(lambda P, x: P.gather(x, P.to_tensor(1), axis=axis) ** 2,
+                          [np.arange(6.0).reshape([2, 3])])
+
+
+def test_gather_by_a_1d_index_keeps_the_axis():
+    assert opsdk.gather(opsdk.ones([2, 3]), opsdk.to_tensor([1])).shape == [1, 3]
+
+
+def test_masked_select_refuses_a_mask_that_is_not_bool_as_paddle():
+    from helpers.frameworks import assert_raises_as_paddle
+    for dtype in ("int64", "int32", "float32"):
+        assert_raises_as_paddle(lambda P: P.masked_select(
+            P.ones([2, 2]), P.to_tensor([[1, 0], [0, 1]], dtype=dtype)), ValueError)
+
+
+@pytest.mark.parametrize("index", [[[0, 1]], [[[0]]], 1, [[]]])
+def test_index_select_takes_an_index_of_paddle_s_shapes_only(index):
+    from helpers.frameworks import assert_raises_as_paddle
+    assert_raises_as_paddle(lambda P: P.index_select(
+        P.ones([3, 4]), P.to_tensor(index, dtype="int64")), ValueError)
+
+
+@pytest.mark.parametrize("index", [[[0, 1]], [[[0]]]])
+def test_gather_takes_an_index_of_paddle_s_shapes_only(index):
+    from helpers.frameworks import assert_raises_as_paddle
+    assert_raises_as_paddle(lambda P: P.gather(P.ones([3, 4]), P.to_tensor(index)), ValueError)
+
+
+@pytest.mark.parametrize("op, index", [("index_select", [[0], [2]]), ("gather", [[0], [2]]),
+                                       ("gather", [[]]), ("index_select", [])])
+def test_an_index_of_shape_n_1_or_empty_picks_rows_as_paddle(op, index):
+    assert_same_as_paddle(lambda P, x: getattr(P, op)(x, P.to_tensor(index, dtype="int64")) ** 2,
+                          [np.arange(12.0).reshape([3, 4])])

@@ -17,3 +17,16 @@ def test_where_differentiates_twice_on_a_gpu_tensor():
         assert g.place.is_gpu_place()
         np.testing.assert_array_equal(g.numpy(), [-1.0, 4.0, -1.0, 8.0])
         np.testing.assert_array_equal(gg.numpy(), [0.0, 2.0, 0.0, 2.0])
+
+
+def test_allclose_and_isclose_refuse_two_dtypes_as_paddle():
+    import pytest
+    from helpers.frameworks import assert_raises_as_paddle
+    for op in ("allclose", "isclose"):
+        assert_raises_as_paddle(lambda P: getattr(P, op)(
+            P.ones([2]), P.ones([2], dtype="float64")), ValueError)
+        assert_raises_as_paddle(lambda P: getattr(P, op)(
+            P.ones([2]), P.to_tensor([1, 2])), ValueError)
+    with pytest.raises(opsdk.errors.DTypeError, match="allclose: arguments 'x' and 'y'"):
+        opsdk.allclose(opsdk.ones([2]), opsdk.ones([2], dtype="float64"))
+    assert bool(opsdk.allclose(opsdk.ones([2], dtype="int64"), opsdk.ones([2], dtype="int64")))

@@ -86,3 +86,9 @@ def test_docstring_examples_run():
 def test_bad_arguments_raise_opsdk_errors(call, error):
     with pytest.raises(error):
         call()
+
+
+@pytest.mark.parametrize("op", ["cummax", "cummin"])
+def test_an_axis_out_of_range_is_an_index_error_as_paddle(op):
+    from helpers.frameworks import assert_raises_as_paddle
+    assert_raises_as_paddle(lambda P: getattr(P, op)(P.ones([2, 3]), 2), IndexError)

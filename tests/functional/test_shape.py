@@ -258,3 +258,26 @@ def test_unstack_gives_copies_with_gradients():
     np.testing.assert_array_equal(x.grad.numpy(), [[0.0, 2.0, 1.0], [0.0, 2.0, 1.0]])
     with pytest.raises(OpArgumentError, match="num"):
         opsdk.unstack(x, num=3)
+
+
+def test_flatten_refuses_a_stop_axis_before_the_start_axis_as_paddle():
+    from helpers.frameworks import assert_raises_as_paddle
+    assert_raises_as_paddle(lambda P: P.flatten(P.ones([2, 3, 4]), start_axis=2, stop_axis=1),
+                            ValueError)
+    assert_raises_as_paddle(lambda P: P.flatten(P.ones([2, 3, 4]), start_axis=-1, stop_axis=0),
+                            ValueError)
+    assert_raises_as_paddle(lambda P: P.flatten(P.ones([2, 3, 4]), start_axis=3), ValueError)
+    assert opsdk.flatten(opsdk.ones([2, 3, 4]), start_axis=1, stop_axis=-2).shape == [2, 3, 4]
+
+
+@pytest.mark.parametrize("perm", [[1, 0], [0, 1], [0], [-2, 0]])
+def test_transpose_by_a_perm_of_the_leading_axes_matches_paddle(perm):
+    from helpers.frameworks import assert_same_as_paddle
+    assert_same_as_paddle(lambda P, x: P.transpose(x, perm) * P.arange(4, dtype="float64"),
+                          [np.arange(24.0).reshape([2, 3, 4])])
+
+
+def test_transpose_still_refuses_a_perm_that_is_not_of_the_leading_axes():
+    # Paddle reads past its count array for these (its answer varies from run to run)
+    with pytest.raises(ShapeError, match="transpose: argument 'perm'"):
+        opsdk.transpose(opsdk.ones([2, 3, 4]), [2, 0])

@@ -69,6 +69,25 @@ def assert_same_as_paddle(fn, arrays, dtypes=None, diff=(0,), rtol=1e-6, atol=1e
     assert_results_match(got, want, rtol, atol, grad_rtol)
 
 
+def assert_raises_as_paddle(fn, builtin=None):
+    """fn(paddle) raises, and fn(opsdk) raises an opsdk error that is also an instance of the
+    built-in class Paddle's exception is (its most specific one), so ``except`` code written for
+    Paddle still works. ``builtin``, when given, is the built-in class Paddle must raise.
+    Returns opsdk's exception."""
+    paddle = import_paddle()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(builtin or Exception) as theirs:
+            fn(paddle)
+    family = builtin or next(c for c in type(theirs.value).__mro__ if c.__module__ == "builtins")
+    with pytest.raises(opsdk.errors.OpsdkError) as ours:
+        fn(opsdk)
+    assert isinstance(ours.value, family), (
+        f"Paddle raised {type(theirs.value).__name__} ({family.__name__}); opsdk "
+        f"{type(ours.value).__name__}: {ours.value}")
+    return ours.value
+
+
 def assert_results_match(got, want, rtol=1e-6, atol=1e-9, grad_rtol=None):
     (gv, gn, gg), (wv, wn, wg) = got, want
     assert len(gv) == len(wv), f"{len(gv)} outputs, the reference has {len(wv)}"

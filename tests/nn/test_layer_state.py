@@ -1,9 +1,12 @@
 """Layer.state_dict / set_state_dict / to (opsdk/nn/layer_state.py)."""
+import warnings
+
 import numpy as np
 import pytest
 
 import opsdk as paddle
-from opsdk.errors import ShapeError
+from helpers.frameworks import import_paddle
+from opsdk.errors import OpsdkWarning
 from opsdk.nn import Layer, Linear, ReLU
 
 
@@ -41,9 +44,27 @@ def test_set_state_dict_accepts_numpy_arrays_and_reports_missing_and_unexpected_
     assert "fc1.weight" in missing and unexpected == ["extra"]
 
 
-def test_set_state_dict_rejects_a_wrong_shape_naming_the_key():
-    with pytest.raises(ShapeError, match="fc1.bias"):
-        MLP().set_state_dict({"fc1.bias": np.ones(3)})
+def test_set_state_dict_skips_a_wrong_shape_with_a_warning_naming_the_key():
+    m = MLP()
+    with pytest.warns(OpsdkWarning, match="fc1.bias"):
+        missing, unexpected = m.set_state_dict({"fc1.bias": np.ones(3), "fc2.bias": np.ones(2)})
+    assert "fc1.bias" in missing and unexpected == ["fc1.bias"]
+    np.testing.assert_array_equal(m.fc2.bias.numpy(), np.ones(2, np.float32))
+
+
+@pytest.mark.paddle
+def test_set_state_dict_with_a_wrong_shape_loads_and_reports_as_paddle():
+    real = import_paddle()
+
+    def load(P):
+        net = P.nn.Linear(3, 2, bias_attr=P.nn.initializer.Constant(0.0))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            missing, unexpected = net.set_state_dict({"weight": P.ones([2, 3]),
+                                                      "bias": P.ones([2])})
+        return list(missing), list(unexpected), net.bias.numpy().tolist()
+
+    assert load(paddle) == load(real)
 
 
 def test_set_state_dict_by_parameter_name():

@@ -4,6 +4,7 @@ import pytest
 
 import opsdk as paddle
 from opsdk.errors import ArgumentTypeError, OpArgumentError, StateError
+from helpers.frameworks import assert_raises_as_paddle
 from .stepping import make_param, run_steps
 
 
@@ -173,3 +174,10 @@ def test_seed001_linear_regression_loss_drops_below_one_percent():
         losses.append(float(loss.numpy()))
     assert losses[0] > 10 and losses[-1] < 0.01
     assert abs(w.item() - 2.0) < 0.1
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("name", ["SGD", "Momentum", "Adam", "AdamW", "RMSProp", "Adagrad"])
+def test_an_optimizer_without_parameters_raises_as_paddle(name):
+    err = assert_raises_as_paddle(lambda P: getattr(P.optimizer, name)(learning_rate=0.1))
+    assert name in str(err) and "parameters" in str(err)

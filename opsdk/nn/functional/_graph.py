@@ -1,14 +1,15 @@
 """Small helpers the nn.functional ops share: argument checks."""
-from ...errors import DTypeError
+from ...errors import DTypeError, NoKernelDTypeError
 from ...tensor import tensor_arg  # noqa: F401  (the ops import it from here)
 
 
 def float_arg(x, op, arg="x"):
-    """x as a float Tensor, or a DTypeError naming the op and the argument."""
+    """x as a float Tensor, or a NoKernelDTypeError (a DTypeError that is also the RuntimeError
+    Paddle raises: it has no integer kernel for these ops) naming the op and the argument."""
     x = tensor_arg(x, op, arg)
     if x.array.dtype.kind != "f":
-        raise DTypeError(f"{op}: argument '{arg}' must be a float tensor; expected: float16, "
-                         f"float32 or float64; got: {x.array.dtype}")
+        raise NoKernelDTypeError(f"{op}: argument '{arg}' must be a float tensor; expected: "
+                                 f"float16, float32 or float64; got: {x.array.dtype}")
     return x
 
 

@@ -9,13 +9,14 @@ import numpy as np
 
 from ...amp.state import keep_float32
 from ...autograd.record import OUTPUT, needs_grad, output_read_by_backward, record
+from ...errors import NoKernelDTypeError
 from ...packs.builtin.erf import erf_array as erf
 from ...functional import maths
 from ...functional.casting import cast
 from ...functional.elementwise import sigmoid, tanh
 from ...functional.op_args import normalize_axis
 from ...tensor import _wrap
-from ._graph import float_arg
+from ._graph import float_arg, tensor_arg
 
 _INV_SQRT2 = 1.0 / math.sqrt(2.0)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -156,10 +157,16 @@ def _axis(x, axis, op):
 
 
 def _prepare(x, dtype, op):
-    x = keep_float32(float_arg(x, op), op)
+    """x as a float Tensor: cast to dtype when given (an integer x too, as Paddle casts first),
+    else a NoKernelDTypeError for a non-float x (Paddle has no such kernel)."""
     if dtype is not None:
-        x = cast(x, dtype)
-    return x
+        return cast(keep_float32(tensor_arg(x, op, "x"), op), dtype)
+    x = tensor_arg(x, op, "x")
+    if x.array.dtype.kind != "f":
+        raise NoKernelDTypeError(f"{op}: argument 'x' must be a float tensor (there is no "
+                                    f"{x.array.dtype} kernel); expected: float16, float32 or "
+                                    f"float64, or pass dtype='float32'; got: {x.array.dtype}")
+    return keep_float32(x, op)
 
 
 def softmax(x, axis=-1, dtype=None, name=None):

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ...autograd.record import record
-from ...errors import ArgumentCombinationError, DTypeError, OpArgumentError
+from ...errors import ArgumentCombinationError, DTypeError, NoKernelDTypeError, OpArgumentError
 from ...functional import maths
 from ...functional.indexing import getitem, index_add_into, one_hot
 from ...functional.creation import to_tensor as opsdk_tensor
@@ -51,9 +51,9 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
     ids_t = tensor_arg(x, "embedding", "x")
     w = float_arg(weight, "embedding", "weight")
     ids = ids_t.array
-    if ids.dtype.kind not in "iu":
-        raise DTypeError(f"embedding: argument 'x' must hold integer ids; expected: int32 or "
-                         f"int64; got: {ids.dtype}")
+    if ids.dtype not in (np.int32, np.int64):
+        raise NoKernelDTypeError(f"embedding: argument 'x' must hold integer ids of Paddle's "
+                                    f"kernel dtypes; expected: int32 or int64; got: {ids.dtype}")
     wd = w.array
     if wd.ndim < 2:
         raise OpArgumentError(f"embedding: argument 'weight' must be [num_embeddings, dim]; "

@@ -61,6 +61,12 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None)
     if p.shape != y.shape:
         raise ShapeError(f"binary_cross_entropy: input and label must have one shape; got: "
                          f"{list(p.shape)} and {list(y.shape)}")
+    pa = p.array
+    if not bool((pa >= 0).all()) or not bool((pa <= 1).all()):
+        raise OpArgumentError("binary_cross_entropy: argument 'input' must hold probabilities "
+                              "(as Paddle checks); expected: values in [0, 1]; got: values "
+                              "outside it (or NaN); use binary_cross_entropy_with_logits for "
+                              "logits")
     # log(q) kept >= -100 without ever taking log(0): q is floored just below e^-100 first
     tiny = float(np.exp(-101.0))
 

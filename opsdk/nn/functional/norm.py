@@ -39,6 +39,10 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-5, name=N
     if k == 0 or list(x.shape[x.ndim - k:]) != shape:
         raise ShapeError(f"layer_norm: the last dims of x must be normalized_shape; expected: "
                          f"[..., {', '.join(map(str, shape))}]; got: {list(x.shape)}")
+    if k == x.ndim:
+        raise OpArgumentError(f"layer_norm: normalized_shape must leave at least one leading "
+                              f"axis of x (Paddle's begin_norm_axis > 0); expected: fewer than "
+                              f"{x.ndim} dims; got: {shape} for x of shape {list(x.shape)}")
     y = _normalized(x, list(range(x.ndim - k, x.ndim)), epsilon)
     if weight is not None:
         y = y * _affine_arg(weight, "weight", shape)

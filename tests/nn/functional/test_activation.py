@@ -6,6 +6,7 @@ import pytest
 
 import opsdk as paddle
 import opsdk.nn.functional as F
+from helpers.frameworks import assert_raises_as_paddle, assert_same_as_paddle
 from helpers.gradients import assert_gradients
 from helpers.samples import signed
 
@@ -150,3 +151,28 @@ def test_torch_agrees_on_activations_and_their_gradients():
         np.testing.assert_allclose(ours(paddle.to_tensor(x)).numpy(),
                                    theirs(torch.tensor(x)).numpy(), rtol=1e-6, atol=1e-7)
         np.testing.assert_allclose(xo.grad.numpy(), xt.grad.numpy(), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("dtype", ["int64", "int32", "bool"])
+def test_softmax_of_a_non_float_tensor_raises_as_paddle_which_has_no_such_kernel(op, dtype):
+    err = assert_raises_as_paddle(
+        lambda P: getattr(P.nn.functional, op)(P.to_tensor([1, 0, 1]).astype(dtype)))
+    assert isinstance(err, paddle.errors.NoKernelDTypeError) and op in str(err)
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_softmax_with_dtype_casts_an_integer_tensor_first_as_paddle(op):
+    assert_same_as_paddle(lambda P, x: getattr(P.nn.functional, op)(x, dtype="float64"),
+                          [np.array([1, 2, 4])], dtypes=["int64"], diff=())
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("op", ["relu", "gelu", "softmax", "leaky_relu", "softplus"])
+def test_an_integer_input_is_the_runtime_error_paddle_raises(op):
+    assert_raises_as_paddle(lambda P: getattr(P.nn.functional, op)(P.to_tensor([-1, 2])),
+                            RuntimeError)
+    with pytest.raises(paddle.errors.DTypeError, match=f"{op}: argument 'x' must be a float"):
+        getattr(F, op)(paddle.to_tensor([-1, 2]))

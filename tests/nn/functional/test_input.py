@@ -4,6 +4,7 @@ import pytest
 
 import opsdk as paddle
 import opsdk.nn.functional as F
+from helpers.frameworks import assert_raises_as_paddle
 from helpers.gradients import assert_first_order
 from helpers.samples import signed
 from opsdk.errors import DTypeError, OpArgumentError
@@ -112,3 +113,11 @@ def test_embedding_scale_grad_by_freq_divides_each_rows_gradient_by_its_count():
     assert w.grad.numpy().tolist() == [[0, 0], [1, 2], [0, 0], [4, 5], [0, 0]]
     with pytest.raises(AttributeError, match="scale_grad_by_freq=True is not supported with sparse"):
         F.embedding(paddle.to_tensor([1]), w, sparse=True, scale_grad_by_freq=True)
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bool", "int16", "uint8"])
+def test_embedding_ids_other_than_int32_and_int64_raise_as_paddle(dtype):
+    err = assert_raises_as_paddle(
+        lambda P: P.nn.functional.embedding(P.to_tensor([1, 2]).astype(dtype), P.ones([4, 3])))
+    assert "embedding" in str(err) and dtype in str(err)

@@ -5,6 +5,7 @@ import pytest
 import opsdk as paddle
 import opsdk.nn.functional as F
 from opsdk.errors import OpArgumentError, ShapeError
+from helpers.frameworks import assert_raises_as_paddle
 from helpers.gradients import assert_gradients
 from helpers.samples import signed
 
@@ -167,3 +168,17 @@ def test_softmax_with_cross_entropy_matches_paddle():
     logits = np.array([[2.0, 0.5, -1.0], [0.1, 0.2, 0.3]])
     assert_same_as_paddle(lambda P, x, lab: P.nn.functional.softmax_with_cross_entropy(x, lab),
                           [logits, np.array([[0], [2]])], dtypes=["float64", "int64"])
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("p", [[1.5, 0.5], [-0.5, 0.5], [1.0 + 1e-6, 0.5], [float("nan"), 0.5]])
+def test_binary_cross_entropy_refuses_an_input_outside_0_1_as_paddle(p):
+    err = assert_raises_as_paddle(lambda P: P.nn.functional.binary_cross_entropy(
+        P.to_tensor(p), P.to_tensor([1.0, 0.0])))
+    assert "binary_cross_entropy" in str(err)
+
+
+def test_binary_cross_entropy_takes_0_and_1_and_an_empty_input():
+    y = F.binary_cross_entropy(paddle.to_tensor([1.0, 0.0]), paddle.to_tensor([1.0, 0.0]))
+    assert float(y) == 0.0
+    assert np.isnan(float(F.binary_cross_entropy(paddle.zeros([0]), paddle.zeros([0]))))

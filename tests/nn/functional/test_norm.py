@@ -6,7 +6,7 @@ import pytest
 import opsdk as paddle
 import opsdk.nn.functional as F
 from opsdk.errors import ShapeError
-from helpers.frameworks import assert_same_as_paddle
+from helpers.frameworks import assert_raises_as_paddle, assert_same_as_paddle
 from helpers.gradients import assert_gradients
 from helpers.samples import signed
 
@@ -130,3 +130,15 @@ def test_input_gradients_where_paddle_is_wrong_are_the_derivative():
     w = paddle.to_tensor(signed(3, seed=11))
     assert_gradients(lambda x: F.layer_norm(x, 3, weight=w), [signed(2, 3, seed=12)])
     assert_gradients(lambda x: F.group_norm(x, 2), [signed(2, 4, 3, seed=13)])
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("shape, normalized", [([2, 3], [2, 3]), ([3], [3]), ([3], 3), ([], [])])
+def test_layer_norm_over_every_axis_of_x_raises_as_paddle(shape, normalized):
+    assert_raises_as_paddle(lambda P: P.nn.functional.layer_norm(P.ones(shape), normalized))
+
+
+@pytest.mark.paddle
+def test_layer_norm_layer_over_every_axis_raises_as_paddle():
+    err = assert_raises_as_paddle(lambda P: P.nn.LayerNorm([2, 3])(P.ones([2, 3])))
+    assert "layer_norm" in str(err)
