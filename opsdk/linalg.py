@@ -6,12 +6,12 @@ solve, matrix_power, multi_dot, matrix_transpose, vecdot, and matmul, cross, dia
 ops under their linalg names); the decompositions slogdet, cholesky, triangular_solve,
 cholesky_solve, cholesky_inverse, eigh, eigvalsh, svd, svdvals, qr, lu, lu_unpack, lu_solve,
 matrix_exp and what is built on them: pinv, lstsq, matrix_rank, cond, cov, corrcoef (real
-dtypes; lstsq and matrix_rank record no gradient, as in Paddle). Not provided: eig and eigvals
-(complex results: opsdk's tensors are real), svd_lowrank, pca_lowrank, householder_product,
-ormqr, fp8_fp8_half_gemm_fused; each raises UnsupportedError naming the function
-(docs/paddle.md).
+dtypes; lstsq and matrix_rank record no gradient, as in Paddle); householder_product, ormqr,
+svd_lowrank, pca_lowrank (functional/lowrank.py). Not provided: eig and eigvals (complex
+results: opsdk's tensors are real), fp8_fp8_half_gemm_fused; each raises UnsupportedError
+naming the function (docs/paddle.md).
 
-The code lives in ``opsdk/functional/linalg.py``; this namespace only re-exports it.
+The code lives in ``opsdk/functional/``; this namespace only re-exports it.
 """
 from .errors import UnsupportedError
 from .functional.diagonal import diagonal
@@ -21,6 +21,7 @@ from .functional.decompositions import (cholesky, cholesky_inverse, cholesky_sol
                                         pinv, qr, slogdet, svd, svdvals, triangular_solve)
 from .functional.linalg import (det, inv, matmul, matrix_power, matrix_transpose, multi_dot,
                                 solve, vector_norm)
+from .functional.lowrank import householder_product, ormqr, pca_lowrank, svd_lowrank
 from .functional.more_linalg import vecdot
 from .functional.products import cross
 
@@ -28,14 +29,14 @@ __all__ = ["norm", "vector_norm", "matrix_norm", "inv", "det", "solve", "matrix_
            "multi_dot", "matrix_transpose", "matmul", "cross", "diagonal", "vecdot", "slogdet",
            "cholesky", "triangular_solve", "cholesky_solve", "cholesky_inverse", "eigh",
            "eigvalsh", "svd", "svdvals", "qr", "pinv", "lstsq", "matrix_rank", "cond", "lu",
-           "lu_unpack", "lu_solve", "matrix_exp", "cov", "corrcoef"]
+           "lu_unpack", "lu_solve", "matrix_exp", "cov", "corrcoef", "householder_product",
+           "ormqr", "svd_lowrank", "pca_lowrank"]
 
-_UNSUPPORTED = ("svd_lowrank", "pca_lowrank", "eig", "eigvals", "householder_product", "ormqr",
-                "fp8_fp8_half_gemm_fused")
+_UNSUPPORTED = ("eig", "eigvals", "fp8_fp8_half_gemm_fused")
 
 
 def __getattr__(name):
     if name in _UNSUPPORTED:
-        raise UnsupportedError(f"opsdk.linalg.{name} is not provided (complex results, randomized or "
-                               f"Householder-form decompositions; see docs/paddle.md)")
+        raise UnsupportedError(f"opsdk.linalg.{name} is not provided (complex results; see "
+                               f"docs/paddle.md)")
     raise AttributeError(f"module 'opsdk.linalg' has no attribute {name!r}")

@@ -37,6 +37,10 @@ class HookHandle:
 _NAMES = itertools.count()
 
 
+# np.array2string's options for a tensor's repr (opsdk.set_printoptions sets them)
+PRINT_OPTIONS = {}
+
+
 class Tensor:
     """A multi-dimensional array that can record how it was computed, for backward.
 
@@ -231,7 +235,7 @@ class Tensor:
             yield self[i]
 
     def __repr__(self):
-        body = np.array2string(self._host(), separator=", ", prefix="       ")
+        body = np.array2string(self._host(), separator=", ", prefix="       ", **PRINT_OPTIONS)
         return (f"Tensor(shape={list(self._data.shape)}, dtype={self._data.dtype}, place={self.place}, "
                 f"stop_gradient={self.stop_gradient},\n       {body})")
 

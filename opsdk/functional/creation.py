@@ -10,18 +10,23 @@ _rng = np.random.default_rng()
 
 
 class Generator:
-    """The random generator opsdk's random ops draw from, as ``paddle.seed`` returns it.
+    """A random generator, as ``paddle.seed`` and ``paddle.manual_seed`` return Paddle's.
 
     ``manual_seed(s)`` re-seeds it (and returns it), ``initial_seed()`` is the last seed,
-    ``get_state()`` / ``set_state(state)`` save and restore the stream."""
+    ``get_state()`` / ``set_state(state)`` save and restore the stream. opsdk's random ops
+    draw from the default one (``opsdk.seed`` re-seeds it); ``Generator()`` makes another,
+    whose stream is its own."""
 
-    def __init__(self, s=0):
-        self._seed = int(s)
+    def __init__(self, device=None):
+        self._seed = 0
+        self._rng = np.random.default_rng()
 
     def manual_seed(self, s):
         global _rng
         self._seed = int(s)
-        _rng = np.random.default_rng(self._seed)
+        self._rng = np.random.default_rng(self._seed)
+        if self is _generator:
+            _rng = self._rng
         return self
 
     def initial_seed(self):
@@ -31,15 +36,20 @@ class Generator:
         """Re-seed from the operating system's entropy; returns the new seed."""
         return self.manual_seed(int(np.random.SeedSequence().entropy % (2 ** 63))).initial_seed()
 
+    def random(self):
+        """A random 64-bit integer from the stream (Paddle's Generator.random)."""
+        return int(self._rng.integers(0, 2 ** 63))
+
     def get_state(self):
-        return _rng.bit_generator.state
+        return self._rng.bit_generator.state
 
     def set_state(self, state):
-        _rng.bit_generator.state = state
+        self._rng.bit_generator.state = state
         return self
 
 
 _generator = Generator()
+_generator._rng = _rng
 
 
 def seed(s):
