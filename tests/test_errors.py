@@ -28,6 +28,7 @@ CASES = {
     "take_along_axis axis 2": lambda P: P.take_along_axis(T(P, A23), T(P, [[0], [1]]), axis=2),
     "moveaxis destination 3": lambda P: P.moveaxis(T(P, A23), 0, 3),
     "argmax axis 2": lambda P: P.argmax(T(P, A23), axis=2),
+    "gumbel_softmax axis 2": lambda P: F(P).gumbel_softmax(T(P, A23), axis=2),
     # a float axis or size: TypeError (median: ValueError)
     "sum axis 1.0": lambda P: P.sum(T(P, A23), axis=1.0),
     "median axis 1.0": lambda P: P.median(T(P, A23), axis=1.0),

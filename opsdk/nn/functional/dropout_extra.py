@@ -7,6 +7,7 @@ import numpy as np
 from ...autograd.record import record
 from ...errors import ArgumentTypeError, OpArgumentError, ShapeError
 from ...functional.creation import get_rng
+from ...functional.op_args import axis_arg
 from ...tensor import _wrap
 from ._graph import float_arg
 from .activation import softmax
@@ -121,7 +122,7 @@ def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
     if temperature <= 0:
         raise OpArgumentError(f"gumbel_softmax: temperature must be > 0; got: {temperature}")
     xd = x.array
-    ax = axis % xd.ndim if xd.ndim else 0
+    ax = axis_arg(axis, xd.ndim, "gumbel_softmax")  # out of range: an error, as in Paddle
     u = get_rng().random(xd.shape)
     noise = (-np.log(-np.log(u + 1e-20) + 1e-20)).astype(xd.dtype)
     y = softmax((x + _wrap(noise)) / temperature, axis=ax)
