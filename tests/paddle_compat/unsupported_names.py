@@ -14,21 +14,16 @@ REASONS = {
     "device": "device specifics (CUDA RNG state, pinned memory, data pointers): opsdk places "
               "arrays with NumPy or CuPy",
     "distributed": "a distributed runtime (see paddle.distributed above)",
-    "dtype": "dtype objects and typed tensor classes opsdk has no dtype for (bfloat16, float8, "
-             "uint16-64) or that are Paddle's type system (`finfo`, `x.float()`)",
+    "dtype": "dtypes opsdk has no arrays for (bfloat16, float8, uint16-64) and their typed "
+             "tensor classes",
     "forward": "the primitive-operator system of static graphs (`enable_prim`, and the "
                "`forward_grad`/`grad` that work on its programs); in dynamic mode use "
                "`incubate.autograd.jvp`/`vjp` or `paddle.grad`",
     "fused": "fused GPU kernels and sequence-decoding helpers",
-    "layer": "not yet: layers rarely used by autograd code; cheap to add on request",
-    "linalg": "a matrix decomposition (see paddle.linalg)",
-    "loss": "not yet: specialised losses; the common ones are supported",
+    "linalg": "a decomposition with complex results (eig, eigvals): opsdk's tensors are real; "
+              "eigh and eigvalsh serve symmetric matrices",
     "model": "large model components (RNNs, attention, transformers): compose them from "
              "`Linear` and the ops",
-    "op": "not yet: an op or helper without autograd subtleties; cheap to add on request",
-    "optimizer": "not yet: rarely used with Paddle autograd code",
-    "random": "random distributions and RNG-state functions not yet implemented (opsdk draws "
-              "from NumPy's generator)",
     "sparse": "sparse tensor formats (only Embedding's row-sparse gradient exists)",
     "static": "static graphs, the compiler and Paddle's internal tensor plumbing",
 }
