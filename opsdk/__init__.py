@@ -32,7 +32,9 @@ from .functional.elementwise import (abs, add, allclose, cast, ceil, clip, cos, 
 from .functional.indexing import gather, gather_nd, index_select, masked_select, nonzero, one_hot
 from .functional.linalg import bmm, dot, inner, matmul, mm, mv, outer
 from .functional.reduction import (all, amax, amin, any, argmax, argmin, logsumexp, max, mean,
-                                   min, norm, std, sum, var)
+                                   min, std, sum, var)
+# paddle.norm is paddle.linalg.norm: over two axes a matrix norm (the spectral norm by default)
+from .functional.decompositions import norm
 from .functional.shape import (broadcast_tensors, broadcast_to, chunk, concat, expand, expand_as,
                                flatten, flip, moveaxis, reshape, split, squeeze, stack, t, tile,
                                transpose, unbind, unsqueeze, unstack)
@@ -86,6 +88,22 @@ from .functional.scan_search import (argwhere, bucketize, cummax, cummin, histog
                                      msort, searchsorted, unique_consecutive)
 from .functional.more_linalg import (baddbmm, cdist, cumulative_trapezoid, ger, pdist,
                                      tensordot, trapezoid, vecdot)
+from .functional.conversion import (as_tensor, asarray, broadcast_shape, broadcast_shapes,
+                                    finfo, from_numpy, iinfo, reduce_as, set_printoptions,
+                                    tolist, view)
+from .functional.creation import Generator
+from .functional.more_ops import crop, histogramdd
+from .compat.torch_style import create_parameter as _create_parameter, softmax
+from .functional.storage import TYPED as _TYPED, as_strided, typed_factory as _typed_factory
+globals().update({_name: _typed_factory(_name, _dt) for _name, _dt in _TYPED.items()})
+from .functional.random import (bernoulli, bernoulli_, binomial, cauchy_, geometric_,
+                                get_rng_state, log_normal, log_normal_, manual_seed,
+                                multinomial, normal_, poisson, rand_like, randint_like,
+                                randn_like, set_rng_state, standard_gamma)
+
+# Paddle's PyTorch-style dtype names (paddle.float is paddle.float32); `float` hides the
+# builtin in this module, which calls none below
+float, double, half = float32, float64, float16
 
 # Paddle's constants (paddle.newaxis is None, as NumPy's)
 e, pi, inf, nan, newaxis = (_math_module.e, _math_module.pi, _math_module.inf,
@@ -105,6 +123,7 @@ def _erf_method(x, name=None):
 
 
 _tensor_methods.provide(erf=_erf_method)
+_tensor_methods.provide(softmax=softmax, create_parameter=_create_parameter)
 # paddle.erf_(x), paddle.expm1_(x): Paddle has these at the top level only
 erf_ = _tensor_methods.inplace_function(_erf_method, "erf_")
 expm1_ = _tensor_methods.inplace_function(expm1, "expm1_")
@@ -173,11 +192,20 @@ _LAZY_ATTRS = {
     "get_flags": (".framework", "get_flags"),
     "set_flags": (".framework", "set_flags"),
     "inverse": (".functional.linalg", "inv"),
+    "cholesky": (".functional.decompositions", "cholesky"),
+    "eigvalsh": (".functional.decompositions", "eigvalsh"),
     "atan2": (".functional.angles", "atan2"),
     "conv1d": (".nn.functional.conv", "conv1d"),
     "conv2d": (".nn.functional.conv", "conv2d"),
+    "conv3d": (".nn.functional.conv_extra", "conv3d"),
     "adaptive_avg_pool1d": (".nn.functional.pooling", "adaptive_avg_pool1d"),
     "group_norm": (".nn.functional.norm", "group_norm"),
+    "layer_norm": (".nn.functional.norm", "layer_norm"),
+    "autocast": (".amp", "autocast"),
+    "is_autocast_enabled": (".amp", "is_autocast_enabled"),
+    "get_autocast_dtype": (".amp", "get_autocast_dtype"),
+    "get_autocast_cpu_dtype": (".amp", "get_autocast_cpu_dtype"),
+    "get_autocast_gpu_dtype": (".amp", "get_autocast_gpu_dtype"),
 }
 
 

@@ -17,9 +17,29 @@ class ShapeError(OpArgumentError):
     """Shapes of an op's arguments do not fit together."""
 
 
+class PreconditionShapeError(ShapeError, RuntimeError):
+    """Shapes Paddle checks as a precondition (``PreconditionNotMet``, a RuntimeError): isclose
+    and allclose of shapes that differ, dot, masked_select, searchsorted."""
+
+
+class AssertedShapeError(ShapeError, AssertionError):
+    """Shapes Paddle refuses by an assertion (cdist's last axes, batch_norm of a 1-D input,
+    prelu's weight length); an AssertionError too."""
+
+
+class MissingAxesError(ShapeError, IndexError):
+    """A tensor with fewer axes than the op needs, which Paddle reports as an axis out of range
+    (an IndexError: diagonal or trace of a 1-D tensor)."""
+
+
 class SetValueShapeError(ShapeError, AssertionError):
     """Tensor.set_value (or copy_) given values of another shape. Paddle raises an
     AssertionError there; this class is both, so either ``except`` catches it."""
+
+
+class AssertedShapeError(ShapeError, AssertionError):
+    """A shape Paddle checks with a Python assert (cholesky's square input): both a ValueError
+    and Paddle's AssertionError, so either ``except`` catches it."""
 
 
 class DTypeError(OpArgumentError, TypeError):
@@ -312,6 +332,30 @@ class CheckFailed(OpsdkError, AssertionError):
 class ArgumentTypeError(OpArgumentError, TypeError):
     """An argument has the wrong Python type (a Tensor where a list is expected, a float where an
     int is); a TypeError too, as Paddle raises there."""
+
+
+class AxisOutOfRangeError(OpArgumentError, IndexError, AssertionError):
+    """An axis outside [-ndim, ndim). Paddle 3.3.1 raises ValueError for most ops, IndexError
+    (OutOfRange) for gather, index_select, diagonal, repeat_interleave, chunk, diff, trace and
+    the scans, and AssertionError for take_along_axis and moveaxis; this class is all three (as
+    NumPy's AxisError is both a ValueError and an IndexError), so the ``except`` written for any
+    of them catches it."""
+
+
+class NoneArgumentError(ArgumentTypeError, AttributeError):
+    """None where an op needs a tensor. Paddle 3.3.1 raises TypeError, ValueError or
+    AttributeError there (``'NoneType' object has no attribute 'shape'``), depending on the op;
+    this class is all three."""
+
+
+class DuplicateAxisError(OpArgumentError):
+    """An axis list naming one axis twice (a reduction's ``axis=[0, 0]``); Paddle raises
+    ValueError there."""
+
+
+class ZeroDimLengthError(OpArgumentError, TypeError, AssertionError):
+    """len() of (or iteration over) a 0-d tensor: Paddle asserts there (AssertionError), Python
+    raises TypeError for len() of a scalar; this class is both."""
 
 
 class RequiredArgumentError(OpArgumentError, AttributeError):

@@ -13,7 +13,8 @@ from . import device as _device
 from .dtypes import convert_dtype, default_float
 from .dtypes import shown as _shown
 from .size import Size
-from .errors import BackwardError, OpArgumentError, ScalarConversionError
+from .errors import (ArgumentTypeError, BackwardError, IndexOutOfRangeError, NoneArgumentError,
+                     OpArgumentError, ScalarConversionError, ZeroDimLengthError)
 
 _new = object.__new__
 
@@ -34,6 +35,10 @@ class HookHandle:
 
 
 _NAMES = itertools.count()
+
+
+# np.array2string's options for a tensor's repr (opsdk.set_printoptions sets them)
+PRINT_OPTIONS = {}
 
 
 class Tensor:
@@ -163,10 +168,16 @@ class Tensor:
     def item(self, *index):
         d = self._host()
         if index:
-            return d[index].item()
+            # one int is a flat index (item(4) of a [2, 3] tensor is its fifth element), several
+            # a position, as in Paddle (and NumPy's ndarray.item)
+            try:
+                return d.item(*index)
+            except IndexError as e:
+                raise IndexOutOfRangeError(f"Tensor.item(): index {index} out of range for a tensor "
+                                           f"of shape {list(self.shape)}; got: {e}") from None
         if d.size != 1:
-            raise ValueError(f"Tensor.item(): only a tensor with one element converts to a Python "
-                             f"number; got: shape {list(self.shape)}")
+            raise OpArgumentError(f"Tensor.item(): only a tensor with one element converts to a "
+                                  f"Python number; got: shape {list(self.shape)}")
         return d.reshape(()).item()
 
     def tolist(self):
@@ -215,7 +226,8 @@ class Tensor:
 
     def __len__(self):
         if self._data.ndim == 0:
-            raise TypeError("len() of a 0-d tensor")
+            raise ZeroDimLengthError("len() of a 0-d tensor; expected: a tensor with at least "
+                                     "1 dimension (Paddle asserts there)")
         return self._data.shape[0]
 
     def __iter__(self):
@@ -223,7 +235,7 @@ class Tensor:
             yield self[i]
 
     def __repr__(self):
-        body = np.array2string(self._host(), separator=", ", prefix="       ")
+        body = np.array2string(self._host(), separator=", ", prefix="       ", **PRINT_OPTIONS)
         return (f"Tensor(shape={list(self._data.shape)}, dtype={self._data.dtype}, place={self.place}, "
                 f"stop_gradient={self.stop_gradient},\n       {body})")
 
@@ -398,18 +410,19 @@ def to_array(data, dtype=None, place=None):
         try:
             arr = np.array(data)
         except (ValueError, TypeError) as e:
-            raise OpArgumentError(f"to_tensor: argument 'data' is not array-like; expected: a "
+            raise ArgumentTypeError(f"to_tensor: argument 'data' is not array-like; expected: a "
                                   f"number, nested list of equal lengths or an array; got: "
                                   f"{type(data).__name__} ({e})") from None
         if arr.dtype == np.float64 and dt is None:
             arr = arr.astype(default_float())
         elif arr.dtype.kind == "O":
-            raise OpArgumentError("to_tensor: argument 'data' has ragged or non-numeric "
+            raise ArgumentTypeError("to_tensor: argument 'data' has ragged or non-numeric "
                                   "elements; expected: a rectangular nested list of numbers")
         elif arr.dtype == np.complex128 and dt is None:
             arr = arr.astype(np.complex64)
     if arr.dtype.kind not in "biufc":  # strings, objects, dates: no tensor of those computes
-        raise OpArgumentError(f"to_tensor: argument 'data' is not numeric; expected: numbers or "
+        # Paddle: "Can't constructs a 'paddle.Tensor' with data type <class 'str'>", a TypeError
+        raise ArgumentTypeError(f"to_tensor: argument 'data' is not numeric; expected: numbers or "
                               f"booleans (a number, nested lists of them, a numeric array); got: "
                               f"{type(data).__name__} of dtype {arr.dtype} ({str(data)[:40]!r})")
     if dt is not None and arr.dtype != dt:
@@ -438,7 +451,9 @@ _SCALARS = (int, float, bool, complex)
 def tensor_arg(x, op, arg="x"):
     """An op's argument as a Tensor: lists, arrays and numbers are wrapped (never differentiated).
 
-    Anything else is an OpArgumentError naming the op and the argument.
+    Anything else is an error naming the op and the argument: a NoneArgumentError for None
+    (Paddle raises TypeError, ValueError or AttributeError there, by op; it is all three), an
+    ArgumentTypeError (a ValueError and a TypeError) for another type.
     """
     if isinstance(x, Tensor):
         return x
@@ -446,5 +461,8 @@ def tensor_arg(x, op, arg="x"):
         return _wrap(to_array(x, None, None))
     if hasattr(x, "__cuda_array_interface__"):
         return _wrap(x)
-    raise OpArgumentError(f"{op}: argument '{arg}' must be a Tensor, an array or a number; "
+    if x is None:
+        raise NoneArgumentError(f"{op}: argument '{arg}' is required; expected: a Tensor; "
+                                f"got: None")
+    raise ArgumentTypeError(f"{op}: argument '{arg}' must be a Tensor, an array or a number; "
                           f"got: {type(x).__name__}")

@@ -14,13 +14,14 @@ from .autograd import grad_api, record
 from .device import CPU, Place, move_to
 from .dtypes import convert_dtype
 from .errors import ArgumentTypeError, OpArgumentError, SetValueShapeError, StateError
-from .functional import (along_axis, arithmetic, bitwise, casting, combined, counting,
-                         creation, cumulative, diagonal, generated, indexing, inplace, linalg,
-                         logic, manipulation, more_linalg, more_maths, more_unary, nan_reduction,
-                         order_stats, placement, products, rearrange, reduction, scan_search,
-                         scatter, select_fill, shape, sorting, special, tensor_info, triangular,
-                         trig, unary)
-from .tensor import Tensor, _wrap, bump_version
+from .functional import (along_axis, angles, arithmetic, bitwise, casting, combined,
+                         conversion, counting, creation, cumulative, diagonal, generated,
+                         indexing, inplace, linalg, logic, lowrank, manipulation,
+                         more_linalg, more_maths, more_ops, more_unary, nan_reduction,
+                         order_stats, placement, products, random, rearrange, reduction,
+                         scan_search, scatter, select_fill, shape, sorting, special, storage,
+                         tensor_info, triangular, trig, unary)
+from .tensor import Tensor, _wrap, bump_version, is_tensor
 
 # methods named as the module function they are, by module
 SAME_NAME = {
@@ -31,7 +32,7 @@ SAME_NAME = {
     casting: "cast",
     combined: "lerp addmm dist diff",
     logic: "equal not_equal less_than less_equal greater_than greater_equal logical_not isnan "
-           "isinf isfinite allclose isclose equal_all",
+           "isinf isfinite allclose isclose equal_all where",
     reduction: "sum mean max min logsumexp argmax argmin all any var std norm",
     products: "prod kron cross",
     nan_reduction: "nansum nanmean nanmedian count_nonzero",
@@ -48,7 +49,7 @@ SAME_NAME = {
              "scatter_nd",
     sorting: "sort argsort topk",
     order_stats: "kthvalue mode median quantile nanquantile",
-    counting: "unique histogram bincount rank",
+    counting: "unique histogram bincount rank increment",
     inplace: "fill_ zero_",
     record: "clone",
     grad_api: "backward retain_grads",
@@ -69,7 +70,21 @@ SAME_NAME = {
                 "nextafter frexp i0e i1 i1e",
     scan_search: "cummax cummin msort bucketize argwhere histogram_bin_edges unique_consecutive",
     more_linalg: "tensordot baddbmm cdist trapezoid cumulative_trapezoid",
+    conversion: "to requires_grad requires_grad_ repeat split_with_sizes reduce_as "
+                "broadcast_shape broadcast_shapes",
+    random: "multinomial bernoulli_ normal_ log_normal_ cauchy_ geometric_ exponential_ "
+            "random_",
+    angles: "atan2",
+    lowrank: "householder_product ormqr svd_lowrank pca_lowrank",
+    more_ops: "histogramdd",
+    storage: "data grad_ set_ as_strided",
 }
+
+# paddle.linalg's decompositions that Paddle 3.3.1 also has as Tensor methods
+from .functional import decompositions  # noqa: E402  (kept with its table entry)
+# (norm: Tensor.norm is paddle.linalg.norm, a matrix norm over two axes; it replaces reduction's)
+SAME_NAME[decompositions] = ("slogdet cholesky cholesky_solve cholesky_inverse eigvalsh qr pinv "
+                             "lstsq cond lu lu_unpack cov corrcoef norm")
 
 # in place, the result written into the tensor: (method, op, NumPy ufunc for a plain write,
 # whether the op's gradient reads x, so the graph needs a copy of the old x)
@@ -92,6 +107,8 @@ IN_PLACE = [
     ("cos_", unary.cos, None, True), ("floor_", unary.floor, None, False),
     ("ceil_", unary.ceil, None, False), ("round_", unary.round, None, False),
     ("addmm_", combined.addmm, None, False), ("baddbmm_", more_linalg.baddbmm, None, False),
+    ("fill_diagonal_", conversion.fill_diagonal, None, False),
+    ("fill_diagonal_tensor_", conversion.fill_diagonal_tensor, None, False),
 ]
 def _scalar_exponent(y):
     """pow_'s exponent: Paddle's pow_ takes a Python int or float only (a TypeError else)."""
@@ -204,8 +221,11 @@ class TensorMethods:
     # other names for the same function
     mod = floor_mod = arithmetic.remainder
     amax, amin = reduction.max, reduction.min
-    view = shape.reshape
+    view = conversion.view
     inverse = linalg.inv
+    fill_diagonal_tensor = conversion.fill_diagonal_tensor
+    is_tensor = is_tensor
+    solve = linalg.solve
     T = property(lambda self: shape.transpose(self, list(range(self.ndim))[::-1]))
     mT = property(lambda self: _matrix_transposed(self))
     contiguous = lambda self: self  # noqa: E731  (every tensor is)
@@ -235,15 +255,11 @@ class TensorMethods:
     def copy_(self, other, blocking=True):
         return TensorMethods.set_value(self, other)
 
-    def uniform_(self, min=-1.0, max=1.0, seed=0, name=None):
+    def uniform_(self, min=0.0, max=1.0, seed=0, name=None):
         if not min < max:  # Paddle refuses an empty range here (paddle.uniform does not)
             raise OpArgumentError(f"uniform_: 'min' must be less than 'max'\n"
                                   f"  expected: min < max\n  got: min={min}, max={max}")
         data = creation.get_rng().uniform(min, max, self._data.shape)
-        return inplace.fill_values_(self, data.astype(self._data.dtype))
-
-    def normal_(self, mean=0.0, std=1.0, name=None):
-        data = creation.get_rng().normal(mean, std, self._data.shape)
         return inplace.fill_values_(self, data.astype(self._data.dtype))
 
     def where_(condition, x=None, y=None, name=None):
@@ -258,6 +274,14 @@ class TensorMethods:
             got = condition.dtype if isinstance(condition, Tensor) else type(condition).__name__
             raise OpArgumentError(f"where_: condition must be a bool Tensor; got: {got}")
         return _where_into(x, condition, y)
+
+    def create_parameter(*args, **kwargs):
+        """opsdk.create_parameter, as Paddle also binds it to Tensor (from above: provide)."""
+        return _provided["create_parameter"](*args, **kwargs)
+
+    def softmax(self, dim=None, dtype=None, *, out=None):
+        """paddle.softmax(x, dim, dtype) (from above: provide)."""
+        return _provided["softmax"](self, dim, dtype)
 
     def apply(self, func):
         """func(x) for a tensor that needs no gradient (Paddle refuses one that does)."""
@@ -302,11 +326,16 @@ def methods():
     for name, op, ufunc, reads_input in IN_PLACE:
         table[name] = inplace.inplace_method(op, name, ufunc, reads_input,
                                              writes=PADDLE_WRITES.get(name, 1))
+    # x takes the result's shape: Paddle's resize_
+    table["resize_"] = inplace.inplace_method(storage.resized, "resize_", reads_input=False,
+                                              reshapes=True)
     for name, op, back in SHAPE_IN_PLACE:
         table[name] = inplace.shape_method(op, back, name)
     for name, op in RETYPE_IN_PLACE:
         table[name] = inplace.retype_method(op, name)
     table.update((k, v) for k, v in vars(TensorMethods).items() if k not in _CLASS_ITEMS)
+    table.update((name, conversion.dtype_method(name, dt))
+                 for name, dt in conversion.DTYPE_METHODS.items())
     return table
 
 

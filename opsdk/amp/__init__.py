@@ -39,3 +39,12 @@ def get_autocast_dtype(device_type=None):
 get_autocast_cpu_dtype = get_autocast_gpu_dtype = get_autocast_dtype
 __all__ += ["is_autocast_enabled", "get_autocast_dtype", "get_autocast_cpu_dtype",
             "get_autocast_gpu_dtype"]
+
+
+def autocast(device_type=None, dtype="float16", enabled=True, cache_enabled=True):
+    """Paddle's PyTorch-style spelling of auto_cast (device_type and cache_enabled unused, as
+    in Paddle)."""
+    return auto_cast(enable=enabled, dtype=dtype)
+
+
+__all__ += ["autocast"]

@@ -238,7 +238,8 @@ class _Evaluated:
     """Arithmetic and attributes of a Jacobian act on its whole matrix (as in Paddle)."""
 
     def _whole(self):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} does not say what its whole matrix is: a class on "
+                                  f"_Evaluated defines _whole")
 
     def __getattr__(self, name):
         if name.startswith("_"):

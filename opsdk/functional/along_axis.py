@@ -124,7 +124,7 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
             v = v[tuple(slice(0, i) for i in ind.shape)]
     ind = wrap_index(ind, a_s[axis], op, "indices", axis)
     region = tuple(slice(0, s) if d != axis else slice(None) for d, s in enumerate(ind.shape))
-    p = np.take_along_axis(positions(a_s)[region], ind, axis)
+    p = np.take_along_axis(positions(a_s, like=ind)[region], ind, axis)
     return put_reduce(op, arr, p, v, _REDUCES[reduce], include_self)
 
 

@@ -173,7 +173,8 @@ _POW = (_pow_grad_in_x, _pow_grad_in_y)
 
 def square(x, name=None):
     """x ** 2."""
-    return pow(tensor_arg(x, "square"), 2)
+    from .op_args import not_bool
+    return pow(not_bool(tensor_arg(x, "square"), "square"), 2)
 
 
 def reciprocal(x, name=None):

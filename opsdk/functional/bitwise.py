@@ -4,7 +4,7 @@ bitwise_and/or/xor/not/invert, bitwise_left_shift and bitwise_right_shift, gcd, 
 integer (and, for the logical ones, bool) tensors only; their results are integers."""
 import numpy as np
 
-from ..errors import DTypeError
+from ..errors import NoKernelDTypeError
 from ..tensor import Tensor, _wrap
 from .op_args import tensor_arg
 
@@ -15,8 +15,10 @@ def _ints(op, *vals, bools=True):
         t = v if isinstance(v, Tensor) else tensor_arg(v, op, "xy"[i])
         kinds = "biu" if bools else "iu"
         if t._data.dtype.kind not in kinds:
-            raise DTypeError(f"{op}: argument '{'xy'[i]}' must be an integer"
-                             f"{' or bool' if bools else ''} tensor; got: {t._data.dtype}")
+            # Paddle has no float kernel for the bitwise ops: a RuntimeError (NotFound) there
+            raise NoKernelDTypeError(f"{op}: argument '{'xy'[i]}' must be an integer"
+                                     f"{' or bool' if bools else ''} tensor; got: "
+                                     f"{t._data.dtype}")
         arrays.append(t._data)
     return arrays
 

@@ -1,6 +1,7 @@
 """cast, and float arguments: integer and bool tensors made float where an op needs one."""
 from ..autograd.record import record
 from ..dtypes import convert_dtype, default_float
+from ..errors import NoKernelDTypeError
 from ..tensor import Tensor, _wrap, tensor_arg
 from . import maths
 
@@ -29,9 +30,15 @@ def as_dtype(x, dtype, op):
 
 
 def float_arg(x, op, arg="x"):
-    """x as a float tensor: integer and bool tensors become the default float, as in Paddle."""
+    """x as a float tensor: an integer tensor becomes the default float, as in Paddle; a bool
+    tensor is a NoKernelDTypeError (Paddle 3.3.1 has no bool kernel for these ops: a
+    RuntimeError there), a bool list or array too."""
     if not isinstance(x, Tensor):
         x = tensor_arg(x, op, arg)
+    if x._data.dtype.kind == "b":
+        raise NoKernelDTypeError(f"{op}: argument '{arg}' must not be a bool tensor (Paddle has "
+                                 f"no bool kernel for {op}); expected: a float or integer tensor; "
+                                 f"got: bool")
     if x._data.dtype.kind not in "fc":
         return _wrap(x._data.astype(default_float()))
     return x

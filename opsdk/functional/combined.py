@@ -8,7 +8,7 @@ from ..errors import OpArgumentError
 from ..tensor import Tensor, _wrap
 from .linalg import matmul
 from .logic import not_equal
-from .op_args import axis_arg, int_arg, tensor_arg
+from .op_args import axis_arg, int_arg, tensor_arg, vector_arg
 from .reduction import norm, sum
 from .shape import concat
 
@@ -75,10 +75,7 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None):
         >>> opsdk.diff(opsdk.to_tensor([1.0, 4.0, 9.0])).numpy().tolist()
         [3.0, 5.0]
     """
-    x = tensor_arg(x, "diff")
-    if x._data.ndim == 0:
-        raise OpArgumentError("diff: argument 'x' must have at least one dimension; got: a 0-d "
-                              "tensor")
+    x = vector_arg(tensor_arg(x, "diff"), "diff")
     n = int_arg(n, "diff", "n")
     if n < 0:
         raise OpArgumentError(f"diff: argument 'n' must be >= 0; got: {n}")

@@ -3,25 +3,30 @@ import numpy as np
 
 from .. import device as _device
 from ..dtypes import convert_dtype, default_float
-from ..errors import OpArgumentError
+from ..errors import ArgumentTypeError, NoneArgumentError, OpArgumentError
 from ..tensor import Tensor, _wrap, to_array
 
 _rng = np.random.default_rng()
 
 
 class Generator:
-    """The random generator opsdk's random ops draw from, as ``paddle.seed`` returns it.
+    """A random generator, as ``paddle.seed`` and ``paddle.manual_seed`` return Paddle's.
 
     ``manual_seed(s)`` re-seeds it (and returns it), ``initial_seed()`` is the last seed,
-    ``get_state()`` / ``set_state(state)`` save and restore the stream."""
+    ``get_state()`` / ``set_state(state)`` save and restore the stream. opsdk's random ops
+    draw from the default one (``opsdk.seed`` re-seeds it); ``Generator()`` makes another,
+    whose stream is its own."""
 
-    def __init__(self, s=0):
-        self._seed = int(s)
+    def __init__(self, device=None):
+        self._seed = 0
+        self._rng = np.random.default_rng()
 
     def manual_seed(self, s):
         global _rng
         self._seed = int(s)
-        _rng = np.random.default_rng(self._seed)
+        self._rng = np.random.default_rng(self._seed)
+        if self is _generator:
+            _rng = self._rng
         return self
 
     def initial_seed(self):
@@ -31,15 +36,20 @@ class Generator:
         """Re-seed from the operating system's entropy; returns the new seed."""
         return self.manual_seed(int(np.random.SeedSequence().entropy % (2 ** 63))).initial_seed()
 
+    def random(self):
+        """A random 64-bit integer from the stream (Paddle's Generator.random)."""
+        return int(self._rng.integers(0, 2 ** 63))
+
     def get_state(self):
-        return _rng.bit_generator.state
+        return self._rng.bit_generator.state
 
     def set_state(self, state):
-        _rng.bit_generator.state = state
+        self._rng.bit_generator.state = state
         return self
 
 
 _generator = Generator()
+_generator._rng = _rng
 
 
 def seed(s):
@@ -66,15 +76,19 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
 
 
 def _shape_list(shape, op):
+    if shape is None:
+        return []  # Paddle: a 0-d tensor
     if isinstance(shape, Tensor):
         shape = shape.tolist()
     if isinstance(shape, (int, np.integer)):
         shape = [shape]
     try:
+        if any(isinstance(s, (float, np.floating)) for s in shape):
+            raise TypeError  # Paddle: "must be list of int, but got float"
         shape = [int(s.item()) if isinstance(s, Tensor) else int(s) for s in shape]
     except TypeError:
-        raise OpArgumentError(f"{op}: argument 'shape' must be a list of ints; "
-                              f"got: {shape!r}") from None
+        raise ArgumentTypeError(f"{op}: argument 'shape' must be a list of ints; "
+                                f"got: {shape!r}") from None
     if any(s < 0 for s in shape):
         raise OpArgumentError(f"{op}: argument 'shape' must not be negative; got: {shape}")
     return shape
@@ -119,6 +133,9 @@ def full(shape, fill_value, dtype=None, place=None, stop_gradient=True, name=Non
 
 
 def _like(x, op):
+    if x is None:
+        # Paddle: "'NoneType' object has no attribute 'dtype'", an AttributeError
+        raise NoneArgumentError(f"{op}: argument 'x' is required; expected: a Tensor; got: None")
     return x if isinstance(x, Tensor) else to_tensor(x)
 
 
@@ -155,6 +172,8 @@ def arange(start=0, end=None, step=1, dtype=None, name=None):
 
 
 def linspace(start, stop, num, dtype=None, name=None):
+    if isinstance(num, (int, np.integer)) and num < 0:
+        raise OpArgumentError(f"linspace: argument 'num' must not be negative; got: {num}")
     return _wrap(np.linspace(start, stop, int(num), dtype=_float_dtype(dtype, "linspace")))
 
 
@@ -167,6 +186,11 @@ def logspace(start, stop, num, base=10.0, dtype=None, name=None):
 
 
 def eye(num_rows, num_columns=None, dtype=None, name=None):
+    for arg, n in (("num_rows", num_rows), ("num_columns", num_columns)):
+        if n is not None and (isinstance(n, (float, np.floating, bool)) or n < 0):
+            # Paddle: "num_rows should be a non-negative int", a TypeError
+            raise ArgumentTypeError(f"eye: argument '{arg}' must be a non-negative int; got: "
+                                    f"{n!r}")
     return _wrap(np.eye(num_rows, num_columns, dtype=_float_dtype(dtype, "eye")))
 
 

@@ -10,7 +10,7 @@ from .arithmetic import divide, multiply
 from .casting import as_dtype as _cast
 from .inplace import inplace_method
 from .logic import where
-from .op_args import aliases, axis_arg, int_arg, scan_axis, tensor_arg
+from .op_args import aliases, axis_arg, int_arg, not_bool, scan_axis, tensor_arg
 from .reduction import sum as _sum
 from .shape import as_shape, flip, moveaxis, unsqueeze
 from .unary import exp, log
@@ -86,6 +86,8 @@ def cumsum(x, axis=None, dtype=None, name=None):
         dtype = _INT64
     if dtype is not None:
         x = _cast(x, dtype, "cumsum")
+    if isinstance(axis, (float, np.floating)):
+        axis = int(axis)  # Paddle's cumsum truncates a float axis (its other scans refuse one)
     x, axis = _along(x, axis, "cumsum")
     return _scan("cumsum", _cumsum, x, axis)
 
@@ -238,7 +240,7 @@ def cumprod(x, dim=None, dtype=None, name=None):
                               f"0-d tensor; got: {dim}")
     if dtype is not None:
         x = _cast(x, dtype, "cumprod")
-    x, axis = _along(x, dim, "cumprod")
+    x, axis = _along(not_bool(x, "cumprod"), dim, "cumprod")
     # Paddle's cumprod backward reads the output: writing it in place makes backward refuse
     return output_read_by_backward(_scan("cumprod", _cumprod, x, axis))
 
@@ -328,7 +330,7 @@ def logcumsumexp(x, axis=None, dtype=None, name=None):
         raise DTypeError(f"logcumsumexp: expected: a real tensor; got: {x._data.dtype}")
     if dtype is not None:
         x = _cast(x, dtype, "logcumsumexp")
-    elif x._data.dtype.kind not in "fc":
+    elif not_bool(x, "logcumsumexp")._data.dtype.kind not in "fc":
         x = _cast(x, "float32", "logcumsumexp")
     x, axis = _along(x, axis, "logcumsumexp")
     return output_read_by_backward(_scan("logcumsumexp", _lcse, x, axis))

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..autograd.record import record
-from ..errors import OpArgumentError, ShapeError
+from ..errors import MissingAxesError, OpArgumentError, ShapeError
 from ..device import array_module
 from ..tensor import Tensor, _wrap
 from .flat_index import positions, put, put_into, take
@@ -37,7 +37,9 @@ def _diagonal_view(a, offset, a1, a2):
 def _diagonal_axes(x, axis1, axis2, op):
     nd = x._data.ndim
     if nd < 2:
-        raise ShapeError(f"{op}: expected: a tensor with at least 2 dims; got: shape {list(x.shape)}")
+        # Paddle: "(OutOfRange) Input's dim is out of range", an IndexError
+        raise MissingAxesError(f"{op}: expected: a tensor with at least 2 dims; got: shape "
+                               f"{list(x.shape)}")
     a1 = axis_arg(axis1, nd, op, "axis1")
     a2 = axis_arg(axis2, nd, op, "axis2")
     if a1 == a2:

@@ -10,7 +10,7 @@ import string
 import numpy as np
 
 from ..autograd.record import record
-from ..errors import OpArgumentError, ShapeError
+from ..errors import AssertedArgumentError, OpArgumentError, ShapeError
 from ..tensor import Tensor
 from . import maths
 from .flat_index import put, scatter_add_array
@@ -50,7 +50,8 @@ def parse(equation, shapes):
         raise OpArgumentError(f"einsum: {equation!r} has more than one '->'")
     terms = lhs.split(",")
     if len(terms) != len(shapes):
-        raise OpArgumentError(f"einsum: {equation!r} has {len(terms)} operand terms; expected: "
+        # Paddle asserts "Invalid equation: the number of operands is ..."
+        raise AssertedArgumentError(f"einsum: {equation!r} has {len(terms)} operand terms; expected: "
                               f"one per operand; got: {len(shapes)} operands")
     parts = [_split_term(t, len(s), k, equation) for k, (t, s) in enumerate(zip(terms, shapes))]
     used = set(lhs) | set(rhs)

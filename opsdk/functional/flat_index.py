@@ -8,14 +8,19 @@ put's gradient is take again, so every order of derivative is exact.
 import numpy as np
 
 from ..autograd.record import record
+from ..device import array_module
 from ..tensor import as_array
 from . import maths
 
 
-def positions(shape):
+def positions(shape, like=None):
     """Flat positions of an array of ``shape``; NumPy's rearrangements of it say where
-    each output element comes from (np.roll(positions(s), 1) is roll's source map)."""
-    return np.arange(int(np.prod(shape, dtype=np.int64)), dtype=np.int64).reshape(shape)
+    each output element comes from (np.roll(positions(s), 1) is roll's source map).
+
+    ``like``: an array whose module (NumPy, CuPy) holds the positions, for indices on a GPU;
+    NumPy's by default."""
+    xp = np if like is None else array_module(like)
+    return xp.arange(int(np.prod(shape, dtype=np.int64)), dtype=np.int64).reshape(shape)
 
 
 def scatter_add_array(v, flat, shape, unique, fill=0):

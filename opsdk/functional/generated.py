@@ -36,7 +36,8 @@ def _indices(fn, row, col, offset, dtype, op):
     if col is None:
         col = row
     if row < 0 or col < 0:
-        raise OpArgumentError(f"{op}: arguments 'row' and 'col' must not be negative; got: "
+        # Paddle: "row should be a non-negative int", a TypeError
+        raise ArgumentTypeError(f"{op}: arguments 'row' and 'col' must not be negative; got: "
                               f"{row}, {col}")
     r, c = fn(row, offset, col)
     return _wrap(np.stack([r, c]).astype(convert_dtype(dtype, op=op)).reshape(2, -1))

@@ -2,10 +2,11 @@
 import numpy as np
 
 from ..autograd.record import needs_grad, record
-from ..errors import DTypeError, IndexOutOfRangeError, OpArgumentError, ShapeError
+from ..errors import (DTypeError, IndexOutOfRangeError, OpArgumentError, PreconditionShapeError,
+                      ShapeError)
 from ..tensor import Tensor, _wrap, as_array, bump_version
 from . import maths
-from .op_args import check_axis, nd_index, tensor_arg as _arg
+from .op_args import check_axis, nd_index, tensor_arg as _arg, vector_arg
 from .views import adopt, alias, mark_view
 
 
@@ -76,7 +77,9 @@ def getitem(x, idx):
         out = xd[idx]
     except IndexError as e:  # an IndexError too, as Paddle raises
         raise IndexOutOfRangeError(f"getitem: index {shown!r} does not fit a tensor of shape "
-                              f"{list(xd.shape)}; got: {e}") from None
+                                   f"{list(xd.shape)}; got: {e}") from None
+    except ValueError as e:  # a slice step of 0
+        raise OpArgumentError(f"getitem: index {shown!r} cannot index a tensor; got: {e}") from None
     out = as_array(out)
     fn = (lambda b: getitem(b, idx)) if basic else None
     return mark_view(record("getitem", out, (x,), _GETITEM, (idx, xd.shape, basic)), x, out, fn)
@@ -149,6 +152,7 @@ def _select(x, index, axis, op, keep_axis):
     """x's slices along axis at index. The index is 1-D or [n, 1], as Paddle takes it; gather
     (keep_axis False) also takes a 0-d index, which drops the axis, and [n, 0]."""
     x = _arg(x, op)
+    vector_arg(x, op)
     ind = _arg(index, op, "index")._data
     if ind.dtype.kind not in "iu":
         raise OpArgumentError(f"{op}: argument 'index' must be an integer tensor; "
@@ -161,8 +165,8 @@ def _select(x, index, axis, op, keep_axis):
     axis = check_axis(axis, x.ndim, op)
     n = x._data.shape[axis]
     if ind.size and (ind.min() < -n or ind.max() >= n):
-        raise OpArgumentError(f"{op}: index out of range for axis {axis} of size {n}; "
-                              f"got: min {ind.min()}, max {ind.max()}")
+        raise IndexOutOfRangeError(f"{op}: index out of range for axis {axis} of size {n}; "
+                                   f"got: min {ind.min()}, max {ind.max()}")
     key = (slice(None),) * axis + (ind.reshape(-1) if keep_axis or ind.ndim else ind,)
     return getitem(x, key)
 
@@ -199,7 +203,13 @@ def masked_select(x, mask, name=None):
     if m.dtype != np.bool_:
         raise DTypeError(f"masked_select: argument 'mask' must be a bool tensor (as in Paddle); "
                          f"got: {m.dtype}")
-    return getitem(x, np.broadcast_to(m, x._data.shape))
+    try:
+        m = np.broadcast_to(m, x._data.shape)
+    except ValueError:
+        # Paddle: PreconditionNotMet, a RuntimeError
+        raise PreconditionShapeError(f"masked_select: argument 'mask' of shape {list(m.shape)} "
+                                     f"does not broadcast to x's shape {list(x.shape)}") from None
+    return getitem(x, m)
 
 
 def nonzero(x, as_tuple=False):
@@ -217,6 +227,11 @@ def nonzero(x, as_tuple=False):
 def one_hot(x, num_classes, name=None):
     x = _arg(x, "one_hot")
     d = x._data
+    if d.dtype.kind not in "iu":
+        from ..errors import NoKernelDTypeError
+        # Paddle has no one_hot kernel but for integer labels (a RuntimeError, NotFound)
+        raise NoKernelDTypeError(f"one_hot: argument 'x' must be an integer tensor; got: "
+                                 f"{d.dtype}")
     if d.size and (d.min() < 0 or d.max() >= num_classes):
         raise OpArgumentError(f"one_hot: labels must lie in [0, {num_classes}); got: "
                               f"min {d.min()}, max {d.max()}")

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..autograd.grad_mode import no_grad
 from ..autograd.record import clone, needs_grad, record
-from ..errors import ArgumentTypeError, OpArgumentError, ShapeError
+from ..errors import ArgumentTypeError, IndexOutOfRangeError, OpArgumentError, ShapeError
 from ..tensor import Tensor, bump_version, int_result
 from . import indexing, maths, views
 from .creation import full, to_tensor
@@ -187,7 +187,10 @@ def setitem(self, idx, value):
     vd = value._data if isinstance(value, Tensor) else value
     try:
         self._data[indexing._plain_index(idx)] = vd
-    except (ValueError, IndexError) as e:
+    except IndexError as e:
+        raise IndexOutOfRangeError(f"__setitem__: index {idx!r} out of range for a tensor of "
+                                   f"shape {list(self.shape)}; got: {e}") from None
+    except ValueError as e:
         raise OpArgumentError(f"__setitem__: cannot assign a value of shape "
                               f"{list(np.shape(vd))} at index {idx!r} of a tensor of shape "
                               f"{list(self.shape)}; got: {e}") from None

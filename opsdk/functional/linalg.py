@@ -2,22 +2,24 @@
 
 matmul (batching and broadcasting), mm, bmm, dot, inner, outer; inv, det, solve (Paddle's
 paddle.linalg.inv, det, solve and paddle.inverse), batched over leading axes; the rest of
-paddle.linalg built on them: norm, vector_norm, matrix_norm, matrix_power, multi_dot,
-matrix_transpose. ``opsdk.linalg`` (opsdk/linalg.py) is the public namespace over this module.
+paddle.linalg built on them: vector_norm, matrix_power, multi_dot, matrix_transpose (norm and
+matrix_norm, which need an SVD for some p, are in decompositions.py). ``opsdk.linalg``
+(opsdk/linalg.py) is the public namespace over this module.
 """
 import math
 
 import numpy as np
 
 from ..autograd.record import OUTPUT, record
-from ..errors import ArgumentTypeError, DTypeError, OpArgumentError, ShapeError, UnsupportedError
+from ..errors import (ArgumentTypeError, DTypeError, OpArgumentError, PreconditionShapeError,
+                      ShapeError)
 from ..tensor import Tensor, tensor_arg
 from . import cast_policy, maths
 from .casting import cast
 from .creation import eye
-from .reduction import amax, amin, norm as _p_norm, sum as _sum
+from .op_args import not_bool
+from .reduction import norm as _p_norm, sum as _sum
 from .shape import broadcast_to, reshape, squeeze, transpose, unsqueeze
-from .unary import abs as _abs
 
 
 def matmul(x, y, transpose_x=False, transpose_y=False, name=None):
@@ -37,6 +39,10 @@ def plain_matmul(x, y, transpose_x=False, transpose_y=False):
     x = tensor_arg(x, "matmul", "x")
     y = tensor_arg(y, "matmul", "y")
     x, y = _same_dtype(x, y)
+    not_bool(x, "matmul"), not_bool(y, "matmul", "y")  # Paddle has no bool matmul kernel
+    if x.ndim == 0 or y.ndim == 0:
+        raise ShapeError(f"matmul: arguments 'x' and 'y' must have at least 1 dimension (as in "
+                         f"Paddle); got: shapes {list(x.shape)} and {list(y.shape)}")
     if transpose_x and x.ndim >= 2:
         x = transpose(x, list(range(x.ndim - 2)) + [x.ndim - 1, x.ndim - 2])
     if transpose_y and y.ndim >= 2:
@@ -92,6 +98,10 @@ def mm(x, y, name=None):
 
 
 def bmm(x, y, name=None):
+    for arg, t in (("x", x), ("y", y)):
+        t = tensor_arg(t, "bmm", arg)
+        if t.ndim != 3:
+            raise ShapeError(f"bmm: argument '{arg}' must be 3-D; got: shape {list(t.shape)}")
     return matmul(x, y)
 
 
@@ -99,8 +109,13 @@ def dot(x, y, name=None):
     """Inner product of two 1-D tensors (row-wise for 2-D)."""
     x = tensor_arg(x, "dot", "x")
     y = tensor_arg(y, "dot", "y")
+    # Paddle checks both as a precondition (PreconditionNotMet, a RuntimeError)
+    if x.ndim not in (1, 2):
+        raise PreconditionShapeError(f"dot: argument 'x' must be 1-D or 2-D; got: shape "
+                                     f"{list(x.shape)}")
     if x.shape != y.shape:
-        raise ShapeError(f"dot: expected: equal shapes; got: {list(x.shape)} and {list(y.shape)}")
+        raise PreconditionShapeError(f"dot: expected: equal shapes; got: {list(x.shape)} and "
+                                     f"{list(y.shape)}")
     return _sum(x * y, axis=-1)
 
 
@@ -278,39 +293,6 @@ _SOLVE = (_solve_grad_in_x, _solve_grad_in_y)
 def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None):
     """The p-norm of x's elements over axis (all of them when None)."""
     return _p_norm(x, p=p, axis=axis, keepdim=keepdim)
-
-
-def matrix_norm(x, p="fro", axis=(-2, -1), keepdim=False, name=None):
-    """A matrix norm over the two axes: 'fro', or 1, -1, inf, -inf (max/min absolute column or
-    row sum). The 2-norm and the nuclear norm need an SVD, which opsdk does not provide."""
-    axis = list(axis)
-    if len(axis) != 2:
-        raise OpArgumentError(f"matrix_norm: argument 'axis' must name two axes; got: {axis}")
-    if p == "fro":
-        return vector_norm(x, 2.0, axis, keepdim)
-    if p in ("nuc", 2, -2):
-        raise UnsupportedError(f"matrix_norm: p={p!r} needs a singular value decomposition, "
-                               f"which opsdk does not provide; supported: 'fro', 1, -1, inf, -inf")
-    if p not in (1, -1, float("inf"), float("-inf")):
-        raise OpArgumentError(f"matrix_norm: argument 'p' must be 'fro', 1, -1, inf or -inf; got: {p!r}")
-    rows, cols = axis
-    summed, over = (rows, cols) if abs(p) == 1 else (cols, rows)
-    sums = _sum(_abs(x), axis=summed, keepdim=True)
-    pick = amax if p > 0 else amin
-    out = pick(sums, axis=over, keepdim=True)
-    return out if keepdim else squeeze(out, axis)
-
-
-def norm(x, p=None, axis=None, keepdim=False, name=None):
-    """Paddle's linalg.norm: the 2-norm of all elements by default; a vector norm over one axis,
-    a matrix norm over two (there p must be given: Paddle's default is the spectral norm)."""
-    if axis is not None and isinstance(axis, (list, tuple)) and len(axis) == 2:
-        if p is None:  # Paddle's default over two axes is the spectral norm, not Frobenius
-            raise UnsupportedError("norm: over two axes p=None is the spectral norm (as in Paddle), "
-                                   "which needs a singular value decomposition opsdk does not "
-                                   "provide; pass p='fro' for the Frobenius norm")
-        return matrix_norm(x, p, axis, keepdim)
-    return vector_norm(x, 2.0 if p is None or p == "fro" else p, axis, keepdim)
 
 
 def matrix_transpose(x, name=None):

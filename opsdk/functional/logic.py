@@ -3,10 +3,11 @@ import numpy as np
 
 from ..autograd.record import record
 from ..dtypes import promote
-from ..errors import DTypeError, ShapeError
+from ..errors import DTypeError, NoneArgumentError, PreconditionShapeError, ShapeError
 from ..tensor import _SCALARS, Tensor, _wrap, as_array, tensor_arg
 from . import maths
 from .indexing import nonzero
+from .op_args import not_bool
 from .operands import operand, promoted
 
 __all__ = ["where", "equal", "not_equal", "less_than", "less_equal", "greater_than",
@@ -20,6 +21,9 @@ def where(condition, x=None, y=None, name=None):
     if x is None and y is None:
         return nonzero(condition, as_tuple=True)
     if cond.dtype != np.bool_:
+        if isinstance(condition, Tensor):
+            raise DTypeError(f"where: argument 'condition' must be a bool tensor (as in Paddle); "
+                             f"got: {cond.dtype}")
         cond = cond.astype(bool)
     xd, xt = operand(x, "where", "x")
     yd, yt = operand(y, "where", "y")
@@ -39,6 +43,10 @@ _WHERE = (lambda g, cond: maths.where(cond, g, 0), lambda g, cond: maths.where(c
 
 def _compare(name, fn):
     def op(x, y, name=None):
+        for arg, v in (("x", x), ("y", y)):
+            if v is None:
+                raise NoneArgumentError(f"{name_}: argument '{arg}' is required; expected: a "
+                                        f"Tensor; got: None")
         xd = x._data if isinstance(x, Tensor) else (x if type(x) in _SCALARS else np.asarray(x))
         yd = y._data if isinstance(y, Tensor) else (y if type(y) in _SCALARS else np.asarray(y))
         if isinstance(x, Tensor) and isinstance(y, Tensor) and xd.dtype != yd.dtype:
@@ -71,15 +79,15 @@ def logical_not(x, name=None):
 
 
 def isnan(x, name=None):
-    return _wrap(as_array(np.isnan(tensor_arg(x, "isnan")._data)))
+    return _wrap(as_array(np.isnan(not_bool(tensor_arg(x, "isnan"), "isnan")._data)))
 
 
 def isinf(x, name=None):
-    return _wrap(as_array(np.isinf(tensor_arg(x, "isinf")._data)))
+    return _wrap(as_array(np.isinf(not_bool(tensor_arg(x, "isinf"), "isinf")._data)))
 
 
 def isfinite(x, name=None):
-    return _wrap(as_array(np.isfinite(tensor_arg(x, "isfinite")._data)))
+    return _wrap(as_array(np.isfinite(not_bool(tensor_arg(x, "isfinite"), "isfinite")._data)))
 
 
 def _close_args(x, y, op):
@@ -93,7 +101,16 @@ def _close_args(x, y, op):
 
 def allclose(x, y, rtol=1e-5, atol=1e-8, equal_nan=False, name=None):
     xd, yd = _close_args(x, y, "allclose")
+    _same_shape(xd, yd, "allclose")
     return _wrap(np.asarray(np.allclose(xd, yd, rtol, atol, equal_nan)))
+
+
+def _same_shape(xd, yd, op):
+    """Paddle's isclose and allclose take x and y of one shape (no broadcasting): a
+    PreconditionNotMet (RuntimeError) there."""
+    if xd.shape != yd.shape:
+        raise PreconditionShapeError(f"{op}: arguments 'x' and 'y' must have the same shape (as "
+                                     f"in Paddle); got: {list(xd.shape)} and {list(yd.shape)}")
 
 
 def isclose(x, y, rtol=1e-5, atol=1e-8, equal_nan=False, name=None):
@@ -104,11 +121,8 @@ def isclose(x, y, rtol=1e-5, atol=1e-8, equal_nan=False, name=None):
         [True, False]
     """
     xd, yd = _close_args(x, y, "isclose")
-    try:
-        return _wrap(as_array(np.isclose(xd, yd, rtol, atol, equal_nan)))
-    except ValueError:
-        raise ShapeError(f"isclose: shapes {list(xd.shape)} and {list(yd.shape)} do not "
-                         "broadcast") from None
+    _same_shape(xd, yd, "isclose")
+    return _wrap(as_array(np.isclose(xd, yd, rtol, atol, equal_nan)))
 
 
 def equal_all(x, y, name=None):
@@ -119,6 +133,9 @@ def equal_all(x, y, name=None):
         True
     """
     xd, yd = tensor_arg(x, "equal_all")._host(), tensor_arg(y, "equal_all")._host()
+    if xd.dtype != yd.dtype:
+        raise DTypeError(f"equal_all: arguments 'x' and 'y' must have the same dtype (as in "
+                         f"Paddle); got: {xd.dtype} and {yd.dtype}")
     return _wrap(np.asarray(xd.shape == yd.shape and bool(np.array_equal(xd, yd))))
 
 

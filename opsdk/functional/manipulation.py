@@ -7,8 +7,8 @@ import builtins
 import numpy as np
 
 from ..autograd.record import clone
-from ..errors import (AssertedArgumentError, DTypeError, IndexOutOfRangeError, OpArgumentError,
-                      ShapeError)
+from ..errors import (AssertedArgumentError, AxisOutOfRangeError, DTypeError,
+                      IndexOutOfRangeError, OpArgumentError, ShapeError)
 from ..tensor import Tensor
 from . import creation, flat_index
 from .along_axis import take_along_axis
@@ -149,8 +149,8 @@ def _axis_in_range(axis, ndim, op, arg):
     """check_axis, with an axis out of range an IndexError too (as Paddle's there)."""
     a = int_arg(axis, op, arg)
     if not -ndim <= a < ndim:
-        raise IndexOutOfRangeError(f"{op}: argument '{arg}' out of range; expected: in "
-                                   f"[{-ndim}, {ndim - 1}] for a {ndim}-d tensor; got: {a}")
+        raise AxisOutOfRangeError(f"{op}: argument '{arg}' out of range; expected: in "
+                                  f"[{-ndim}, {ndim - 1}] for a {ndim}-d tensor; got: {a}")
     return a % ndim
 
 

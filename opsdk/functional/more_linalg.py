@@ -7,7 +7,7 @@ the gradients at Paddle's edge points (equal rows, zero distances) are Paddle's.
 """
 import numpy as np
 
-from ..errors import DTypeError, OpArgumentError, ShapeError
+from ..errors import AssertedShapeError, DTypeError, OpArgumentError, ShapeError
 from ..tensor import Tensor
 from .linalg import matmul, outer
 from .op_args import axis_arg, tensor_arg
@@ -130,7 +130,8 @@ def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=
                               f"{compute_mode!r}")
     xs, ys = x._data.shape, y._data.shape
     if len(xs) < 2 or len(ys) < 2 or xs[-1] != ys[-1]:
-        raise ShapeError(f"cdist: x and y must be at least 2-D with the same last axis; got: "
+        # Paddle asserts the last axes agree
+        raise AssertedShapeError(f"cdist: x and y must be at least 2-D with the same last axis; got: "
                          f"shapes {list(xs)} and {list(ys)}")
     r1, r2, c1 = xs[-2], ys[-2], xs[-1]
     if r1 == 0 or r2 == 0:
@@ -148,9 +149,9 @@ def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=
 
 
 def _pair_norms(x, y, p):
-    from .linalg import norm
+    from .linalg import vector_norm
     from .shape import unsqueeze
-    return norm(unsqueeze(x, -2) - unsqueeze(y, -3), p=p, axis=-1)
+    return vector_norm(unsqueeze(x, -2) - unsqueeze(y, -3), p=p, axis=-1)
 
 
 def pdist(x, p=2.0, name=None):

@@ -66,7 +66,12 @@ def heaviside(x, y, name=None):
     """
     from .operands import binary_args
     _tensor(x, "heaviside"), _tensor(y, "heaviside", "y")
+    from .op_args import not_bool
+    from .operands import check_broadcast
+    # Paddle has no bool heaviside kernel (a RuntimeError), for either argument
+    not_bool(x, "heaviside"), not_bool(y, "heaviside", "y")
     xd, xt, yd, yt = binary_args(x, y, "heaviside")
+    check_broadcast("heaviside", xd, yd)
     out = as_array(np.where(xd == 0, yd, (xd > 0)).astype(np.result_type(xd, yd)))
     return record("heaviside", out, (xt, yt), (_heaviside_grad_x, _heaviside_grad_y), (xd,),
                   broadcast=True)

@@ -4,7 +4,7 @@ import numpy as np
 from ..tensor import _wrap, as_array
 from .casting import as_dtype
 from .logic import where
-from .op_args import tensor_arg
+from .op_args import not_bool, tensor_arg
 from .products import reduce_axes_arg
 from .reduction import sum as _sum
 
@@ -27,7 +27,7 @@ def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
         >>> float(opsdk.nansum(opsdk.to_tensor([1.0, float("nan"), 2.0])))
         3.0
     """
-    x = tensor_arg(x, "nansum")
+    x = not_bool(tensor_arg(x, "nansum"), "nansum")
     axes = reduce_axes_arg(axis, x._data.ndim, "nansum")
     return _sum(_without_nan(x)[0], axis=list(axes), dtype=dtype, keepdim=keepdim)
 
@@ -41,7 +41,7 @@ def nanmean(x, axis=None, keepdim=False, name=None):
         >>> float(opsdk.nanmean(opsdk.to_tensor([1.0, float("nan"), 2.0])))
         1.5
     """
-    x = tensor_arg(x, "nanmean")
+    x = not_bool(tensor_arg(x, "nanmean"), "nanmean")
     if x._data.dtype.kind not in "fc":
         x = as_dtype(x, "float32", "nanmean")
     axes = reduce_axes_arg(axis, x._data.ndim, "nanmean")
@@ -105,7 +105,7 @@ def nanmedian(x, axis=None, keepdim=False, mode="avg", name=None):
     from ..errors import OpArgumentError
     from . import maths
     from .op_args import axis_arg
-    x = tensor_arg(x, "nanmedian")
+    x = not_bool(tensor_arg(x, "nanmedian"), "nanmedian")
     if mode not in ("avg", "min"):
         raise OpArgumentError(f"nanmedian: mode {mode!r} is not supported; expected: 'avg' or "
                               f"'min'")
@@ -123,10 +123,13 @@ def nanmedian(x, axis=None, keepdim=False, mode="avg", name=None):
     kept = [1 if d in axes else s for d, s in enumerate(a.shape)]
     dst = list(range(nd - len(axes), nd))
     moved = np.moveaxis(a, axes, dst)
-    rows = moved.reshape(-1, int(np.prod(moved.shape[nd - len(axes):], dtype=np.int64)))
+    # the row count spelled out: -1 cannot be inferred when the reduced axes have size 0 (the
+    # median of nothing is NaN, as in Paddle)
+    n = int(np.prod(moved.shape[nd - len(axes):], dtype=np.int64))
+    rows = moved.reshape(int(np.prod(moved.shape[:nd - len(axes)], dtype=np.int64)), n)
     picked = [_nanmedian_row(r, mode == "min") for r in rows]
     values = np.array([p[0] for p in picked], dtype=a.dtype).reshape(kept)
-    w = np.stack([p[1] for p in picked]).reshape(moved.shape)
+    w = np.reshape([p[1] for p in picked], moved.shape)
     w = np.moveaxis(w, dst, axes).astype(a.dtype if a.dtype.kind == "f" else np.float64)
     out_shape = kept if keepdim else [s for d, s in enumerate(a.shape) if d not in axes]
     if need_index and mode == "min":

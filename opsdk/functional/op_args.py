@@ -4,7 +4,8 @@ import functools
 
 import numpy as np
 
-from ..errors import DTypeError, IndexOutOfRangeError, OpArgumentError, ShapeError
+from ..errors import (ArgumentTypeError, AxisOutOfRangeError, DTypeError, DuplicateAxisError,
+                      IndexOutOfRangeError, NoKernelDTypeError, OpArgumentError, ShapeError)
 from ..tensor import Tensor, tensor_arg  # noqa: F401  (tensor_arg: the ops import it from here)
 
 
@@ -14,12 +15,22 @@ def check_axis(axis, ndim, op, arg="axis"):
     n = builtins.max(ndim, 1)
     a = axis.item() if isinstance(axis, Tensor) else axis
     if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
-        raise OpArgumentError(f"{op}: argument '{arg}' must be an int; got: {axis!r}")
+        raise ArgumentTypeError(f"{op}: argument '{arg}' must be an int; got: {axis!r}")
     a = int(a)
     if not -n <= a < n:
-        raise OpArgumentError(f"{op}: argument '{arg}' out of range; expected: in "
-                              f"[{-n}, {n - 1}] for a {ndim}-d tensor; got: {a}")
+        raise AxisOutOfRangeError(f"{op}: argument '{arg}' out of range; expected: in "
+                                  f"[{-n}, {n - 1}] for a {ndim}-d tensor; got: {a}")
     return a % n
+
+
+def vector_arg(x, op, arg="x"):
+    """x, unless it is 0-d: the ops that pick along an axis (split, unbind, flip, gather,
+    index_select, diff) have none to pick along there; Paddle raises ValueError or IndexError
+    by op, an AxisOutOfRangeError is both."""
+    if x.ndim == 0:
+        raise AxisOutOfRangeError(f"{op}: argument '{arg}' must have at least one dimension (no "
+                                  f"axis to work along); got: a 0-d tensor")
+    return x
 
 
 def normalize_axis(axis, ndim, op):
@@ -29,38 +40,57 @@ def normalize_axis(axis, ndim, op):
     if isinstance(axis, Tensor):
         axis = axis.tolist()
     axes = tuple(axis) if isinstance(axis, (list, tuple)) else (axis,)
-    return tuple(sorted({check_axis(a, ndim, op) for a in axes}))
+    checked = [check_axis(a, ndim, op) for a in axes]
+    if len(set(checked)) < len(checked):
+        # Paddle refuses an axis named twice (a ValueError) rather than reducing it once
+        raise DuplicateAxisError(f"{op}: argument 'axis' names an axis twice; expected: "
+                                 f"distinct axes; got: {list(axes)}")
+    return tuple(sorted(checked))
+
+
+def not_bool(x, op, arg="x"):
+    """x (a Tensor), unless it is a bool tensor: Paddle 3.3.1 has no bool kernel for most
+    numeric ops (max, prod, argmax, the scans, isnan, ...), a RuntimeError (NotFound) there; a
+    NoKernelDTypeError is that RuntimeError too (a NotImplementedError) and a TypeError."""
+    if x._data.dtype.kind == "b":
+        raise NoKernelDTypeError(f"{op}: argument '{arg}' must not be a bool tensor (Paddle has "
+                                 f"no bool kernel for {op}); expected: a float or integer tensor; "
+                                 f"got: bool")
+    return x
 
 
 def int_arg(v, op, arg):
     """An integer argument (a Python/NumPy int or a one-element integer Tensor)."""
     if isinstance(v, Tensor):
         if v._data.dtype.kind not in "iu" or v._data.size != 1:
-            raise OpArgumentError(f"{op}: argument '{arg}' must be an int; expected: an int or a "
+            raise ArgumentTypeError(f"{op}: argument '{arg}' must be an int; expected: an int or a "
                                   f"one-element integer tensor; got: a {v._data.dtype} tensor "
                                   f"of shape {list(v.shape)}")
         return int(v._data.reshape(-1)[0])
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer, float, np.floating)):
-        raise OpArgumentError(f"{op}: argument '{arg}' must be an int; got: {type(v).__name__} "
-                              f"{v!r}")
+        raise ArgumentTypeError(f"{op}: argument '{arg}' must be an int; got: "
+                                f"{type(v).__name__} {v!r}")
     if v != int(v):
-        raise OpArgumentError(f"{op}: argument '{arg}' must be an int; got: {v!r}")
+        raise ArgumentTypeError(f"{op}: argument '{arg}' must be an int; got: {v!r}")
     return int(v)
 
 
 def axis_arg(axis, ndim, op, arg="axis"):
-    """One axis as a non-negative int; a 0-d tensor accepts 0 and -1, as in Paddle."""
+    """One axis as a non-negative int; a 0-d tensor accepts 0 and -1, as in Paddle. A float
+    axis (even 1.0) is refused, as Paddle refuses it (a TypeError)."""
+    if isinstance(axis, (float, np.floating)):
+        raise ArgumentTypeError(f"{op}: argument '{arg}' must be an int; got: float {axis!r}")
     return check_axis(int_arg(axis, op, arg), ndim, op, arg)
 
 
 def scan_axis(axis, ndim, op):
     """axis_arg for the scans whose out-of-range axis Paddle refuses with an IndexError (cumsum,
-    logcumsumexp, cummax, cummin): an IndexOutOfRangeError, also an OpArgumentError."""
+    logcumsumexp, cummax, cummin): an AxisOutOfRangeError, an IndexError too."""
     a = axis.item() if isinstance(axis, Tensor) else axis
     n = builtins.max(ndim, 1)
     if isinstance(a, (int, np.integer)) and not isinstance(a, bool) and not -n <= a < n:
-        raise IndexOutOfRangeError(f"{op}: argument 'axis' out of range; expected: in "
-                                   f"[{-n}, {n - 1}] for a {ndim}-d tensor; got: {a}")
+        raise AxisOutOfRangeError(f"{op}: argument 'axis' out of range; expected: in "
+                                  f"[{-n}, {n - 1}] for a {ndim}-d tensor; got: {a}")
     return axis_arg(axis, ndim, op)
 
 

@@ -15,6 +15,15 @@ def broadcast_error(op, xd, yd):
                       f"y {list(np.shape(yd))}")
 
 
+def check_broadcast(op, xd, yd):
+    """The broadcast shape of two arrays (or numbers); shapes that do not broadcast are a
+    ShapeError naming op (the ValueError Paddle raises), not NumPy's own ValueError."""
+    try:
+        return np.broadcast_shapes(np.shape(xd), np.shape(yd))
+    except ValueError:
+        raise broadcast_error(op, xd, yd) from None
+
+
 def operand(v, op, arg):
     """(array-or-number, Tensor-or-None): Python numbers stay numbers, so dtypes stay put."""
     if isinstance(v, Tensor):

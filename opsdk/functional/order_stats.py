@@ -14,7 +14,7 @@ from ..errors import OpArgumentError
 from ..tensor import _wrap
 from . import maths
 from .casting import cast
-from .op_args import axis_arg, tensor_arg
+from .op_args import axis_arg, not_bool, tensor_arg
 from .shape import as_shape
 from .sorting import _k_arg, sort_order, take_along
 from .stl_order import kthvalue_row, median_row, mode_row, replay_rows, same
@@ -71,7 +71,7 @@ def kthvalue(x, k, axis=None, keepdim=False, name=None):
         >>> float(v), int(i)
         (2.0, 2)
     """
-    x = tensor_arg(x, "kthvalue")
+    x = not_bool(tensor_arg(x, "kthvalue"), "kthvalue")
     x, axis, zero_d = _reduced_axis(x, -1 if axis is None else axis, "kthvalue")
     n = x._data.shape[axis]
     if n == 0:
@@ -119,7 +119,7 @@ def mode(x, axis=-1, keepdim=False, name=None):
         >>> float(v), int(i)
         (2.0, 2)
     """
-    x = tensor_arg(x, "mode")
+    x = not_bool(tensor_arg(x, "mode"), "mode")
     x, axis, zero_d = _reduced_axis(x, axis, "mode")
     if x._data.shape[axis] == 0:
         raise _empty_axis_error("mode", axis)

@@ -8,7 +8,7 @@ from . import maths
 from .arithmetic import multiply
 from .casting import as_dtype as _cast
 from .cumulative import cumprod
-from .op_args import aliases, axis_arg, check_same_dtype, tensor_arg
+from .op_args import aliases, axis_arg, check_same_dtype, not_bool, tensor_arg
 from .shape import as_shape, concat, flip, transpose
 
 
@@ -77,7 +77,7 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None):
         >>> float(opsdk.prod(opsdk.to_tensor([2.0, 3.0, 4.0])))
         24.0
     """
-    x = tensor_arg(x, "prod")
+    x = not_bool(tensor_arg(x, "prod"), "prod")
     if dtype is not None:
         x = _cast(x, dtype, "prod")
     xd = x._data

@@ -11,7 +11,7 @@ from ..tensor import _wrap, as_array
 from . import maths
 from .casting import cast, float_arg
 from .logic import where
-from .op_args import check_axis, normalize_axis, tensor_arg as _arg
+from .op_args import axis_arg, check_axis, normalize_axis, not_bool, tensor_arg as _arg
 from .shape import squeeze
 from .unary import abs as _abs, exp, log, sqrt
 
@@ -68,7 +68,7 @@ _MEAN = (lambda g, kept, shape, inv: maths.expand(maths.reshape(g, kept) * inv, 
 
 def _extreme(name, np_fn):
     def op(x, axis=None, keepdim=False, name=None):
-        x = _arg(x, name_)
+        x = not_bool(_arg(x, name_), name_)
         xd = x._data
         axes = normalize_axis(axis, xd.ndim, name_) if xd.ndim else ()
         empty = [a for a in axes if xd.shape[a] == 0]
@@ -120,8 +120,10 @@ def logsumexp(x, axis=None, keepdim=False, name=None):
 
 def _index_reduce(name):
     def op(x, axis=None, keepdim=False, dtype="int64", name=None):
-        x = _arg(x, name_)
+        x = not_bool(_arg(x, name_), name_)
         xd = x._data
+        if isinstance(axis, (float, np.floating)):
+            axis = int(axis)  # Paddle's argmax and argmin truncate a float axis
         if xd.size == 0 and (axis is None or xd.shape[check_axis(axis, xd.ndim, name_)] == 0):
             raise OpArgumentError(f"{name_}: the tensor has no element to pick along the axis "
                                   f"(shape {list(xd.shape)}); expected: at least one")
@@ -133,7 +135,7 @@ def _index_reduce(name):
             if keepdim:
                 out = out.reshape((1,) * xd.ndim)
         else:
-            out = pick(xd, axis=int(axis), keepdims=keepdim)
+            out = pick(xd, axis=axis_arg(axis, xd.ndim, name_), keepdims=keepdim)
         return _wrap(as_array(out).astype(dtype))
     name_ = name
     op.__name__ = name
@@ -159,7 +161,7 @@ def any(x, axis=None, keepdim=False, name=None):
 
 def var(x, axis=None, unbiased=True, keepdim=False, name=None):
     """Variance over axis (unbiased by default, as Paddle; of one element that is nan)."""
-    x = _arg(x, "var")
+    x = not_bool(_arg(x, "var"), "var")
     if x._data.dtype.kind not in "fc":
         # Paddle computes an integer variance in floats and truncates it to the input's dtype
         return cast(var(cast(x, "float64"), axis, unbiased, keepdim), x._data.dtype)

@@ -8,7 +8,7 @@ one is picked several times. The searches and argwhere return indices: no gradie
 import numpy as np
 
 from ..dtypes import convert_dtype, default_float
-from ..errors import DTypeError, OpArgumentError, ShapeError
+from ..errors import DTypeError, OpArgumentError, PreconditionShapeError, ShapeError
 from ..autograd.record import index_result
 from ..tensor import Tensor, _wrap, as_array
 from .op_args import axis_arg, scan_axis, tensor_arg
@@ -97,7 +97,8 @@ def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=Non
         out = np.searchsorted(s, v, side=which)
     else:
         if v.ndim != s.ndim or v.shape[:-1] != s.shape[:-1]:
-            raise ShapeError(f"searchsorted: the leading axes of sorted_sequence and values "
+            # a RuntimeError in Paddle (Unavailable)
+            raise PreconditionShapeError(f"searchsorted: the leading axes of sorted_sequence and values "
                              f"must agree; got: {list(s.shape)} and {list(v.shape)}")
         rows_s, rows_v = s.reshape(-1, s.shape[-1]), v.reshape(-1, v.shape[-1])
         out = np.stack([np.searchsorted(a, b, side=which) for a, b in zip(rows_s, rows_v)])

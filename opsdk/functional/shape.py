@@ -4,11 +4,11 @@ import functools
 import numpy as np
 
 from ..autograd.record import clone, record, unbroadcast
-from ..errors import DTypeError, OpArgumentError, ShapeError
+from ..errors import ArgumentTypeError, DTypeError, OpArgumentError, PreconditionShapeError, ShapeError
 from ..tensor import Tensor
 from . import maths
 from .indexing import getitem
-from .op_args import check_axis, tensor_arg as _arg
+from .op_args import check_axis, tensor_arg as _arg, vector_arg
 from .views import mark_view
 
 
@@ -18,14 +18,16 @@ def _ints(shape, op="shape op", arg="shape"):
         shape = shape.tolist()
     if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
         return [int(shape)]
+    # a float (even 2.0) or another type is a TypeError in Paddle: an ArgumentTypeError is both
+    # that and the ValueError opsdk raised before
     if not isinstance(shape, (list, tuple)):
-        raise OpArgumentError(f"{op}: argument '{arg}' must be an int or a list of ints; "
-                              f"got: {shape!r}")
+        raise ArgumentTypeError(f"{op}: argument '{arg}' must be an int or a list of ints; "
+                                f"got: {shape!r}")
     out = []
     for s in shape:
         v = s.item() if isinstance(s, Tensor) else s
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise OpArgumentError(f"{op}: argument '{arg}' must hold ints; got: {shape!r}")
+            raise ArgumentTypeError(f"{op}: argument '{arg}' must hold ints; got: {shape!r}")
         out.append(int(v))
     return out
 
@@ -36,6 +38,9 @@ def reshape(x, shape, name=None):
     x = _arg(x, "reshape")
     xd = x._data
     shape = _ints(shape, "reshape")
+    if any(s < -1 for s in shape):
+        raise OpArgumentError(f"reshape: argument 'shape' must not hold sizes below -1 (as in "
+                              f"Paddle); got: {shape}")
     if xd.size:  # of a tensor with no elements, Paddle 3.3.1 reads 0 as a size-0 dimension
         shape = [xd.shape[i] if s == 0 and i < xd.ndim else s for i, s in enumerate(shape)]
     return reshape_exact(x, shape, "reshape")
@@ -106,6 +111,9 @@ _TRANSPOSE = (lambda g, inverse: maths.transpose(g, inverse),)
 def t(x, name=None):
     """Transpose a tensor of at most 2 dimensions."""
     x = _arg(x, "t")
+    if x.ndim > 2:
+        raise ShapeError(f"t: argument 'input' must have at most 2 dimensions (as in Paddle); "
+                         f"got: shape {list(x.shape)}. Use transpose with a perm")
     return x if x.ndim < 2 else transpose(x, [1, 0])
 
 
@@ -223,11 +231,25 @@ def expand_as(x, y, name=None):
     return broadcast_to(x, _arg(y, "expand_as").shape)
 
 
+def _tensor_list(x, op):
+    """concat's and stack's argument: a non-empty list (or tuple) of tensors of one dtype, as
+    Paddle takes (a Tensor in its place, an empty list or mixed dtypes are ValueErrors there)."""
+    if isinstance(x, Tensor):
+        raise OpArgumentError(f"{op}: argument 'x' must be a list of Tensors; got: a Tensor "
+                              f"(wrap it in a list)")
+    ts = [_arg(t, op) for t in x]
+    if not ts:
+        raise OpArgumentError(f"{op}: expected: a non-empty list of tensors; got: []")
+    dtypes = [str(t._data.dtype) for t in ts]
+    if len(set(dtypes)) > 1:
+        raise DTypeError(f"{op}: every tensor must have the same dtype (as in Paddle); got: "
+                         f"{dtypes}. Cast them with .astype() first")
+    return ts
+
+
 def concat(x, axis=0, name=None):
     """Join tensors along an existing axis."""
-    ts = [_arg(t, "concat") for t in x]
-    if not ts:
-        raise OpArgumentError("concat: expected: a non-empty list of tensors; got: []")
+    ts = _tensor_list(x, "concat")
     axis = check_axis(axis, ts[0].ndim, "concat")
     try:
         out = np.concatenate([t._data for t in ts], axis=axis)
@@ -247,7 +269,7 @@ def _concat_part(axis, lo, hi, g):
 
 def stack(x, axis=0, name=None):
     """Join tensors of equal shape along a new axis."""
-    ts = [_arg(t, "stack") for t in x]
+    ts = _tensor_list(x, "stack")
     shapes = {tuple(t._data.shape) for t in ts}
     if len(shapes) > 1:
         raise ShapeError(f"stack: every tensor must have the same shape; got: "
@@ -258,7 +280,7 @@ def stack(x, axis=0, name=None):
 
 def split(x, num_or_sections, axis=0, name=None):
     """Split x along axis into equal parts (an int) or parts of the given sizes (a list)."""
-    x = _arg(x, "split")
+    x = vector_arg(_arg(x, "split"), "split")
     xd = x._data
     axis = check_axis(axis, xd.ndim, "split")
     n = xd.shape[axis]
@@ -271,7 +293,13 @@ def split(x, num_or_sections, axis=0, name=None):
                              f"{num_or_sections} equal parts")
         sizes = [n // num_or_sections] * num_or_sections
     else:
-        sizes = list(num_or_sections)
+        sizes = _ints(num_or_sections, "split", "num_or_sections")
+        if sizes.count(-1) > 1:
+            raise OpArgumentError(f"split: only one section may be -1 (inferred); got: {sizes}")
+        if any(s < -1 for s in sizes):
+            # Paddle fails later, at allocation (a RuntimeError): both, as a precondition
+            raise PreconditionShapeError(f"split: section sizes must not be negative (but one "
+                                         f"-1); got: {sizes}")
         if -1 in sizes:
             sizes[sizes.index(-1)] = n - (sum(sizes) + 1)
         if sum(sizes) != n:
@@ -299,7 +327,7 @@ def chunk(x, chunks, axis=0, name=None):
 
 def unbind(x, axis=0):
     """The slices along axis, that axis dropped; views of x, as in Paddle."""
-    x = _arg(x, "unbind")
+    x = vector_arg(_arg(x, "unbind"), "unbind")
     axis = check_axis(axis, x.ndim, "unbind")
     lead = (slice(None),) * axis
     return [getitem(x, lead + (i,)) for i in range(x._data.shape[axis])]
@@ -317,7 +345,7 @@ def unstack(x, axis=0, num=None):
 
 def flip(x, axis, name=None):
     """Reverse the order of elements along the axes in axis."""
-    x = _arg(x, "flip")
+    x = vector_arg(_arg(x, "flip"), "flip")
     axes = tuple(check_axis(a, x.ndim, "flip") for a in _ints(axis, "flip", "axis"))
     if len(set(axes)) != len(axes):
         raise OpArgumentError(f"flip: argument 'axis' repeats an axis; got: {list(axes)}")
@@ -333,6 +361,9 @@ def tile(x, repeat_times, name=None):
     """Repeat x along each axis."""
     x = _arg(x, "tile")
     reps = _ints(repeat_times, "tile", "repeat_times")
+    if any(r < 0 for r in reps):
+        raise OpArgumentError(f"tile: argument 'repeat_times' must not be negative (as in "
+                              f"Paddle); got: {reps}")
     nd = max(len(reps), x.ndim)
     xs = [1] * (nd - x.ndim) + x.shape
     reps = [1] * (nd - len(reps)) + reps

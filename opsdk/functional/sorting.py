@@ -54,7 +54,7 @@ def take_along(name, x, idx, axis, unique=True):
     region = tuple(slice(0, s) if d != axis else slice(None) for d, s in enumerate(idx.shape))
     if not needs_grad(x):
         return _wrap(np.take_along_axis(xd[region], idx, axis))
-    return take(name, x, np.take_along_axis(positions(xd.shape)[region], idx, axis), unique)
+    return take(name, x, np.take_along_axis(positions(xd.shape, like=idx)[region], idx, axis), unique)
 
 
 def _as_1d(x):

@@ -82,7 +82,10 @@ def hypot(x, y, name=None):
     that formula: nan at x = y = 0)."""
     from .arithmetic import pow as _pow
     from .unary import sqrt
+    from .op_args import not_bool
     tensors_only("hypot", x=x, y=y)
+    # Paddle squares each with pow, which has no bool kernel (a RuntimeError)
+    not_bool(x, "hypot"), not_bool(y, "hypot", "y")
     return sqrt(_pow(x, 2) + _pow(y, 2))
 
 

@@ -8,10 +8,11 @@ and on Tensors (create_graph) alike.
 import numpy as np
 
 from ..autograd.record import OUTPUT, needs_grad, record
-from ..errors import DTypeError
+from ..errors import DTypeError, NoKernelDTypeError
 from ..tensor import Tensor, _wrap, as_array, tensor_arg
 from . import maths
 from .casting import float_arg
+from .op_args import not_bool
 
 
 def neg(x, name=None):
@@ -26,7 +27,7 @@ _NEG = (lambda g: -g,)
 
 def abs(x, name=None):
     """|x|; the gradient is x / |x|: 0 at 0, and nan at +-inf, as in Paddle."""
-    x = tensor_arg(x, "abs")
+    x = not_bool(tensor_arg(x, "abs"), "abs")
     xd = x._data
     out = as_array(np.abs(xd))
     if not needs_grad(x):
@@ -145,7 +146,7 @@ _SIGMOID = (lambda g, y: g * (y - y * y),)
 
 def _no_grad_unary(name, fn, doc):
     def op(x, name=None):
-        x = tensor_arg(x, name_)
+        x = not_bool(tensor_arg(x, name_), name_)
         xd = x._data
         # integers are their own floor, ceil and round (NumPy would make floats of them)
         try:
@@ -176,12 +177,18 @@ def clip(x, min=None, max=None, name=None):
     x = tensor_arg(x, "clip")
     lo = None if min is None else (min.item() if isinstance(min, Tensor) else min)
     hi = None if max is None else (max.item() if isinstance(max, Tensor) else max)
+    if lo is not None and hi is not None and lo > hi:
+        from ..errors import OpArgumentError
+        raise OpArgumentError(f"clip: max should be greater than or equal to min (as in Paddle); "
+                              f"got: min {lo}, max {hi}")
     if x._data.dtype.kind not in "fc" and (type(lo) is float or type(hi) is float):
         x = float_arg(x, "clip")  # float bounds make an integer tensor float, as in Paddle
     xd = x._data
     # a missing bound is the dtype's finite extreme, as in Paddle (so clip(-inf) is finite)
     if xd.dtype.kind not in "fiu":
-        raise DTypeError(f"clip: argument 'x' must be a float or integer tensor; got: {xd.dtype}")
+        # Paddle has no bool (or complex) clip kernel: a RuntimeError there
+        raise NoKernelDTypeError(f"clip: argument 'x' must be a float or integer tensor; got: "
+                                 f"{xd.dtype}")
     info = np.finfo(xd.dtype) if xd.dtype.kind == "f" else np.iinfo(xd.dtype)
     lo = info.min if lo is None else lo
     hi = info.max if hi is None else hi

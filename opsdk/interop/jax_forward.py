@@ -10,6 +10,7 @@ through ``pure_callback``) and ``vmap`` (one host call per batch element).
 """
 import numpy as np
 
+from ..errors import UnsupportedError
 from .forward_levels import arity, derived, derived_likes
 from ._require import require
 
@@ -91,7 +92,7 @@ def _transpose(cts, *operands, call, k, path, n_args):
     n_last = _last_group(path, operands, n_args)
     fixed, group = operands[:len(operands) - n_last], operands[len(operands) - n_last:]
     if any(ad.is_undefined_primal(o) for o in fixed):
-        raise NotImplementedError(
+        raise UnsupportedError(
             f"opsdk_jvp of '{call.exported.qualname}' transposed in an argument it is not "
             "linear in (only its last group of tangents or cotangents)")
     if path == "j":  # level k+1 gives one gradient per float argument of level k

@@ -1,5 +1,6 @@
 """More activation layers: thin Layer wrappers over opsdk.nn.functional's extra activations."""
 from . import functional as F
+from ..errors import LayerArgumentError
 from .initializer import Constant
 from .layer import Layer
 
@@ -176,3 +177,25 @@ class GLU(_Pointwise):
 
     def __init__(self, axis=-1, name=None):
         super().__init__(axis=axis)
+
+
+class Maxout(_Pointwise):
+    """``F.maxout``: the max over each run of `groups` channels."""
+    _fn = staticmethod(F.maxout)
+
+    def __init__(self, groups, axis=1, name=None):
+        super().__init__(groups=groups, axis=axis)
+
+
+class Softmax2D(Layer):
+    """Softmax over the channel axis (-3) of a 3-D [C, H, W] or 4-D [N, C, H, W] input."""
+
+    def __init__(self, name=None):
+        super().__init__()
+        self._name = name
+
+    def forward(self, x):
+        if x.ndim not in (3, 4):
+            raise LayerArgumentError(f"Softmax2D: expected a 3-D or 4-D input; got: "
+                                     f"{x.ndim}-D")
+        return F.softmax(x, axis=-3)

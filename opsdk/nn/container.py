@@ -1,4 +1,5 @@
-"""Containers: Sequential (layers applied in order), LayerList, LayerDict, ParameterList."""
+"""Containers: Sequential (layers applied in order), LayerList, LayerDict, ParameterList,
+ParameterDict."""
 from collections import OrderedDict
 from collections.abc import Iterable
 
@@ -164,7 +165,50 @@ class LayerList(Layer):
         raise NotImplementedError("LayerList has no forward; iterate over it in your forward()")
 
 
-class LayerDict(Layer):
+class _Keyed(Layer):
+    """What LayerDict and ParameterDict share: items by name in one of the layer's tables."""
+
+    _table, _add, _arg, _item = "_sub_layers", "add_sublayer", "sublayers", "layer"
+
+    def __init__(self, items=None):
+        super().__init__()
+        if items is not None:
+            self.update(items)
+
+    def __getitem__(self, key):
+        return getattr(self, self._table)[key]
+
+    def __setitem__(self, key, value):
+        getattr(self, self._add)(key, value)
+
+    def __len__(self):
+        return len(getattr(self, self._table))
+
+    def __iter__(self):
+        return iter(getattr(self, self._table))
+
+    def update(self, items):
+        """Add (name, item) pairs from a mapping (or a container like this one) or an iterable
+        of pairs; a name already present is replaced."""
+        op = f"{type(self).__name__}.update"
+        if isinstance(items, _Keyed):
+            items = getattr(items, items._table)
+        if hasattr(items, "items"):
+            pairs = items.items()
+        elif isinstance(items, Iterable):
+            pairs = items
+        else:  # Paddle asserts this: code that catches AssertionError keeps working
+            raise LayerArgumentError(f"{op}: argument '{self._arg}' must be a mapping or an "
+                                     f"iterable of (name, {self._item}) pairs; got: "
+                                     f"{type(items).__name__}")
+        for i, pair in enumerate(pairs):
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                raise OpArgumentError(f"{op}: element {i} of '{self._arg}' must be a (name, "
+                                      f"{self._item}) pair; got: {pair!r}")
+            getattr(self, self._add)(*pair)
+
+
+class LayerDict(_Keyed):
     """A dict of named layers whose parameters the parent sees; it has no forward of its own.
 
     Example:
@@ -174,24 +218,10 @@ class LayerDict(Layer):
     """
 
     def __init__(self, sublayers=None):
-        super().__init__()
-        if sublayers is not None:
-            self.update(sublayers)
-
-    def __getitem__(self, key):
-        return self._sub_layers[key]
-
-    def __setitem__(self, key, layer):
-        self.add_sublayer(key, layer)
+        super().__init__(sublayers)
 
     def __delitem__(self, key):
         del self._sub_layers[key]
-
-    def __len__(self):
-        return len(self._sub_layers)
-
-    def __iter__(self):
-        return iter(self._sub_layers)
 
     def __contains__(self, key):
         return key in self._sub_layers
@@ -210,22 +240,6 @@ class LayerDict(Layer):
 
     def clear(self):
         self._sub_layers.clear()
-
-    def update(self, sublayers):
-        """Add (name, layer) pairs from a dict or an iterable of pairs."""
-        if hasattr(sublayers, "items"):
-            pairs = sublayers.items()
-        elif isinstance(sublayers, Iterable):
-            pairs = sublayers
-        else:  # Paddle asserts this: code that catches AssertionError keeps working
-            raise LayerArgumentError(f"LayerDict.update: argument 'sublayers' must be a mapping "
-                                     f"or an iterable of (name, layer) pairs; got: "
-                                     f"{type(sublayers).__name__}")
-        for i, pair in enumerate(pairs):
-            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
-                raise OpArgumentError(f"LayerDict.update: element {i} of 'sublayers' must be a "
-                                      f"(name, layer) pair; got: {pair!r}")
-            self.add_sublayer(*pair)
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError("LayerDict has no forward; pick its layers in your forward()")
@@ -265,3 +279,23 @@ class ParameterList(Layer):
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError("ParameterList has no forward; use its parameters in yours")
+
+
+class ParameterDict(_Keyed):
+    """Parameters by name, registered with the layer (so parameters() and optimizers see them).
+
+    Accepts a mapping, a ParameterDict or (name, parameter) pairs.
+
+    Example:
+        >>> pd = opsdk.nn.ParameterDict({"w": opsdk.create_parameter([2], "float32")})
+        >>> list(pd)
+        ['w']
+    """
+
+    _table, _add, _arg, _item = "_parameters", "add_parameter", "parameters", "parameter"
+
+    def __init__(self, parameters=None):
+        super().__init__(parameters)
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError("ParameterDict has no forward; use its parameters in yours")

@@ -1,9 +1,10 @@
 """LayerNorm, GroupNorm and InstanceNorm1D/2D/3D: normalizations with a learned scale and
-shift (F.layer_norm, F.group_norm, F.instance_norm), parameters named and shaped as Paddle's."""
+shift (F.layer_norm, F.group_norm, F.instance_norm), parameters named and shaped as Paddle's;
+LocalResponseNorm (F.local_response_norm), which has none."""
 import numpy as np
 
 from ..errors import LayerArgumentError, OpArgumentError, ShapeError
-from .functional.norm import group_norm, instance_norm, layer_norm
+from .functional.norm import group_norm, instance_norm, layer_norm, local_response_norm
 from .initializer import Constant
 from .layer import Layer
 
@@ -141,3 +142,21 @@ class InstanceNorm3D(_InstanceNormNd):
     def __init__(self, num_features, epsilon=1e-5, momentum=0.9, weight_attr=None,
                  bias_attr=None, data_format="NCDHW", name=None):
         super().__init__(num_features, epsilon, momentum, weight_attr, bias_attr, data_format)
+
+
+class LocalResponseNorm(Layer):
+    """``F.local_response_norm`` as a layer."""
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0, data_format="NCHW", name=None):
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+        self.data_format, self.name = data_format, name
+
+    def forward(self, input):
+        return local_response_norm(input, self.size, self.alpha, self.beta, self.k,
+                                   self.data_format)
+
+    def extra_repr(self):
+        name = f", name={self.name}" if self.name else ""
+        return f"size={self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}, " \
+               f"data_format={self.data_format}{name}"

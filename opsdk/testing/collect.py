@@ -55,7 +55,8 @@ def _verdict(result):
     from ..verification.check.result import NA, SKIP
 
     if result.status == SKIP:
-        pytest.skip(result.detail.splitlines()[0] if result.detail else "skipped")
+        pytest.skip(result.detail.splitlines()[0] if result.detail else
+                    f"{result.check} skipped on the {result.backend} backend in {result.dtype} (the check gave no reason)")
     if result.status == NA:
         pytest.skip(f"not applicable: {result.detail}")
     if result.failed:

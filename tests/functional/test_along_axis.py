@@ -146,6 +146,25 @@ def test_take_along_axis_index_checks():
         opsdk.take_along_axis(x, opsdk.to_tensor([[1.0]]), 1)
 
 
+
+def test_take_along_axis_on_gpu_tensors_keeps_its_positions_on_the_gpu():
+    # the CUDA simulator stands in for CuPy: a host (NumPy) array mixed with GPU ones is an error
+    # there as on a real GPU, so the positions the gradient scatters to must be the indices' module's
+    from helpers.simulator import simulated_cupy
+
+    a = np.arange(6.0).reshape(2, 3)
+    with simulated_cupy():
+        x = opsdk.to_tensor(a, stop_gradient=False).cuda()
+        y = opsdk.take_along_axis(x, ix([[2, -3], [1, 1]]).cuda(), 1)
+        (g,) = opsdk.grad([(y * y).sum()], [x], create_graph=True)
+        (gg,) = opsdk.grad([g.sum()], [x])
+        broadcast = opsdk.take_along_axis(x, ix([[2, 0]]).cuda(), 1)
+        assert y.place.is_gpu_place() and g.place.is_gpu_place() and broadcast.place.is_gpu_place()
+        np.testing.assert_array_equal(y.numpy(), [[2.0, 0.0], [4.0, 4.0]])
+        np.testing.assert_array_equal(g.numpy(), [[0.0, 0.0, 4.0], [0.0, 16.0, 0.0]])  # 1 taken twice: 2 * 2y
+        np.testing.assert_array_equal(gg.numpy(), [[2.0, 0.0, 2.0], [0.0, 4.0, 0.0]])
+        np.testing.assert_array_equal(broadcast.numpy(), [[2.0, 0.0], [5.0, 3.0]])
+
 @settings(max_examples=40, deadline=None)
 @given(rows=st.integers(1, 4), cols=st.integers(0, 3), n=st.integers(0, 5),
        reduce=st.sampled_from(REDUCES), include=st.booleans(), data=st.data())

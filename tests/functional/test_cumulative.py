@@ -6,7 +6,8 @@ from hypothesis import given, settings, strategies as st
 
 import opsdk
 from opsdk.errors import LeafInplaceError, OpArgumentError
-from helpers.frameworks import assert_same_as_paddle, assert_same_as_torch, paddle_cases
+from helpers.frameworks import (assert_raises_as_paddle, assert_same_as_paddle, assert_same_as_torch,
+                                paddle_cases)
 from helpers.gradients import assert_gradients
 from helpers.samples import signed
 from helpers.strategies import axis_for, shapes
@@ -209,9 +210,13 @@ def test_axis_out_of_range_names_the_op_and_the_argument(name):
         fn(opsdk, opsdk.ones([2, 2]), 2)
 
 
-def test_a_fractional_axis_is_an_error():
-    with pytest.raises(OpArgumentError, match="cumsum: argument 'axis' must be an int"):
-        opsdk.cumsum(opsdk.ones([2]), 0.5)
+def test_cumsum_truncates_a_fractional_axis_as_paddle_and_the_other_scans_refuse_it():
+    # Paddle 3.3.1's cumsum reads axis=1.5 as 1; cumprod, logcumsumexp and cummax refuse a
+    # float axis (a TypeError)
+    assert_same_as_paddle(lambda P, x: P.cumsum(x, 1.5), [np.arange(6.0).reshape(2, 3)])
+    for op in ("logcumsumexp", "cummax"):
+        assert_raises_as_paddle(lambda P, op=op: getattr(P, op)(P.ones([2, 3]), 1.0))
+    assert_raises_as_paddle(lambda P: P.cumprod(P.ones([2, 3]), dim=1.0))
 
 
 def test_writing_into_the_cumprod_output_before_backward_is_an_error_as_in_paddle():

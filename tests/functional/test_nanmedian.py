@@ -45,3 +45,9 @@ def test_indices_need_no_gradient():
 def test_bad_arguments_raise_opsdk_errors(kwargs):
     with pytest.raises(OpArgumentError):
         opsdk.nanmedian(opsdk.ones([2, 3]), **kwargs)
+
+
+@pytest.mark.parametrize("shape, axis", [((0, 3), 0), ((0, 3), None), ((3, 0), 0), ((3, 0), 1),
+                                         ((2, 0, 3), [0, 1])])
+def test_the_nanmedian_over_an_empty_axis_is_nan_as_paddle(shape, axis):
+    assert_same_as_paddle(lambda P, x: P.nanmedian(x, axis=axis), [np.zeros(shape)], diff=())

@@ -148,7 +148,9 @@ def test_all_and_any_reduce_booleans():
 @settings(max_examples=15, deadline=None)
 @given(st.lists(st.integers(1, 3), min_size=1, max_size=4), st.data())
 def test_sum_gradient_is_ones_of_the_input_shape_for_any_axes(shape, data):
-    axes = data.draw(st.lists(st.integers(-len(shape), len(shape) - 1), max_size=len(shape)))
+    # distinct axes (0 and -ndim name one axis): Paddle refuses an axis named twice
+    axes = data.draw(st.lists(st.integers(-len(shape), len(shape) - 1), max_size=len(shape),
+                              unique_by=lambda a: a % len(shape)))
     keepdim = data.draw(st.booleans())
     x = leaf(np.ones(shape))
     (g,) = opsdk.grad(opsdk.sum(x, axis=axes or None, keepdim=keepdim).sum(), x)

@@ -1,34 +1,43 @@
 """The same computation in opsdk, PaddlePaddle and PyTorch: make tensors, differentiate (both
 backward paths), read arrays back. Paddle and torch are imported only when asked for."""
+from abc import ABC, abstractmethod
+
 import numpy as np
 
 
-class Framework:
+class Framework(ABC):
     """One autograd framework behind a common interface (see OPSDK, paddle(), torch())."""
 
     name = "?"
     module = None  # what the ops in the catalogue are called on (m.exp(x), ...)
 
+    @abstractmethod
     def tensor(self, array, needs_grad):
-        raise NotImplementedError
+        """A tensor of the framework holding ``array``, recording gradients if ``needs_grad``."""
 
+    @abstractmethod
     def array(self, t):
-        raise NotImplementedError
+        """``t``'s values as a NumPy array."""
 
+    @abstractmethod
     def needs_grad(self, t):
-        raise NotImplementedError
+        """Whether ``t`` records gradients."""
 
+    @abstractmethod
     def grad(self, outputs, inputs, grad_outputs, create_graph):
-        raise NotImplementedError
+        """The gradients of ``outputs`` (weighted by ``grad_outputs``) with respect to ``inputs``."""
 
+    @abstractmethod
     def backward(self, outputs, grad_outputs):
-        raise NotImplementedError
+        """Accumulate the gradients of ``outputs`` into the leaves (the other backward path)."""
 
+    @abstractmethod
     def leaf_grad(self, t):
-        raise NotImplementedError
+        """The gradient ``backward`` left on the leaf ``t`` (None where none)."""
 
+    @abstractmethod
     def is_tensor(self, v):
-        raise NotImplementedError
+        """Whether ``v`` is a tensor of the framework."""
 
     def dtype(self, t):
         return str(self.array(t).dtype)

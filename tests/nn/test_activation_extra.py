@@ -41,3 +41,12 @@ def test_unflatten_cosine_similarity_and_torch_style_aliases():
     np.testing.assert_allclose(paddle.nn.CosineSimilarity(axis=1)(x, x).numpy(), [1, 1], rtol=1e-6)
     assert paddle.nn.Module is paddle.nn.Layer and paddle.nn.ModuleList is paddle.nn.LayerList
     assert paddle.nn.ThresholdedReLU()(paddle.to_tensor([0.5, 2.0])).numpy().tolist() == [0, 2]
+
+
+def test_maxout_and_softmax2d_layers():
+    x = paddle.randn([2, 4, 3, 3])
+    np.testing.assert_array_equal(paddle.nn.Maxout(2)(x).numpy(), F.maxout(x, 2).numpy())
+    np.testing.assert_allclose(paddle.nn.Softmax2D()(x).numpy(), F.softmax(x, axis=1).numpy())
+    np.testing.assert_allclose(paddle.nn.Softmax2D()(x[0]).numpy(), F.softmax(x[0], 0).numpy())
+    with pytest.raises(AssertionError, match="Softmax2D: expected a 3-D or 4-D input"):
+        paddle.nn.Softmax2D()(x[0, 0])

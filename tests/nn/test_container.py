@@ -117,3 +117,20 @@ def test_layerlist_delitem_by_index_and_slice_renumbers():
     assert list(ll) == layers[:1] and list(ll._sub_layers) == ["0"]
     with pytest.raises(IndexError):
         del ll[5]
+
+
+def test_parameter_dict_registers_its_parameters():
+    from opsdk.nn import ParameterDict
+    a, b = paddle.create_parameter([2], "float32"), paddle.create_parameter([3], "float32")
+    pd = ParameterDict({"a": a})
+    pd.update([("b", b)])
+    assert list(pd) == ["a", "b"] and len(pd) == 2 and pd["b"] is b
+    assert [p is q for p, q in zip(pd.parameters(), [a, b])] == [True, True]
+    c = paddle.create_parameter([1], "float32")
+    pd["a"] = c
+    assert pd["a"] is c and len(pd) == 2
+    assert list(ParameterDict(pd)) == ["a", "b"]
+    with pytest.raises(OpArgumentError, match="element 0 of 'parameters' must be a"):
+        pd.update([("x", a, 1)])
+    with pytest.raises(OpArgumentError, match="add_parameter: expected: a Parameter"):
+        pd["t"] = paddle.ones([1])

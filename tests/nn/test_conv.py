@@ -61,3 +61,39 @@ def test_a_small_network_matches_paddle():
     assert their_keys == our_keys
     for a, b in zip(theirs, ours):
         np.testing.assert_allclose(b, a, rtol=1e-4, atol=1e-5)
+
+
+def test_torch_style_names_and_keywords_as_paddle():
+    assert opsdk.nn.Conv2d is opsdk.nn.Conv2D and opsdk.nn.Conv1d is opsdk.nn.Conv1D
+    conv = opsdk.nn.Conv2d(3, 4, 2, bias=False, dtype="float64")
+    assert conv.bias is None and conv.weight.dtype == opsdk.float64
+    assert opsdk.nn.Conv1d(3, 4, 2, device="cpu").bias.shape == [4]
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("make, shape", [
+    (lambda P: P.nn.BatchNorm3D(3, momentum=0.8), (2, 3, 2, 3, 2)),
+    (lambda P: P.nn.BatchNorm3D(3, data_format="NDHWC"), (2, 2, 3, 2, 3)),
+    (lambda P: P.nn.BatchNorm(3, act="relu", dtype="float64"), (4, 3, 2, 2)),
+    (lambda P: P.nn.BatchNorm(3, data_layout="NHWC", use_global_stats=True), (4, 2, 2, 3)),
+    (lambda P: P.nn.BatchNorm(3, is_test=True), (4, 3, 5)),
+])
+def test_batch_norm_3d_and_the_older_batch_norm_match_paddle(make, shape):
+    import warnings
+    paddle = pytest.importorskip("paddle")
+    x = np.random.default_rng(1).standard_normal(shape)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = make(paddle)
+    ours = make(opsdk)
+    assert [(n, p.shape, str(p.dtype)) for n, p in ours.named_parameters()] == [
+        (n, list(p.shape), str(p.dtype)) for n, p in theirs.named_parameters()]
+    dtype = str(ours.weight.dtype).replace("paddle.", "")
+    for mode in ("train", "eval"):
+        if mode == "eval":
+            ours.eval(), theirs.eval()
+        got = ours(opsdk.to_tensor(x.astype(dtype))).numpy()
+        want = theirs(paddle.to_tensor(x.astype(dtype))).numpy()
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(ours._mean.numpy(), theirs._mean.numpy(), rtol=1e-5,
+                                   atol=1e-6)

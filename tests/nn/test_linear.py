@@ -48,3 +48,16 @@ def test_torch_linear_gives_the_same_output_and_gradients():
     np.testing.assert_allclose(fc.weight.grad.numpy(), tfc.weight.grad.numpy().T, rtol=1e-4,
                                atol=1e-5)
     np.testing.assert_allclose(fc.bias.grad.numpy(), tfc.bias.grad.numpy(), rtol=1e-4)
+
+
+def test_bilinear_layer_has_paddles_parameters_and_calls_bilinear():
+    layer = paddle.nn.Bilinear(3, 2, 4)
+    assert [(n, p.shape) for n, p in layer.named_parameters()] == [
+        ("weight", [4, 3, 2]), ("bias", [1, 4])]
+    assert not layer.bias.numpy().any()
+    x1, x2 = paddle.randn([5, 3]), paddle.randn([5, 2])
+    np.testing.assert_allclose(layer(x1, x2).numpy(), paddle.nn.functional.bilinear(
+        x1, x2, layer.weight, layer.bias).numpy())
+    assert paddle.nn.Bilinear(3, 2, 4, bias_attr=False).bias is None
+    assert repr(layer) == "Bilinear(in1_features=3, in2_features=2, out_features=4, " \
+                          "dtype=float32)"

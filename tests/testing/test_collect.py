@@ -24,6 +24,8 @@ def test_skip_and_not_applicable_skip_with_the_reason():
         _verdict(_result("skip", "no GPU"))
     with pytest.raises(pytest.skip.Exception, match="not applicable: one output"):
         _verdict(_result("n/a", "one output"))
+    with pytest.raises(pytest.skip.Exception, match="^gradcheck skipped on the c backend in float32 "):
+        _verdict(_result("skip", ""))
 
 
 def test_command_line_options_win_over_the_declaration():

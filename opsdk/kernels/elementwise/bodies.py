@@ -103,11 +103,11 @@ def check_body(op, where, body, names):
 
 # exp(-abs(u)) in a body (the whole argument): never positive, so its float32 exp needs no
 # overflow side (a select fewer per element); the C code calls that exp for it
-_EXP_NONPOSITIVE = ("opsdk_exp_neg_f32", "exp")
+EXP_NONPOSITIVE = ("opsdk_exp_neg_f32", "exp")
 _MINUS_ABS = re.compile(r"\bexp\s*\(\s*-\s*abs\s*\(")
 
 
-def _exp_of_minus_abs(body):
+def exp_of_minus_abs(body):
     """``body`` with each ``exp(-abs(...))`` whose argument is exactly ``-abs(...)`` calling
     ``opsdk_exp_nonpositive``."""
     out, pos = [], 0
@@ -211,9 +211,9 @@ class Bodies:
             parts += [f"#define {name} {fns[index]}" for name, fns in used.items()]
             params = ", ".join(f"T {p}" for p in (*self.inputs, *self.attrs))
             prefix = f"opsdk_{self.short}_"
-            parts.append(f"#define opsdk_exp_nonpositive {_EXP_NONPOSITIVE[index]}")
+            parts.append(f"#define opsdk_exp_nonpositive {EXP_NONPOSITIVE[index]}")
             parts += self._scalars(prefix, lambda name: f"static inline OPSDK_ALWAYS_INLINE T {name}_{sfx}({params})",
-                                   _exp_of_minus_abs)
+                                   exp_of_minus_abs)
             parts += [f"#undef {name}" for name in (*used, "opsdk_exp_nonpositive")]
             parts.append("#undef T")
             attrs = "".join(f", {T} {a}" for a in self.attrs)

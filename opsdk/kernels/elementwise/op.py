@@ -43,15 +43,17 @@ C_FLAGS = ("-O3", "-fno-math-errno", "-fno-trapping-math")
 _NATIVE = frozenset(numpy.dtype(d) for d in DTYPES)
 
 
-def _as_tuple(value):
+def as_tuple(value):
+    """``value`` as a tuple (maths return one array or a tuple of them)."""
     return value if isinstance(value, tuple) else (value,)
 
 
-def _one_or_tuple(values):
+def one_or_tuple(values):
+    """One value as itself, several as a tuple (as a Function returns its outputs)."""
     return values[0] if len(values) == 1 else tuple(values)
 
 
-def _filled(value, like):
+def filled(value, like):
     """``value`` (an array or a number) as a new array of ``like``'s shape and dtype."""
     if type(value) is type(like) and value.shape == like.shape and value.dtype == like.dtype:
         return value
@@ -109,8 +111,7 @@ class Elementwise:
         ``grad`` and ``grad2`` (and of the kernels).
         """
         def reference(*inputs, **attrs):
-            shape = list(numpy.broadcast_shapes(*(tuple(t.shape) for t in inputs)))
-            full = [t if list(t.shape) == shape else broadcast_to(t, shape) for t in inputs]
+            shape, full = broadcast_tensors(inputs)
             out = self.value(maths_of(full[0]), *full, **self._attrs(attrs))
             if not isinstance(out, Tensor) or list(out.shape) != shape:  # a constant f
                 out = out + zeros_like(full[0])
@@ -181,22 +182,22 @@ class Elementwise:
     # -- python kernels ---------------------------------------------------------------------
 
     def _value_python(self, /, *arrays, **attrs):
-        out = _filled(self.value(maths_of(arrays[0]), *arrays, **attrs), arrays[0])
+        out = filled(self.value(maths_of(arrays[0]), *arrays, **attrs), arrays[0])
         # f = x returns x itself: an output must never be an input
         return out.copy() if any(out is a for a in arrays) else out
 
     def _grad_python(self, /, *arrays, **attrs):
         *xs, dy = arrays
-        slopes = _as_tuple(self.grad(maths_of(dy), *xs, **attrs))
-        return _one_or_tuple([_filled(dy * slope, dy) for slope in slopes])
+        slopes = as_tuple(self.grad(maths_of(dy), *xs, **attrs))
+        return one_or_tuple([filled(dy * slope, dy) for slope in slopes])
 
     def _grad2_python(self, /, *arrays, **attrs):
         k = len(self.inputs)
         xs, dy, gs = arrays[:k], arrays[k], arrays[k + 1:]
         slopes, curvatures = self.grad2(maths_of(dy), *xs, **attrs)
-        slopes, curvatures = _as_tuple(slopes), tuple(_as_tuple(row) for row in _as_tuple(curvatures))
-        gx = [_filled(dy * sum(g * curvatures[i][j] for i, g in enumerate(gs)), dy) for j in range(k)]
-        gdy = _filled(sum(g * slope for g, slope in zip(gs, slopes)), dy)
+        slopes, curvatures = as_tuple(slopes), tuple(as_tuple(row) for row in as_tuple(curvatures))
+        gx = [filled(dy * sum(g * curvatures[i][j] for i, g in enumerate(gs)), dy) for j in range(k)]
+        gdy = filled(sum(g * slope for g, slope in zip(gs, slopes)), dy)
         return (*gx, gdy)
 
     # -- the Function's forward and backward ------------------------------------------------
@@ -216,13 +217,13 @@ class Elementwise:
         attrs = self._attrs(attrs)
         ctx.save_for_backward(*inputs)
         ctx.attrs = attrs
-        return tensor_of(run_native(self.value_kernel, _broadcast(arrays), attrs))
+        return tensor_of(run_native(self.value_kernel, broadcast_arrays(arrays), attrs))
 
     def backward(self, ctx, dy):
         """The backward of the op's Function: one gradient per input, summed to its shape."""
         inputs = ctx.saved_tensor()
-        grads = _as_tuple(self.grad_function.apply(*inputs, dy, self, ctx.attrs))
-        return _one_or_tuple([_sum_to(g, x.shape) for g, x in zip(grads, inputs)])
+        grads = as_tuple(self.grad_function.apply(*inputs, dy, self, ctx.attrs))
+        return one_or_tuple([_sum_to(g, x.shape) for g, x in zip(grads, inputs)])
 
     def jvp(self, ctx, *tangents):
         """The Function's jvp (forward mode), derived: sum_i df/dx_i * t_i, the partial
@@ -234,7 +235,7 @@ class Elementwise:
         ones = zeros_like(inputs[0]) + 1.0  # a constant: d(df/dx_i)/dx_j comes from grad2
         if tuple(ones.shape) != shape:
             ones = broadcast_to(ones, list(shape))
-        partials = _as_tuple(self.grad_function.apply(*inputs, ones, self, ctx.attrs))
+        partials = as_tuple(self.grad_function.apply(*inputs, ones, self, ctx.attrs))
         terms = [p * t for p, t in zip(partials, tangents[:len(inputs)]) if t is not None]
         if not terms:
             return ones * 0.0
@@ -250,18 +251,24 @@ class Elementwise:
         return float_attrs(self.name, attrs)
 
 
-def float_arrays(op, names, inputs):
-    """The arrays of the Tensors ``inputs`` (named ``names``), checked: Tensors, floating point,
-    one dtype; a clear error naming ``op`` and the argument otherwise."""
+def tensor_arrays(op, names, inputs):
+    """The arrays of the Tensors ``inputs`` (named ``names``), checked: one per name, each a
+    Tensor; a clear error naming ``op`` and the argument otherwise."""
     if len(inputs) != len(names):
         raise OpArgumentError(f"{op}: takes {len(names)} tensor(s) "
                               f"({', '.join(names)}); got: {len(inputs)}")
-    arrays = []
     for name, t in zip(names, inputs):
         if not isinstance(t, Tensor):
             raise OpArgumentError(f"{op}: argument '{name}' must be a Tensor; expected: "
                                   f"opsdk.Tensor; got: {type(t).__name__}")
-        array = array_of(t)
+    return [array_of(t) for t in inputs]
+
+
+def float_arrays(op, names, inputs):
+    """The arrays of the Tensors ``inputs`` (named ``names``), checked (``tensor_arrays``), floating
+    point, one dtype; a clear error naming ``op`` and the argument otherwise."""
+    arrays = []
+    for name, array in zip(names, tensor_arrays(op, names, inputs)):
         if array.dtype.kind != "f":
             raise DTypeError(f"{op}: argument '{name}' must be a float tensor; expected: "
                              f"float16, float32 or float64; got: {array.dtype}")
@@ -282,13 +289,19 @@ def float_attrs(op, attrs):
                               f"got: {type(attrs[bad]).__name__}") from None
 
 
+def broadcast_tensors(tensors):
+    """(the Tensors' broadcast shape as a list, the Tensors broadcast to it)."""
+    shape = list(numpy.broadcast_shapes(*(tuple(t.shape) for t in tensors)))
+    return shape, [t if list(t.shape) == shape else broadcast_to(t, shape) for t in tensors]
+
+
 def kernel_arguments(inputs, stage):
     """The array arguments of a stage's kernel, by name (as errors name them): bodies.array_names'
     arrays read."""
     return array_names(inputs, stage)[0]
 
 
-def _broadcast(arrays):
+def broadcast_arrays(arrays):
     """The arrays broadcast to one shape (views; kernels make them contiguous as they need)."""
     if len(arrays) == 1 or all(a.shape == arrays[0].shape for a in arrays[1:]):
         return arrays
@@ -302,7 +315,7 @@ def run_native(kernel, arrays, attrs):
     return kernel.run("python", *arrays, **attrs)
 
 
-def _like(g, like):
+def grad_like(g, like):
     """An incoming gradient's array with ``like``'s dtype and shape."""
     array = array_of(g)
     if array.dtype != like.dtype:
@@ -331,7 +344,7 @@ def _sum_to(g, shape):
     return reshape(g, list(shape))
 
 
-def _sum_array_to(a, shape):
+def sum_array_to(a, shape):
     """``_sum_to`` on an array (no graph needed)."""
     shape = tuple(shape)
     if a.shape == shape:
@@ -351,11 +364,11 @@ class _GradFunction(PyLayer):
     def forward(ctx, *args):
         *tensors, op, attrs = args
         xs, dy = tensors[:-1], tensors[-1]
-        arrays = _broadcast([array_of(x) for x in xs])
+        arrays = broadcast_arrays([array_of(x) for x in xs])
         ctx.save_for_backward(*xs, dy)
         ctx.op, ctx.attrs = op, attrs
-        grads = _as_tuple(run_native(op.grad_kernel, [*arrays, _like(dy, arrays[0])], attrs))
-        return _one_or_tuple([tensor_of(g) for g in grads])
+        grads = as_tuple(run_native(op.grad_kernel, [*arrays, grad_like(dy, arrays[0])], attrs))
+        return one_or_tuple([tensor_of(g) for g in grads])
 
     @staticmethod
     def backward(ctx, *gs):
@@ -363,10 +376,11 @@ class _GradFunction(PyLayer):
         op, attrs = ctx.op, ctx.attrs
         if is_grad_enabled():  # create_graph=True: the result must be differentiable again
             return _grad2_tensors(op, xs, dy, gs, attrs)
-        arrays = _broadcast([array_of(x) for x in xs])
-        out = run_native(op.grad2_kernel, [*arrays, _like(dy, arrays[0]), *(_like(g, arrays[0]) for g in gs)], attrs)
+        arrays = broadcast_arrays([array_of(x) for x in xs])
+        like = [grad_like(g, arrays[0]) for g in (dy, *gs)]
+        out = run_native(op.grad2_kernel, [*arrays, *like], attrs)
         *gx, gdy = out
-        return (*(tensor_of(_sum_array_to(g, x.shape)) for g, x in zip(gx, xs)), tensor_of(gdy))
+        return (*(tensor_of(sum_array_to(g, x.shape)) for g, x in zip(gx, xs)), tensor_of(gdy))
 
 
 def _grad2_tensors(op, xs, dy, gs, attrs):
@@ -374,7 +388,7 @@ def _grad2_tensors(op, xs, dy, gs, attrs):
     shape = list(dy.shape)
     full = [x if list(x.shape) == shape else broadcast_to(x, shape) for x in xs]
     slopes, curvatures = op.grad2(maths_of(dy), *full, **attrs)
-    slopes, curvatures = _as_tuple(slopes), tuple(_as_tuple(row) for row in _as_tuple(curvatures))
+    slopes, curvatures = as_tuple(slopes), tuple(as_tuple(row) for row in as_tuple(curvatures))
     gx = [_sum_to(dy * sum(g * curvatures[i][j] for i, g in enumerate(gs)), x.shape) for j, x in enumerate(xs)]
     gdy = sum(g * slope for g, slope in zip(gs, slopes))
     return (*gx, gdy)

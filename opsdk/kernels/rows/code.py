@@ -16,15 +16,18 @@ computed once: its first pass stores it in that output, which the later pass rea
 first pass.
 
 - C: the rows in chunks on the OpenMP team above OPSDK_OMP_MIN elements (OPSDK_PARALLEL_CHUNKS),
-  each pass vectorized (``omp simd``; a sum in T's lanes by blocks of 1024 elements, the blocks in
-  double; max/min with a NaN flag), compiled for
-  AVX-512/AVX2/x86-64 (OPSDK_CLONES). Per-feature outputs: each of a fixed number of row parts
-  (a function of rows and K alone, so the sums do not depend on the thread count) adds its rows
-  into its own double partials, added up in order at the end; where those cannot be allocated,
-  a column pass of its own (blocks of 64 features summed over the rows in order).
+  each pass vectorized (``omp simd``; each reduction in 64 bytes of T's lanes, element j in lane
+  j % lanes, the lanes combined as a tree at the end: a few vector instructions, the same order
+  whatever the vector width; a sum by blocks of 1024 elements, the blocks in double; max/min
+  with a NaN flag), compiled for AVX-512/AVX2/x86-64 (OPSDK_CLONES). Per-feature outputs: each
+  of a fixed number of row parts (a function of rows and K alone, so the sums do not depend on
+  the thread count; one below OPSDK_OMP_MIN elements) adds its rows into its own double
+  partials, added up in order at the end; where those cannot be allocated, a column pass of its
+  own (blocks of 64 features summed over the rows in order).
 - With ``axis`` (rows along the middle axis of [outer, K, inner], in place; the functions take
   ``opsdk_inner``): C a panel of LANES neighbouring rows at a time, the loop over K outside and
-  the vectorized loop over the lanes (the contiguous inner axis) inside; CUDA a thread per row.
+  the vectorized loop over the lanes (the contiguous inner axis) inside, of the constant count
+  LANES in a full panel (the lanes' arrays stay in registers); CUDA a thread per row.
 - CUDA: a block per row (grid-stride over rows), block reductions by warp shuffles and shared
   memory (``opsdk/rows.cuh``); per-feature outputs in blocks of 32 features x a part of the
   rows (8 warps over the part's rows, added in shared memory in order) writing double partials
@@ -35,7 +38,8 @@ import re
 
 # exp(-abs(u)) is the SDK's way to say an exp's argument is never positive (a cheaper float32
 # exp): the elementwise bodies' rewrite, shared
-from opsdk.kernels.elementwise.bodies import _EXP_NONPOSITIVE, C_NAMES, _exp_of_minus_abs
+from opsdk.kernels.elementwise.bodies import EXP_NONPOSITIVE as _EXP_NONPOSITIVE, C_NAMES
+from opsdk.kernels.elementwise.bodies import exp_of_minus_abs as _exp_of_minus_abs
 from opsdk.kernels.rows.statements import COLUMN, PANEL, ROW
 
 BLOCK = 256  # threads per CUDA block: the declared adapter's launch (launch_1d's default)
@@ -81,7 +85,8 @@ _CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 
 def parts(rows, K, features):
     """Row parts of the per-feature sums for ``rows`` rows of ``K``: a function of the sizes only,
-    so the sums come out the same on any thread count. (The C source computes the same.)"""
+    so the sums come out the same on any thread count. (The C source computes the same, except
+    one part below OPSDK_OMP_MIN elements: those run on one thread whatever the team.)"""
     if not features or not rows or not K:
         return 1
     cap = max(1, PART_DOUBLES // (features * K))
@@ -196,52 +201,70 @@ class Stage:
     # -- C ------------------------------------------------------------------------------------
 
     def _c_pass(self, p, stash, partials):
-        """One pass in C: accumulators, the vectorized loop, the row scalars it reduces. A sum adds
-        blocks of SUM_BLOCK elements in T's lanes (full vectors for float32) and the blocks' sums
-        in double: its error does not grow with the row, as a double accumulator's. A max or min
-        also adds e * 0 (NaN for a NaN or an infinite term, 0 for any other: one fused multiply-add
-        a vector); where that is NaN, a second loop looks for a NaN term (a row holding inf)."""
-        lines, body, clauses, rescans = [], [], {"+": [], "max": [], "min": []}, []
+        """One pass in C: lanes, the vectorized loop, the row scalars it reduces. Each reduction
+        keeps OPSDK_ROW_LANES partial results (64 bytes of T: one AVX-512 vector, two AVX2 ones),
+        element j in lane j % OPSDK_ROW_LANES, combined at the end as a tree (opsdk_lanes_*: a few
+        vector instructions, where an omp simd reduction's sum adds its lanes one after the other,
+        a chain as long as the row of 64 it ends; the same order, so the same sum, on any CPU).
+        A sum adds blocks of SUM_BLOCK elements in T's lanes and the blocks' sums in double: its
+        error does not grow with the row, as a double accumulator's. A max or min also sums
+        e * 0 (NaN for a NaN or an infinite term, 0 for any other: one fused multiply-add a
+        vector); where that is NaN, a second loop looks for a NaN term (a row holding inf)."""
+        lines, body, rescans, after = [], [], [], []
         for step, expr in self._terms(p, stash, ROW, body, partials):
-            acc = f"opsdk_a_{step.name}"
+            lanes = f"opsdk_l_{step.name}[opsdk_l]"
             if step.what == "reduce" and step.how == "sum":
-                lines.append(f"double {acc} = 0.0;")
-                clauses["+"].append(f"opsdk_b_{step.name}")
-                body.append(f"opsdk_b_{step.name} += (T)({expr});")
+                lines.append(f"T opsdk_s_{step.name};")
+                body.append(f"{lanes} += (T)({expr});")
             elif step.what == "reduce":
-                nan, e, cmp = f"opsdk_n_{step.name}", f"opsdk_e_{step.name}", ">" if step.how == "max" else "<"
-                lines.append(f"T {acc} = {_IDENTITY[step.how]}; T {nan} = 0;")
-                clauses[step.how].append(acc)
-                clauses["+"].append(nan)
-                body.append(f"const T {e} = (T)({expr}); {acc} = {e} {cmp} {acc} ? {e} : {acc}; {nan} += {e} * (T)0;")
-                rescans.append((step, f"if ({nan} != {nan}) {{ int opsdk_bad = 0; for (int64_t j = 0; j < K; j++) "
-                                      f"{{ const T {e} = (T)({expr}); opsdk_bad |= {e} != {e}; }} "
-                                      f"{nan} = opsdk_bad ? (T)NAN : (T)0; }}"))
+                name, e, cmp = step.name, f"opsdk_e_{step.name}", ">" if step.how == "max" else "<"
+                nan, flags = f"opsdk_n_{name}", f"opsdk_f_{name}[opsdk_l]"
+                lines.append(f"T opsdk_l_{name}[OPSDK_ROW_LANES], opsdk_f_{name}[OPSDK_ROW_LANES]; "
+                             f"for (int opsdk_l = 0; opsdk_l < OPSDK_ROW_LANES; opsdk_l++) "
+                             f"{{ {lanes} = {_IDENTITY[step.how]}; {flags} = 0; }}")
+                body.append(f"const T {e} = (T)({expr}); {lanes} = {e} {cmp} {lanes} ? {e} : {lanes}; "
+                            f"{flags} += {e} * (T)0;")
+                after.append(f"const T opsdk_a_{name} = opsdk_lanes_{step.how}(opsdk_l_{name}); "
+                             f"T {nan} = opsdk_lanes_sum(opsdk_f_{name});")
+                rescans.append(f"if ({nan} != {nan}) {{ int opsdk_bad = 0; for (int64_t j = 0; j < K; j++) "
+                               f"{{ const T {e} = (T)({expr}); opsdk_bad |= {e} != {e}; }} "
+                               f"{nan} = opsdk_bad ? (T)NAN : (T)0; }}")
             elif step.how == "feature":
                 body.append(f"opsdk_p_{step.name}[j] += (double)({expr});")
             else:
                 body.append(f"{step.name}[o + j] = (T)({expr});")
-        pragma = " ".join(f"reduction({op}:{', '.join(names)})" for op, names in clauses.items() if names)
-        loop = [f"#pragma omp simd {pragma}" if pragma else "OPSDK_SIMD",
-                "for (int64_t j = j0; j < j1; j++) { " + " ".join(body) + " }"]
+        if not p.reductions:
+            return lines + ["{ const int64_t j0 = 0, j1 = K;", "OPSDK_SIMD",
+                            "for (int64_t j = j0; j < j1; j++) { " + " ".join(body) + " }", "}"]
+        inner = "{ const int64_t j = opsdk_jb + opsdk_l; (void)j; " + " ".join(body) + " }"
+        # the row (or block) [j0, j1) a lane group at a time, then the last group's lanes
+        loop = ["int64_t opsdk_jb = j0;",
+                "for (; opsdk_jb + OPSDK_ROW_LANES <= j1; opsdk_jb += OPSDK_ROW_LANES) {",
+                f"    OPSDK_SIMD for (int64_t opsdk_l = 0; opsdk_l < OPSDK_ROW_LANES; opsdk_l++) {inner}", "}",
+                "if (opsdk_jb < j1) {", "    const int64_t opsdk_jn = j1 - opsdk_jb;",
+                f"    OPSDK_SIMD for (int64_t opsdk_l = 0; opsdk_l < opsdk_jn; opsdk_l++) {inner}", "}"]
         sums = [s.name for s in p.reductions if s.how == "sum"]
         if sums:  # a row of one block (the common case) skips the blocks' bookkeeping
-            zero, add = " ".join(f"T opsdk_b_{n} = 0;" for n in sums), " ".join(
-                f"opsdk_a_{n} += (double)opsdk_b_{n};" for n in sums)
+            zero = " ".join(f"T opsdk_l_{n}[OPSDK_ROW_LANES] = {{0}};" for n in sums)
+            one = " ".join(f"opsdk_s_{n} = opsdk_lanes_sum(opsdk_l_{n});" for n in sums)
+            add = " ".join(f"opsdk_a_{n} += (double)opsdk_lanes_sum(opsdk_l_{n});" for n in sums)
             lines += [f"if (K <= {SUM_BLOCK}) {{", "    const int64_t j0 = 0, j1 = K;", f"    {zero}",
-                      *("    " + line for line in loop), f"    {add}", "} else {",
+                      *("    " + line for line in loop), f"    {one}", "} else {",
+                      "    " + " ".join(f"double opsdk_a_{n} = 0.0;" for n in sums),
                       f"    for (int64_t j0 = 0; j0 < K; j0 += {SUM_BLOCK}) {{",
                       f"        const int64_t j1 = K - j0 < {SUM_BLOCK} ? K : j0 + {SUM_BLOCK};", f"        {zero}",
-                      *("        " + line for line in loop), f"        {add}", "    }", "}"]
+                      *("        " + line for line in loop), f"        {add}", "    }",
+                      "    " + " ".join(f"opsdk_s_{n} = (T)opsdk_a_{n};" for n in sums), "}"]
         else:
             lines += ["{ const int64_t j0 = 0, j1 = K;", *loop, "}"]
-        lines += [rescan for _, rescan in rescans]
+        lines += after + rescans
         for step in p.reductions:
-            value, acc = f"opsdk_v_{step.name}", f"opsdk_a_{step.name}"
+            value = f"opsdk_v_{step.name}"
             if step.how == "sum":
-                lines.append(f"const T {value} = (T){acc};")
+                lines.append(f"const T {value} = opsdk_s_{step.name};")
             else:
-                lines.append(f"const T {value} = opsdk_n_{step.name} != opsdk_n_{step.name} ? (T)NAN : {acc};")
+                lines.append(f"const T {value} = opsdk_n_{step.name} != opsdk_n_{step.name} ? (T)NAN : "
+                             f"opsdk_a_{step.name};")
         return lines
 
     def _c_panel_pass(self, p, stash):
@@ -283,9 +306,13 @@ class Stage:
                 f"    const int64_t opsdk_blocks = (opsdk_inner + {LANES - 1}) / {LANES};\n"
                 "    for (int64_t opsdk_p = lo; opsdk_p < hi; opsdk_p++) {\n"
                 f"        const int64_t opsdk_ob = opsdk_p / opsdk_blocks, opsdk_c0 = (opsdk_p % opsdk_blocks) * {LANES};\n"
-                f"        const int64_t opsdk_w = opsdk_inner - opsdk_c0 < {LANES} ? opsdk_inner - opsdk_c0 : {LANES};\n"
+                f"        const int64_t opsdk_width = opsdk_inner - opsdk_c0 < {LANES} ? opsdk_inner - opsdk_c0 : {LANES};\n"
                 "        const int64_t o = opsdk_ob * K * opsdk_inner + opsdk_c0, opsdk_q = opsdk_ob * opsdk_inner + opsdk_c0;\n"
-                f"        (void)opsdk_q;\n{body}\n    }}\n}}")
+                # a full panel: loops over a constant count of lanes, whose arrays the compiler keeps in
+                # registers across the loop over K (a load and a store a vector and array less: the
+                # max pass of softmax along axis 0 went from 0.84x to 1.12x the hand-written panels)
+                f"        (void)opsdk_q;\n        if (opsdk_width == {LANES}) {{\n        const int64_t opsdk_w = {LANES};\n"
+                f"{body}\n        }} else {{\n        const int64_t opsdk_w = opsdk_width;\n{body}\n        }}\n    }}\n}}")
 
     def _statements(self, emit_pass, forms, layout=ROW, scalar=lambda text: text):
         """The statements of one row in order: each pass as ``emit_pass(pass, stash)`` writes it, each
@@ -508,14 +535,69 @@ _C_HEAD = f"""#include <math.h>
 #include <stdlib.h>
 #include "opsdk/elementwise.h"
 
-/* row parts of the per-feature sums (as opsdk.kernels.rows.code.parts): the sizes alone decide */
+/* row parts of the per-feature sums (as opsdk.kernels.rows.code.parts, but one below OPSDK_OMP_MIN
+ * elements, which run on one thread: no partials to clear and add up): the sizes alone decide */
 static inline int64_t opsdk_rows_parts(int64_t rows, int64_t K, int64_t F) {{
+    if (rows * K < OPSDK_OMP_MIN) return 1;
     int64_t parts = (rows + 31) / 32, cap = {PART_DOUBLES} / (F * (K > 0 ? K : 1));
     parts = parts < {PARTS} ? parts : {PARTS};
     parts = parts < cap ? parts : cap;
     return parts > 1 ? parts : 1;
 }}
+
+/* a row's reduction keeps OPSDK_ROW_LANES results, 64 bytes of T (element j in lane j % lanes),
+ * combined as a tree: halves, quarters, ... (vector instructions; the same order on any CPU) */
+#define OPSDK_ROW_LANES (64 / (int)sizeof(T))
 """
+_COMBINE = {"sum": "{a} + {b}", "max": "{b} > {a} ? {b} : {a}", "min": "{b} < {a} ? {b} : {a}"}
+
+
+def _lanes_tree(how, T, sfx, lanes):
+    """The C function combining ``lanes`` T's as a tree for a reduction ``how`` (opsdk_lanes_<how>_<sfx>):
+    lane k with lane k + half, then the halves' halves... With GCC's vector types (GCC, clang) the
+    levels of 16 bytes or more are vector instructions (the compiler vectorizes a tree written
+    with arrays only now and then: in a pass with two sums, never); other compilers, the same
+    order in scalars."""
+    size = 64 // lanes
+    scalar, source, width = [], "l", lanes
+    while width > 2:
+        width //= 2
+        both = _COMBINE[how].format(a=f"{source}[k]", b=f"{source}[k + {width}]")
+        scalar.append(f"    {T} h{width}[{width}]; for (int k = 0; k < {width}; k++) h{width}[k] = {both};")
+        source = f"h{width}"
+    scalar.append(f"    return {_COMBINE[how].format(a=f'{source}[0]', b=f'{source}[1]')};")
+    vector, source, width = [], None, lanes
+    while width * size > 16:
+        width //= 2
+        v, i, nbytes = f"opsdk_{sfx}x{width}", f"opsdk_i{8 * size}x{width}", width * size
+        low, high = ("l", f"l + {width}") if source is None else (f"&{source}", f"(const {T} *)&{source} + {width}")
+        vector.append(f"    {v} h{width}, u{width}; memcpy(&h{width}, {low}, {nbytes}); memcpy(&u{width}, {high}, {nbytes});")
+        if how == "sum":
+            vector.append(f"    h{width} = h{width} + u{width};")
+        else:  # the select of a > b (b < a for min): C has no ?: on vectors
+            cmp = f"u{width} > h{width}" if how == "max" else f"u{width} < h{width}"
+            vector.append(f"    {{ const {i} m = {cmp}; h{width} = ({v})(((({i})u{width}) & m) | ((({i})h{width}) & ~m)); }}")
+        source = f"h{width}"
+    elements = [f"{source}[{k}]" for k in range(width)]
+    while len(elements) > 1:  # the last levels in scalars: elements of the last vector
+        half = len(elements) // 2
+        both = [_COMBINE[how].format(a=elements[k], b=elements[k + half]) for k in range(half)]
+        if half == 1:
+            vector.append(f"    return {both[0]};")
+            break
+        vector.append(f"    const {T} " + ", ".join(f"g{half}_{k} = {e}" for k, e in enumerate(both)) + ";")
+        elements = [f"g{half}_{k}" for k in range(half)]
+    head = f"static inline OPSDK_ALWAYS_INLINE {T} opsdk_lanes_{how}_{sfx}(const {T} *l) {{\n"
+    return (f"#if defined(__GNUC__)\n{head}" + "\n".join(vector) + f"\n}}\n#else\n{head}" + "\n".join(scalar)
+            + "\n}\n#endif")
+
+
+_C_HEAD += ("#include <string.h>\n#if defined(__GNUC__)\n" + "".join(
+    f"typedef {T} opsdk_{sfx}x{w} __attribute__((vector_size({w * size})));\n"
+    f"typedef int{8 * size}_t opsdk_i{8 * size}x{w} __attribute__((vector_size({w * size})));\n"
+    for sfx, T, size in (("f32", "float", 4), ("f64", "double", 8)) for w in (64 // size // 2, 64 // size // 4))
+    + "#endif\n" + "\n".join(_lanes_tree(how, T, sfx, 64 // size)
+                               for sfx, T, size in (("f32", "float", 4), ("f64", "double", 8)) for how in _COMBINE) + "\n")
 
 
 def c_code(stages):
@@ -528,9 +610,11 @@ def c_code(stages):
         parts += [f"#define {name} {fns[index]}" for name, fns in used.items()]
         parts += [f"#define opsdk_row_{name} {ROW_LIBM[name][index]}" for name in scalar]
         parts.append(f"#define opsdk_exp_nonpositive {_EXP_NONPOSITIVE[index]}")
+        parts += [f"#define opsdk_lanes_{how} opsdk_lanes_{how}_{sfx}" for how in _COMBINE]
         for stage in stages:
             parts += [_exp_of_minus_abs(f) for f in stage.c_functions(sfx, T)]
-        parts += [f"#undef {name}" for name in (*used, *(f"opsdk_row_{n}" for n in scalar), "opsdk_exp_nonpositive")]
+        parts += [f"#undef {name}" for name in (*used, *(f"opsdk_row_{n}" for n in scalar), "opsdk_exp_nonpositive",
+                                                *(f"opsdk_lanes_{how}" for how in _COMBINE))]
         parts += ["#undef T", ""]
     return "\n".join(parts)
 

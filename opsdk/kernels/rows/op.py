@@ -31,32 +31,17 @@ import math
 
 import numpy
 
-from opsdk.autograd.grad_api import grad as grad_of
 from opsdk.autograd.grad_mode import is_grad_enabled
 from opsdk.errors import DTypeError, OpArgumentError, ShapeError
-from opsdk.kernels.elementwise import C_FLAGS, DTYPES
-from opsdk.kernels.elementwise.op import float_attrs, run_native
-from opsdk.kernels.kernel import Kernel
+from opsdk.kernels.elementwise import DTYPES
+from opsdk.kernels.elementwise.op import as_tuple, float_attrs, one_or_tuple, run_native, tensor_arrays
 from opsdk.kernels.rows.code import BLOCK, GROUP, Stage, c_code, cuda_code, parts
 from opsdk.kernels.rows.maths import RowMaths
 from opsdk.kernels.rows.statements import Program, check_names
-from opsdk.kernels.sources import SDK_INCLUDE_DIR, CSource, CudaSource
 from opsdk.functional.shape import broadcast_to, reshape
 from opsdk.kernels.tensors import array_of, tensor_of
+from opsdk.kernels.two_kernels import TwoKernelOp
 from opsdk.tensor import Tensor
-
-def _as_tuple(value):
-    return value if isinstance(value, tuple) else (value,)
-
-
-def _parameters(op, fn, what):
-    """(positional names after m, keyword-only names) of ``fn(m, ...)``."""
-    params = list(inspect.signature(fn).parameters.values())
-    if not params or params[0].kind not in (params[0].POSITIONAL_ONLY, params[0].POSITIONAL_OR_KEYWORD):
-        raise OpArgumentError(f"{op}: {what} must take m first; expected: {what}(m, x, ..., *, attrs); "
-                              f"got: {what}{inspect.signature(fn)}")
-    positional = tuple(p.name for p in params[1:] if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
-    return positional, tuple(p.name for p in params if p.kind is p.KEYWORD_ONLY)
 
 
 def _inner(a):
@@ -74,7 +59,7 @@ def _reader(name, fn):
     return read
 
 
-class Rows:
+class Rows(TwoKernelOp):
     """A rows op: its python maths, its two kernels, and the forward and backward of its Function.
 
     Args:
@@ -94,9 +79,7 @@ class Rows:
 
     def __init__(self, name, forward, backward, *, features=(), per_row=(), integers=(), outputs=("y",), saved=(),
                  axis=False, dtypes=DTYPES):
-        self.name, self.short_name = name, name.rsplit(".", 1)[-1]
-        self.forward_fn, self.backward_fn = forward, backward
-        self.inputs, self.attrs = _parameters(name, forward, "forward")
+        super().__init__(name, forward, backward)
         self.features, self.outputs, self.saved = tuple(features), tuple(outputs), tuple(saved)
         self.per_row, self.integers, self.axis = tuple(per_row), tuple(integers), bool(axis)
         if self.axis and self.features:
@@ -129,40 +112,27 @@ class Rows:
             return "feature" if x in self.features else "row" if x in self.per_row else "element"
         self.kind = {**{x: kind(x) for x in (*self.inputs, *self.outputs)},
                      **{f"d{y}": kind(y) for y in self.outputs}, **{s: "row" for s in self.saved}}
-        self.reads, self.backward_attrs = _parameters(name, backward, "backward")
-        bad = [r for r in self.reads if r not in self.kind]
+        bad, extra = self._backward_parameters(self.kind)
         if bad:
             raise OpArgumentError(f"{name}: backward reads arrays by name; expected: some of "
                                   f"{', '.join(self.kind)}; got: {', '.join(bad)}")
-        extra = [a for a in self.backward_attrs if a not in self.attrs]
         if extra:
             raise OpArgumentError(f"{name}: backward's keyword-only parameters must be attributes of forward; "
                                   f"expected: some of {', '.join(self.attrs) or 'none'}; got: {', '.join(extra)}")
         self.stages = None  # the C and CUDA stages, where c_bodies wrote them
         labels = {x: ("int64",) for x in self.inputs if x in self.integers}
-        self.forward_kernel = Kernel(f"{name}_forward", dtypes=dtypes, arg_dtypes=labels or None)
-        self.backward_kernel = Kernel(f"{name}_backward", dtypes=dtypes,
-                                      arg_dtypes={r: d for r, d in labels.items() if r in self.reads} or None)
-        self.forward_kernel.python(self._forward_python, self.inputs)
-        self.backward_kernel.python(self._backward_python, self.reads)
+        self._make_kernels(dtypes, labels or None, {r: d for r, d in labels.items() if r in self.reads} or None)
 
     def __repr__(self):
         return f"Rows({self.name!r}, inputs={self.inputs}, features={self.features})"
 
     @property
-    def kernels(self):
-        """The two Kernels, for ``register(..., kernels=op.kernels)``."""
-        return (self.forward_kernel, self.backward_kernel)
-
-    @property
     def reference(self):
         """``forward`` on Tensors, its outputs only: for ``register(..., reference=op.reference)``."""
         def reference(*inputs, **attrs):
-            outs = self._forward_tensors(inputs, self._attrs(attrs))
-            return outs[0] if len(outs) == 1 else tuple(outs)
+            return one_or_tuple(self._forward_tensors(inputs, self._attrs(attrs)))
 
-        reference.__name__ = reference.__qualname__ = f"{self.short_name}_reference"
-        return reference
+        return self._reference_named(reference)
 
     def _forward_tensors(self, inputs, attrs):
         """The outputs of ``forward`` on Tensors, shaped as the Function's (per-row inputs seen as
@@ -170,7 +140,7 @@ class Rows:
         lead = inputs[self.inputs.index(self._lead)]
         rows_shape = list(lead.shape[:-1])
         args = [reshape(t, [*rows_shape, 1]) if self.kind[x] == "row" else t for x, t in zip(self.inputs, inputs)]
-        outs = _as_tuple(self.forward_fn(RowMaths(lead), *args, **attrs))[:len(self.outputs)]
+        outs = as_tuple(self.forward_fn(RowMaths(lead), *args, **attrs))[:len(self.outputs)]
         return [reshape(broadcast_to(o, [*rows_shape, 1]), rows_shape) if self.kind[y] == "row" else o
                 for y, o in zip(self.outputs, outs)]
 
@@ -200,11 +170,8 @@ class Rows:
             Stage(self.short_name, "backward",
                   Program(self.name, "backward", backward, back_reads, self.backward_attrs, grads),
                   back_reads, grads, self.backward_attrs, integers, self.axis)]
-        # one source per language for both kernels: one compile, one module
-        c_source = CSource(code=c_code(stages), openmp=True, extra_compile_args=C_FLAGS, libraries=("m",),
-                           _depth=1) if c else None
-        cuda_source = CudaSource(code=cuda_code(self.short_name, stages), options=(f"-I{SDK_INCLUDE_DIR}",),
-                                 _depth=1) if cuda else None
+        c_source, cuda_source = self._sources(lambda: c_code(stages), lambda: cuda_code(self.short_name, stages),
+                                              c=c, cuda=cuda)
         for kernel, stage in zip(self.kernels, stages):
             layout = self._layout(stage)
             if c:
@@ -288,10 +255,10 @@ class Rows:
         outer, K, inner = lead.shape
         flat = [xp.moveaxis(a, 1, -1).reshape(-1, K) if self.kind[n] == "element" else
                 a.reshape(-1) if self.kind[n] == "row" else a for n, a in zip(names, arrays)]
-        results = _as_tuple(fn(*flat, **attrs))
+        results = as_tuple(fn(*flat, **attrs))
         back = [xp.ascontiguousarray(xp.moveaxis(r.reshape(outer, inner, K), -1, 1)) if k == "element" else
                 r.reshape(outer, inner) for r, k in zip(results, kinds)]
-        return tuple(back) if len(back) > 1 else back[0]
+        return one_or_tuple(back)
 
     def _forward_python(self, /, *arrays, **attrs):
         kinds = [self.kind[y] for y in self.outputs] + ["row"] * len(self.saved)
@@ -304,21 +271,21 @@ class Rows:
     def _forward_rows(self, /, *arrays, **attrs):
         lead = arrays[self.inputs.index(self._lead)]
         given = self._python_arrays(self.inputs, arrays)
-        results = _as_tuple(self.forward_fn(RowMaths(lead), *given, **attrs))
+        results = as_tuple(self.forward_fn(RowMaths(lead), *given, **attrs))
         xp = RowMaths(lead).xp
         n = len(self.outputs)
         out = [self._shaped(xp, a, self.kind[y], lead, lead.dtype) for a, y in zip(results, self.outputs)]
         # saved values keep the precision computed in (float32 for float16): backward reads them
         out += [self._shaped(xp, a, "row", lead, given[self.inputs.index(self._lead)].dtype) for a in results[n:]]
         out = [o.copy() if any(o is a for a in arrays) else o for o in out]
-        return tuple(out) if len(out) > 1 else out[0]
+        return one_or_tuple(out)
 
     def _backward_rows(self, /, *arrays, **attrs):
         lead = next(a for r, a in zip(self.reads, arrays) if self.kind[r] == "element" and r not in self.integers)
-        grads = _as_tuple(self.backward_fn(RowMaths(lead), *self._python_arrays(self.reads, arrays), **attrs))
+        grads = as_tuple(self.backward_fn(RowMaths(lead), *self._python_arrays(self.reads, arrays), **attrs))
         xp = RowMaths(lead).xp
         out = [self._shaped(xp, g, self.kind[x], lead, lead.dtype) for g, x in zip(grads, self.floats)]
-        return tuple(out) if len(out) > 1 else out[0]
+        return one_or_tuple(out)
 
     @property
     def _lead(self):
@@ -339,13 +306,13 @@ class Rows:
         K = shape[-1]
         rows = math.prod(shape[:-1])
         flat = [self._flat(x, a, rows, K) for x, a in arrays.items()]
-        results = _as_tuple(run_native(self.forward_kernel, flat, attrs))
+        results = as_tuple(run_native(self.forward_kernel, flat, attrs))
         outs = [tensor_of(a.reshape(shape if self.kind[y] == "element" else shape[:-1]))
                 for y, a in zip(self.outputs, results)]
         ctx.rows_saved = dict(zip(self.saved, results[len(self.outputs):]))
         ctx.rows_attrs, ctx.rows_shape = attrs, shape
-        ctx.save_for_backward(*inputs, *(o for y, o in zip(self.outputs, outs) if y in self.reads))
-        return outs[0] if len(outs) == 1 else tuple(outs)
+        self._keep(ctx, inputs, outs)
+        return one_or_tuple(outs)
 
     def _flat(self, name, array, rows, K):
         """An array as the kernels take it: [rows, K] per element, [rows] per row, [K] per feature."""
@@ -356,24 +323,21 @@ class Rows:
         """The backward of the op's Function: ``d<input>`` for every input, None for an integer one
         (the backward kernel, or ``forward`` differentiated on Tensors when the gradient must itself
         be differentiable)."""
-        saved = ctx.saved_tensor()
-        inputs = saved[:len(self.inputs)]
+        inputs, read_outputs = self._kept(ctx)
         if is_grad_enabled():
             return self._backward_tensors(inputs, douts, ctx.rows_attrs)
         shape = ctx.rows_shape
         rows, K = math.prod(shape[:-1]), shape[-1]
         lead = array_of(inputs[self.inputs.index(self._lead)])
         xp = RowMaths(lead).xp
-        named = {**dict(zip(self.inputs, map(array_of, inputs))),
-                 **dict(zip([y for y in self.outputs if y in self.reads], map(array_of, saved[len(self.inputs):]))),
-                 **ctx.rows_saved}
+        named = {**dict(zip(self.inputs, map(array_of, inputs))), **read_outputs, **ctx.rows_saved}
         for y, d in zip(self.outputs, douts):
             want = shape if self.kind[y] == "element" else shape[:-1]
             named[f"d{y}"] = xp.zeros(want, lead.dtype) if d is None else \
                 xp.broadcast_to(array_of(d).astype(lead.dtype, copy=False), want)
         flat = [self._flat(r, named[r], rows, K) for r in self.reads]
-        grads = iter(_as_tuple(run_native(self.backward_kernel, flat,
-                                          {a: ctx.rows_attrs[a] for a in self.backward_attrs})))
+        grads = iter(as_tuple(run_native(self.backward_kernel, flat,
+                                         {a: ctx.rows_attrs[a] for a in self.backward_attrs})))
         out = []
         for x in self.inputs:
             if x in self.integers:
@@ -381,35 +345,23 @@ class Rows:
                 continue
             g = next(grads)
             out.append(tensor_of(g.reshape({"element": shape, "row": shape[:-1]}.get(self.kind[x], g.shape))))
-        return out[0] if len(out) == 1 else tuple(out)
+        return one_or_tuple(out)
 
     def _backward_tensors(self, inputs, douts, attrs):
         """The gradients as opsdk ops (recorded, so differentiable again): forward on Tensors, differentiated."""
         wanted = [i for i, (x, t) in enumerate(zip(self.inputs, inputs))
                   if x not in self.integers and not t.stop_gradient]
-        outs = self._forward_tensors(inputs, attrs)
-        terms = [(o * d).sum() for o, d in zip(outs, douts) if d is not None]
-        total = terms[0]
-        for term in terms[1:]:
-            total = total + term
-        found = grad_of(total, [inputs[i] for i in wanted], create_graph=True, allow_unused=True)
+        found = self._differentiated(self._forward_tensors(inputs, attrs), douts, [inputs[i] for i in wanted])
         grads = [None] * len(inputs)
         for i, g in zip(wanted, found):
             grads[i] = g if g is not None else inputs[i] * 0.0
-        return grads[0] if len(grads) == 1 else tuple(grads)
+        return one_or_tuple(grads)
 
     def _arrays(self, inputs):
         """The inputs' arrays by name, checked: Tensors, floating point (integer ones int64), one
         dtype, ``[..., K]``, ``[K]`` per feature and ``[...]`` per row."""
-        if len(inputs) != len(self.inputs):
-            raise OpArgumentError(f"{self.name}: takes {len(self.inputs)} tensor(s) "
-                                  f"({', '.join(self.inputs)}); got: {len(inputs)}")
-        arrays = {}
-        for name, t in zip(self.inputs, inputs):
-            if not isinstance(t, Tensor):
-                raise OpArgumentError(f"{self.name}: argument '{name}' must be a Tensor; expected: "
-                                      f"opsdk.Tensor; got: {type(t).__name__}")
-            arrays[name] = array = array_of(t)
+        arrays = dict(zip(self.inputs, tensor_arrays(self.name, self.inputs, inputs)))
+        for name, array in arrays.items():
             if name in self.integers:
                 if array.dtype.kind not in "iu":
                     raise DTypeError(f"{self.name}: argument '{name}' must be an integer tensor; expected: "

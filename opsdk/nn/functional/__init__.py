@@ -7,15 +7,26 @@ from .activation_extra import (celu, elu, glu, hardshrink, hardsigmoid, hardswis
                                log_sigmoid, logsigmoid, mish, prelu, relu6, selu, softplus,
                                softshrink, softsign, tanhshrink, thresholded_relu)
 from .common import dropout, linear
+from .common_extra import bilinear, maxout
+from .dropout_extra import *  # noqa: F401,F403  (channel and alpha dropout, rrelu, gumbel)
+from .dropout_extra import __all__ as _DROPOUT_EXTRA
 from .conv import avg_pool2d, batch_norm, conv1d, conv2d, max_pool2d
+from .conv_extra import (avg_pool3d, conv1d_transpose, conv2d_transpose, conv3d, fold,
+                         lp_pool1d, lp_pool2d, max_pool3d, unfold)
 from .input import embedding, embedding_renorm_  # noqa: F401 (Paddle has it here, outside __all__)
 from .loss import cross_entropy, mse_loss
+from .loss_metric import *  # noqa: F401,F403  (margin, embedding, likelihood losses)
+from .loss_metric import __all__ as _LOSS_METRIC
+from .loss_adaptive import adaptive_log_softmax_with_loss, hsigmoid_loss
+from .loss_sequence import ctc_loss, rnnt_loss
 from .loss_extra import (binary_cross_entropy, binary_cross_entropy_with_logits, kl_div,
                          l1_loss, label_smooth, nll_loss, smooth_l1_loss,
                          softmax_with_cross_entropy, square_error_cost)
-from .norm import cosine_similarity, group_norm, instance_norm, layer_norm, normalize
+from .norm import (cosine_similarity, group_norm, instance_norm, layer_norm,
+                   local_response_norm, normalize, rms_norm)
 from .padding import pad, zeropad2d
 from .resample import interpolate, upsample
+from .vision import channel_shuffle, pixel_shuffle, pixel_unshuffle, temporal_shift
 from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d,
                       adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool3d, avg_pool1d,
                       max_pool1d)
@@ -32,7 +43,13 @@ __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "so
            "max_pool2d", "avg_pool2d", "batch_norm", "max_pool1d", "avg_pool1d",
            "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
            "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "group_norm",
-           "instance_norm", "pad", "zeropad2d", "interpolate", "upsample"]
+           "instance_norm", "pad", "zeropad2d", "interpolate", "upsample", *_LOSS_METRIC,
+           "bilinear", "maxout", *_DROPOUT_EXTRA, "unfold", "fold", "conv1d_transpose",
+           "conv2d_transpose", "rms_norm", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle",
+           "ctc_loss", "adaptive_log_softmax_with_loss", "hsigmoid_loss",
+           "rnnt_loss", "local_response_norm", "lp_pool1d",
+           "lp_pool2d", "temporal_shift", "max_pool3d", "avg_pool3d",
+           "conv3d"]
 
 
 def _in_place(fn, name):

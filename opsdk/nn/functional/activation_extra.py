@@ -113,6 +113,11 @@ def prelu(x, weight, data_format="NCHW", name=None):
     if w.size > 1 and x.ndim > 1:
         shape = [1] * x.ndim
         axis = 1 if data_format[1] == "C" else x.ndim - 1
+        if w.size != x.shape[axis]:
+            from ...errors import AssertedShapeError
+            # Paddle asserts the weight has 1 element or one per channel
+            raise AssertedShapeError(f"prelu: argument 'weight' must have 1 element or one per "
+                                     f"channel; expected: {x.shape[axis]}; got: {w.size}")
         shape[axis] = w.size
         w = reshape(w, shape)
     return where(x > 0, x, x * w)

@@ -34,12 +34,21 @@ def linear(x, weight, bias=None, name=None):
         return autocast_linear(x, w, b)
     same_dtype("linear", x=x, weight=w, bias=b)
     xd, wd = x.array, w.array
+    if wd.ndim == 1 and xd.ndim and xd.shape[-1] == wd.shape[0]:
+        # a 1-D weight is one output feature dropped, as Paddle's matmul makes it
+        from ...functional.linalg import matmul
+        out = matmul(x, w)
+        return out if b is None else out + b
     if wd.ndim != 2 or xd.ndim == 0 or xd.shape[-1] != wd.shape[0]:
         raise ShapeError(f"linear: expected: x [..., {wd.shape[0] if wd.ndim == 2 else 'in'}] "
                          f"and weight [in, out]; got: x {list(xd.shape)}, weight "
                          f"{list(wd.shape)}")
     out = xd @ wd
     if b is not None:
+        if b.array.shape not in ((wd.shape[1],), (1,), ()):
+            # Paddle: "Broadcast dimension mismatch", a ValueError
+            raise ShapeError(f"linear: argument 'bias' must have shape [{wd.shape[1]}] (one per "
+                             f"output feature); got: {list(b.array.shape)}")
         out += b.array
     # the row count spelled out: -1 cannot be inferred when a size is 0 (Linear(3, 0))
     rows = int(np.prod(xd.shape[:-1], dtype=np.int64))

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from ...autograd.grad_mode import no_grad
-from ...errors import OpArgumentError, ShapeError
+from ...errors import AssertedShapeError, OpArgumentError, ShapeError
 from ...functional.creation import full
 from ...functional.linalg import matmul
 from ...functional.reduction import max as _max, mean, sum as _sum
@@ -55,6 +55,23 @@ def _padding(padding, size, kernel, stride, dilation, op):
     raise OpArgumentError(f"{op}: argument 'padding' must have {n} or {2 * n} entries; got: {p}")
 
 
+def conv_operands(x, weight, data_format, op, weight_layout):
+    """x (as NCHW) and weight of a 2-D convolution, both float and 4-D."""
+    x = _nchw(float_arg(x, op, "x"), data_format, op)
+    weight = float_arg(weight, op, "weight")
+    if x.ndim != 4 or weight.ndim != 4:
+        raise ShapeError(f"{op}: expected: x [N, C, H, W] and weight {weight_layout}; got: "
+                         f"{list(x.shape)} and {list(weight.shape)}")
+    return x, weight
+
+
+def same_undilated(padding, dilation):
+    """Paddle's convolutions ignore the dilation under padding='SAME' (they set it to 1)."""
+    if isinstance(padding, str) and padding.upper() == "SAME":
+        return [1] * len(dilation)
+    return dilation
+
+
 def _pad(x, pads, value):
     """x [N, C, H, W] with constant borders (concat, so gradients flow to x only)."""
     for axis, (before, after) in zip((2, 3), pads):
@@ -69,6 +86,10 @@ def _pad(x, pads, value):
 
 def _windows(x, kernel, stride, dilation, pads, value, op):
     """(windows [N, C, KH*KW, Ho, Wo], (Ho, Wo)) of x [N, C, H, W] after padding."""
+    for arg, pair in (("kernel_size", kernel), ("stride", stride), ("dilation", dilation)):
+        if any(v <= 0 for v in pair):
+            # Paddle: "should be larger than 0" (a ValueError), not a division by zero
+            raise OpArgumentError(f"{op}: argument '{arg}' must be positive; got: {list(pair)}")
     x = _pad(x, pads, value)
     h, w = x.shape[2], x.shape[3]
     (kh, kw), (sh, sw), (dh, dw) = kernel, stride, dilation
@@ -109,17 +130,14 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
         [[[[4.0, 4.0], [4.0, 4.0]]]]
     """
     op = "conv2d"
-    x = _nchw(float_arg(x, op, "x"), data_format, op)
-    weight = float_arg(weight, op, "weight")
-    if x.ndim != 4 or weight.ndim != 4:
-        raise ShapeError(f"{op}: expected: x [N, C, H, W] and weight [O, C/groups, KH, KW]; "
-                         f"got: {list(x.shape)} and {list(weight.shape)}")
+    x, weight = conv_operands(x, weight, data_format, op, "[O, C/groups, KH, KW]")
     n, c = x.shape[0], x.shape[1]
     o, cg, kh, kw = weight.shape
     if groups < 1 or c % groups or o % groups or cg != c // groups:
         raise ShapeError(f"{op}: x has {c} channels, weight {list(weight.shape)} with groups={groups};"
                          f" expected: weight.shape[1] == channels / groups, both divisible")
     stride, dilation = _pair(stride, 2, op, "stride"), _pair(dilation, 2, op, "dilation")
+    dilation = same_undilated(padding, dilation)
     pads = _padding(padding, x.shape[2:], [kh, kw], stride, dilation, op)
     win, (ho, wo) = _windows(x, [kh, kw], stride, dilation, pads, 0.0, op)
     cols = reshape(win, [n, groups, cg * kh * kw, ho * wo])
@@ -231,7 +249,9 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     channels_last = data_format in ("NHWC", "NLC", "NDHWC")
     axis = x.ndim - 1 if channels_last else 1
     if x.ndim < 2:
-        raise ShapeError(f"{op}: expected: x with a batch and a channel axis; got: {list(x.shape)}")
+        # Paddle asserts "input dim must be larger than 1"
+        raise AssertedShapeError(f"{op}: expected: x with a batch and a channel axis; got: "
+                                 f"{list(x.shape)}")
     shape = [1] * x.ndim
     shape[axis] = x.shape[axis]
     others = [a for a in range(x.ndim) if a != axis]

@@ -9,8 +9,9 @@ from types import SimpleNamespace
 
 from ...amp.state import keep_float32
 from ...autograd.record import record
-from ...errors import DTypeError, OpArgumentError, ShapeError
+from ...errors import DTypeError, IndexOutOfRangeError, OpArgumentError, ShapeError
 from ...functional import maths
+from ...functional.operands import check_broadcast
 from ...functional.reduction import sum as _sum
 from ...functional.shape import moveaxis, reshape
 from ...tensor import _wrap
@@ -48,6 +49,9 @@ class _Targets:
             self.matrix = np.moveaxis(ld, ax, -1).reshape(m, c).astype(dtype, copy=False)
             self.squeeze = False
         else:
+            if ld.dtype.kind == "f":
+                # Paddle 3.3.1 takes float hard labels, truncated to class indices (1.7 is 1)
+                ld = ld.astype(np.int64)
             if ld.dtype.kind not in "iu":
                 raise DTypeError(f"cross_entropy: hard labels must be integer class indices; "
                                  f"got: {ld.dtype} (pass soft_label=True for probabilities)")
@@ -65,8 +69,10 @@ class _Targets:
             valid = y != ignore_index
             bad = valid & ((y < 0) | (y >= c))
             if bad.any():
-                raise OpArgumentError(f"cross_entropy: labels must lie in [0, {c}) or equal "
-                                      f"ignore_index={ignore_index}; got: {int(y[bad][0])}")
+                # Paddle: "(OutOfRange) label value should less than ...", an IndexError
+                raise IndexOutOfRangeError(f"cross_entropy: labels must lie in [0, {c}) or "
+                                           f"equal ignore_index={ignore_index}; got: "
+                                           f"{int(y[bad][0])}")
             self.valid = valid
             self.index = np.where(valid, y, 0)
         if label_smoothing:
@@ -229,9 +235,18 @@ def mse_loss(input, label, reduction="mean", name=None):
         5.0
     """
     _check_reduction(reduction, "mse_loss")
+    xi, yi = tensor_arg(input, "mse_loss", "input"), tensor_arg(label, "mse_loss", "label")
+    if xi.array.dtype.kind in "iu" and xi.array.dtype == yi.array.dtype:
+        # Paddle 3.3.1 computes an integer mse_loss in the integers (its mean truncates)
+        from ...functional.reduction import mean as _mean
+        check_broadcast("mse_loss", xi.array, yi.array)
+        d = xi - yi
+        sq = d * d
+        return sq if reduction == "none" else _sum(sq) if reduction == "sum" else _mean(sq)
     x = keep_float32(float_arg(input, "mse_loss", "input"), "mse_loss")
     y = keep_float32(float_arg(label, "mse_loss", "label"), "mse_loss")
     xd, yd = x.array, y.array
+    check_broadcast("mse_loss", xd, yd)
     diff = xd - yd
     sq = diff * diff
     if reduction == "none":

@@ -1,5 +1,7 @@
-"""layer_norm, group_norm, instance_norm and normalize, composed of differentiable opsdk ops
-(so every order of gradient works)."""
+"""layer_norm, group_norm, instance_norm, rms_norm, local_response_norm and normalize,
+composed of differentiable opsdk ops (so every order of gradient works)."""
+import numpy as np
+
 from ...autograd.record import output_read_by_backward
 from ...errors import OpArgumentError, ShapeError
 from ...functional.elementwise import clip, rsqrt
@@ -54,7 +56,10 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-5, name=N
 
 def normalize(x, p=2, axis=1, epsilon=1e-12, name=None):
     """x / max(||x||_p along axis, epsilon)."""
-    x = float_arg(x, "normalize")
+    from ...functional.op_args import vector_arg
+    # of a 0-d tensor Paddle 3.3.1 returns garbage (normalize(0.5) is 5e11) or, with axis=-1,
+    # ends the process (SIGSEGV): opsdk refuses it
+    x = vector_arg(float_arg(x, "normalize"), "normalize")
     return x / clip(norm(x, p=p, axis=axis, keepdim=True), min=epsilon)
 
 
@@ -171,3 +176,76 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
 
 
 __all__ += ["group_norm", "instance_norm"]
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=1e-5, name=None):
+    """Root-mean-square normalization over the trailing dims given by normalized_shape:
+    out = input * invvar * weight, invvar = 1 / sqrt(mean(input^2) + eps) per row.
+
+    Returns (out, invvar), invvar shaped like input without the normalized dims, as Paddle's
+    rms_norm (whose kernel Paddle 3.3.1 registers for CUDA only). weight has normalized_shape's
+    shape (or is 1-D with as many elements).
+
+    Example:
+        >>> out, invvar = F.rms_norm(opsdk.to_tensor([[3.0, 4.0]]), [2], eps=0.0)
+        >>> [round(v, 4) for v in out.numpy()[0].tolist()], invvar.shape
+        ([0.8485, 1.1314], paddle.Size([1]))
+    """
+    x = float_arg(input, "rms_norm", "input")
+    shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    k = len(shape)
+    if k == 0 or list(x.shape[x.ndim - k:]) != shape:
+        raise ShapeError(f"rms_norm: the last dims of input must be normalized_shape; expected: "
+                         f"[..., {', '.join(map(str, shape))}]; got: {list(x.shape)}")
+    axes = list(range(x.ndim - k, x.ndim))
+    inv = rsqrt(mean(x * x, axis=axes, keepdim=True) + eps)
+    out = x * inv
+    if weight is not None:
+        w = float_arg(weight, "rms_norm", "weight")
+        if w.size != int(np.prod(shape)) or (w.ndim != 1 and list(w.shape) != shape):
+            raise ShapeError(f"rms_norm: weight must have normalized_shape {shape} (or be 1-D "
+                             f"with as many elements); got: {list(w.shape)}")
+        out = out * reshape(w, shape)
+    return out, reshape(inv, list(x.shape[:x.ndim - k]))
+
+
+__all__ += ["rms_norm"]
+
+
+def local_response_norm(x, size, alpha=1e-4, beta=0.75, k=1.0, data_format="NCHW", name=None):
+    """x / (k + alpha * mean of x^2 over `size` neighbouring channels)^beta (AlexNet's
+    normalization, as Paddle: channels c - size // 2 .. c + (size - 1) // 2, missing ones
+    counting as 0, the mean always over `size`).
+
+    Example:
+        >>> F.local_response_norm(opsdk.ones([1, 3, 2, 2]), size=3).shape
+        paddle.Size([1, 3, 2, 2])
+    """
+    from ...functional.creation import zeros
+    from ...functional.shape import concat
+    op = "local_response_norm"
+    formats = ("NCL", "NLC", "NCHW", "NHWC", "NCDHW", "NDHWC")
+    if data_format not in formats:
+        raise OpArgumentError(f"{op}: data_format must be one of {list(formats)}; got: "
+                              f"{data_format!r}")
+    x = float_arg(x, op)
+    if x.ndim < 3:
+        raise ShapeError(f"{op}: expected an input of 3 or more dimensions; got: {x.ndim}-D")
+    if any(s <= 0 for s in x.shape[1:]):
+        raise ShapeError(f"{op}: every axis but the first must be non-empty; got: "
+                         f"{list(x.shape)}")
+    axis = x.ndim - 1 if data_format[-1] == "C" else 1
+    sq = moveaxis(x * x, axis, -1)
+    c = sq.shape[-1]
+    before, after = size // 2, (size - 1) // 2
+    parts = [zeros(list(sq.shape[:-1]) + [n], dtype=x.dtype) for n in (before, after)]
+    padded = concat([p for p in (parts[0], sq, parts[1]) if p.shape[-1]], axis=-1)
+    window = None
+    for i in range(size):
+        part = padded[..., i:i + c]
+        window = part if window is None else window + part
+    div = moveaxis(window / size * alpha + k, -1, axis) ** beta
+    return x / div
+
+
+__all__ += ["local_response_norm"]

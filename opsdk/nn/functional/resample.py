@@ -21,7 +21,7 @@ import inspect
 
 import numpy as np
 
-from ...errors import ArgumentTypeError, OpArgumentError, UnsupportedError
+from ...errors import ArgumentTypeError, LayerArgumentError, OpArgumentError, UnsupportedError
 from ...functional.indexing import index_select
 from ...functional.shape import transpose
 from ...tensor import Tensor, _wrap
@@ -114,7 +114,8 @@ def _sizes(x, spatial, size, scale_factor, recompute_scale_factor, op):
             raise OpArgumentError(f"{op}: size must have {len(spatial)} entries for a "
                                   f"{x.ndim}-D x; got: {list(size)}")
         if any(s <= 0 for s in sizes):
-            raise OpArgumentError(f"{op}: every output size must be > 0; got: {sizes}")
+            # Paddle asserts "Each dimension size given in out_shape must be greater than 0"
+            raise LayerArgumentError(f"{op}: every output size must be > 0; got: {sizes}")
         return sizes, [None] * len(spatial)
     if isinstance(scale_factor, Tensor):
         scale_factor = scale_factor.tolist()

@@ -11,8 +11,8 @@ import numpy
 from ...autograd import grad_mode as _grad_mode
 from ...autograd.function import PyLayer
 from ...errors import DTypeError
+from ...functional.casting import float_arg
 from ...functional.elementwise import exp
-from ...tensor import tensor_arg as to_tensor_arg
 from ...kernels import CSource, CudaSource, Kernel, c_pointer, launch_1d
 from ...tensor import _wrap
 from ...kernels.cody_erf import erf as cody_erf
@@ -101,7 +101,8 @@ def erf(x, name=None):
     CPU and the CUDA kernel on a GPU where they can run, else the python one.
 
     Args:
-        x: a float Tensor (float16, float32 or float64); arrays and numbers become one.
+        x: a float Tensor (float16, float32 or float64); arrays, numbers and integer tensors
+            become one (a bool tensor is an error, as in Paddle).
         name: ignored (Paddle compatibility).
 
     Returns:
@@ -111,7 +112,8 @@ def erf(x, name=None):
         >>> opsdk.erf(opsdk.to_tensor([0.0, 1.0], dtype="float64")).numpy()
         array([0.        , 0.84270079])
     """
-    x = to_tensor_arg(x, "erf", "x")
+    # an integer tensor becomes the default float and a bool one is refused, as in Paddle
+    x = float_arg(x, "erf")
     if not (x._req and _grad_mode._state.enabled):
         # nothing to record: skip the Function's bookkeeping (about 5 us a call)
         return _wrap(erf_array(x.array))

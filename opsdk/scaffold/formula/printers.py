@@ -89,7 +89,8 @@ def _printer_classes():
             return self.names.get(expr.name, expr.name)
 
         def _call(self, name, *args):
-            raise NotImplementedError
+            raise NotImplementedError(f"{type(self).__name__} writes no function calls: each printer of a "
+                                      f"formula (python, C body) defines _call; got: {name}")
 
         def _print_Function(self, expr):
             return self._call(function_name(expr), *(self._print(a) for a in expr.args))

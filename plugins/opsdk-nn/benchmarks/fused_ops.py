@@ -30,7 +30,8 @@ softmax.py, norms.py, cross_entropy.py) next to the hand-written ones the pack h
 (csrc/softmax.c, norms.c, cross_entropy.c at ``--rows-baseline``), forward and backward apart,
 on [n / 1000, 1000] (the OpenMP team), on [8, 1000] (in cache, one thread: the arithmetic) and
 on [1000, 64] (one thread: what each row costs besides its elements); then softmax and
-log_softmax along another axis than the last, in place.
+log_softmax along another axis than the last, in place. ``--before REV`` adds, to these too, the
+functions the SDK wrote from the same statements at REV, taking turns with today's.
 """
 import argparse
 import glob
@@ -170,9 +171,10 @@ def old_row_kernels(rev):
     return {file: _old_build(folder, file, cdef, f"nn_bench.old_{stems[file]}") for file, cdef in _OLD_ROW_CDEF.items()}
 
 
-def row_cases(rows, K, old):
-    """(op, stage, new call, old call or None) of every row op's forward and backward C function,
-    float32, on preallocated [rows, K] arrays (the pointers made once: the calls alone are timed)."""
+def row_cases(rows, K, old, before=None):
+    """(op, stage, new call, old call or None, before call or None) of every row op's forward and
+    backward C function, float32, on preallocated [rows, K] arrays (the pointers made once: the
+    calls alone are timed); ``before``: sdk_rows' modules, the same functions at another revision."""
     rng = numpy.random.default_rng(2)
     x, dy = (rng.standard_normal((rows, K)).astype(numpy.float32) for _ in range(2))
     w, b = rng.uniform(0.5, 1.5, K).astype(numpy.float32), rng.uniform(-0.5, 0.5, K).astype(numpy.float32)
@@ -232,20 +234,24 @@ def row_cases(rows, K, old):
         ("cross_entropy", "backward"): ("cross_entropy.c", lambda L, q: L.nn_cross_entropy_bwd_f32(
             q["x"], q["label"], q["rowmax"], q["logsum"], q["g"], 1, q["dx"], rows, K, -100)),
     }
+    befores = {name: (m.lib, pointers(m.ffi)) for name, m in before.items()} if before else {}
     found = []
     for op, stage, call in calls:  # (each call keeps the arrays its pointers point into alive)
         new_fn = (lambda c=call, L=new[op][0], q=p[op], keep=arrays: c(L, q))
-        old_fn = None
+        old_fn = before_fn = None
         if olds:
             file, old_call = old_calls[(op, stage)]
             old_fn = (lambda c=old_call, L=olds[file][0], q=olds[file][1], keep=arrays: c(L, q))
-        found.append((op, stage, new_fn, old_fn))
+        if befores:
+            before_fn = (lambda c=call, L=befores[op][0], q=befores[op][1], keep=arrays: c(L, q))
+        found.append((op, stage, new_fn, old_fn, before_fn))
     return found
 
 
-def axis_rows(repeat, old):
-    """(case, stage, new ms, old ms or None) of softmax and log_softmax along another axis than the
-    last, [outer, n, inner] in place: the SDK's panels of rows vs the hand-written column kernels."""
+def axis_rows(repeat, old, before=None):
+    """(case, stage, new ms, old ms or None, before ms or None) of softmax and log_softmax along
+    another axis than the last, [outer, n, inner] in place: the SDK's panels of rows vs the
+    hand-written column kernels (and the SDK's at another revision: sdk_rows' modules)."""
     rng = numpy.random.default_rng(3)
     found = []
     for label, (outer, n, inner) in (("[1000, 10000] axis 0", (1, 1000, 10000)),
@@ -253,10 +259,13 @@ def axis_rows(repeat, old):
         x, dy = (rng.standard_normal((outer, n, inner)).astype(numpy.float32) for _ in range(2))
         y, dx = numpy.empty_like(x), numpy.empty_like(x)
         for op, log in ((SOFTMAX, 0), (LOG_SOFTMAX, 1)):
-            lib, ffi = op.forward_kernel.build_c()
-            q = {k: ffi.cast("float *", a.ctypes.data) for k, a in (("x", x), ("dy", dy), ("y", y), ("dx", dx))}
-            new = {"forward": lambda L=lib, q=q, f=f"{op.short_name}_forward_f32": getattr(L, f)(q["x"], q["y"], outer, n, inner),
-                   "backward": lambda L=lib, q=q, f=f"{op.short_name}_backward_f32": getattr(L, f)(q["y"], q["dy"], q["dx"], outer, n, inner)}
+            def sdk(lib, ffi, name=op.short_name):
+                q = {k: ffi.cast("float *", a.ctypes.data) for k, a in (("x", x), ("dy", dy), ("y", y), ("dx", dx))}
+                return {"forward": lambda: getattr(lib, f"{name}_forward_f32")(q["x"], q["y"], outer, n, inner),
+                        "backward": lambda: getattr(lib, f"{name}_backward_f32")(q["y"], q["dy"], q["dx"], outer, n,
+                                                                                  inner)}
+            new = sdk(*op.forward_kernel.build_c())
+            befores = sdk(before[op.short_name].lib, before[op.short_name].ffi) if before else {}
             olds = {}
             if old is not None:
                 olib, offi = old["softmax.c"]
@@ -264,18 +273,20 @@ def axis_rows(repeat, old):
                 olds = {"forward": lambda L=olib, q=oq, g=log: L.nn_softmax_fwd_f32(q["x"], q["y"], outer, n, inner, g),
                         "backward": lambda L=olib, q=oq, g=log: L.nn_softmax_bwd_f32(q["y"], q["dy"], q["dx"], outer, n, inner, g)}
             for stage in ("forward", "backward"):
-                fns = [new[stage]] + ([olds[stage]] if olds else [])
+                fns = [new[stage]] + ([olds[stage]] if olds else []) + ([befores[stage]] if befores else [])
                 best = interleaved_ms(fns, repeat)
-                found.append((f"{op.short_name} {label}", stage, best[0], best[1] if olds else None))
+                found.append((f"{op.short_name} {label}", stage, best[0], best[1] if olds else None,
+                              best[-1] if befores else None))
     return found
 
 
-def row_loop_rows(rows, K, repeat, old):
-    """(op, stage, new ms, old ms or None) of every row op's C functions, taking turns."""
+def row_loop_rows(rows, K, repeat, old, before=None):
+    """(op, stage, new ms, old ms or None, before ms or None) of every row op's C functions, taking turns."""
     found = []
-    for op, stage, new_fn, old_fn in row_cases(rows, K, old):
-        best = interleaved_ms([new_fn, old_fn] if old_fn else [new_fn], repeat)
-        found.append((op, stage, best[0], best[1] if old_fn else None))
+    for op, stage, new_fn, old_fn, before_fn in row_cases(rows, K, old, before):
+        fns = [new_fn] + ([old_fn] if old_fn else []) + ([before_fn] if before_fn else [])
+        best = interleaved_ms(fns, repeat)
+        found.append((op, stage, best[0], best[1] if old_fn else None, best[-1] if before_fn else None))
     return found
 
 
@@ -283,11 +294,29 @@ def sdk_loops(rev):
     """The activation loops as the SDK and the pack at git revision ``rev`` wrote them from the C
     bodies, built in a child process on that revision's tree (with a kernel cache of its own) and
     loaded here: {act: module (its lib and ffi)}; None where git or the revision is not there."""
+    return _sdk_built(rev, "from opsdk_nn.kernels.activations import OPS\n"
+                           "ops = {act: op.value_kernel for act, op in OPS.items()}\n")
+
+
+def sdk_rows(rev):
+    """The row ops' C functions as the SDK wrote them from the same statements at git revision
+    ``rev`` (as sdk_loops): {op's short name: module}; None where git or the revision is not there."""
+    return _sdk_built(rev, "from opsdk_nn.kernels.softmax import SOFTMAX, LOG_SOFTMAX\n"
+                           "from opsdk_nn.kernels.norms import LAYER_NORM, RMS_NORM\n"
+                           "from opsdk_nn.kernels.cross_entropy import CROSS_ENTROPY\n"
+                           "ops = {op.short_name: op.forward_kernel\n"
+                           "       for op in (SOFTMAX, LOG_SOFTMAX, LAYER_NORM, RMS_NORM, CROSS_ENTROPY)}\n")
+
+
+def _sdk_built(rev, ops):
+    """The C builds of the kernels ``ops`` (Python that sets ``ops``: {key: Kernel}) at git revision
+    ``rev``, built in a child process on that revision's tree (with a kernel cache of its own) and
+    loaded here: {key: module (its lib and ffi)}; None where git or the revision is not there."""
     root = os.path.dirname(os.path.dirname(os.path.dirname(_HERE)))
-    folder = tempfile.mkdtemp(prefix="nn-sdk-loops-")
-    child = ("import json, sys\nfrom opsdk_nn.kernels.activations import OPS\npaths = {}\n"
-             "for act, op in OPS.items():\n    lib, _ = op.value_kernel.build_c()\n"
-             "    paths[act] = next(name for name, m in list(sys.modules.items())\n"
+    folder = tempfile.mkdtemp(prefix="nn-sdk-built-")
+    child = ("import json, sys\n" + ops + "paths = {}\n"
+             "for key, kernel in ops.items():\n    lib, _ = kernel.build_c()\n"
+             "    paths[key] = next(name for name, m in list(sys.modules.items())\n"
              "                      if name.startswith('_opsdk_') and getattr(m, 'lib', None) is lib)\n"
              "print(json.dumps(paths))\n")
     try:
@@ -300,13 +329,13 @@ def sdk_loops(rev):
     except (OSError, subprocess.CalledProcessError):
         return None
     libs = {}
-    for act, name in json.loads(out.splitlines()[-1]).items():
+    for key, name in json.loads(out.splitlines()[-1]).items():
         # the build in that cache (the child loaded a copy, gone with it): c/<digest>/<name>.*.so
         path = glob.glob(os.path.join(folder, "cache", "c", name[len("_opsdk_"):], f"{name}.*.so"))[0]
         spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        libs[act] = module
+        libs[key] = module
     return libs
 
 
@@ -431,7 +460,7 @@ def main(argv=None):
                         help=f"git revision with the hand-written activation loops (default {BASELINE})")
     parser.add_argument("--rows-baseline", default=ROWS_BASELINE,
                         help=f"git revision with the hand-written row kernels (default {ROWS_BASELINE})")
-    parser.add_argument("--loops-only", action="store_true", help="only the loops tables")
+    parser.add_argument("--loops-only", action="store_true", help="only the activation loops' tables")
     parser.add_argument("--rows-only", action="store_true", help="only the row ops' loops tables")
     parser.add_argument("--before", metavar="REV",
                         help="also time the loops the SDK wrote from the same bodies at this git revision "
@@ -451,7 +480,8 @@ def main(argv=None):
     print(f"in-place streaming bandwidth (C, x *= a over {max(args.n, STREAM_MIN) * 4 / 1e6:.0f} MB): {stream:.1f} GB/s")
     if not args.loops_only and not args.rows_only:
         print_steps(args, torch, rng, stream)
-    print_row_loops(args)
+    if not args.loops_only:
+        print_row_loops(args)
     if args.rows_only:
         return
     old = old_loops(args.baseline)
@@ -488,30 +518,41 @@ def main(argv=None):
 
 
 def print_row_loops(args):
-    """The row ops' C functions, SDK-written (Rows) vs hand-written, on the team and in cache."""
+    """The row ops' C functions, SDK-written (Rows) vs hand-written (and vs the SDK's at --before),
+    on the team and in cache."""
     old = old_row_kernels(args.rows_baseline)
+    before = sdk_rows(args.before) if args.before else None
+    then = (f"; and as the SDK wrote them at {args.before if before else '(not available)'}" if args.before else "")
     rows = max(args.n // ROW, 1)
     # each pair takes turns many times: on a shared machine the best run is the least disturbed
     for title, shape, repeat in ((f"[{rows}, {ROW}], the OpenMP team", (rows, ROW), 5 * args.repeat),
                                  (f"[8, {ROW}] in cache, one thread", (8, ROW), 40 * args.repeat),
                                  ("[1000, 64] short rows, one thread", (1000, 64), 10 * args.repeat)):
         print(f"\nrow ops' C functions alone, float32 {title}: written from the statements (Rows) vs hand-written "
-              f"at {args.rows_baseline if old else '(baseline not available)'}; best of {repeat}, taking turns")
+              f"at {args.rows_baseline if old else '(baseline not available)'}{then}; best of {repeat}, taking turns")
         unit, scale = ("ms", 1) if shape[0] * shape[1] > 100_000 else ("us", 1000)
-        header = f"{'op':<14} {'stage':<9} {'new ' + unit:>9} {'old ' + unit:>9} {'old / new':>10}"
+        header = f"{'op':<14} {'stage':<9} {'new ' + unit:>9} {'old ' + unit:>9} {'old / new':>10}" + (
+            f" {'before ' + unit:>10} {'before / new':>12}" if before else "")
         print(header)
         print("-" * len(header))
-        for op, stage, new, old_ms in row_loop_rows(*shape, repeat, old):
-            tail = f"{old_ms * scale:>9.2f} {old_ms / new:>9.2f}x" if old_ms else ""
-            print(f"{op:<14} {stage:<9} {new * scale:>9.2f} {tail}")
+        for op, stage, new, old_ms, before_ms in row_loop_rows(*shape, repeat, old, before):
+            print(f"{op:<14} {stage:<9} {new * scale:>9.2f} " + _versus(new, old_ms, before_ms, scale))
     print(f"\nsoftmax along another axis, float32, in place (the SDK's panels of 64 rows vs the hand-written "
           f"column kernels), the OpenMP team; best of {args.repeat}, taking turns")
-    header = f"{'op and shape':<38} {'stage':<9} {'new ms':>9} {'old ms':>9} {'old / new':>10}"
+    header = f"{'op and shape':<38} {'stage':<9} {'new ms':>9} {'old ms':>9} {'old / new':>10}" + (
+        f" {'before ms':>10} {'before / new':>12}" if before else "")
     print(header)
     print("-" * len(header))
-    for case, stage, new, old_ms in axis_rows(args.repeat, old):
-        tail = f"{old_ms:>9.2f} {old_ms / new:>9.2f}x" if old_ms else ""
-        print(f"{case:<38} {stage:<9} {new:>9.2f} {tail}")
+    for case, stage, new, old_ms, before_ms in axis_rows(args.repeat, old, before):
+        print(f"{case:<38} {stage:<9} {new:>9.2f} " + _versus(new, old_ms, before_ms))
+
+
+def _versus(new, old_ms, before_ms, scale=1):
+    """The old and before columns of a row ops' table line (blank where not measured)."""
+    tail = f"{old_ms * scale:>9.2f} {old_ms / new:>9.2f}x" if old_ms else f"{'':>9} {'':>10}"
+    if before_ms:
+        tail += f" {before_ms * scale:>10.2f} {before_ms / new:>11.2f}x"
+    return tail
 
 
 def print_steps(args, torch, rng, stream):

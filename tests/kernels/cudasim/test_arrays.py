@@ -1,4 +1,5 @@
 """The simulated cupy.ndarray: NumPy semantics on the device, CuPy's rules about the host."""
+import re
 import warnings
 
 import numpy
@@ -116,3 +117,14 @@ def test_broadcast_views_are_adopted_without_numpy_s_future_warning(cp):
         warnings.simplefilter("error")
         a, b = cp.broadcast_arrays(cp.ones((3, 1)), cp.arange(4.0).reshape(1, 4))
         assert (a + b).get().tolist() == [[1.0, 2.0, 3.0, 4.0]] * 3
+
+
+def test_what_the_simulator_does_not_simulate_is_refused_naming_the_way_round(cp, probe):
+    from opsdk.errors import UnsupportedError
+
+    for call, says in ((lambda: cp.ElementwiseKernel("T x", "T y", "y = x", "copy"), "write the kernel as a RawKernel"),
+                       (lambda: cp.fromDlpack(None), "use cupy.from_dlpack(array)"),
+                       (lambda: probe.get_global("n"), "pass the values as kernel arguments")):
+        with pytest.raises(UnsupportedError, match=re.escape(says)) as info:
+            call()
+        assert isinstance(info.value, NotImplementedError)  # as CuPy code that probes for it expects

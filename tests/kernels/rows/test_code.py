@@ -1,4 +1,4 @@
-"""The C and CUDA sources written from a rows op's statements: double accumulation, passes shared
+"""The C and CUDA sources written from a rows op's statements: lanes added as a tree, double accumulation, passes shared
 by independent reductions, a shorthand kept in an output, NaN-propagating max, per-feature sums
 from row parts (or a column pass), the block reduction; the CUDA source compiles with nvcc and
 runs on the simulator."""
@@ -19,17 +19,48 @@ from .pack import module
 RMS, LAYER, SOFTMAX, CE = module("rms_norm"), module("layer_norm"), module("softmax"), module("cross_entropy")
 
 
-def test_c_sums_blocks_in_t_lanes_into_double_and_max_in_t_with_simd_reductions():
+def test_c_reductions_keep_lanes_added_as_a_tree_and_sums_add_blocks_in_double():
     rms, softmax = RMS.OP.c_code(), SOFTMAX.OP.c_code()
-    assert "double opsdk_a_ss = 0.0;\n" in rms and "for (int64_t j0 = 0; j0 < K; j0 += 1024) {" in rms
+    assert "double opsdk_a_ss = 0.0;" in rms and "for (int64_t j0 = 0; j0 < K; j0 += 1024) {" in rms
     assert "if (K <= 1024) {" in rms  # a row of one block: no blocks' bookkeeping
-    assert "T opsdk_b_ss = 0;" in rms and "#pragma omp simd reduction(+:opsdk_b_ss)" in rms
-    assert "opsdk_a_ss += (double)opsdk_b_ss;" in rms  # each block's sum, in double
-    assert "T opsdk_a_top = -INFINITY;" in softmax and "reduction(max:opsdk_a_top)" in softmax
+    assert "T opsdk_l_ss[OPSDK_ROW_LANES] = {0};" in rms and "opsdk_l_ss[opsdk_l] += (T)(x[o + j] * x[o + j]);" in rms
+    assert "opsdk_s_ss = opsdk_lanes_sum(opsdk_l_ss);" in rms  # one block: its lanes' tree
+    assert "opsdk_a_ss += (double)opsdk_lanes_sum(opsdk_l_ss);" in rms  # each block's sum, in double
+    assert "reduction(" not in rms  # no omp simd reduction: its sum adds the lanes one after the other
+    assert "opsdk_l_top[opsdk_l] = -INFINITY;" in softmax and "const T opsdk_a_top = opsdk_lanes_max(opsdk_l_top);" in softmax
+    assert "h8[k] = l[k] + l[k + 8];" in rms and "h4[k] = l[k] + l[k + 4];" in rms  # float32: 16 lanes, float64: 8
+    assert "h8 = h8 + u8;" in rms  # GCC and clang: the same tree in vector types
     assert "#define exp opsdk_exp_f32" in softmax and "#define sqrt" not in softmax
     # exp(-abs(u)): the argument is never positive, the float32 exp without an overflow side
     assert "#define opsdk_exp_nonpositive opsdk_exp_neg_f32" in softmax
     assert "opsdk_exp_nonpositive(-abs(x[o + j] - opsdk_v_top))" in softmax
+
+
+def _lanes_sum(v, lanes):
+    """A row's sum as the written C adds it: element j into lane j % lanes in order, then the
+    lanes as a tree (halves first); blocks of 1024 elements, their sums added in double."""
+    t = v.dtype.type
+    total = 0.0
+    for j0 in range(0, len(v), 1024):
+        lane = numpy.zeros(lanes, v.dtype)
+        for j, e in enumerate(v[j0:j0 + 1024]):
+            lane[j % lanes] = t(lane[j % lanes] + e)
+        while len(lane) > 1:
+            lane = lane[:len(lane) // 2] + lane[len(lane) // 2:]
+        if len(v) <= 1024:
+            return lane[0]
+        total += float(lane[0])
+    return t(total)
+
+
+@pytest.mark.parametrize("dtype, lanes", [("float32", 16), ("float64", 8)])
+@pytest.mark.parametrize("K", [5, 100, 2500])  # a last group of 5 lanes, groups and a tail, blocks
+def test_a_sum_adds_its_lanes_in_an_order_the_vector_width_does_not_change(dtype, lanes, K):
+    x = numpy.random.default_rng(K).standard_normal((3, K)).astype(dtype) * 1e3
+    w = numpy.ones(K, dtype)
+    _, mean, _ = LAYER.OP.forward_kernel.run("c", x, w, w, eps=1e-5)  # mean = s / K: no multiply to fuse
+    want = [_lanes_sum(row, lanes) / numpy.dtype(dtype).type(K) for row in x]
+    numpy.testing.assert_array_equal(mean, numpy.array(want, dtype))
 
 
 def test_a_row_scalar_calls_libm_and_an_element_loop_the_vectorizable_maths():
@@ -41,19 +72,21 @@ def test_a_row_scalar_calls_libm_and_an_element_loop_the_vectorizable_maths():
 
 def test_independent_reductions_share_one_pass():
     c = LAYER.OP.c_code()
-    assert "#pragma omp simd reduction(+:opsdk_b_a, opsdk_b_b)" in c  # backward: both sums, one pass
-    assert "reduction(+:opsdk_b_v)" in c  # forward: the variance reads the mean, a pass of its own
+    loops = [line for line in c.splitlines() if "opsdk_l_" in line and "+= (T)(" in line]
+    assert any("opsdk_l_a[opsdk_l] +=" in line and "opsdk_l_b[opsdk_l] +=" in line for line in loops)  # backward
+    # forward: the variance reads the mean, a pass of its own
+    assert all("opsdk_l_s[" not in line for line in loops if "opsdk_l_v[opsdk_l] +=" in line)
 
 
 def test_a_shorthand_calling_a_function_is_computed_once_and_kept_in_the_output():
     c = SOFTMAX.OP.c_code()
     # the sum's pass stores exp(x - top) in y; the last pass reads it back instead of a second exp
     e = "opsdk_exp_nonpositive(-abs(x[o + j] - opsdk_v_top))"
-    assert f"{{ y[o + j] = (T)({e}); opsdk_b_s += (T)(({e})); }}" in c
+    assert f"y[o + j] = (T)({e}); opsdk_l_s[opsdk_l] += (T)(({e})); }}" in c
     assert "{ y[o + j] = (T)(y[o + j] * opsdk_v_inv); }" in c
-    # both dtypes; the one-block loop, the blocks loop and the panel: the store and the sum's term
-    # (one exp to the compiler)
-    assert c.count("exp_nonpositive(") == 12
+    # both dtypes; the one-block loops and the blocks loops (lane groups, the last group) and the
+    # panels (full, partial): the store and the sum's term (one exp to the compiler)
+    assert c.count("exp_nonpositive(") == 24
 
 
 def test_max_is_nan_where_the_row_holds_nan_as_numpy():
@@ -67,7 +100,7 @@ def test_max_is_nan_where_the_row_holds_nan_as_numpy():
         numpy.testing.assert_array_equal(rowmax, x.max(axis=1))
     c = CE.OP.c_code()
     # the flag: e * 0 summed (NaN for NaN or inf), then a loop for a NaN only where it is NaN
-    assert "reduction(+:opsdk_n_top) reduction(max:opsdk_a_top)" in c and "opsdk_n_top += opsdk_e_top * (T)0;" in c
+    assert "opsdk_f_top[opsdk_l] += opsdk_e_top * (T)0;" in c and "T opsdk_n_top = opsdk_lanes_sum(opsdk_f_top);" in c
     assert "if (opsdk_n_top != opsdk_n_top) { int opsdk_bad = 0;" in c
 
 
@@ -118,6 +151,9 @@ def test_with_axis_rows_along_the_middle_axis_run_in_place_a_panel_of_lanes_at_a
     c = SOFTMAX.OP.c_code()
     assert "void softmax_forward_f32(const float *x, float *y, int64_t rows, int64_t K, int64_t opsdk_inner)" in c
     assert "for (int64_t j = 0; j < K; j++) { OPSDK_SIMD for (int64_t opsdk_k = 0; opsdk_k < opsdk_w; opsdk_k++)" in c
+    # a full panel: a constant count of lanes (their arrays stay in registers), a partial one as wide as it is
+    assert "if (opsdk_width == 64) {\n        const int64_t opsdk_w = 64;" in c
+    assert "} else {\n        const int64_t opsdk_w = opsdk_width;" in c
 
 
 def test_cuda_reduces_per_block_and_sums_features_in_row_parts():

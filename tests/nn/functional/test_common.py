@@ -98,3 +98,12 @@ def test_dropout_p_one_zeroes_everything_and_p_zero_is_identity():
 def test_dropout_rejects_p_outside_unit_interval():
     with pytest.raises(OpArgumentError, match=r"dropout: p must be a number in \[0, 1\]"):
         F.dropout(paddle.ones([2]), 1.5)
+
+
+def test_linear_with_a_1d_weight_gives_one_output_feature_dropped_as_paddle():
+    from helpers.frameworks import assert_same_as_paddle
+    x = np.arange(6.0).reshape(2, 3)
+    assert_same_as_paddle(lambda P, x, w: P.nn.functional.linear(x, w),
+                          [x, np.array([1.0, 2.0, 3.0])], diff=(0, 1))
+    assert_same_as_paddle(lambda P, x, w, b: P.nn.functional.linear(x, w, b),
+                          [x, np.array([1.0, 2.0, 3.0]), np.array([0.5])], diff=(0, 1, 2))

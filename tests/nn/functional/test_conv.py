@@ -110,3 +110,13 @@ def test_values_and_gradients_match_paddle(case):
         arrays = [arrays[0], RNG.standard_normal((3, 4, 3))]
     # Paddle's pooling gradients are float32-accurate even in float64
     assert_same_as_paddle(fn, arrays, diff=tuple(range(len(arrays))), rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.paddle
+def test_same_padding_ignores_the_dilation_as_paddle():
+    assert_same_as_paddle(lambda P, a, k: P.nn.functional.conv2d(a, k, padding="SAME",
+                                                                  dilation=2, stride=2),
+                          [X, W[:, :, :3, :3].repeat(2, axis=1)], diff=(0, 1))
+    assert_same_as_paddle(lambda P, a, k: P.nn.functional.conv1d(a, k, padding="SAME",
+                                                                  dilation=3),
+                          [X[:, :, 0], W[:, :, 0].repeat(2, axis=1)], diff=(0, 1))

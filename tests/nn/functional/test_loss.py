@@ -171,9 +171,14 @@ def test_cross_entropy_rejects_labels_out_of_range_naming_the_value():
         F.cross_entropy(paddle.to_tensor(LOGITS), paddle.to_tensor([0, 1, 2, 3]))
 
 
-def test_cross_entropy_rejects_float_hard_labels_and_suggests_soft_label():
+def test_cross_entropy_truncates_float_hard_labels_as_paddle_and_refuses_bool_ones():
+    # Paddle 3.3.1 reads float hard labels as class indices, truncated (1.7 is class 1)
+    logits = paddle.to_tensor(LOGITS)
+    got = F.cross_entropy(logits, paddle.to_tensor([0.0, 1.7, 2.0, 1.2]), reduction="none")
+    want = F.cross_entropy(logits, paddle.to_tensor([0, 1, 2, 1]), reduction="none")
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
     with pytest.raises(DTypeError, match="soft_label=True"):
-        F.cross_entropy(paddle.to_tensor(LOGITS), paddle.to_tensor([0.0, 1.0, 2.0, 1.0]))
+        F.cross_entropy(logits, paddle.to_tensor([True, False, True, False]))
 
 
 def test_cross_entropy_rejects_mismatched_label_shape():
@@ -228,3 +233,11 @@ def test_mse_loss_gradient_is_two_diff_over_n_for_both_arguments():
 def test_mse_loss_gradients_match_numeric_to_second_order(reduction):
     assert_gradients(lambda a, b: F.mse_loss(a, b, reduction=reduction),
                      [signed(2, 3, seed=1), signed(2, 3, seed=2)])
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_mse_loss_of_integer_tensors_stays_integer_as_paddle(reduction):
+    from helpers.frameworks import assert_same_as_paddle
+    x = np.array([[0, 3, 5], [2, 7, 1]])
+    assert_same_as_paddle(lambda P, a, b: P.nn.functional.mse_loss(a, b, reduction=reduction),
+                          [x, x[::-1]], ["int32", "int32"], diff=())

@@ -1,5 +1,5 @@
-"""layer_norm, group_norm, instance_norm and normalize: values against PyTorch and Paddle,
-gradients to second order."""
+"""layer_norm, group_norm, instance_norm, rms_norm and normalize: values against PyTorch and
+Paddle (rms_norm by its formula), gradients to second order."""
 import numpy as np
 import pytest
 
@@ -142,3 +142,43 @@ def test_layer_norm_over_every_axis_of_x_raises_as_paddle(shape, normalized):
 def test_layer_norm_layer_over_every_axis_raises_as_paddle():
     err = assert_raises_as_paddle(lambda P: P.nn.LayerNorm([2, 3])(P.ones([2, 3])))
     assert "layer_norm" in str(err)
+
+
+def test_rms_norm_by_hand_with_gradients_to_second_order():
+    # Paddle 3.3.1 registers rms_norm's kernel for CUDA only: checked against its formula
+    rng = np.random.default_rng(8)
+    x, w = rng.standard_normal((2, 3, 4)), rng.standard_normal((3, 4))
+    out, invvar = F.rms_norm(paddle.to_tensor(x), [3, 4], paddle.to_tensor(w), eps=1e-3)
+    inv = 1 / np.sqrt((x ** 2).mean(axis=(1, 2)) + 1e-3)
+    np.testing.assert_allclose(invvar.numpy(), inv)
+    np.testing.assert_allclose(out.numpy(), x * inv[:, None, None] * w)
+    out, invvar = F.rms_norm(paddle.to_tensor(x), 4)
+    assert invvar.shape == [2, 3] and out.shape == [2, 3, 4]
+    assert_gradients(lambda a, b: F.rms_norm(a, [4], b)[0], [x[0], w[0]])
+    with pytest.raises(ValueError, match="rms_norm: the last dims of input must be"):
+        F.rms_norm(paddle.to_tensor(x), [3])
+    with pytest.raises(ValueError, match="rms_norm: weight must have normalized_shape"):
+        F.rms_norm(paddle.to_tensor(x), [4], paddle.ones([3]))
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("size, fmt, shape", [
+    (3, "NCHW", (2, 5, 3, 2)), (4, "NCL", (2, 6, 3)), (5, "NHWC", (2, 3, 2, 6)),
+    (2, "NLC", (2, 3, 4)), (3, "NCDHW", (1, 4, 2, 2, 2)), (1, "NDHWC", (1, 2, 2, 2, 3)),
+])
+def test_local_response_norm_matches_paddle(size, fmt, shape):
+    x = np.random.default_rng(2).standard_normal(shape)
+    # Paddle's kernels here take float32
+    assert_same_as_paddle(lambda P, a: P.nn.functional.local_response_norm(
+        a, size, 0.3, 0.6, 1.5, fmt), [x], dtypes=["float32"], rtol=1e-5, atol=1e-6)
+    assert_same_as_paddle(lambda P, a: P.nn.LocalResponseNorm(size, data_format=fmt)(a), [x],
+                          dtypes=["float32"], rtol=1e-5, atol=1e-6)
+
+
+def test_local_response_norm_second_order_and_errors():
+    x = np.random.default_rng(3).standard_normal((1, 4, 2))
+    assert_gradients(lambda a: F.local_response_norm(a, 3, alpha=0.5, data_format="NCL"), [x])
+    with pytest.raises(ValueError, match="local_response_norm: expected an input of 3 or more"):
+        F.local_response_norm(paddle.ones([2, 3]), 2)
+    with pytest.raises(ValueError, match="local_response_norm: data_format must be one of"):
+        F.local_response_norm(paddle.ones([2, 3, 4]), 2, data_format="NHCW")

@@ -19,8 +19,6 @@ def _a(shape, start=0.0, step=0.25):
 
 
 LAYER = {"rtol": 1e-4, "atol": 1e-5}
-NO_DECOMPOSITIONS = ("docs/paddle.md, paddle.linalg: decompositions (cholesky among them) are not "
-                     "in opsdk; each raises UnsupportedError naming the function")
 
 
 # ---------------------------------------------------------------- manipulation with gradients
@@ -243,7 +241,7 @@ def f5_det_inv_grad(paddle):
     return {"d": d, "inv": i, "grad": x.grad}
 
 
-@program(item="fresh", differs=([""], NO_DECOMPOSITIONS))
+@program(item="fresh")
 def f5_solve_and_cholesky_grad(paddle):
     a = _t(paddle, [[4.0, 1.0], [1.0, 3.0]])
     b = _t(paddle, [[1.0], [2.0]])
@@ -1004,7 +1002,7 @@ def f5_shape_errors(paddle):
             "add": attempt(lambda: a + _t(paddle, _a([2, 2])))}
 
 
-@program(item="fresh", differs=(["cholesky"], NO_DECOMPOSITIONS))
+@program(item="fresh")
 def f5_linalg_errors(paddle):
     np_pd = _t(paddle, [[1.0, 2.0], [2.0, 1.0]])
     rect = _t(paddle, _a([2, 3]))

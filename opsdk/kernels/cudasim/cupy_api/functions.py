@@ -8,6 +8,8 @@ import functools
 
 import numpy
 
+from opsdk.errors import UnsupportedError
+
 from ..memory import buffer_of
 from . import cuda
 from .ndarray import _adopt, _same_device, empty as _empty, ndarray, unwrap, wrap, wrap_new
@@ -108,7 +110,7 @@ def _into_buffer(view):
 
 
 def fromDlpack(capsule):
-    raise NotImplementedError("cupy.fromDlpack(capsule) is not simulated; use cupy.from_dlpack(array)")
+    raise UnsupportedError("cupy.fromDlpack(capsule) is not simulated; use cupy.from_dlpack(array)")
 
 
 def empty(shape, dtype=float, order="C"):
@@ -153,8 +155,8 @@ class _Unsupported:
         self.name = name
 
     def __call__(self, *args, **kwargs):
-        raise NotImplementedError(f"cupy.{self.name} is not simulated by the opsdk CUDA simulator: "
-                                  "write the kernel as a RawKernel / RawModule")
+        raise UnsupportedError(f"cupy.{self.name} is not simulated by the opsdk CUDA simulator: "
+                               "write the kernel as a RawKernel / RawModule")
 
 
 ElementwiseKernel = _Unsupported("ElementwiseKernel")

@@ -3,7 +3,7 @@
 As in CuPy, nothing compiles until a kernel is first asked for; ``get_function`` returns a
 ``RawKernel`` whose call takes ``(grid, block, args, shared_mem=0, stream=None)``.
 """
-from opsdk.errors import KernelBuildError
+from opsdk.errors import KernelBuildError, UnsupportedError
 
 from .. import launch as _launch
 from .. import loader
@@ -61,7 +61,7 @@ class RawModule:
         return RawKernel._bound(self.code, name, self.options, handle)
 
     def get_global(self, name):
-        raise NotImplementedError("RawModule.get_global is not simulated: pass the values as kernel arguments")
+        raise UnsupportedError("RawModule.get_global is not simulated: pass the values as kernel arguments")
 
 
 class RawKernel:
