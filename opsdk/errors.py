@@ -23,8 +23,9 @@ class PreconditionShapeError(ShapeError, RuntimeError):
 
 
 class AssertedShapeError(ShapeError, AssertionError):
-    """Shapes Paddle refuses by an assertion (cdist's last axes, batch_norm of a 1-D input,
-    prelu's weight length); an AssertionError too."""
+    """A shape Paddle refuses by an assertion (cdist's last axes, batch_norm of a 1-D input,
+    prelu's weight length, cholesky's square input, einsum's label count): a ValueError and
+    Paddle's AssertionError, so either ``except`` catches it."""
 
 
 class MissingAxesError(ShapeError, IndexError):
@@ -35,11 +36,6 @@ class MissingAxesError(ShapeError, IndexError):
 class SetValueShapeError(ShapeError, AssertionError):
     """Tensor.set_value (or copy_) given values of another shape. Paddle raises an
     AssertionError there; this class is both, so either ``except`` catches it."""
-
-
-class AssertedShapeError(ShapeError, AssertionError):
-    """A shape Paddle checks with a Python assert (cholesky's square input): both a ValueError
-    and Paddle's AssertionError, so either ``except`` catches it."""
 
 
 class DTypeError(OpArgumentError, TypeError):

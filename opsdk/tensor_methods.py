@@ -178,6 +178,19 @@ def _no_grad_for_apply(t, op):
                          f"(stop_gradient=False), as in Paddle; detach() it first")
 
 
+def _equality(compare, unlike):
+    """``==`` / ``!=`` as Paddle's operators: against None the plain bool ``unlike`` (Python's
+    ``x == None`` idiom), against a string a bool tensor filled with ``unlike`` (Paddle
+    compares nothing there); otherwise the elementwise comparison."""
+    def op(self, other):
+        if other is None:
+            return unlike
+        if isinstance(other, str):
+            return _wrap(np.full_like(self._data, unlike, dtype=bool))
+        return compare(self, other)
+    op.__name__ = compare.__name__
+    return op
+
 class TensorMethods:
     """The operators and the methods not named as a function (install adds the rest)."""
 
@@ -200,8 +213,8 @@ class TensorMethods:
     __neg__ = unary.neg
     __abs__ = unary.abs
     __pos__ = lambda self: self  # noqa: E731
-    __eq__ = logic.equal
-    __ne__ = logic.not_equal
+    __eq__ = _equality(logic.equal, False)
+    __ne__ = _equality(logic.not_equal, True)
     __lt__ = logic.less_than
     __le__ = logic.less_equal
     __gt__ = logic.greater_than

@@ -10,7 +10,7 @@ import string
 import numpy as np
 
 from ..autograd.record import record
-from ..errors import AssertedArgumentError, OpArgumentError, ShapeError
+from ..errors import AssertedArgumentError, AssertedShapeError, OpArgumentError, ShapeError
 from ..tensor import Tensor
 from . import maths
 from .flat_index import put, scatter_add_array
@@ -31,11 +31,12 @@ def _split_term(term, ndim, k, equation):
                                   f"expected: labels a-z, A-Z and '...'")
     named = len(head) + len(tail)
     if "..." not in term and named != ndim:
-        raise ShapeError(f"einsum: term {k} ({term!r}) has {named} labels for operand {k} of "
-                         f"{ndim} dims; expected: one label per dim (or '...')")
+        # Paddle asserts the label count (an AssertionError)
+        raise AssertedShapeError(f"einsum: term {k} ({term!r}) has {named} labels for operand "
+                                 f"{k} of {ndim} dims; expected: one label per dim (or '...')")
     if named > ndim:
-        raise ShapeError(f"einsum: term {k} ({term!r}) has {named} labels for operand {k} of "
-                         f"{ndim} dims")
+        raise AssertedShapeError(f"einsum: term {k} ({term!r}) has {named} labels for operand "
+                                 f"{k} of {ndim} dims")
     return head, tail, ndim - named if "..." in term else 0
 
 

@@ -48,6 +48,15 @@ def normalize_axis(axis, ndim, op):
     return tuple(sorted(checked))
 
 
+def reduction_axes(axis, ndim, op):
+    """The axes a reduction runs over: None or an empty list is every axis, as in Paddle (and
+    PyTorch); a 0-d tensor takes axis 0 or -1 (checked) and reduces none."""
+    if isinstance(axis, (list, tuple)) and len(axis) == 0:
+        axis = None
+    axes = normalize_axis(axis, ndim, op)
+    return axes if ndim else ()
+
+
 def not_bool(x, op, arg="x"):
     """x (a Tensor), unless it is a bool tensor: Paddle 3.3.1 has no bool kernel for most
     numeric ops (max, prod, argmax, the scans, isnan, ...), a RuntimeError (NotFound) there; a

@@ -11,7 +11,7 @@ from ..tensor import _wrap, as_array
 from . import maths
 from .casting import cast, float_arg
 from .logic import where
-from .op_args import axis_arg, check_axis, normalize_axis, not_bool, tensor_arg as _arg
+from .op_args import axis_arg, check_axis, normalize_axis, not_bool, reduction_axes, tensor_arg as _arg
 from .shape import squeeze
 from .unary import abs as _abs, exp, log, sqrt
 
@@ -24,10 +24,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):
     """Sum over axis (all axes when None)."""
     x = _arg(x, "sum")
     xd = x._data
-    if xd.ndim == 0:
-        axes = ()
-    else:
-        axes = normalize_axis(axis, xd.ndim, "sum")
+    axes = reduction_axes(axis, xd.ndim, "sum")
     if dtype is not None:
         dtype = convert_dtype(dtype, op="sum")
     elif xd.dtype.kind == "b":
@@ -49,7 +46,7 @@ def mean(x, axis=None, keepdim=False, name=None):
     """Mean over axis (all axes when None)."""
     x = _arg(x, "mean")
     xd = x._data
-    axes = normalize_axis(axis, xd.ndim, "mean") if xd.ndim else ()
+    axes = reduction_axes(axis, xd.ndim, "mean")
     if xd.size == 0:  # the mean of nothing is nan (NumPy would warn)
         out = np.full(np.sum(xd, axis=axes, keepdims=keepdim).shape, np.nan)
     else:
@@ -70,7 +67,7 @@ def _extreme(name, np_fn):
     def op(x, axis=None, keepdim=False, name=None):
         x = not_bool(_arg(x, name_), name_)
         xd = x._data
-        axes = normalize_axis(axis, xd.ndim, name_) if xd.ndim else ()
+        axes = reduction_axes(axis, xd.ndim, name_)
         empty = [a for a in axes if xd.shape[a] == 0]
         if empty:
             raise OpArgumentError(f"{name_}: cannot reduce along axis {empty[0]} of size 0 "
@@ -105,7 +102,7 @@ def logsumexp(x, axis=None, keepdim=False, name=None):
     x = _arg(x, "logsumexp")
     if x._data.dtype.kind not in "fc":
         x = float_arg(x, "logsumexp")
-    axes = normalize_axis(axis, x.ndim, "logsumexp") if x.ndim else ()
+    axes = reduction_axes(axis, x.ndim, "logsumexp")
     # initial=-inf: over a size-0 axis the sum of nothing is 0, its log -inf
     m = x._data.max(axis=axes, keepdims=True, initial=-np.inf)
     m = np.where(np.isfinite(m), m, 0)
@@ -149,14 +146,14 @@ argmin = _index_reduce("argmin")
 
 def all(x, axis=None, keepdim=False, name=None):
     x = _arg(x, "all")
-    return _wrap(as_array(np.all(x._data, axis=None if axis is None else normalize_axis(
-        axis, x.ndim, "all"), keepdims=keepdim)))
+    return _wrap(as_array(np.all(x._data, axis=reduction_axes(axis, x.ndim, "all"),
+                                  keepdims=keepdim)))
 
 
 def any(x, axis=None, keepdim=False, name=None):
     x = _arg(x, "any")
-    return _wrap(as_array(np.any(x._data, axis=None if axis is None else normalize_axis(
-        axis, x.ndim, "any"), keepdims=keepdim)))
+    return _wrap(as_array(np.any(x._data, axis=reduction_axes(axis, x.ndim, "any"),
+                                  keepdims=keepdim)))
 
 
 def var(x, axis=None, unbiased=True, keepdim=False, name=None):
@@ -179,7 +176,7 @@ def _var(x, axis, unbiased, keepdim):
         t = _wrap(np.asarray(0.0, dtype=x._data.dtype))
         t._sg_off = needs_grad(x)
         return t
-    axes = normalize_axis(axis, x.ndim, "var")
+    axes = reduction_axes(axis, x.ndim, "var")
     n = 1
     for a in axes:
         n *= x._data.shape[a]
