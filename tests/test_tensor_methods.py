@@ -81,3 +81,15 @@ def test_set_value_of_another_shape_is_an_assertion_error_as_in_paddle():
         x.set_value(np.zeros([2]))
     with pytest.raises(ValueError):
         x.copy_(opsdk.zeros([2]))
+
+
+@pytest.mark.paddle
+def test_equality_with_none_or_a_string_is_paddle_s():
+    from helpers.frameworks import import_paddle
+    paddle = import_paddle()
+    for P in (paddle, opsdk):
+        t = P.to_tensor([1.0, 2.0])
+        assert (t == None) is False and (t != None) is True  # noqa: E711 (the idiom tested)
+        assert (t == "a").numpy().tolist() == [False, False]
+        assert (t != "a").numpy().tolist() == [True, True]
+        assert (t == 1.0).numpy().tolist() == [True, False]

@@ -224,7 +224,9 @@ def nonzero(x, as_tuple=False):
     return _wrap(as_array(np.stack(nz, axis=1).astype(np.int64)))
 
 
-def one_hot(x, num_classes, name=None):
+def one_hot(x, num_classes=-1, name=None):
+    """float32 rows of eye(num_classes) picked by the integer labels x; num_classes=-1 (the
+    default, as Paddle's) is the largest label plus one."""
     x = _arg(x, "one_hot")
     d = x._data
     if d.dtype.kind not in "iu":
@@ -232,6 +234,8 @@ def one_hot(x, num_classes, name=None):
         # Paddle has no one_hot kernel but for integer labels (a RuntimeError, NotFound)
         raise NoKernelDTypeError(f"one_hot: argument 'x' must be an integer tensor; got: "
                                  f"{d.dtype}")
+    if isinstance(num_classes, int) and num_classes == -1:
+        num_classes = int(d.max()) + 1 if d.size else 0
     if d.size and (d.min() < 0 or d.max() >= num_classes):
         raise OpArgumentError(f"one_hot: labels must lie in [0, {num_classes}); got: "
                               f"min {d.min()}, max {d.max()}")

@@ -6,8 +6,24 @@ from ..functional.shape import concat
 from .functional import loss_adaptive, loss_extra, loss_metric, loss_sequence
 from .functional.activation import log_softmax as F_log_softmax
 from .functional.common import linear as F_linear
-from .functional.loss import cross_entropy, mse_loss
+from .functional.loss import _check_reduction, cross_entropy, mse_loss
 from .layer import Layer
+
+
+# the loss layers whose constructor refuses an unknown reduction, as Paddle 3.3.1's do (a
+# ValueError at construction); the others (CrossEntropyLoss, KLDivLoss, SmoothL1Loss, ...)
+# refuse it when called, as Paddle's
+_REDUCTION_AT_INIT = {"BCELoss", "BCEWithLogitsLoss", "CosineEmbeddingLoss", "GaussianNLLLoss",
+                      "L1Loss", "MSELoss", "MarginRankingLoss", "MultiLabelMarginLoss",
+                      "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss",
+                      "PoissonNLLLoss", "SoftMarginLoss", "TripletMarginLoss",
+                      "TripletMarginWithDistanceLoss"}
+
+
+def _reduction_at_init(layer, options):
+    name = type(layer).__name__
+    if name in _REDUCTION_AT_INIT and "reduction" in options:
+        _check_reduction(options["reduction"], name)
 
 
 class CrossEntropyLoss(Layer):
@@ -29,6 +45,7 @@ class MSELoss(Layer):
 
     def __init__(self, reduction="mean"):
         super().__init__()
+        _reduction_at_init(self, {"reduction": reduction})
         self._reduction = reduction
 
     def forward(self, input, label):
@@ -42,6 +59,7 @@ class _Loss(Layer):
 
     def __init__(self, **options):
         super().__init__()
+        _reduction_at_init(self, options)
         self._options = options
 
     def forward(self, input, label):
@@ -122,6 +140,7 @@ class _LossN(Layer):
         opts = dict(self._options)
         opts.update(zip(names, args))
         opts.update(kwargs)
+        _reduction_at_init(self, opts)
         self._opts = opts
 
     def forward(self, *inputs):

@@ -143,3 +143,11 @@ def test_values_and_gradients_match_torch(case):
     arrays = arrays_for(shapes)
     assert_same_as_torch(lambda P, *ts: P.einsum(eq, *ts), lambda *ts: torch.einsum(eq, *ts),
                          arrays, diff=tuple(range(len(arrays))))
+
+
+@pytest.mark.paddle
+def test_a_wrong_label_count_is_the_assertion_error_paddle_raises():
+    from helpers.frameworks import assert_raises_as_paddle
+    err = assert_raises_as_paddle(lambda P: P.einsum("ij,j->i", P.ones([2, 3]), P.ones([3, 2])),
+                                  AssertionError)
+    assert isinstance(err, ShapeError) and "term 1" in str(err)

@@ -235,3 +235,11 @@ def test_gather_takes_an_index_of_paddle_s_shapes_only(index):
 def test_an_index_of_shape_n_1_or_empty_picks_rows_as_paddle(op, index):
     assert_same_as_paddle(lambda P, x: getattr(P, op)(x, P.to_tensor(index, dtype="int64")) ** 2,
                           [np.arange(12.0).reshape([3, 4])])
+
+
+@pytest.mark.paddle
+def test_one_hot_without_num_classes_takes_the_largest_label_plus_one_as_paddle():
+    assert_same_as_paddle(lambda P, x: P.nn.functional.one_hot(x), [np.array([0, 2, 1])],
+                          dtypes=["int64"], diff=())
+    assert_same_as_paddle(lambda P, x: P.nn.functional.one_hot(x, num_classes=-1),
+                          [np.array([[3], [0]])], dtypes=["int64"], diff=())

@@ -193,3 +193,29 @@ def test_argmax_argmin_of_a_gpu_tensor_stay_on_the_gpu(op):
                                    keepdims=kwargs.get("keepdim", False))
             assert r.place.is_gpu_place() and r.dtype == np.int64
             np.testing.assert_array_equal(r.numpy(), want)
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("op", ["sum", "mean", "max", "amax", "min", "logsumexp", "var", "std"])
+def test_an_empty_axis_list_reduces_every_axis_as_paddle(op):
+    from helpers.frameworks import assert_same_as_paddle
+    assert_same_as_paddle(lambda P, x: getattr(P, op)(x, axis=[]), [signed(2, 3, seed=4)])
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("op", ["all", "any"])
+def test_an_empty_axis_list_reduces_every_axis_of_a_bool_tensor_as_paddle(op):
+    from helpers.frameworks import import_paddle
+    paddle = import_paddle()
+    b = np.array([[True, False], [True, True]])
+    for P in (paddle, opsdk):
+        assert bool(getattr(P, op)(P.to_tensor(b), axis=[]).numpy()) == bool(
+            getattr(np, op)(b))
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("axis", [1, -2, [0, 1]])
+def test_a_zero_d_tensor_takes_axis_0_or_minus_1_only_as_paddle(axis):
+    from helpers.frameworks import assert_raises_as_paddle
+    assert_raises_as_paddle(lambda P: P.sum(P.to_tensor(3.0), axis=axis))
+    assert opsdk.sum(opsdk.to_tensor(3.0), axis=-1).item() == 3.0

@@ -30,9 +30,30 @@ def _pair(v, n, op, arg):
     return v
 
 
-def _padding(padding, size, kernel, stride, dilation, op):
+def _pairs_form(padding, n, channel_last, op):
+    """Paddle's padding as one (before, after) pair per axis of x, batch and channel included
+    ([[0, 0], [0, 0], [top, bottom], [left, right]] for NCHW; the channel pair last for NHWC):
+    the spatial pairs flattened, or None for the other forms. The batch and channel pairs
+    must be zero, as Paddle checks."""
+    if isinstance(padding, (str, int)) or len(padding) != n + 2 or not all(
+            isinstance(q, (list, tuple)) for q in padding):
+        return None
+    pairs = [list(q) for q in padding]
+    if any(len(q) != 2 for q in pairs):
+        raise OpArgumentError(f"{op}: argument 'padding' as pairs needs two entries per axis; "
+                              f"got: {padding}")
+    spatial = pairs[1:-1] if channel_last else pairs[2:]
+    other = [pairs[0], pairs[-1] if channel_last else pairs[1]]
+    if any(a or b for a, b in other):
+        raise OpArgumentError(f"{op}: argument 'padding' must not pad the batch or channel axis; "
+                              f"expected: [0, 0] there; got: {padding}")
+    return [int(v) for q in spatial for v in q]
+
+
+def _padding(padding, size, kernel, stride, dilation, op, channel_last=False):
     """[(before, after)] per spatial axis from Paddle's padding forms."""
     n = len(size)
+    padding = _pairs_form(padding, n, channel_last, op) or padding
     if isinstance(padding, str):
         mode = padding.upper()
         if mode == "VALID":
@@ -138,7 +159,8 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
                          f" expected: weight.shape[1] == channels / groups, both divisible")
     stride, dilation = _pair(stride, 2, op, "stride"), _pair(dilation, 2, op, "dilation")
     dilation = same_undilated(padding, dilation)
-    pads = _padding(padding, x.shape[2:], [kh, kw], stride, dilation, op)
+    pads = _padding(padding, x.shape[2:], [kh, kw], stride, dilation, op,
+                    channel_last=data_format == "NHWC")
     win, (ho, wo) = _windows(x, [kh, kw], stride, dilation, pads, 0.0, op)
     cols = reshape(win, [n, groups, cg * kh * kw, ho * wo])
     w = reshape(weight, [1, groups, o // groups, cg * kh * kw])
@@ -153,8 +175,11 @@ def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
     """1-D convolution: x [N, C, L], weight [O, C / groups, K] (conv2d over a height of 1)."""
     op = "conv1d"
     x = _nchw(float_arg(x, op, "x"), data_format, op, ndim=3)
+    pairs = _pairs_form(padding, 1, data_format == "NLC", op)
     if isinstance(padding, str):
         pad = padding
+    elif pairs is not None:
+        pad = [0, 0] + pairs
     else:
         p = _pair(padding, 1, op, "padding") if isinstance(padding, int) else list(padding)
         pad = [0, 0] + ([p[0], p[0]] if len(p) == 1 else list(p))
@@ -170,7 +195,8 @@ def _pool_args(x, kernel_size, stride, padding, data_format, op):
         raise ShapeError(f"{op}: expected: x [N, C, H, W]; got: {list(x.shape)}")
     kernel = _pair(kernel_size, 2, op, "kernel_size")
     stride = kernel if stride is None else _pair(stride, 2, op, "stride")
-    pads = _padding(padding, x.shape[2:], kernel, stride, [1, 1], op)
+    pads = _padding(padding, x.shape[2:], kernel, stride, [1, 1], op,
+                    channel_last=data_format == "NHWC")
     return x, kernel, stride, pads
 
 

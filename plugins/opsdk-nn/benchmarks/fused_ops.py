@@ -436,7 +436,7 @@ def cases(n, rng):
         ("log_softmax", False, F.log_softmax, (tf, "log_softmax", {"dim": -1}), [m]),
         ("layer_norm", False, lambda t, wt, bt: F.layer_norm(t, ROW, wt, bt),
          (tf, "layer_norm", {"normalized_shape": (ROW,)}), [m, w, b]),
-        ("rms_norm", False, lambda t, wt: F.rms_norm(t, ROW, wt), (tf, "rms_norm", {"normalized_shape": (ROW,)}), [m, w]),
+        ("rms_norm", False, lambda t, wt: F.rms_norm(t, ROW, wt)[0], (tf, "rms_norm", {"normalized_shape": (ROW,)}), [m, w]),
         ("cross_entropy", False, F.cross_entropy, (tf, "cross_entropy", {}), [m, labels]),
     ]
 

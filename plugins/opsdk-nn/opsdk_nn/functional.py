@@ -8,6 +8,7 @@ Same names, arguments and defaults as Paddle (and ``opsdk.nn.functional``)::
 
 ``opsdk.ops.nn.<name>`` reaches the same ops through the plugin registry.
 """
+import opsdk
 from opsdk.errors import OpArgumentError
 
 from .ops.activations import Gelu, Mish, Silu, Softplus
@@ -148,23 +149,29 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
     return LayerNorm.apply(x, normalized_shape, weight, bias, epsilon)
 
 
-def rms_norm(x, normalized_shape, weight=None, epsilon=1e-06, name=None):
-    """RMS normalization ``x / sqrt(mean(x^2) + epsilon) * weight`` over the trailing dims.
+def rms_norm(input, normalized_shape, weight=None, eps=1e-05, name=None):
+    """RMS normalization ``input * invvar * weight``, ``invvar = 1 / sqrt(mean(input^2) + eps)``
+    over the trailing dims, as Paddle's (and the core's) ``rms_norm``.
 
     Args:
-        x: float Tensor.
+        input: float Tensor.
         normalized_shape: int or list: the trailing dims to normalize over.
         weight: optional scale, one value per normalized element.
-        epsilon: added to the mean square.
+        eps: added to the mean square.
 
     Returns:
-        Tensor like x.
+        ``(out, invvar)``: out like input (the fused kernel), invvar shaped like input without
+        the normalized dims (composed of core ops, as the core's).
 
     Example:
-        >>> F.rms_norm(opsdk.to_tensor([[3.0, 4.0]]), 2).numpy()
-        array([[0.8485281, 1.1313708]], dtype=float32)
+        >>> out, invvar = F.rms_norm(opsdk.to_tensor([[3.0, 4.0]]), 2, eps=1e-6)
+        >>> out.numpy(), invvar.shape
+        (array([[0.8485281, 1.1313708]], dtype=float32), paddle.Size([1]))
     """
-    return RMSNorm.apply(x, normalized_shape, weight, epsilon)
+    out = RMSNorm.apply(input, normalized_shape, weight, eps)
+    k = 1 if isinstance(normalized_shape, int) else len(normalized_shape)
+    axes = list(range(input.ndim - k, input.ndim))
+    return out, opsdk.rsqrt(opsdk.mean(input * input, axis=axes) + eps)
 
 
 def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean", soft_label=False,

@@ -7,6 +7,7 @@ import opsdk
 import opsdk.nn.functional as F
 from helpers.frameworks import assert_same_as_paddle
 from helpers.gradients import assert_first_order, assert_gradients
+from helpers.samples import signed
 
 RNG = np.random.default_rng(0)
 X = RNG.standard_normal((2, 4, 5, 4))
@@ -120,3 +121,25 @@ def test_same_padding_ignores_the_dilation_as_paddle():
     assert_same_as_paddle(lambda P, a, k: P.nn.functional.conv1d(a, k, padding="SAME",
                                                                   dilation=3),
                           [X[:, :, 0], W[:, :, 0].repeat(2, axis=1)], diff=(0, 1))
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("fmt, pairs", [
+    ("NCHW", [[0, 0], [0, 0], [1, 0], [2, 1]]),
+    ("NHWC", [[0, 0], [1, 0], [2, 1], [0, 0]]),
+])
+def test_conv2d_padding_as_one_pair_per_axis_of_x_as_paddle(fmt, pairs):
+    x = np.random.default_rng(5).standard_normal((1, 4, 4, 2) if fmt == "NHWC" else (1, 2, 4, 4))
+    w = np.random.default_rng(6).standard_normal((3, 2, 2, 2))
+    assert_same_as_paddle(lambda P, a, b: P.nn.functional.conv2d(
+        a, b, padding=pairs, data_format=fmt), [x, w])
+
+
+@pytest.mark.paddle
+def test_conv1d_padding_as_pairs_and_a_padded_channel_refused_as_paddle():
+    x, w = signed(1, 2, 5, seed=7), signed(3, 2, 2, seed=8)
+    assert_same_as_paddle(lambda P, a, b: P.nn.functional.conv1d(
+        a, b, padding=[[0, 0], [0, 0], [2, 1]]), [x, w])
+    with pytest.raises(ValueError, match="batch or channel"):
+        F.conv2d(opsdk.ones([1, 1, 3, 3]), opsdk.ones([1, 1, 2, 2]),
+                 padding=[[0, 0], [1, 1], [1, 1], [1, 1]])

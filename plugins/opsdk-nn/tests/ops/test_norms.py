@@ -52,8 +52,11 @@ def test_rms_norm_forward_and_gradients_match_reference(backend, dtype, with_wei
     rng = numpy.random.default_rng(1)
     xa, w, _ = _arrays(rng, (4, 6), 1, with_weight, False)
     x, wt = _tensors([xa, w], dtype)
-    y = F.rms_norm(x, 6, wt)
+    y, invvar = F.rms_norm(x, 6, wt, eps=1e-6)
     numpy.testing.assert_allclose(y.numpy(), ref.rms_norm(xa, 1, w), **TOL[dtype])
+    # invvar as Paddle's rms_norm returns it: 1 / rms per row
+    numpy.testing.assert_allclose(invvar.numpy(), 1 / numpy.sqrt((xa * xa).mean(axis=1) + 1e-6),
+                                  **TOL[dtype])
     v = rng.normal(0, 1, (4, 6))
     leaves = [t for t in (x, wt) if t is not None]
     got = opsdk.grad([y], leaves, grad_outputs=[opsdk.to_tensor(v.astype(dtype))])
@@ -84,7 +87,8 @@ def test_second_order_matches_numeric(backend, op):
     rng = numpy.random.default_rng(3)
     xa, w = rng.normal(0, 1, (2, 5)), rng.uniform(0.5, 1.5, 5)
     x, wt = opsdk.to_tensor(xa, stop_gradient=False), opsdk.to_tensor(w, stop_gradient=False)
-    call = getattr(F, op)
+    # rms_norm returns (out, invvar) as Paddle's, at Paddle's eps; the reference's is 1e-6
+    call = (lambda a, k, b: F.rms_norm(a, k, b, eps=1e-6)[0]) if op == "rms_norm" else F.layer_norm
     reference = getattr(ref, op)
     (g,) = opsdk.grad([(call(x, 5, wt) ** 3).sum()], [x], create_graph=True)
     (gg,) = opsdk.grad([(g * g).sum()], [x])
