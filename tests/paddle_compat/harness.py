@@ -178,10 +178,15 @@ sys.stdout.buffer.write(pickle.dumps(observe(load_all()[sys.argv[2]], paddle)))
 
 def observe_in_child(program, timeout=120):
     """observe(program, paddle) in a fresh interpreter. A child killed by a signal (the way a
-    crashing native kernel ends) is observed as a raised OSError, as if the kernel had raised."""
+    crashing native kernel ends) is observed as a raised OSError, as if the kernel had raised;
+    so is a child that hangs past ``timeout`` (a corrupted heap may deadlock instead of
+    aborting: Paddle's nll_loss with a real class as ignore_index does either)."""
     tests_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    done = subprocess.run([sys.executable, "-c", _CHILD, tests_dir, program.name],
-                          capture_output=True, timeout=timeout, check=False)
+    try:
+        done = subprocess.run([sys.executable, "-c", _CHILD, tests_dir, program.name],
+                              capture_output=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:  # run() has killed the child
+        return Raised(OSError(f"Paddle's process hung (killed after {timeout} s)"))
     if done.returncode == 0:
         return pickle.loads(done.stdout)  # noqa: S301 - our own child's output
     if done.returncode < 0:
