@@ -140,6 +140,30 @@ def _matrix(x, op, arg="x"):
     return x
 
 
+def _same_dtype(x, y, op):
+    """x and y (Tensors) hold one dtype, as Paddle's solvers need."""
+    if y._data.dtype != x._data.dtype:
+        raise DTypeError(f"{op}: arguments 'x' and 'y' must share one dtype; got: "
+                         f"{x._data.dtype} and {y._data.dtype}")
+
+
+def _rhs_rows(rhs, square, op, rhs_arg, square_desc):
+    """rhs [..., n, k] has as many rows as the square [..., n, n] it is solved against."""
+    n = square.shape[-1]
+    if rhs.shape[-2] != n:
+        raise ShapeError(f"{op}: argument '{rhs_arg}' must have {n} rows, as {square_desc} is "
+                         f"{n}x{n}; got: shape {list(rhs.shape)}")
+
+
+def _broadcast_solve(op, solve, x, y, *args):
+    """solve(*args) (NumPy arrays of x and y inside), its batch axes' mismatch as a ShapeError."""
+    try:
+        return solve(*args)
+    except ValueError:
+        raise ShapeError(f"{op}: batch dimensions do not broadcast; got: x "
+                         f"{list(x._data.shape)}, y {list(y._data.shape)}") from None
+
+
 def _float(x, op, arg):
     if x._data.dtype.kind != "f" or x._data.dtype.itemsize < 4:
         raise DTypeError(f"{op}: argument '{arg}' must be float32 or float64; got: "
@@ -182,18 +206,10 @@ def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False, nam
     Gradients: gy = op(A)^{-T} g, gx = the triangle of -(gy z^T) (transposed back)."""
     x = _square(x, "triangular_solve")
     y = _matrix(y, "triangular_solve", "y")
-    if y._data.dtype != x._data.dtype:
-        raise DTypeError(f"triangular_solve: arguments 'x' and 'y' must share one dtype; got: "
-                         f"{x._data.dtype} and {y._data.dtype}")
-    n = x._data.shape[-1]
-    if y._data.shape[-2] != n:
-        raise ShapeError(f"triangular_solve: argument 'y' must have {n} rows, as 'x' is "
-                         f"{n}x{n}; got: shape {list(y._data.shape)}")
-    try:
-        out = _tri_array_solve(x._data, y._data, upper, transpose, unitriangular)
-    except ValueError:
-        raise ShapeError(f"triangular_solve: batch dimensions do not broadcast; got: x "
-                         f"{list(x._data.shape)}, y {list(y._data.shape)}") from None
+    _same_dtype(x, y, "triangular_solve")
+    _rhs_rows(y._data, x._data, "triangular_solve", "y", "'x'")
+    out = _broadcast_solve("triangular_solve", _tri_array_solve, x, y, x._data, y._data, upper,
+                           transpose, unitriangular)
     flags = (bool(upper), bool(transpose), bool(unitriangular))
     return record("triangular_solve", out, (x, y), _TRISOLVE, (x, OUT_ARG, flags),
                   broadcast=True)
@@ -253,18 +269,9 @@ def cholesky_solve(x, y, upper=False, name=None):
     with C = gx z^T (of -U (C + C^T) for an upper factor)."""
     x = _matrix(x, "cholesky_solve")
     y = _square(y, "cholesky_solve", "y")
-    if y._data.dtype != x._data.dtype:
-        raise DTypeError(f"cholesky_solve: arguments 'x' and 'y' must share one dtype; got: "
-                         f"{x._data.dtype} and {y._data.dtype}")
-    n = y._data.shape[-1]
-    if x._data.shape[-2] != n:
-        raise ShapeError(f"cholesky_solve: argument 'x' must have {n} rows, as the factor 'y' "
-                         f"is {n}x{n}; got: shape {list(x._data.shape)}")
-    try:
-        out = _cholesky_solved(y._data, x._data, upper)
-    except ValueError:
-        raise ShapeError(f"cholesky_solve: batch dimensions do not broadcast; got: x "
-                         f"{list(x._data.shape)}, y {list(y._data.shape)}") from None
+    _same_dtype(x, y, "cholesky_solve")
+    _rhs_rows(x._data, y._data, "cholesky_solve", "x", "the factor 'y'")
+    out = _broadcast_solve("cholesky_solve", _cholesky_solved, x, y, y._data, x._data, upper)
     return record("cholesky_solve", out, (x, y), _CHOLESKY_SOLVE, (y, OUT_ARG, bool(upper)),
                   broadcast=True)
 
@@ -576,9 +583,7 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
     if driver not in _DRIVERS:
         raise OpArgumentError(f"lstsq: argument 'driver' must be one of {list(_DRIVERS)} or "
                               f"None; got: {driver!r}")
-    if y._data.dtype != x._data.dtype:
-        raise DTypeError(f"lstsq: arguments 'x' and 'y' must share one dtype; got: "
-                         f"{x._data.dtype} and {y._data.dtype}")
+    _same_dtype(x, y, "lstsq")
     a, b = x._data, y._data
     if a.shape[-2] != b.shape[-2]:
         raise ShapeError(f"lstsq: 'x' and 'y' must have the same number of rows; got: shapes "
@@ -811,9 +816,7 @@ def lu_solve(b, lu, pivots, trans="N", name=None):
         raise OpArgumentError(f"lu_solve: argument 'trans' must be 'N', 'T' or 'C'; got: "
                               f"{trans!r}")
     n = lu_.shape[-1]
-    if b.shape[-2] != n:
-        raise ShapeError(f"lu_solve: argument 'b' must have {n} rows, as 'lu' is {n}x{n}; got: "
-                         f"shape {list(b.shape)}")
+    _rhs_rows(b, lu_, "lu_solve", "b", "'lu'")
     pmat = _wrap(_permutation(np.asarray(tensor_arg(pivots, "lu_solve", "pivots")._data), n,
                               lu_._data.dtype))
     if trans == "N":
