@@ -8,8 +8,8 @@ from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from .common import CosineSimilarity, Flatten, Identity, Unflatten
 from .container import LayerDict, LayerList, ParameterDict, ParameterList, Sequential
 from .conv import (AvgPool2D, AvgPool3D, BatchNorm, BatchNorm1D, BatchNorm2D, BatchNorm3D,
-                   Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose, Conv3D, Fold, LPPool1D,
-                   LPPool2D, MaxPool2D, MaxPool3D, Unfold)
+                   Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose, Conv3D, Conv3DTranspose,
+                   Fold, LPPool1D, LPPool2D, MaxPool2D, MaxPool3D, Unfold)
 from .dropout import AlphaDropout, Dropout, Dropout2D, Dropout3D, FeatureAlphaDropout, RReLU
 from .embedding import Embedding
 from .layer import Layer
@@ -68,4 +68,4 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "AdaptiveLogSoftmaxWithLoss", "HSigmoidLoss", "RNNTLoss",
            "BatchNorm", "BatchNorm3D", "LocalResponseNorm",
            "LPPool1D", "LPPool2D", "LPPool1d", "LPPool2d", "MaxPool3D", "AvgPool3D",
-           "Conv3D", "Conv3d"]
+           "Conv3D", "Conv3d", "Conv3DTranspose"]

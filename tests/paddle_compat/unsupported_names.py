@@ -86,7 +86,6 @@ UNSUPPORTED = {
     },
     'nn': {
         'conv': (
-            "Conv3DTranspose "
             "FractionalMaxPool2D FractionalMaxPool3D "
             "MaxUnPool1D MaxUnPool2D MaxUnPool3D "
             "SpectralNorm "
@@ -104,7 +103,7 @@ UNSUPPORTED = {
     'nn.functional': {
         'conv': (
             "affine_grid "
-            "conv3d_transpose fractional_max_pool2d "
+            "fractional_max_pool2d "
             "fractional_max_pool3d grid_sample "
             "max_unpool1d max_unpool2d max_unpool3d "
         ),

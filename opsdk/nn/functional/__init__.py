@@ -11,8 +11,8 @@ from .common_extra import bilinear, maxout
 from .dropout_extra import *  # noqa: F401,F403  (channel and alpha dropout, rrelu, gumbel)
 from .dropout_extra import __all__ as _DROPOUT_EXTRA
 from .conv import avg_pool2d, batch_norm, conv1d, conv2d, max_pool2d
-from .conv_extra import (avg_pool3d, conv1d_transpose, conv2d_transpose, conv3d, fold,
-                         lp_pool1d, lp_pool2d, max_pool3d, unfold)
+from .conv_extra import (avg_pool3d, conv1d_transpose, conv2d_transpose, conv3d,
+                         conv3d_transpose, fold, lp_pool1d, lp_pool2d, max_pool3d, unfold)
 from .input import embedding, embedding_renorm_  # noqa: F401 (Paddle has it here, outside __all__)
 from .loss import cross_entropy, mse_loss
 from .loss_metric import *  # noqa: F401,F403  (margin, embedding, likelihood losses)
@@ -49,7 +49,7 @@ __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "so
            "ctc_loss", "adaptive_log_softmax_with_loss", "hsigmoid_loss",
            "rnnt_loss", "local_response_norm", "lp_pool1d",
            "lp_pool2d", "temporal_shift", "max_pool3d", "avg_pool3d",
-           "conv3d"]
+           "conv3d", "conv3d_transpose"]
 
 
 def _in_place(fn, name):
