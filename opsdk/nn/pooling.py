@@ -1,6 +1,7 @@
 """MaxPool1D, AvgPool1D and the adaptive pools as layers over nn.functional.pooling (Paddle's
 attribute names, reprs and ``return_indices`` property)."""
 from .functional import pooling as F
+from .functional import unpool
 from .layer import Layer
 
 
@@ -158,3 +159,45 @@ class AdaptiveMaxPool3D(_AdaptiveMaxPoolNd):
 
     def __init__(self, output_size, return_mask=False, name=None):
         super().__init__(output_size, return_mask, name)
+
+
+class MaxUnPool2D(Layer):
+    """F.max_unpool2d as a layer: forward(x, indices).
+
+    Example:
+        >>> x = opsdk.to_tensor([[[[1.0, 2.0], [4.0, 3.0]]]])
+        >>> opsdk.nn.MaxUnPool2D(2)(*F.max_pool2d(x, 2, return_mask=True)).shape
+        paddle.Size([1, 1, 2, 2])
+    """
+    _fn = staticmethod(unpool.max_unpool2d)
+
+    def __init__(self, kernel_size, stride=None, padding=0, data_format="NCHW",
+                 output_size=None, name=None):
+        super().__init__()
+        self.ksize, self.stride, self.padding = kernel_size, stride, padding
+        self.data_format, self.output_size, self.name = data_format, output_size, name
+
+    def forward(self, x, indices):
+        return type(self)._fn(x, indices, self.ksize, self.stride, self.padding,
+                              self.data_format, self.output_size, self.name)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"
+
+
+class MaxUnPool1D(MaxUnPool2D):
+    """F.max_unpool1d as a layer: forward(x, indices)."""
+    _fn = staticmethod(unpool.max_unpool1d)
+
+    def __init__(self, kernel_size, stride=None, padding=0, data_format="NCL",
+                 output_size=None, name=None):
+        super().__init__(kernel_size, stride, padding, data_format, output_size, name)
+
+
+class MaxUnPool3D(MaxUnPool2D):
+    """F.max_unpool3d as a layer: forward(x, indices)."""
+    _fn = staticmethod(unpool.max_unpool3d)
+
+    def __init__(self, kernel_size, stride=None, padding=0, data_format="NCDHW",
+                 output_size=None, name=None):
+        super().__init__(kernel_size, stride, padding, data_format, output_size, name)

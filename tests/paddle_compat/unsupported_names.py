@@ -87,7 +87,6 @@ UNSUPPORTED = {
     'nn': {
         'conv': (
             "FractionalMaxPool2D FractionalMaxPool3D "
-            "MaxUnPool1D MaxUnPool2D MaxUnPool3D "
             "SpectralNorm "
         ),
         'distributed': (
@@ -105,7 +104,6 @@ UNSUPPORTED = {
             "affine_grid "
             "fractional_max_pool2d "
             "fractional_max_pool3d grid_sample "
-            "max_unpool1d max_unpool2d max_unpool3d "
         ),
         'fused': (
             "class_center_sample flash_attention_v3_varlen flash_attn_qkvpacked "
