@@ -7,7 +7,8 @@ from ..dtypes import get_default_dtype
 from ..errors import OpArgumentError
 from .functional.conv import avg_pool2d, batch_norm, conv1d, conv2d, max_pool2d
 from .functional.conv_extra import (avg_pool3d, conv1d_transpose, conv2d_transpose, conv3d,
-                                    conv3d_transpose, fold, lp_pool1d, lp_pool2d, max_pool3d, unfold)
+                                    conv3d_transpose, fold, lp_pool1d, lp_pool2d, max_pool3d,
+                                    unfold)
 from .initializer import Constant, Normal
 from .layer import Layer
 from .param_attr import ParamAttr

@@ -1,5 +1,5 @@
-"""MaxPool1D, AvgPool1D, the adaptive pool and the max-unpool layers: shapes, Paddle's attributes, reprs and
-aliases, and a small network against Paddle."""
+"""MaxPool1D, AvgPool1D, the adaptive pool and the max-unpool layers: shapes, Paddle's
+attributes, reprs and aliases, and a small network against Paddle."""
 import numpy as np
 import pytest
 

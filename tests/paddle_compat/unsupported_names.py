@@ -101,9 +101,8 @@ UNSUPPORTED = {
     },
     'nn.functional': {
         'conv': (
-            "affine_grid "
             "fractional_max_pool2d "
-            "fractional_max_pool3d grid_sample "
+            "fractional_max_pool3d "
         ),
         'fused': (
             "class_center_sample flash_attention_v3_varlen flash_attn_qkvpacked "

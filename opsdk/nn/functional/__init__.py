@@ -26,6 +26,7 @@ from .norm import (cosine_similarity, group_norm, instance_norm, layer_norm,
                    local_response_norm, normalize, rms_norm)
 from .padding import pad, zeropad2d
 from .resample import interpolate, upsample
+from .sampling import affine_grid, grid_sample
 from .unpool import max_unpool1d, max_unpool2d, max_unpool3d
 from .vision import channel_shuffle, pixel_shuffle, pixel_unshuffle, temporal_shift
 from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d,
@@ -50,7 +51,8 @@ __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "so
            "ctc_loss", "adaptive_log_softmax_with_loss", "hsigmoid_loss",
            "rnnt_loss", "local_response_norm", "lp_pool1d",
            "lp_pool2d", "temporal_shift", "max_pool3d", "avg_pool3d",
-           "conv3d", "conv3d_transpose", "max_unpool1d", "max_unpool2d", "max_unpool3d"]
+           "conv3d", "conv3d_transpose", "max_unpool1d", "max_unpool2d", "max_unpool3d",
+           "affine_grid", "grid_sample"]
 
 
 def _in_place(fn, name):
