@@ -72,8 +72,8 @@ from .functional.manipulation import (atleast_1d, atleast_2d, atleast_3d, block_
                                       column_stack, dsplit, dstack, hsplit, hstack,
                                       matrix_transpose, narrow, ravel, reverse, row_stack,
                                       slice, strided_slice, swapaxes, swapdims, take,
-                                      take_along_dim, tensor_split, unflatten, view_as, vsplit,
-                                      vstack)
+                                      take_along_dim, tensor_split, unflatten, unfold, view_as,
+                                      vsplit, vstack)
 from .functional.placement import (diagonal_scatter, index_put, index_put_, index_sample,
                                    multiplex, scatter_add, scatter_add_, scatter_reduce,
                                    select_scatter, slice_scatter)

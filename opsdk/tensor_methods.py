@@ -60,7 +60,7 @@ SAME_NAME = {
     select_fill: "index_fill masked_scatter renorm",
     manipulation: "hsplit vsplit dsplit tensor_split atleast_1d atleast_2d atleast_3d ravel "
                   "narrow swapaxes swapdims matrix_transpose view_as unflatten take "
-                  "take_along_dim slice strided_slice reverse block_diag",
+                  "take_along_dim slice strided_slice reverse block_diag unfold",
     placement: "scatter_add scatter_add_ scatter_reduce index_sample index_put index_put_ "
                "select_scatter slice_scatter diagonal_scatter multiplex",
     generated: "combinations vander new_zeros new_ones new_full new_empty",

@@ -34,9 +34,6 @@ UNSUPPORTED = {
             "angle as_complex as_real cdouble cfloat complex conj imag is_complex isreal "
             "polar pstring raw real view_as_complex view_as_real "
         ),
-        'conv': (
-            "unfold "
-        ),
         'device': (
             "CUDAPinnedPlace MmapStorage XPUPinnedPlace disable_signal_handler "
             "get_cuda_rng_state set_cuda_rng_state "
@@ -55,9 +52,6 @@ UNSUPPORTED = {
         'complex': (
             "angle as_complex as_real cdouble cfloat complex128 complex64 conj imag "
             "is_complex isreal polar real view_as_complex view_as_real "
-        ),
-        'conv': (
-            "unfold "
         ),
         'device': (
             "data_ptr device get_device is_cuda pin_memory "
