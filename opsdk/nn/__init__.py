@@ -29,8 +29,8 @@ from .param_attr import ParamAttr
 from .resample import Upsample, UpsamplingBilinear2D, UpsamplingNearest2D
 from .vision import ChannelShuffle, PixelShuffle, PixelUnshuffle
 from .pooling import (AdaptiveAvgPool1D, AdaptiveAvgPool2D, AdaptiveAvgPool3D, AdaptiveMaxPool1D,
-                      AdaptiveMaxPool2D, AdaptiveMaxPool3D, AvgPool1D, MaxPool1D, MaxUnPool1D,
-                      MaxUnPool2D, MaxUnPool3D)
+                      AdaptiveMaxPool2D, AdaptiveMaxPool3D, AvgPool1D, FractionalMaxPool2D,
+                      FractionalMaxPool3D, MaxPool1D, MaxUnPool1D, MaxUnPool2D, MaxUnPool3D)
 from .parameter import Parameter, create_parameter
 from .recompute import recompute_sequential
 from .sparse_grad import SparseGradTensor, SparseRowGrad
@@ -69,4 +69,5 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "AdaptiveLogSoftmaxWithLoss", "HSigmoidLoss", "RNNTLoss",
            "BatchNorm", "BatchNorm3D", "LocalResponseNorm",
            "LPPool1D", "LPPool2D", "LPPool1d", "LPPool2d", "MaxPool3D", "AvgPool3D",
-           "Conv3D", "Conv3d", "Conv3DTranspose", "MaxUnPool1D", "MaxUnPool2D", "MaxUnPool3D"]
+           "Conv3D", "Conv3d", "Conv3DTranspose", "MaxUnPool1D", "MaxUnPool2D", "MaxUnPool3D",
+           "FractionalMaxPool2D", "FractionalMaxPool3D"]

@@ -1,5 +1,6 @@
-"""MaxPool1D, AvgPool1D and the adaptive pools as layers over nn.functional.pooling (Paddle's
-attribute names, reprs and ``return_indices`` property)."""
+"""MaxPool1D, AvgPool1D, the adaptive and fractional pools and the max-unpools as layers over
+nn.functional.pooling and unpool (Paddle's attribute names, reprs and ``return_indices``
+property)."""
 from .functional import pooling as F
 from .functional import unpool
 from .layer import Layer
@@ -201,3 +202,31 @@ class MaxUnPool3D(MaxUnPool2D):
     def __init__(self, kernel_size, stride=None, padding=0, data_format="NCDHW",
                  output_size=None, name=None):
         super().__init__(kernel_size, stride, padding, data_format, output_size, name)
+
+
+class FractionalMaxPool2D(Layer):
+    """F.fractional_max_pool2d as a layer (random_u None draws the windows anew each call).
+
+    Example:
+        >>> opsdk.nn.FractionalMaxPool2D(3, random_u=0.3)(opsdk.ones([1, 2, 7, 7])).shape
+        paddle.Size([1, 2, 3, 3])
+    """
+    _fn = staticmethod(F.fractional_max_pool2d)
+
+    def __init__(self, output_size, kernel_size=None, random_u=None, return_mask=False,
+                 name=None):
+        super().__init__()
+        self._output_size, self._kernel_size, self._random_u = output_size, kernel_size, random_u
+        self._return_mask, self._name = return_mask, name
+
+    def forward(self, x):
+        return type(self)._fn(x, self._output_size, self._kernel_size, self._random_u,
+                              self._return_mask, self._name)
+
+    def extra_repr(self):
+        return f"output_size={self._output_size}, return_mask={self._return_mask}"
+
+
+class FractionalMaxPool3D(FractionalMaxPool2D):
+    """F.fractional_max_pool3d as a layer."""
+    _fn = staticmethod(F.fractional_max_pool3d)

@@ -60,3 +60,17 @@ def test_the_unpool_layers_match_paddle():
                      for P in (opsdk, paddle)]
         np.testing.assert_array_equal(got, want)
         assert repr(layer(opsdk)) == repr(layer(paddle))
+
+
+@pytest.mark.paddle
+def test_the_fractional_max_pool_layers_match_paddle():
+    paddle = import_paddle()
+    x = np.random.default_rng(5).standard_normal((1, 2, 6, 7, 5))
+    for layer, a in [(lambda P: P.nn.FractionalMaxPool2D([3, 4], random_u=0.3,
+                                                        return_mask=True), x[:, :, 0]),
+                     (lambda P: P.nn.FractionalMaxPool3D(3, kernel_size=2, random_u=0.6), x)]:
+        got, want = [layer(P)(P.to_tensor(a)) for P in (opsdk, paddle)]
+        for g, w in zip(got if isinstance(got, tuple) else [got],
+                        want if isinstance(want, tuple) else [want]):
+            np.testing.assert_array_equal(g.numpy(), w.numpy())
+        assert repr(layer(opsdk)) == repr(layer(paddle))

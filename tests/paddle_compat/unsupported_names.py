@@ -80,7 +80,6 @@ UNSUPPORTED = {
     },
     'nn': {
         'conv': (
-            "FractionalMaxPool2D FractionalMaxPool3D "
             "SpectralNorm "
         ),
         'distributed': (
@@ -94,10 +93,6 @@ UNSUPPORTED = {
         ),
     },
     'nn.functional': {
-        'conv': (
-            "fractional_max_pool2d "
-            "fractional_max_pool3d "
-        ),
         'fused': (
             "class_center_sample flash_attention_v3_varlen flash_attn_qkvpacked "
             "flash_attn_varlen_qkvpacked flashmask_attention gather_tree margin_cross_entropy "

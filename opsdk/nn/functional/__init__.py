@@ -31,7 +31,7 @@ from .unpool import max_unpool1d, max_unpool2d, max_unpool3d
 from .vision import channel_shuffle, pixel_shuffle, pixel_unshuffle, temporal_shift
 from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d,
                       adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool3d, avg_pool1d,
-                      max_pool1d)
+                      fractional_max_pool2d, fractional_max_pool3d, max_pool1d)
 
 __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "softmax",
            "log_softmax", "cross_entropy", "mse_loss", "linear", "dropout", "embedding",
@@ -52,7 +52,7 @@ __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "so
            "rnnt_loss", "local_response_norm", "lp_pool1d",
            "lp_pool2d", "temporal_shift", "max_pool3d", "avg_pool3d",
            "conv3d", "conv3d_transpose", "max_unpool1d", "max_unpool2d", "max_unpool3d",
-           "affine_grid", "grid_sample"]
+           "affine_grid", "grid_sample", "fractional_max_pool2d", "fractional_max_pool3d"]
 
 
 def _in_place(fn, name):
