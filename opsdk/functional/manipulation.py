@@ -322,9 +322,11 @@ def block_diag(inputs, name=None):
 
 @aliases(dimension="axis")
 def unfold(x, axis, size, step, name=None):
-    """The windows of ``size`` elements every ``step`` along axis: that axis becomes the
-    (L - size) // step + 1 windows and a last axis of length size holds each one
-    (``x.unfold(0, 2, 1)`` of [0, 1, 2] is [[0, 1], [1, 2]]). A copy here (Paddle returns a view).
+    """The sliding windows of ``size`` elements every ``step`` along axis, in a new last axis.
+
+    That axis becomes the (L - size) // step + 1 windows and a last axis of length size holds
+    each one (``x.unfold(0, 2, 1)`` of [0, 1, 2] is [[0, 1], [1, 2]]). A copy here (Paddle
+    returns a view).
 
     Gradient: where windows overlap, an element takes the gradient of its place in the last
     window holding it, not the sum over the windows (Paddle 3.3.1's rule, which this follows);
