@@ -6,6 +6,7 @@ import builtins
 
 import numpy as np
 
+from ..device import array_module
 from ..errors import IndexOutOfRangeError, OpArgumentError, ShapeError, WrittenShapeError
 from . import flat_index, maths
 from .along_axis import put_along_axis, take_along_axis
@@ -135,8 +136,10 @@ def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
     _check_value_shape("diagonal_scatter", y, pos.shape)
     outside = np.ones(x._data.shape, dtype=bool)
     outside.reshape(-1)[pos.reshape(-1)] = False
-    placed = flat_index.put("diagonal_scatter", maths.cast(y.detach(), x._data.dtype), pos,
-                            x._data.shape)
+    xp = array_module(x._data)  # a GPU x: the positions and the mask on its device
+    placed = flat_index.put("diagonal_scatter", maths.cast(y.detach(), x._data.dtype),
+                            xp.asarray(pos), x._data.shape)
+    outside = xp.asarray(outside)
     return where(outside, x, placed)
 
 
