@@ -115,8 +115,11 @@ def slice_scatter(x, value, axes, starts, ends, strides, name=None):
             raise OpArgumentError("slice_scatter: argument 'strides' must not hold 0")
         idx[check_axis(a, x.ndim, "slice_scatter", "axes")] = _S(s, e, st)
     idx = tuple(idx)
-    _check_value_shape("slice_scatter", value, np.empty(x._data.shape)[idx].shape)
-    return setitem(x, idx, maths.cast(value, x._data.dtype))
+    # value broadcasts to the slice as in x[idx] = value (Paddle's rule, checked by setitem)
+    try:
+        return setitem(x, idx, maths.cast(value, x._data.dtype))
+    except OpArgumentError as e:
+        raise WrittenShapeError(str(e).replace("setitem:", "slice_scatter:", 1)) from None
 
 
 def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
