@@ -10,6 +10,27 @@ import numpy as np
 from ..harness import attempt
 from . import program
 
+NOT_INPLACE = ("docs/paddle.md, PyLayerContext.mark_not_inplace: the marked input returned comes "
+               "back graph-connected in opsdk; Paddle's is a new leaf cut from the graph, so the "
+               "gradient through it is lost")
+GRAD_DTYPE = ("docs/paddle.md, PyLayer: a float gradient of another precision is cast to the "
+              "input's dtype; a leaf's .grad keeps its dtype in opsdk (Paddle's takes the "
+              "returned one)")
+PYLAYER_CHECKS = ("docs/paddle.md, Errors: opsdk checks more than Paddle (a PyLayer gradient of "
+                  "the wrong shape is an error); Paddle stores a gradient of the wrong shape")
+OUTPUT_HOOK = ("docs/paddle.md, PyLayer: a gradient a hook on a PyLayer's output returns replaces "
+               "the one flowing into backward in opsdk; Paddle calls the hook and drops its result")
+NO_INT_GRAD = ("docs/paddle.md, Engine: no gradient flows through integer or bool values in "
+               "opsdk; Paddle computes integer gradients and passes them back through a cast")
+SET_TO_ZERO = ("docs/paddle.md, Engine: clear_gradient(set_to_zero=False) sets the gradient to "
+               "None as Paddle documents; Paddle 3.3.1 ignores set_to_zero passed by keyword")
+PYLAYER_SAVED_INPLACE = ("docs/paddle.md, PyLayer: a tensor a PyLayer saved and then written in "
+                         "place makes backward raise InplaceModifiedError; Paddle reads the new "
+                         "values")
+PYLAYER_RETAIN_CRASH = ("docs/paddle.md, Engine: Paddle 3.3.1 dies (a segmentation fault) on a "
+                        "second backward(retain_graph) through a PyLayer; opsdk's result is "
+                        "PyTorch's")
+
 
 def _t(paddle, values, grad=True, dtype="float64"):
     return paddle.to_tensor(np.array(values, dtype=dtype), stop_gradient=not grad)
@@ -440,7 +461,7 @@ def f14_pylayer_applied_twice_accumulates(paddle):
     return {"grad": x.grad}
 
 
-@program(item="fresh", isolate=True)  # Paddle 3.3.1 segfaults on the second backward
+@program(item="fresh", differs=([""], PYLAYER_RETAIN_CRASH), isolate=True)
 def f14_pylayer_backward_call_count_retain(paddle):
     calls = []
 
@@ -461,7 +482,7 @@ def f14_pylayer_backward_call_count_retain(paddle):
     return {"calls": len(calls), "first_g": calls[0], "grad": x.grad}
 
 
-@program(item="fresh")
+@program(item="fresh", differs=(["y", "y_leaf", "grad", "x_leaf"], NOT_INPLACE))
 def f14_pylayer_mark_not_inplace_identity(paddle):
     class Ident(paddle.autograd.PyLayer):
         @staticmethod
@@ -479,7 +500,7 @@ def f14_pylayer_mark_not_inplace_identity(paddle):
     return {"y": y, "grad": x.grad, "x_leaf": x.is_leaf, "y_leaf": y.is_leaf}
 
 
-@program(item="fresh")
+@program(item="fresh", differs=(["result.grad.dtype", "result.dtype"], GRAD_DTYPE))
 def f14_pylayer_grad_dtype_mismatch(paddle):
     class Cast(paddle.autograd.PyLayer):
         @staticmethod
@@ -498,7 +519,7 @@ def f14_pylayer_grad_dtype_mismatch(paddle):
     return {"result": attempt(go)}
 
 
-@program(item="fresh")
+@program(item="fresh", differs=(["result"], PYLAYER_CHECKS))
 def f14_pylayer_grad_shape_mismatch(paddle):
     class BadShape(paddle.autograd.PyLayer):
         @staticmethod
@@ -517,7 +538,7 @@ def f14_pylayer_grad_shape_mismatch(paddle):
     return {"result": attempt(go)}
 
 
-@program(item="fresh")
+@program(item="fresh", differs=(["grad"], OUTPUT_HOOK))
 def f14_pylayer_hook_on_output(paddle):
     Tanh = _tanh_layer(paddle)
     x = _t(paddle, [0.0, 1.0])
@@ -936,7 +957,7 @@ def f14_grad_grad_outputs_wrong_length(paddle):
                            grad_outputs=[_t(paddle, [1.0, 1.0]), _t(paddle, [1.0, 1.0])])}
 
 
-@program(item="fresh")
+@program(item="fresh", differs=(["err"], NO_INT_GRAD))
 def f14_grad_int_output(paddle):
     x = _t(paddle, [1.5, 2.5])
     y = paddle.cast(x, "int64")
@@ -976,7 +997,7 @@ def f14_clear_grad_then_backward(paddle):
     return {"after_clear": after_clear, "grad": w.grad}
 
 
-@program(item="fresh")
+@program(item="fresh", differs=(["cleared_none"], SET_TO_ZERO))
 def f14_clear_gradient_set_to_zero_false(paddle):
     w = _t(paddle, [2.0, 3.0])
     (w * w).sum().backward()
@@ -1218,7 +1239,7 @@ def f14_inplace_on_leaf_requiring_grad(paddle):
     return {"err": attempt(x.add_, paddle.ones([2], dtype="float64")), "x": x}
 
 
-@program(item="fresh")
+@program(item="fresh", differs=(["err"], PYLAYER_SAVED_INPLACE))
 def f14_inplace_in_pylayer_input(paddle):
     Tanh = _tanh_layer(paddle)
     x = _t(paddle, [0.5])
@@ -1240,7 +1261,7 @@ def f14_inplace_relu_then_backward(paddle):
 # ---------------------------------------------------------------- dtypes and shapes
 
 
-@program(item="fresh")
+@program(item="fresh", differs=(["grad_none"], NO_INT_GRAD))
 def f14_int_tensor_requires_grad(paddle):
     x = paddle.to_tensor([1, 2, 3], dtype="int64", stop_gradient=False)
     y = x * 2
