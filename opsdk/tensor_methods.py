@@ -224,7 +224,7 @@ class TensorMethods:
     __or__ = bitwise.bitwise_or
     __xor__ = bitwise.bitwise_xor
     __invert__ = bitwise.bitwise_not
-    __getitem__ = indexing.getitem
+    __getitem__ = indexing.subscript
     __setitem__ = inplace.setitem
     __iadd__ = inplace.augmented(arithmetic.add, np.add, "+=")
     __isub__ = inplace.augmented(arithmetic.subtract, np.subtract, "-=")
