@@ -1,5 +1,6 @@
 """opsdk.nn: layers, parameters, initializers, gradient clipping (Paddle's paddle.nn)."""
 from . import functional, initializer, utils
+from .attention import MultiHeadAttention
 from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Swish, Tanh
 from .activation_extra import (CELU, ELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish,
                                Hardtanh, LogSigmoid, Mish, PReLU, ReLU6, Softplus, Softshrink,
@@ -33,6 +34,8 @@ from .pooling import (AdaptiveAvgPool1D, AdaptiveAvgPool2D, AdaptiveAvgPool3D, A
 from .parameter import Parameter, create_parameter
 from .recompute import recompute_sequential
 from .sparse_grad import SparseGradTensor, SparseRowGrad
+from .transformer import Transformer, TransformerDecoder, TransformerEncoder
+from .transformer_layers import TransformerDecoderLayer, TransformerEncoderLayer
 
 # Paddle's torch-style aliases
 Silu = SiLU
@@ -68,4 +71,5 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "AdaptiveLogSoftmaxWithLoss", "HSigmoidLoss", "RNNTLoss",
            "BatchNorm", "BatchNorm3D", "LocalResponseNorm",
            "LPPool1D", "LPPool2D", "LPPool1d", "LPPool2d", "MaxPool3D", "AvgPool3D",
-           "Conv3D", "Conv3d"]
+           "Conv3D", "Conv3d", "MultiHeadAttention", "TransformerEncoderLayer",
+           "TransformerEncoder", "TransformerDecoderLayer", "TransformerDecoder", "Transformer"]
