@@ -153,8 +153,13 @@ class RNNBase(LayerList):
                     names.append(f"bias_hh_l{k}{suffix}")
         for name, param in zip(names, params):
             setattr(self, name, param)
+        self.flatten_parameters()
+
+    def flatten_parameters(self):
+        """Paddle packs the weights into one buffer for its fused kernel here; opsdk runs the
+        cells on the parameters themselves, so this only takes the parameter name the buffer
+        takes in Paddle (later parameters are then named as there)."""
         if self.could_use_cudnn:
-            # Paddle makes a flat copy of the weights for its kernel here, which takes a name
             unique_name(f"{self._full_name}.w")
 
     def forward(self, inputs, initial_states=None, sequence_length=None):
