@@ -4,13 +4,14 @@ time loop in rnn_loop.py."""
 from ..errors import (IndexOutOfRangeError, LayerArgumentError, NoKernelDTypeError,
                       OpArgumentError, ShapeError)
 from ..functional.creation import full
-from ..functional.shape import unsqueeze
+from ..functional.shape import transpose, unsqueeze
 from .container import LayerList
 from .functional.common import dropout as _dropout
 from .layer import Layer
 from .naming import unique_name
 from .rnn_cells import GRUCell, LSTMCell, SimpleRNNCell
-from .rnn_loop import birnn, concat_states, rnn, sequence_mask, split_states
+from .functional.extension import sequence_mask
+from .rnn_loop import birnn, concat_states, rnn, split_states
 
 _BIDIRECTIONAL = ("bidirectional", "bidirect")
 
@@ -190,8 +191,9 @@ class RNNBase(LayerList):
             inputs = outputs
         if fused and sequence_length is not None:
             # the fused kernel writes zeros past each sequence's end
-            mask = sequence_mask(sequence_length, outputs.shape[1 - batch_axis], outputs.dtype,
-                                 time_major=self.time_major)
+            mask = sequence_mask(sequence_length, outputs.shape[1 - batch_axis], outputs.dtype)
+            if self.time_major:
+                mask = transpose(mask, [1, 0])
             outputs = outputs * unsqueeze(mask, -1)
         return outputs, concat_states(final_states, self.num_directions == 2,
                                       self.state_components)

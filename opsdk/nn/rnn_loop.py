@@ -2,22 +2,9 @@
 step, states frozen past each sequence's length, and the packing of many layers' states into
 [num_layers * num_directions, batch, size] tensors and back."""
 from ..errors import ShapeError
-from ..functional.casting import cast
-from ..functional.creation import arange
-from ..functional.logic import less_than
-from ..functional.shape import concat, flip, reshape, stack, transpose, unsqueeze, unstack
+from ..functional.shape import concat, flip, reshape, stack, transpose, unstack
+from .functional.extension import sequence_mask
 from .rnn_structure import flatten, map_structure
-
-
-def sequence_mask(sequence_length, steps, dtype, time_major=True):
-    """1.0 where a step is inside its sequence: [steps, batch] (time major) or [batch, steps]."""
-    steps_ = arange(steps, dtype="int64")
-    lengths = cast(sequence_length, "int64")
-    if time_major:
-        inside = less_than(unsqueeze(steps_, 1), unsqueeze(lengths, 0))
-    else:
-        inside = less_than(unsqueeze(steps_, 0), unsqueeze(lengths, 1))
-    return cast(inside, dtype)
 
 
 def _swap_batch_time(x):
@@ -47,7 +34,7 @@ def rnn(cell, inputs, initial_states=None, sequence_length=None, time_major=Fals
         inputs = map_structure(_swap_batch_time, inputs)
     mask = None
     if sequence_length is not None:
-        mask = sequence_mask(sequence_length, steps, flatten(inputs)[0].dtype)
+        mask = transpose(sequence_mask(sequence_length, steps, flatten(inputs)[0].dtype), [1, 0])
     if is_reverse:
         inputs = map_structure(lambda x: flip(x, [0]), inputs)
         mask = None if mask is None else flip(mask, [0])

@@ -4,16 +4,7 @@ import pytest
 
 import opsdk
 from opsdk.errors import ShapeError
-from opsdk.nn.rnn_loop import concat_states, rnn, sequence_mask, split_states
-
-
-def test_sequence_mask_both_layouts():
-    lengths = opsdk.to_tensor(np.array([3, 1, 0]))
-    assert sequence_mask(lengths, 4, "float32").numpy().tolist() == [
-        [1, 1, 0], [1, 0, 0], [1, 0, 0], [0, 0, 0]]
-    batch_major = sequence_mask(lengths, 4, "float64", time_major=False)
-    assert batch_major.dtype == opsdk.float64 and batch_major.shape == [3, 4]
-    assert batch_major.numpy().sum(axis=1).tolist() == [3, 1, 0]
+from opsdk.nn.rnn_loop import concat_states, rnn, split_states
 
 
 @pytest.mark.parametrize("bidirectional, components", [(False, 1), (True, 1), (False, 2),
