@@ -27,6 +27,8 @@ from .norm import (GroupNorm, InstanceNorm1D, InstanceNorm2D, InstanceNorm3D, La
 from .padding import *  # noqa: F401,F403  (Pad1D/2D/3D and the fixed-mode ones, with aliases)
 from .padding import __all__ as _PADDING_LAYERS
 from .param_attr import ParamAttr
+from .rnn import GRU, LSTM, RNN, BiRNN, SimpleRNN
+from .rnn_cells import GRUCell, LSTMCell, RNNCellBase, SimpleRNNCell
 from .resample import Upsample, UpsamplingBilinear2D, UpsamplingNearest2D
 from .vision import ChannelShuffle, PixelShuffle, PixelUnshuffle
 from .pooling import (AdaptiveAvgPool1D, AdaptiveAvgPool2D, AdaptiveAvgPool3D, AdaptiveMaxPool1D,
@@ -72,4 +74,6 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "BatchNorm", "BatchNorm3D", "LocalResponseNorm",
            "LPPool1D", "LPPool2D", "LPPool1d", "LPPool2d", "MaxPool3D", "AvgPool3D",
            "Conv3D", "Conv3d", "MultiHeadAttention", "TransformerEncoderLayer",
-           "TransformerEncoder", "TransformerDecoderLayer", "TransformerDecoder", "Transformer"]
+           "TransformerEncoder", "TransformerDecoderLayer", "TransformerDecoder", "Transformer",
+           "RNNCellBase", "SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "BiRNN", "SimpleRNN",
+           "LSTM", "GRU"]

@@ -95,8 +95,7 @@ UNSUPPORTED = {
             "SyncBatchNorm "
         ),
         'model': (
-            "BeamSearchDecoder BiRNN GRU GRUCell LSTM LSTMCell RNN "
-            "RNNCellBase SimpleRNN SimpleRNNCell "
+            "BeamSearchDecoder "
             "dynamic_decode "
         ),
     },
