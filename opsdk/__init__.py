@@ -115,6 +115,11 @@ globals().update(_tensor_methods.paddle_aliases(globals()))
 # paddle.tanh_(x), paddle.add_(x, y), ...: the in-place Tensor methods as functions
 globals().update(_tensor_methods.module_inplace_functions())
 
+# paddle.tensor([1, 2]) makes a tensor; paddle.tensor.math.add is paddle.add
+import sys as _sys  # noqa: E402
+from . import tensor_module as _tensor_module  # noqa: E402
+_tensor_module.install(_sys.modules[__name__])
+
 
 def _erf_method(x, name=None):
     # the built-in pack's op (kernels, the registry) loads when first called

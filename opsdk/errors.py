@@ -383,3 +383,8 @@ class StateError(OpsdkError, RuntimeError):
 class UnsupportedError(OpsdkError, NotImplementedError):
     """A Paddle API opsdk deliberately does not provide (static graphs, collective
     communication, ...); the message says why and what to use instead."""
+
+
+class SubclassMemberError(OpsdkError, NotImplementedError):
+    """A member a subclass must define and has not (RNNCellBase's state_shape and state_dtype);
+    a NotImplementedError, as Paddle raises there."""

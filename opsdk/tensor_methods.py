@@ -77,7 +77,7 @@ SAME_NAME = {
     angles: "atan2",
     lowrank: "householder_product ormqr svd_lowrank pca_lowrank",
     more_ops: "histogramdd",
-    storage: "data grad_ set_ as_strided",
+    storage: "data grad_ set_ as_strided _is_shared_buffer_with",
 }
 
 # paddle.linalg's decompositions that Paddle 3.3.1 also has as Tensor methods
@@ -224,7 +224,7 @@ class TensorMethods:
     __or__ = bitwise.bitwise_or
     __xor__ = bitwise.bitwise_xor
     __invert__ = bitwise.bitwise_not
-    __getitem__ = indexing.getitem
+    __getitem__ = indexing.subscript
     __setitem__ = inplace.setitem
     __iadd__ = inplace.augmented(arithmetic.add, np.add, "+=")
     __isub__ = inplace.augmented(arithmetic.subtract, np.subtract, "-=")

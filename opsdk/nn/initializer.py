@@ -58,6 +58,13 @@ class Initializer(abc.ABC):
     def __call__(self, param, block=None):
         data = param.array
         values = self._values(tuple(data.shape), data.dtype)
+        if values.shape != data.shape:
+            # only Assign's values can have another shape: the parameter takes it, as in Paddle
+            # (Assign([2, 2]) on Linear(2, 2)'s weight makes a [2] weight)
+            from ..device import array_module
+            param._data = array_module(data).asarray(values)
+            param._version += 1
+            return param
         if type(data) is np.ndarray:
             data[...] = values
         else:
@@ -86,16 +93,14 @@ class Constant(Initializer):
 
 
 class Assign(Initializer):
-    """Values copied from an array, list or Tensor of the parameter's shape."""
+    """Values copied from an array, list or Tensor. As in Paddle, the parameter takes the
+    value's shape when it has another one (no broadcasting, no error)."""
 
     def __init__(self, value, name=None):
         self.value = value
 
     def _values(self, shape, dtype):
         v = np.asarray(self.value.numpy() if hasattr(self.value, "numpy") else self.value)
-        if v.shape != shape:
-            raise OpArgumentError(f"Assign: the value's shape must match the parameter's; "
-                                  f"expected: {list(shape)}; got: {list(v.shape)}")
         return v.astype(dtype)
 
 

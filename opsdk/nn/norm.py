@@ -3,6 +3,7 @@ shift (F.layer_norm, F.group_norm, F.instance_norm), parameters named and shaped
 LocalResponseNorm (F.local_response_norm), which has none."""
 import numpy as np
 
+from ..dtypes import get_default_dtype
 from ..errors import LayerArgumentError, OpArgumentError, ShapeError
 from .functional.norm import group_norm, instance_norm, layer_norm, local_response_norm
 from .initializer import Constant
@@ -31,6 +32,7 @@ class LayerNorm(Layer):
             normalized_shape)
         self._normalized_shape = shape
         self._epsilon = epsilon
+        self._dtype = get_default_dtype()  # as Paddle's LayerNorm (not the Layer's float32)
         flat = [int(np.prod(shape))]
         self.weight = None if weight_attr is False else self.create_parameter(
             flat, attr=weight_attr, default_initializer=Constant(1.0))

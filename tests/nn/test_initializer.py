@@ -92,10 +92,25 @@ def test_every_random_initializer_is_reproducible_under_opsdk_seed(init):
     np.testing.assert_array_equal(a, b)
 
 
-def test_assign_copies_values_and_checks_the_shape():
+def test_assign_copies_values():
     np.testing.assert_array_equal(_param([2], I.Assign([1.0, 2.0])).numpy(), [1.0, 2.0])
-    with pytest.raises(OpArgumentError, match=r"Assign.*expected: \[3\]"):
-        _param([3], I.Assign([1.0, 2.0]))
+
+
+@pytest.mark.paddle
+def test_assign_of_another_shape_gives_the_parameter_that_shape_as_paddle():
+    # Paddle's own Assign docstring: Assign([2, 2]) on Linear(2, 2)'s weight, Assign([2]) on its
+    # bias; the layer then runs with a [2] weight
+    from helpers.frameworks import import_paddle
+
+    def run(P):
+        attr = lambda v: P.ParamAttr(initializer=P.nn.initializer.Assign(v))  # noqa: E731
+        fc = P.nn.Linear(2, 2, weight_attr=attr(np.array([2, 2])), bias_attr=attr([3.0]))
+        wide = P.nn.Linear(2, 3, weight_attr=attr(np.arange(6.0).reshape(3, 2)))
+        out = fc(P.ones([1, 2]))
+        return [(list(t.shape), str(t.dtype), t.numpy().tolist())
+                for t in (fc.weight, fc.bias, out, wide.weight)]
+
+    assert run(paddle) == run(import_paddle())
 
 
 def test_initializing_bumps_the_version():

@@ -15,6 +15,15 @@ def test_layer_norm_keeps_flat_parameters_as_paddle():
     assert ln(opsdk.ones([3, 2, 4])).shape == [3, 2, 4]
 
 
+def test_layer_norm_parameters_follow_the_default_dtype_as_paddle():
+    opsdk.set_default_dtype("float64")
+    try:
+        ln = opsdk.nn.LayerNorm(3)
+    finally:
+        opsdk.set_default_dtype("float32")
+    assert ln.weight.dtype == ln.bias.dtype == opsdk.float64
+
+
 def test_group_norm_layer_parameters_and_forward():
     gn = opsdk.nn.GroupNorm(2, 4, data_format="NHWC")
     assert sorted(gn.state_dict()) == ["bias", "weight"]

@@ -5,7 +5,9 @@ from ...functional.indexing import one_hot
 from .activation import gelu, leaky_relu, log_softmax, relu, silu, softmax, swish
 from .activation_extra import (celu, elu, glu, hardshrink, hardsigmoid, hardswish, hardtanh,
                                log_sigmoid, logsigmoid, mish, prelu, relu6, selu, softplus,
-                               softshrink, softsign, tanhshrink, thresholded_relu)
+                               softshrink, softsign, swiglu, tanhshrink, thresholded_relu)
+from .attention import scaled_dot_product_attention
+from .extension import sequence_mask
 from .common import dropout, linear
 from .common_extra import bilinear, maxout
 from .dropout_extra import *  # noqa: F401,F403  (channel and alpha dropout, rrelu, gumbel)
@@ -51,8 +53,9 @@ __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "so
            "ctc_loss", "adaptive_log_softmax_with_loss", "hsigmoid_loss",
            "rnnt_loss", "local_response_norm", "lp_pool1d",
            "lp_pool2d", "temporal_shift", "max_pool3d", "avg_pool3d",
-           "conv3d", "conv3d_transpose", "max_unpool1d", "max_unpool2d", "max_unpool3d",
-           "affine_grid", "grid_sample", "fractional_max_pool2d", "fractional_max_pool3d"]
+           "conv3d", "scaled_dot_product_attention", "sequence_mask", "swiglu",
+           "conv3d_transpose", "max_unpool1d", "max_unpool2d", "max_unpool3d", "affine_grid",
+           "grid_sample", "fractional_max_pool2d", "fractional_max_pool3d"]
 
 
 def _in_place(fn, name):
