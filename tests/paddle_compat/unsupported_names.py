@@ -8,9 +8,8 @@ when opsdk gets it (the walk fails on a listed name opsdk has).
 
 REASONS = {
     "complex": "complex numbers: opsdk's tensors are real (float16/32/64, ints, bool)",
-    "conv": "the rarer convolution and pooling kinds (transposed, 3-D, unpooling, fractional, "
-            "LP), folding, pixel shuffles, sampling grids and the remaining normalizations: "
-            "op-pack material (write them with `opsdk new-op`)",
+    "conv": "the spectral-norm layer (a power iteration held as layer state): op-pack material "
+            "(write it with `opsdk new-op`)",
     "device": "device specifics (CUDA RNG state, pinned memory, data pointers): opsdk places "
               "arrays with NumPy or CuPy",
     "distributed": "a distributed runtime (see paddle.distributed above)",
@@ -22,8 +21,8 @@ REASONS = {
     "fused": "fused GPU kernels and sequence-decoding helpers",
     "linalg": "a decomposition with complex results (eig, eigvals): opsdk's tensors are real; "
               "eigh and eigvalsh serve symmetric matrices",
-    "model": "large model components (RNNs, attention, transformers): compose them from "
-             "`Linear` and the ops",
+    "model": "sequence decoding (beam search, dynamic_decode): compose it from the RNN cells "
+             "and the ops",
     "sparse": "sparse tensor formats (only Embedding's row-sparse gradient exists)",
     "static": "static graphs, the compiler and Paddle's internal tensor plumbing",
 }
