@@ -467,6 +467,7 @@ def install_paddle_kwargs(namespace):
     for name, op, ufunc, reads_input in KWARG_IN_PLACE:
         setattr(Tensor, name, inplace.inplace_method(pk.PUBLIC[op], name, ufunc, reads_input))
         namespace[name] = _tensor_first(name, getattr(Tensor, name))
+    namespace["trunc_"] = _tensor_first("trunc_", pk.trunc_)
 
 
 def _taking_out(fn, name):

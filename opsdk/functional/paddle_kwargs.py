@@ -8,18 +8,13 @@ import functools
 
 import numpy as np
 
-from .. import device as _device
 from ..autograd.grad_mode import no_grad
-from ..errors import OpArgumentError, OpsdkError
+from ..errors import OpArgumentError
 from ..tensor import Tensor, _wrap
 from . import arithmetic, creation, decompositions, linalg, reduction, shape, unary
 from .casting import cast
+from .creation import placed
 from .op_args import _signature_with, aliases, with_out, write_out
-
-
-class PinMemoryError(OpsdkError, RuntimeError):
-    """pin_memory=True: Paddle's CPU build refuses it ("Pinning memory is not supported for
-    Place(cpu)", a RuntimeError); opsdk has no pinned host memory on any machine."""
 
 
 def add(x, y, name=None, *, alpha=1, out=None):
@@ -127,6 +122,11 @@ def trunc(x, name=None):
     return _trunc(x)
 
 
+def trunc_(input, name=None):
+    """paddle.trunc_(input): input truncated in place (Tensor.trunc_)."""
+    return Tensor.trunc_(input)
+
+
 @aliases(input="x")
 def t(x, name=None):
     return shape.t(x)
@@ -148,21 +148,6 @@ def permute(x, *args, dims=None, perm=None, name=None):
 
 
 # -- the creation functions' keywords -----------------------------------------------------
-
-def placed(t, device, requires_grad, pin_memory, op):
-    """t on device, needing a gradient when asked (Paddle: requires_grad=True is
-    stop_gradient=False, integer tensors too)."""
-    if pin_memory:
-        raise PinMemoryError(f"{op}: pin_memory=True: opsdk has no pinned host memory (Paddle's "
-                             f"CPU build: 'Pinning memory is not supported for Place(cpu)')")
-    if device is not None:
-        place = _device.parse_place(device)
-        if _device.place_of(t._data) != place:
-            t = _wrap(_device.move_to(t._data, place))
-    if requires_grad:
-        t.stop_gradient = False
-    return t
-
 
 def creating(fn, out=True, pin=True):
     """fn taking Paddle's ``device``, ``requires_grad`` (and ``pin_memory``, ``out`` where
