@@ -452,7 +452,7 @@ def install_paddle_kwargs(namespace):
     for alias, name in pk.ALIASES.items():
         namespace[alias] = pk.PUBLIC[name]
     for name, fn in pk.PUBLIC.items():
-        if name not in ("seed", "from_dlpack"):
+        if name != "from_dlpack":
             setattr(Tensor, name, fn)
     for alias, name in pk.ALIASES.items():
         setattr(Tensor, alias, pk.PUBLIC[name])

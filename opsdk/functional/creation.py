@@ -53,9 +53,10 @@ _generator = Generator()
 _generator._rng = _rng
 
 
-def seed(s):
-    """Seed every random op of opsdk; returns the Generator (``manual_seed``), as Paddle."""
-    return _generator.manual_seed(s)
+def seed(seed):
+    """Seed every random op of opsdk; returns the Generator (``manual_seed``), as Paddle
+    (whose parameter is named seed: ``paddle.seed(seed=1)``)."""
+    return _generator.manual_seed(seed)
 
 
 def get_rng():

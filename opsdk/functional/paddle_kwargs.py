@@ -172,11 +172,6 @@ CREATION = {"arange": (True, True), "empty": (True, True), "eye": (True, True),
             "zeros_like": (False, True)}
 
 
-def seed(seed):
-    """Seed every random op of opsdk; returns the Generator, as Paddle."""
-    return creation.seed(seed)
-
-
 def from_dlpack(dlpack, *, device=None, copy=None):
     """A Tensor sharing memory with a DLPack-capable array; copy=True copies it, device moves
     it (a copy when it is elsewhere)."""
@@ -189,7 +184,7 @@ def from_dlpack(dlpack, *, device=None, copy=None):
 # what the top level takes from here: {name: function}; with_out added where Paddle has out
 PUBLIC = {"add": add, "subtract": subtract, "divide": divide, "round": round, "var": var,
           "mean": mean, "mm": mm, "true_divide": true_divide, "trunc": trunc, "t": t,
-          "unbind": unbind, "permute": permute, "seed": seed, "from_dlpack": from_dlpack}
+          "unbind": unbind, "permute": permute, "from_dlpack": from_dlpack}
 # Tensor methods from here (the rest of PUBLIC are methods under their own names too)
 METHODS = {"norm": norm, "solve": solve}
 ALIASES = {"sub": "subtract", "div": "divide"}
