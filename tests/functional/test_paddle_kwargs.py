@@ -103,3 +103,19 @@ def test_seed_by_keyword_and_from_dlpack_copy():
     copied, shared = opsdk.from_dlpack(a, copy=True), opsdk.from_dlpack(dlpack=a, device="cpu")
     copied[0], shared[1] = 9.0, 8.0
     assert a.tolist() == [1.0, 8.0]
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("call", [
+    lambda P, x, y: x.add_(y, alpha=3), lambda P, x, y: P.subtract_(x, y, alpha=2),
+    lambda P, x, y: x.divide_(y, rounding_mode="floor"), lambda P, x, y: x.round_(decimals=1)],
+    ids=["add_", "subtract_", "divide_", "round_"])
+def test_in_place_forms_take_the_keywords_as_paddle(call):
+    paddle = import_paddle()
+    for P in (paddle, opsdk):
+        x = P.to_tensor(X * 1.37)
+        r = call(P, x, P.to_tensor(Y))
+        if P is paddle:
+            want = (r is x, x.numpy())
+    assert r is x and want[0]
+    np.testing.assert_allclose(x.numpy(), want[1], rtol=1e-6)
