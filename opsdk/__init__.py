@@ -148,6 +148,10 @@ _autograd.from_above.update(gradcheck=_gradcheck("gradcheck"),
 # opsdk.framework, opsdk.static, opsdk.jit, opsdk.distributed: Paddle's namespaces, in compat/
 _install_aliases()
 
+# Paddle 3.3.1's later keywords (out=, alpha=, rounding_mode=, device=, requires_grad=, ...)
+from .functional.gaussian import standard_normal
+_tensor_methods.install_paddle_kwargs(globals())
+
 _LAZY = {
     # check, gradcheck (verification/), plugins, registry, hookspecs, ops (packs/): public names
     # of modules that only re-export where the code lives

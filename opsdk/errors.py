@@ -124,6 +124,11 @@ class SimulatedOutOfMemoryError(OpsdkError, MemoryError):
         super().__init__(f"Out of memory allocating {size:,} bytes (simulated device memory is the host's)")
 
 
+class PinMemoryError(OpsdkError, RuntimeError):
+    """pin_memory=True: Paddle's CPU build refuses it ("Pinning memory is not supported for
+    Place(cpu)", a RuntimeError); opsdk has no pinned host memory on any machine."""
+
+
 class BackendUnavailableError(OpsdkError, RuntimeError):
     """A forced or requested kernel backend cannot run here (not implemented, no compiler, no GPU)."""
 

@@ -73,3 +73,8 @@ hardtanh_ = _in_place(hardtanh, "hardtanh_")
 softmax_ = _in_place(softmax, "softmax_")
 thresholded_relu_ = _in_place(thresholded_relu, "thresholded_relu_")
 tanh_ = _in_place(tanh, "tanh_")
+
+# Paddle 3.3.1's keyword-only out= (op_args.with_out; softmax_ and tanh_ above keep the plain ops)
+from ...functional.op_args import with_out as _with_out  # noqa: E402
+sigmoid, tanh, softmax = (_with_out(f, n) for f, n in ((sigmoid, "sigmoid"), (tanh, "tanh"),
+                                                       (softmax, "softmax")))
