@@ -153,8 +153,8 @@ _LAZY = {
     "nn": ".nn", "optimizer": ".optimizer", "amp": ".amp", "ops": ".ops", "plugins": ".plugins",
     "registry": ".registry",
     "kernels": ".kernels", "testing": ".testing", "check": ".check", "hookspecs": ".hookspecs",
-    "errors": ".errors", "gradcheck": ".gradcheck", "regularizer": ".optimizer.regularizer",
-    "interop": ".interop", "linalg": ".linalg", "metric": ".metric",
+    "errors": ".errors", "gradcheck": ".gradcheck", "regularizer": ".regularizer",
+    "interop": ".interop", "linalg": ".linalg", "metric": ".metric", "io": ".io",
     # Paddle's namespaces, in opsdk/compat (their public names resolve there: compat.ALIASES)
     "framework": ".framework", "distributed": ".distributed", "jit": ".jit", "static": ".static",
     "incubate": ".incubate",
