@@ -34,3 +34,9 @@ def test_decay_updates_as_paddle(kind, where):
 def test_the_namespace_is_the_optimizers_classes():
     assert opsdk.regularizer.L2Decay is opsdk.optimizer.regularizer.L2Decay
     assert sorted(opsdk.regularizer.__all__) == ["L1Decay", "L2Decay"]
+
+
+def test_docstring_example_runs():
+    import doctest
+    result = doctest.testmod(opsdk.regularizer, extraglobs={"opsdk": opsdk})
+    assert result.attempted > 0 and result.failed == 0

@@ -106,3 +106,9 @@ def test_worker_info_is_none_outside_workers():
 ])
 def test_bad_loaders_raise_as_paddle(make, family):
     assert_raises_as_paddle(make, family)
+
+
+def test_docstring_example_runs():
+    import doctest
+    result = doctest.testmod(opsdk.io, extraglobs={"opsdk": opsdk})
+    assert result.attempted > 0 and result.failed == 0
