@@ -213,13 +213,11 @@ _LAZY_ATTRS = {
 }
 
 
-def is_compiled_with_cuda():
-    from .device import cupy_module
-    try:
-        cp = cupy_module()
-        return cp.cuda.runtime.getDeviceCount() > 0
-    except Exception:
-        return False
+from .device_queries import is_compiled_with_cuda  # noqa: E402
+
+# paddle.device's names that need more than the places (rng state, typed tensors), from above
+from . import device_namespace as _device_namespace  # noqa: E402
+_device_namespace.install(globals())
 
 
 def _install_cuda_simulator_if_asked():

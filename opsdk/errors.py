@@ -401,6 +401,7 @@ class BatchFieldsError(OpsdkError, RuntimeError):
     RuntimeError there)."""
 
 
-class NoDeviceError(UnsupportedError, ValueError):
+class NoDeviceError(UnsupportedError, ValueError, AttributeError):
     """A device query or action that needs a GPU (memory statistics, stream capture) on a
-    machine where opsdk runs on the CPU only; Paddle's CPU build raises ValueError there."""
+    machine where opsdk runs on the CPU only; Paddle's CPU build raises ValueError there
+    (AttributeError for the names it lacks: memory_allocated, memory_reserved)."""

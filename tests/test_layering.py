@@ -21,7 +21,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[1] / "opsdk"
 
 LAYERS = [
-    ("base", ["opsdk.errors", "opsdk.dtypes", "opsdk.device", "opsdk.writable", "opsdk.env", "opsdk.exclusive",
+    ("base", ["opsdk.errors", "opsdk.dtypes", "opsdk.device", "opsdk.device_queries",
+              "opsdk.device_memory", "opsdk.writable", "opsdk.env", "opsdk.exclusive",
               "opsdk.printable", "opsdk.version", "opsdk.size"]),
     ("tensor", ["opsdk.tensor"]),
     ("autograd core", ["opsdk.autograd.grad_mode", "opsdk.autograd.node",
