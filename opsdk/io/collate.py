@@ -52,9 +52,10 @@ def default_convert_fn(batch):
 
 def to_tensors(batch):
     """What the DataLoader hands out: NumPy arrays as Tensors (their dtype kept), Tensors
-    as they are, numbers and strings unchanged, dicts as dicts, other sequences as lists."""
+    detached (leaves that need no gradient, as Paddle's loader hands them out), numbers and
+    strings unchanged, dicts as dicts, other sequences as lists."""
     if isinstance(batch, Tensor):
-        return batch
+        return batch.detach()
     if isinstance(batch, np.ndarray):
         from ..functional.creation import to_tensor
         return to_tensor(batch)

@@ -59,6 +59,16 @@ def test_tensor_samples_and_tensor_dataset():
     same_as_paddle(fn)
 
 
+@pytest.mark.parametrize("batch_size", [2, None])
+def test_batches_are_detached_as_paddle(batch_size):
+    def fn(P):
+        x = P.arange(6, dtype="float32").reshape([3, 2])
+        x.stop_gradient = False
+        b = next(iter(P.io.DataLoader(P.io.TensorDataset([x]), batch_size=batch_size)))[0]
+        return [b.stop_gradient, b.is_leaf]
+    assert same_as_paddle(fn) == ("list", [True, True])
+
+
 def test_batch_sampler_collate_fn_and_workers():
     def fn(P):
         ds = samples(P, lambda i: np.array([i, -i], "int32"), n=7)
