@@ -1,10 +1,11 @@
 """opsdk.device as Paddle's paddle.device: the places (device.py), the machine's answers
 (device_queries.py), waiting and memory (device_memory.py), and, installed here from above
 because they need the ops: the random state of "the device" (opsdk's one generator), its seed,
-the typed tensor constructors and device_guard."""
+the typed tensor constructors and device_guard; and ``opsdk.device.cuda`` (device_cuda.py),
+Paddle's older names for the GPU calls."""
 from contextlib import contextmanager
 
-from . import device, device_memory, device_queries
+from . import device, device_cuda, device_memory, device_queries
 from .errors import NoDeviceError
 
 QUERIES = ("device_count", "is_available", "is_compiled_with_cuda", "is_compiled_with_xpu",
@@ -56,6 +57,6 @@ def install(top):
     names.update({n: getattr(device_memory, n) for n in MEMORY})
     names.update({n: top[n] for n in TYPED})
     names.update(get_rng_state=get_rng_state, set_rng_state=set_rng_state,
-                 manual_seed=manual_seed, device_guard=device_guard)
+                 manual_seed=manual_seed, device_guard=device_guard, cuda=device_cuda)
     for name, value in names.items():
         setattr(device, name, value)
