@@ -1,6 +1,6 @@
 """get_worker_info: opsdk's DataLoader reads every batch in the calling process (num_workers > 0
 included), so there is never a worker and the answer is None, as in Paddle's main process."""
-from ..errors import StateError
+from ...errors import StateError
 
 
 class WorkerInfo:

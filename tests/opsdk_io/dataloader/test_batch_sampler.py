@@ -4,7 +4,7 @@ import pytest
 
 from helpers.frameworks import assert_raises_as_paddle
 
-from .structure import same_as_paddle
+from ..structure import same_as_paddle
 
 pytestmark = pytest.mark.paddle
 

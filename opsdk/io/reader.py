@@ -9,9 +9,9 @@ One difference: with batch_size=None, Paddle ends the loop at a sample that hold
 or Tensor (only numbers and strings); opsdk hands such a sample out as it is.
 """
 from ..errors import AssertedArgumentError, OpArgumentError
-from .batch_sampler import BatchSampler
-from .collate import default_collate_fn, default_convert_fn, to_tensors
-from .dataset import IterableDataset
+from .dataloader.batch_sampler import BatchSampler
+from .dataloader.collate import default_collate_fn, default_convert_fn, to_tensors
+from .dataloader.dataset import IterableDataset
 
 
 def _assert(ok, message):

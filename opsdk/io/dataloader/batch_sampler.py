@@ -5,7 +5,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ..errors import AssertedArgumentError
+from ...errors import AssertedArgumentError
 from .dataset import IterableDataset
 from .sampler import RandomSampler, Sampler, SequenceSampler
 

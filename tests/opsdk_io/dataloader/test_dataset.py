@@ -6,7 +6,7 @@ import pytest
 
 import opsdk
 
-from .structure import same_as_paddle
+from ..structure import same_as_paddle
 from helpers.frameworks import assert_raises_as_paddle
 
 pytestmark = pytest.mark.paddle

@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ..errors import ArgumentTypeError, BatchFieldsError
-from ..tensor import Tensor
+from ...errors import ArgumentTypeError, BatchFieldsError
+from ...tensor import Tensor
 
 
 def default_collate_fn(batch):
@@ -21,7 +21,7 @@ def default_collate_fn(batch):
     if isinstance(sample, np.ndarray):
         return np.stack(batch, axis=0)
     if isinstance(sample, Tensor):
-        from ..functional.shape import stack
+        from ...functional.shape import stack
         return stack(batch, axis=0)
     if isinstance(sample, numbers.Number):
         return np.array(batch)
@@ -57,7 +57,7 @@ def to_tensors(batch):
     if isinstance(batch, Tensor):
         return batch.detach()
     if isinstance(batch, np.ndarray):
-        from ..functional.creation import to_tensor
+        from ...functional.creation import to_tensor
         return to_tensor(batch)
     if isinstance(batch, (str, bytes, numbers.Number)):
         return batch

@@ -3,7 +3,7 @@ WeightedRandomSampler draw from NumPy's global generator and SubsetRandomSampler
 opsdk.randperm, as Paddle's do (so np.random.seed / opsdk.seed repeat them)."""
 import numpy as np
 
-from ..errors import ArgumentTypeError, AssertedArgumentError, OpArgumentError
+from ...errors import ArgumentTypeError, AssertedArgumentError, OpArgumentError
 
 
 class Sampler:
@@ -124,7 +124,7 @@ class SubsetRandomSampler(Sampler):
         self.indices = indices
 
     def __iter__(self):
-        from ..functional.creation import randperm
+        from ...functional.creation import randperm
 
         for i in randperm(len(self.indices)).tolist():
             yield self.indices[i]

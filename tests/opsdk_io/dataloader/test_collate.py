@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 import opsdk
-from opsdk.io.collate import default_collate_fn, default_convert_fn
+from opsdk.io.dataloader.collate import default_collate_fn
 
-from .structure import describe, same_as_paddle
+from ..structure import describe, same_as_paddle
 
 pytestmark = pytest.mark.paddle
 
@@ -23,8 +23,7 @@ BATCHES = {
 
 
 def _collate(P, batch):
-    return P.io.dataloader.collate.default_collate_fn(batch) if P is not opsdk else \
-        default_collate_fn(batch)
+    return P.io.dataloader.collate.default_collate_fn(batch)
 
 
 @pytest.mark.parametrize("name", BATCHES)
@@ -38,9 +37,8 @@ def test_collate_stacks_tensors():
 
 
 def test_convert_keeps_fields():
-    paddle_convert = lambda P: (P.io.dataloader.collate.default_convert_fn if P is not opsdk
-                                else default_convert_fn)
-    same_as_paddle(lambda P: paddle_convert(P)((np.zeros(2), 3, "x", {"k": (1, 2)})))
+    same_as_paddle(lambda P: P.io.dataloader.collate.default_convert_fn(
+        (np.zeros(2), 3, "x", {"k": (1, 2)})))
 
 
 def test_collate_refuses_ragged_samples():
@@ -56,3 +54,10 @@ def test_collate_refuses_other_types():
 
 def test_describe_sees_tensors():
     assert describe(opsdk.to_tensor([1.0]))[:3] == ("T", [1], "float32")
+
+
+@pytest.mark.parametrize("where", ["opsdk.io.dataloader.collate", "opsdk.io.dataloader"])
+def test_paddles_import_paths_work(where):
+    import importlib
+    module = importlib.import_module(where)
+    assert hasattr(module, "default_collate_fn" if where.endswith("collate") else "Dataset")

@@ -5,7 +5,7 @@ import bisect
 import math
 import warnings
 
-from ..errors import (AssertedArgumentError, DatasetAccessError, DatasetNotImplementedError,
+from ...errors import (AssertedArgumentError, DatasetAccessError, DatasetNotImplementedError,
                       OpArgumentError)
 
 
@@ -172,7 +172,7 @@ def _lengths_of_fractions(n, fractions):
 def random_split(dataset, lengths, generator=None):
     """Subsets of the given lengths (or fractions summing to 1) over a random permutation of
     the dataset's indices (drawn by opsdk.randperm, so opsdk.seed repeats it)."""
-    from ..functional.creation import randperm
+    from ...functional.creation import randperm
 
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
         lengths = _lengths_of_fractions(len(dataset), lengths)
