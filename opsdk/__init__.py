@@ -213,7 +213,10 @@ _LAZY_ATTRS = {
 }
 
 
-from .device_queries import is_compiled_with_cuda  # noqa: E402
+# paddle.is_compiled_with_cuda and its siblings, as on paddle.device
+from .device_queries import (is_compiled_with_cinn, is_compiled_with_cuda,  # noqa: E402
+                             is_compiled_with_custom_device, is_compiled_with_distribute,
+                             is_compiled_with_ipu, is_compiled_with_rocm, is_compiled_with_xpu)
 
 # paddle.device's names that need more than the places (rng state, typed tensors), from above
 from . import device_namespace as _device_namespace  # noqa: E402

@@ -49,3 +49,13 @@ def test_gpu_questions_without_a_gpu_are_refused():
         D.get_device_name()
     with pytest.raises(ValueError, match="expected: a GPU; got: Place\\(cpu\\)"):
         D.get_device_properties("cpu")
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("name", ["is_compiled_with_cuda", "is_compiled_with_xpu",
+                                  "is_compiled_with_ipu", "is_compiled_with_rocm",
+                                  "is_compiled_with_cinn"])
+def test_top_level_names_as_paddle(name):
+    paddle = import_paddle()
+    assert getattr(opsdk, name)() == getattr(paddle, name)() is False
+    assert getattr(opsdk, name) is getattr(D, name)

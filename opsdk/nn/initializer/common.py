@@ -86,17 +86,31 @@ class Constant(Initializer):
 
 
 class Assign(Initializer):
-    """Values copied from an array, list or Tensor of the parameter's shape."""
+    """Values copied from an array, list or Tensor. A value of another shape than the
+    parameter's gives the parameter the value's shape, as Paddle's Assign does (its docstring
+    initializes Linear(2, 2)'s weight from [2, 2], a weight of shape [2])."""
 
     def __init__(self, value, name=None):
         self.value = value
 
+    def _given(self):
+        return np.asarray(self.value.numpy() if hasattr(self.value, "numpy") else self.value)
+
+    def __call__(self, param, block=None):
+        values = self._given()
+        if values.shape == tuple(param.shape):
+            return super().__call__(param, block)
+        data = param.array
+        values = values.astype(data.dtype)
+        if type(data) is not np.ndarray:
+            from ...device import move_to, place_of
+            values = move_to(values, place_of(data))
+        param._data = values
+        param._version += 1
+        return param
+
     def _values(self, shape, dtype):
-        v = np.asarray(self.value.numpy() if hasattr(self.value, "numpy") else self.value)
-        if v.shape != shape:
-            raise OpArgumentError(f"Assign: the value's shape must match the parameter's; "
-                                  f"expected: {list(shape)}; got: {list(v.shape)}")
-        return v.astype(dtype)
+        return self._given().astype(dtype)
 
 
 class Normal(Initializer):
