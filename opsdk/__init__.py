@@ -72,8 +72,8 @@ from .functional.manipulation import (atleast_1d, atleast_2d, atleast_3d, block_
                                       column_stack, dsplit, dstack, hsplit, hstack,
                                       matrix_transpose, narrow, ravel, reverse, row_stack,
                                       slice, strided_slice, swapaxes, swapdims, take,
-                                      take_along_dim, tensor_split, unflatten, view_as, vsplit,
-                                      vstack)
+                                      take_along_dim, tensor_split, unflatten, unfold, view_as,
+                                      vsplit, vstack)
 from .functional.placement import (diagonal_scatter, index_put, index_put_, index_sample,
                                    multiplex, scatter_add, scatter_add_, scatter_reduce,
                                    select_scatter, slice_scatter)
@@ -116,8 +116,9 @@ globals().update(_tensor_methods.paddle_aliases(globals()))
 globals().update(_tensor_methods.module_inplace_functions())
 
 # paddle.tensor([1, 2]) makes a tensor; paddle.tensor.math.add is paddle.add
+import sys as _sys  # noqa: E402
 from . import tensor_module as _tensor_module  # noqa: E402
-_tensor_module.install()
+_tensor_module.install(_sys.modules[__name__])
 
 
 def _erf_method(x, name=None):

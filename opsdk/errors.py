@@ -405,3 +405,8 @@ class NoDeviceError(UnsupportedError, ValueError, AttributeError):
     """A device query or action that needs a GPU (memory statistics, stream capture) on a
     machine where opsdk runs on the CPU only; Paddle's CPU build raises ValueError there
     (AttributeError for the names it lacks: memory_allocated, memory_reserved)."""
+
+
+class SubclassMemberError(OpsdkError, NotImplementedError):
+    """A member a subclass must define and has not (RNNCellBase's state_shape and state_dtype);
+    a NotImplementedError, as Paddle raises there."""

@@ -60,7 +60,7 @@ SAME_NAME = {
     select_fill: "index_fill masked_scatter renorm",
     manipulation: "hsplit vsplit dsplit tensor_split atleast_1d atleast_2d atleast_3d ravel "
                   "narrow swapaxes swapdims matrix_transpose view_as unflatten take "
-                  "take_along_dim slice strided_slice reverse block_diag",
+                  "take_along_dim slice strided_slice reverse block_diag unfold",
     placement: "scatter_add scatter_add_ scatter_reduce index_sample index_put index_put_ "
                "select_scatter slice_scatter diagonal_scatter multiplex",
     generated: "combinations vander new_zeros new_ones new_full new_empty",
@@ -77,7 +77,7 @@ SAME_NAME = {
     angles: "atan2",
     lowrank: "householder_product ormqr svd_lowrank pca_lowrank",
     more_ops: "histogramdd",
-    storage: "data grad_ set_ as_strided",
+    storage: "data grad_ set_ as_strided _is_shared_buffer_with",
 }
 
 # paddle.linalg's decompositions that Paddle 3.3.1 also has as Tensor methods

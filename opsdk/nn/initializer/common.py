@@ -58,6 +58,13 @@ class Initializer(abc.ABC):
     def __call__(self, param, block=None):
         data = param.array
         values = self._values(tuple(data.shape), data.dtype)
+        if values.shape != data.shape:
+            # only Assign's values can have another shape: the parameter takes it, as in Paddle
+            # (Assign([2, 2]) on Linear(2, 2)'s weight makes a [2] weight)
+            from ...device import array_module
+            param._data = array_module(data).asarray(values)
+            param._version += 1
+            return param
         if type(data) is np.ndarray:
             data[...] = values
         else:
@@ -86,31 +93,15 @@ class Constant(Initializer):
 
 
 class Assign(Initializer):
-    """Values copied from an array, list or Tensor. A value of another shape than the
-    parameter's gives the parameter the value's shape, as Paddle's Assign does (its docstring
-    initializes Linear(2, 2)'s weight from [2, 2], a weight of shape [2])."""
+    """Values copied from an array, list or Tensor. As in Paddle, the parameter takes the
+    value's shape when it has another one (no broadcasting, no error)."""
 
     def __init__(self, value, name=None):
         self.value = value
 
-    def _given(self):
-        return np.asarray(self.value.numpy() if hasattr(self.value, "numpy") else self.value)
-
-    def __call__(self, param, block=None):
-        values = self._given()
-        if values.shape == tuple(param.shape):
-            return super().__call__(param, block)
-        data = param.array
-        values = values.astype(data.dtype)
-        if type(data) is not np.ndarray:
-            from ...device import move_to, place_of
-            values = move_to(values, place_of(data))
-        param._data = values
-        param._version += 1
-        return param
-
     def _values(self, shape, dtype):
-        return self._given().astype(dtype)
+        v = np.asarray(self.value.numpy() if hasattr(self.value, "numpy") else self.value)
+        return v.astype(dtype)
 
 
 class Normal(Initializer):
