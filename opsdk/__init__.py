@@ -158,8 +158,8 @@ _LAZY = {
     "nn": ".nn", "optimizer": ".optimizer", "amp": ".amp", "ops": ".ops", "plugins": ".plugins",
     "registry": ".registry",
     "kernels": ".kernels", "testing": ".testing", "check": ".check", "hookspecs": ".hookspecs",
-    "errors": ".errors", "gradcheck": ".gradcheck", "regularizer": ".optimizer.regularizer",
-    "interop": ".interop", "linalg": ".linalg", "metric": ".metric",
+    "errors": ".errors", "gradcheck": ".gradcheck", "regularizer": ".regularizer",
+    "interop": ".interop", "linalg": ".linalg", "metric": ".metric", "io": ".io",
     # Paddle's namespaces, in opsdk/compat (their public names resolve there: compat.ALIASES)
     "framework": ".framework", "distributed": ".distributed", "jit": ".jit", "static": ".static",
     "incubate": ".incubate",
@@ -218,13 +218,14 @@ _LAZY_ATTRS = {
 }
 
 
-def is_compiled_with_cuda():
-    from .device import cupy_module
-    try:
-        cp = cupy_module()
-        return cp.cuda.runtime.getDeviceCount() > 0
-    except Exception:
-        return False
+# paddle.is_compiled_with_cuda and its siblings, as on paddle.device
+from .device_queries import (is_compiled_with_cinn, is_compiled_with_cuda,  # noqa: E402
+                             is_compiled_with_custom_device, is_compiled_with_distribute,
+                             is_compiled_with_ipu, is_compiled_with_rocm, is_compiled_with_xpu)
+
+# paddle.device's names that need more than the places (rng state, typed tensors), from above
+from . import device_namespace as _device_namespace  # noqa: E402
+_device_namespace.install(globals())
 
 
 def _install_cuda_simulator_if_asked():

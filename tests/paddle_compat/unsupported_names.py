@@ -7,6 +7,9 @@ when opsdk gets it (the walk fails on a listed name opsdk has).
 """
 
 REASONS = {
+    "accelerators": "XPU, IPU and custom-device places and Paddle's `device` object: opsdk runs "
+                    "on the CPU (NumPy) or an NVIDIA GPU (CuPy), named by a string or "
+                    "CPUPlace/CUDAPlace",
     "complex": "complex numbers: opsdk's tensors are real (float16/32/64, ints, bool)",
     "conv": "the spectral-norm layer (a power iteration held as layer state): op-pack material "
             "(write it with `opsdk new-op`)",
@@ -25,6 +28,8 @@ REASONS = {
              "and the ops",
     "sparse": "sparse tensor formats (only Embedding's row-sparse gradient exists)",
     "static": "static graphs, the compiler and Paddle's internal tensor plumbing",
+    "streams": "CUDA streams, events, CUDA-graph capture and inter-process memory: opsdk runs "
+               "each op in order (NumPy, or CuPy's current stream)",
 }
 
 UNSUPPORTED = {
@@ -107,5 +112,27 @@ UNSUPPORTED = {
     'optimizer': {
     },
     'amp': {
+    },
+    'io': {
+    },
+    'regularizer': {
+    },
+    'metric': {
+    },
+    'nn.initializer': {
+    },
+    'nn.utils': {
+    },
+    'device': {
+        'accelerators': (
+            "IPUPlace XPUPlace device "
+        ),
+        'dtype': (
+            "BFloat16Tensor "
+        ),
+        'streams': (
+            "Event Stream StreamContext current_stream get_stream_from_external ipc_collect "
+            "set_stream stream_guard "
+        ),
     },
 }

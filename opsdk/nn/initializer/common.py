@@ -8,8 +8,8 @@ import math
 
 import numpy as np
 
-from ..errors import OpArgumentError
-from ..functional.creation import get_rng
+from ...errors import OpArgumentError
+from ...functional.creation import get_rng
 
 
 def compute_fans(shape):
@@ -61,14 +61,14 @@ class Initializer(abc.ABC):
         if values.shape != data.shape:
             # only Assign's values can have another shape: the parameter takes it, as in Paddle
             # (Assign([2, 2]) on Linear(2, 2)'s weight makes a [2] weight)
-            from ..device import array_module
+            from ...device import array_module
             param._data = array_module(data).asarray(values)
             param._version += 1
             return param
         if type(data) is np.ndarray:
             data[...] = values
         else:
-            from ..device import array_module
+            from ...device import array_module
             data[...] = array_module(data).asarray(values)
         param._version += 1
         return param
@@ -156,28 +156,36 @@ class _Fans(Initializer):
                 fo if self.fan_out is None else self.fan_out)
 
 
-class XavierUniform(_Fans):
-    """U(-limit, limit), limit = gain * sqrt(6 / (fan_in + fan_out)) (Glorot & Bengio, 2010)."""
+class _Xavier(_Fans):
+    """Shared by the Xavier pair: gain * sqrt(numerator / (fan_in + fan_out))."""
+
+    numerator = None
 
     def __init__(self, fan_in=None, fan_out=None, gain=1.0, name=None):
         self.fan_in, self.fan_out, self.gain = fan_in, fan_out, float(gain)
 
-    def _values(self, shape, dtype):
+    def _scale(self, shape):
         fi, fo = self._fans(shape)
-        limit = self.gain * math.sqrt(6.0 / max(fi + fo, 1))
+        return self.gain * math.sqrt(self.numerator / max(fi + fo, 1))
+
+
+class XavierUniform(_Xavier):
+    """U(-limit, limit), limit = gain * sqrt(6 / (fan_in + fan_out)) (Glorot & Bengio, 2010)."""
+
+    numerator = 6.0
+
+    def _values(self, shape, dtype):
+        limit = self._scale(shape)
         return get_rng().uniform(-limit, limit, shape).astype(dtype)
 
 
-class XavierNormal(_Fans):
+class XavierNormal(_Xavier):
     """N(0, std**2), std = gain * sqrt(2 / (fan_in + fan_out))."""
 
-    def __init__(self, fan_in=None, fan_out=None, gain=1.0, name=None):
-        self.fan_in, self.fan_out, self.gain = fan_in, fan_out, float(gain)
+    numerator = 2.0
 
     def _values(self, shape, dtype):
-        fi, fo = self._fans(shape)
-        std = self.gain * math.sqrt(2.0 / max(fi + fo, 1))
-        return (get_rng().standard_normal(shape) * std).astype(dtype)
+        return (get_rng().standard_normal(shape) * self._scale(shape)).astype(dtype)
 
 
 class KaimingUniform(_Fans):
