@@ -5,7 +5,7 @@ the typed tensor constructors and device_guard; and ``opsdk.device.cuda`` (devic
 Paddle's older names for the GPU calls."""
 from contextlib import contextmanager
 
-from . import device, device_cuda, device_memory, device_queries
+from . import device as _device, device_cuda, device_memory, device_queries
 from .errors import NoDeviceError
 
 QUERIES = ("device_count", "is_available", "is_compiled_with_cuda", "is_compiled_with_xpu",
@@ -41,13 +41,13 @@ def manual_seed(seed):
 
 
 @contextmanager
-def device_guard(device_name):
+def device_guard(device):
     """Run a block "on" a device: opsdk places each tensor where its ``place=`` says, so this
     only checks that the device exists (a GPU needs CuPy to find one)."""
-    place = device.parse_place(device_name)
+    place = _device.parse_place(device)
     if place.is_gpu_place() and not device_queries.is_compiled_with_cuda():
         raise NoDeviceError(f"device_guard: device: expected: 'cpu' (no GPU is found here); "
-                            f"got: {device_name!r}")
+                            f"got: {device!r}")
     yield
 
 
@@ -59,4 +59,4 @@ def install(top):
     names.update(get_rng_state=get_rng_state, set_rng_state=set_rng_state,
                  manual_seed=manual_seed, device_guard=device_guard, cuda=device_cuda)
     for name, value in names.items():
-        setattr(device, name, value)
+        setattr(_device, name, value)

@@ -28,9 +28,15 @@ NOT_TAKEN = {
 
 
 def _get(root, space, name):
+    """The object, or None where the namespace lists a name it cannot give (Paddle 3.3.1's
+    paddle.device lists empty_cache, which its CPU build does not define)."""
     if space == "Tensor":
         return getattr(root.Tensor, name)
-    return getattr(importlib.import_module(root.__name__ + ("." + space if space else "")), name)
+    module = importlib.import_module(root.__name__ + ("." + space if space else ""))
+    try:
+        return getattr(module, name)
+    except AttributeError:
+        return None
 
 
 def _parameters(fn):
@@ -47,8 +53,10 @@ def missing_parameters(paddle):
     missing = {}
     for space, entry in namewalk.walk(paddle).items():
         for name in entry["supported"]:
-            theirs = _parameters(_get(paddle, space, name))
-            ours = _parameters(_get(opsdk, space, name))
+            theirs_fn, ours_fn = _get(paddle, space, name), _get(opsdk, space, name)
+            if theirs_fn is None or ours_fn is None:
+                continue
+            theirs, ours = _parameters(theirs_fn), _parameters(ours_fn)
             if theirs is None or ours is None or any(
                     p.kind is p.VAR_KEYWORD for p in ours.values()):
                 continue

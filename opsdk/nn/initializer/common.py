@@ -188,27 +188,41 @@ class XavierNormal(_Xavier):
         return (get_rng().standard_normal(shape) * self._scale(shape)).astype(dtype)
 
 
-class KaimingUniform(_Fans):
-    """U(-limit, limit), limit = gain * sqrt(3 / fan_in), gain from the nonlinearity (He, 2015)."""
+class _Kaiming(_Fans):
+    """Shared by the Kaiming pair: the fan is fan_in (given or computed) or, with
+    mode='fan_out', the computed fan_out (Paddle refuses fan_in with mode='fan_out')."""
 
-    def __init__(self, fan_in=None, negative_slope=0.0, nonlinearity="relu", name=None):
+    def __init__(self, fan_in=None, negative_slope=0.0, nonlinearity="relu", mode="fan_in",
+                 name=None):
+        if mode not in ("fan_in", "fan_out"):
+            raise OpArgumentError(f"{type(self).__name__}: argument 'mode' must be 'fan_in' or "
+                                  f"'fan_out'; got: {mode!r}")
+        if mode == "fan_out" and fan_in is not None:
+            raise OpArgumentError(f"{type(self).__name__}: mode='fan_out' uses the parameter's "
+                                  f"fan_out; expected: fan_in=None; got: fan_in={fan_in!r}")
         self.fan_in, self.negative_slope, self.nonlinearity = fan_in, negative_slope, nonlinearity
+        self.fan_out, self.mode = None, mode
+
+    def _fan(self, shape):
+        fi, fo = self._fans(shape)
+        return fi if self.mode == "fan_in" else fo
+
+
+class KaimingUniform(_Kaiming):
+    """U(-limit, limit), limit = gain * sqrt(3 / fan), gain from the nonlinearity (He, 2015)."""
 
     def _values(self, shape, dtype):
-        fi, _ = self._fans(shape)
+        fi = self._fan(shape)
         gain = calculate_gain(self.nonlinearity, self.negative_slope)
         limit = gain * math.sqrt(3.0 / max(fi, 1))
         return get_rng().uniform(-limit, limit, shape).astype(dtype)
 
 
-class KaimingNormal(_Fans):
-    """N(0, std**2), std = gain / sqrt(fan_in), gain from the nonlinearity (He, 2015)."""
-
-    def __init__(self, fan_in=None, negative_slope=0.0, nonlinearity="relu", name=None):
-        self.fan_in, self.negative_slope, self.nonlinearity = fan_in, negative_slope, nonlinearity
+class KaimingNormal(_Kaiming):
+    """N(0, std**2), std = gain / sqrt(fan), gain from the nonlinearity (He, 2015)."""
 
     def _values(self, shape, dtype):
-        fi, _ = self._fans(shape)
+        fi = self._fan(shape)
         std = calculate_gain(self.nonlinearity, self.negative_slope) / math.sqrt(max(fi, 1))
         return (get_rng().standard_normal(shape) * std).astype(dtype)
 
