@@ -82,8 +82,7 @@ def _tensor(array, name, return_numpy):
 
 
 def _unpack(obj, return_numpy):
-    if (isinstance(obj, tuple) and len(obj) == 2 and isinstance(obj[0], str)
-            and isinstance(obj[1], np.ndarray)):
+    if _is_packed_tensor(obj):
         return _tensor(obj[1], obj[0], return_numpy)
     if isinstance(obj, dict):
         return {k: _unpack(v, return_numpy) for k, v in obj.items()}
@@ -114,7 +113,25 @@ def load(path, return_numpy=False, **configs):
         names = data.pop(_NAMES_KEY)
         return {k: _tensor(v, names.get(k, k), return_numpy) if isinstance(v, np.ndarray)
                 else _unpack(v, return_numpy) for k, v in data.items()}
-    if isinstance(data, dict):
+    if isinstance(data, dict) and not _holds_tensors(data):
+        # a dict of plain arrays reads as a state dict (Tensors); where the saved dict held
+        # Tensors too, its arrays stay arrays, as in Paddle
         return {k: _tensor(v, k, return_numpy) if isinstance(v, np.ndarray)
                 else _unpack(v, return_numpy) for k, v in data.items()}
     return _unpack(data, return_numpy)
+
+
+def _is_packed_tensor(obj):
+    return (isinstance(obj, tuple) and len(obj) == 2 and isinstance(obj[0], str)
+            and isinstance(obj[1], np.ndarray))
+
+
+def _holds_tensors(obj):
+    """Whether what save wrote holds a Tensor anywhere (its (name, array) pairs)."""
+    if _is_packed_tensor(obj):
+        return True
+    if isinstance(obj, dict):
+        return any(_holds_tensors(v) for v in obj.values())
+    if isinstance(obj, (list, tuple)):
+        return any(_holds_tensors(v) for v in obj)
+    return False

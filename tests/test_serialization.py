@@ -63,3 +63,29 @@ def test_files_cross_between_opsdk_and_paddle(tmp_path):
     real.save({"x": real.to_tensor([1.5, 2.5])}, str(tmp_path / "theirs"))
     np.testing.assert_array_equal(paddle.load(str(tmp_path / "theirs"))["x"].numpy(),
                                   [1.5, 2.5])
+
+
+@pytest.mark.paddle
+def test_top_level_arrays_read_back_as_paddle_reads_them(tmp_path):
+    # Paddle turns a saved dict's arrays into Tensors only when the dict holds no Tensor anywhere
+    from helpers.frameworks import import_paddle
+
+    cases = [{"a": np.arange(3), "n": 1},
+             {"a": np.arange(3), "t": "T"},
+             {"a": np.arange(3), "l": ["T"]},
+             {"a": np.arange(3), "d": {"x": np.arange(2)}}]
+
+    def kinds(P):
+        out = []
+        for k, case in enumerate(cases):
+            obj = {key: (P.ones([2]) if isinstance(v, str) else
+                         [P.ones([2])] if isinstance(v, list) else v)
+                   for key, v in case.items()}
+            path = str(tmp_path / f"{P.__name__}{k}.pd")
+            P.save(obj, path)
+            back = P.load(path)
+            out.append({key: "tensor" if isinstance(v, P.Tensor) else type(v).__name__
+                        for key, v in back.items()})
+        return out
+
+    assert kinds(paddle) == kinds(import_paddle())

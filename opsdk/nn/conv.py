@@ -4,7 +4,7 @@ core ops; see those modules for what they cost)."""
 import math
 
 from ..dtypes import get_default_dtype
-from ..errors import OpArgumentError
+from ..errors import OpArgumentError, ShapeError
 from .functional.conv import avg_pool2d, batch_norm, conv1d, conv2d, max_pool2d
 from .functional.conv_extra import (avg_pool3d, conv1d_transpose, conv2d_transpose, conv3d,
                                     conv3d_transpose, fold, lp_pool1d, lp_pool2d, max_pool3d,
@@ -122,7 +122,13 @@ class _BatchNormNd(Layer):
             [num_features], attr=ParamAttr(initializer=Constant(1.0), trainable=False),
             dtype=dtype)
 
+    ranks = None  # the input ranks the layer takes (None: any), with Paddle's words for them
+
     def forward(self, x):
+        if self.ranks is not None and getattr(x, "ndim", None) not in self.ranks[0]:
+            # Paddle: "expected 2D or 3D input (got 4D input)", a ValueError
+            raise ShapeError(f"{type(self).__name__}: expected {self.ranks[1]} input (got "
+                             f"{getattr(x, 'ndim', '?')}D input, shape {list(x.shape)})")
         return batch_norm(x, self._mean, self._variance, self.weight, self.bias, self.training,
                           self._momentum, self._epsilon, self._data_format,
                           self._use_global_stats)
@@ -137,6 +143,8 @@ class BatchNorm1D(_BatchNormNd):
         paddle.Size([4, 3])
     """
 
+    ranks = ((2, 3), "2D or 3D")
+
     def __init__(self, num_features, momentum=0.9, epsilon=1e-5, weight_attr=None,
                  bias_attr=None, data_format="NCL", use_global_stats=None, name=None):
         super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format,
@@ -146,6 +154,8 @@ class BatchNorm1D(_BatchNormNd):
 class BatchNorm2D(_BatchNormNd):
     """Batch normalization of [N, C, H, W] per channel, with running statistics."""
 
+    ranks = ((4,), "4D")
+
     def __init__(self, num_features, momentum=0.9, epsilon=1e-5, weight_attr=None,
                  bias_attr=None, data_format="NCHW", use_global_stats=None, name=None):
         super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format,
@@ -154,6 +164,8 @@ class BatchNorm2D(_BatchNormNd):
 
 class BatchNorm3D(BatchNorm2D):
     """Batch normalization of [N, C, D, H, W] (or NDHWC) per channel, with running statistics."""
+
+    ranks = ((5,), "5D")
 
     def __init__(self, num_features, momentum=0.9, epsilon=1e-5, weight_attr=None,
                  bias_attr=None, data_format="NCDHW", use_global_stats=None, name=None):

@@ -97,3 +97,13 @@ def test_batch_norm_3d_and_the_older_batch_norm_match_paddle(make, shape):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
         np.testing.assert_allclose(ours._mean.numpy(), theirs._mean.numpy(), rtol=1e-5,
                                    atol=1e-6)
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("layer,shape", [("BatchNorm1D", [2, 3, 4, 5]), ("BatchNorm1D", [3]),
+                                         ("BatchNorm2D", [2, 3, 4]), ("BatchNorm2D", [1, 3, 2, 2, 2]),
+                                         ("BatchNorm3D", [2, 3, 4, 5])])
+def test_batch_norm_layers_refuse_another_rank_as_paddle(layer, shape):
+    from helpers.frameworks import assert_raises_as_paddle
+    err = assert_raises_as_paddle(lambda P: getattr(P.nn, layer)(3)(P.ones(shape)))
+    assert f"{layer}: expected" in str(err) and f"got {len(shape)}D input" in str(err)

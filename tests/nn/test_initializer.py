@@ -33,6 +33,25 @@ def test_truncated_normal_stays_within_two_std():
     assert np.abs(v).max() <= 2.0
 
 
+def test_truncated_normal_cuts_at_the_values_a_and_b_as_paddle():
+    # Paddle's a and b are cutoffs of the values (batch 1216: std 0.2 with the default [-2, 2]
+    # is barely cut, std ~0.2; N(0, 1) cut to [-0.1, 0.1] stays inside it)
+    paddle.seed(7)
+    wide = _param([20000], I.TruncatedNormal(std=0.2), "float64").numpy()
+    assert 0.195 < wide.std() < 0.205 and np.abs(wide).max() > 0.6
+    narrow = _param([2000], I.TruncatedNormal(a=-0.1, b=0.1), "float64").numpy()
+    assert np.abs(narrow).max() <= 0.1 and narrow.std() > 0.05
+    shifted = _param([2000], I.TruncatedNormal(mean=5.0, std=1.0, a=4.0, b=7.0)).numpy()
+    assert shifted.min() >= 4.0 and shifted.max() <= 7.0
+
+
+def test_truncated_normal_refuses_an_interval_it_would_never_draw_into():
+    with pytest.raises(OpArgumentError, match=r"TruncatedNormal: \[a, b\] = \[50.0, 60.0\]"):
+        _param([3], I.TruncatedNormal(a=50.0, b=60.0))
+    with pytest.raises(OpArgumentError, match="TruncatedNormal"):
+        _param([3], I.TruncatedNormal(a=1.0, b=-1.0))
+
+
 @pytest.mark.parametrize("shape,fans", [([], (1, 1)), ([7], (7, 7)), ([3, 5], (3, 5)),
                                         ([8, 4, 3, 3], (36, 72))])
 def test_compute_fans_follows_paddle(shape, fans):

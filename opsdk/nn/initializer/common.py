@@ -116,18 +116,25 @@ class Normal(Initializer):
 
 
 class TruncatedNormal(Initializer):
-    """Samples from N(mean, std**2) redrawn until they fall in [mean + a*std, mean + b*std]."""
+    """Samples from N(mean, std**2) redrawn until they fall in [a, b]: a and b are the values'
+    cutoffs, as Paddle's (not multiples of std)."""
 
     def __init__(self, mean=0.0, std=1.0, a=-2.0, b=2.0, name=None):
         self.mean, self.std, self.a, self.b = float(mean), float(std), float(a), float(b)
 
     def _values(self, shape, dtype):
+        lo, hi = (self.a - self.mean) / self.std, (self.b - self.mean) / self.std
+        kept = 0.5 * (math.erf(hi / math.sqrt(2)) - math.erf(lo / math.sqrt(2)))
+        if not kept > 1e-6:  # redrawing would never end (or a > b)
+            raise OpArgumentError(f"TruncatedNormal: [a, b] = [{self.a}, {self.b}] holds "
+                                  f"{kept:.2g} of N({self.mean}, {self.std}**2); expected: an "
+                                  f"interval with a < b that the distribution reaches")
         rng = get_rng()
         z = rng.standard_normal(shape)
-        bad = (z < self.a) | (z > self.b)
+        bad = (z < lo) | (z > hi)
         while bad.any():
             z[bad] = rng.standard_normal(int(bad.sum()))
-            bad = (z < self.a) | (z > self.b)
+            bad = (z < lo) | (z > hi)
         return (z * self.std + self.mean).astype(dtype)
 
 
