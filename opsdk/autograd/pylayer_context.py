@@ -13,6 +13,7 @@ class PyLayerContext:
 
     def __init__(self):
         self._saved = ()
+        self._was_saved = False
         self._packed = None
         self._saved_forward = ()
         self._non_diff = ()
@@ -27,6 +28,7 @@ class PyLayerContext:
         Save inputs and outputs of forward, not tensors computed inside it: an intermediate is a
         constant for the graph, so a second derivative through it would miss its dependence.
         """
+        self._was_saved = True
         pair = saved_hooks.active()
         if pair is not None:
             # saved_tensors_hooks: packed now, unpacked by saved_tensor() (no version check:
@@ -38,7 +40,13 @@ class PyLayerContext:
         self._saved = tensors
 
     def saved_tensor(self):
-        """The tensors given to save_for_backward, in order (outputs as apply returned them)."""
+        """The tensors given to save_for_backward, in order (outputs as apply returned them);
+        None where forward never called save_for_backward, as in Paddle."""
+        if not self._was_saved:
+            return None
+        return self._saved_tuple()
+
+    def _saved_tuple(self):
         if self._packed is not None:
             return tuple(t.unpacked() if isinstance(t, saved_hooks.Packed) else t
                          for t in self._packed)
@@ -47,7 +55,8 @@ class PyLayerContext:
             return tuple(t.get() if type(t) is OutputOf else t for t in saved)
         return saved
 
-    saved_tensors = property(saved_tensor)
+    # PyTorch's spelling, for ported code: a tuple, () where nothing was saved
+    saved_tensors = property(lambda self: self._saved_tuple())
 
     def save_for_forward(self, *tensors):
         """Keep tensors for the op's ``jvp(ctx, *tangents)`` (forward mode); read them back with

@@ -243,10 +243,18 @@ def reduce_axes(gshape, shape):
 
 
 def _summed_to(g, shape):
-    axes = reduce_axes(g.shape, shape)
+    # shape may have more dims than g, all leading 1s (Paddle's x[i] = v takes a v of shape
+    # [1, 1, 2] for a [3, 2] region): sum to the trailing dims, then add the ones back
+    core = shape[max(0, len(shape) - g.ndim):]
+    axes = reduce_axes(g.shape, core)
     if axes:
         g = g.sum(axis=axes)
     return g.reshape(shape)
+
+
+def _leading_ones_dropped(a, ndim):
+    """a without the leading dims (all of size 1) beyond ``ndim``."""
+    return a if a.ndim <= ndim else a.reshape(a.shape[a.ndim - ndim:])
 
 
 def unbroadcast(g, shape):
@@ -269,12 +277,13 @@ def expand(g, shape):
     new Tensor, graph-connected, of a Tensor."""
     shape = tuple(shape)
     if not isinstance(g, Tensor):
-        return g if g.shape == shape else np.broadcast_to(g, shape)
+        return g if g.shape == shape else np.broadcast_to(_leading_ones_dropped(g, len(shape)),
+                                                          shape)
     gd = g._data
     if gd.shape == shape:
         return g
     # a copy: a Tensor's memory is writable (np.broadcast_to dispatches to CuPy too)
-    out = np.broadcast_to(gd, shape).copy()
+    out = np.broadcast_to(_leading_ones_dropped(gd, len(shape)), shape).copy()
     return record("expand", out, (g,), (_unbroadcast_to,), (gd.shape,))
 
 

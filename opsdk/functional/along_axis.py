@@ -1,6 +1,7 @@
 """take_along_axis and put_along_axis: reading and writing at indices along one axis."""
 import numpy as np
 
+from ..device import CPU, array_module, move_to, place_of
 from ..errors import OpArgumentError, ShapeError
 from ..tensor import Tensor, _wrap
 from .flat_index import positions
@@ -10,6 +11,7 @@ from .op_args import (aliases, axis_arg, check_same_dtype, index_array, tensor_a
 from .put_reduce import put_reduce
 from .shape import broadcast_to
 from .sorting import take_along
+from .transfer import moved
 
 
 def _along_axis_args(op, arr, indices, axis):
@@ -77,7 +79,8 @@ def _values_arg(values, arr, op, arg="values"):
         check_same_dtype(op, arr, values, "arr" if arg == "values" else "x", arg)
         return values
     try:
-        return _wrap(np.asarray(np.asarray(values).astype(arr._data.dtype)))
+        # on arr's device (a number written into a GPU tensor goes there first)
+        return _wrap(array_module(arr._data).asarray(np.asarray(values).astype(arr._data.dtype)))
     except (TypeError, ValueError):
         raise OpArgumentError(f"{op}: argument '{arg}' must be a number, a list of numbers or a "
                               f"Tensor; got: {type(values).__name__} {values!r}") from None
@@ -125,6 +128,11 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
     ind = wrap_index(ind, a_s[axis], op, "indices", axis)
     region = tuple(slice(0, s) if d != axis else slice(None) for d, s in enumerate(ind.shape))
     p = np.take_along_axis(positions(a_s, like=ind)[region], ind, axis)
+    place = place_of(arr._data)
+    if place != CPU:  # the reductions' grouping is NumPy's: run on host copies, come back
+        out = put_reduce(op, moved(arr, CPU), move_to(p, CPU), moved(v, CPU), _REDUCES[reduce],
+                         include_self)
+        return moved(out, place)
     return put_reduce(op, arr, p, v, _REDUCES[reduce], include_self)
 
 

@@ -66,6 +66,12 @@ def _diagonal(x, offset, axis1, axis2, op):
     a1, a2 = _diagonal_axes(x, axis1, axis2, op)
     k = int_arg(offset, op, "offset")
     xd = x._data
+    xp = array_module(xd)
+    if xp is not np:
+        # on a GPU: a gather of the diagonal's flat positions (a copy, not a view: writes to
+        # it do not reach x); its gradient puts g back with the same positions
+        flat = np.ascontiguousarray(_diagonal_view(positions(xd.shape), k, a1, a2))
+        return take(op, x, xp.asarray(flat))
     out = _diagonal_view(xd, k, a1, a2)
     def again(b):  # the view recomputed from a new value of x (writes through it in grad mode)
         return _diagonal(b, k, a1, a2, op)

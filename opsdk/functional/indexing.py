@@ -85,6 +85,31 @@ def getitem(x, idx):
     return mark_view(record("getitem", out, (x,), _GETITEM, (idx, xd.shape, basic)), x, out, fn)
 
 
+def subscript(x, idx):
+    """Tensor.__getitem__: getitem, except that an index of slices and ... that keeps every
+    element in place (x[:], x[...], x[0:n], x[-100:100, ::1]) gives x itself, as Paddle 3.3.1
+    gives a tensor sharing x's data and place in the graph (a leaf's is a leaf, with its grad)."""
+    if isinstance(x, Tensor) and _keeps_all(idx, x._data.shape):
+        return x
+    return getitem(x, idx)
+
+
+def _keeps_all(idx, shape):
+    items = idx if isinstance(idx, tuple) else (idx,)
+    if not all(i is Ellipsis or isinstance(i, slice) for i in items):
+        return False
+    ells = [k for k, i in enumerate(items) if i is Ellipsis]
+    slices = [i for i in items if i is not Ellipsis]
+    if len(ells) > 1 or len(slices) > len(shape):
+        return False
+    cut = ells[0] if ells else len(items)
+    dims = list(shape[:cut]) + list(shape[len(shape) - (len(slices) - cut):])
+    try:
+        return all(s.indices(n) == (0, n, 1) for s, n in zip(slices, dims))
+    except (TypeError, ValueError):  # a step of 0, or bounds that are not ints: getitem says
+        return False
+
+
 def index_add_into(g, idx, shape, basic):
     """zeros(shape) with g added at idx: the adjoint of getitem, on an array or a Tensor (a
     graph op, whose own adjoint is getitem again)."""

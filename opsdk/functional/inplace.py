@@ -254,6 +254,9 @@ def assign(x, output=None):
     if not isinstance(output, Tensor):
         raise OpArgumentError(f"assign: argument 'output' must be a Tensor; got: "
                               f"{type(output).__name__}")
+    if r._data.dtype != output._data.dtype:
+        # Paddle: output becomes x, dtype included (an int64 x makes a float32 output int64)
+        return views.take_result(output, r, "assign", graph=in_graph(output, (r,)))
     if in_graph(output, (r,)):
         views.check_writable(output, "assign")
         return views.write(output, r, "assign", reshapes=True)

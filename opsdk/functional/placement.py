@@ -6,6 +6,7 @@ import builtins
 
 import numpy as np
 
+from ..device import array_module
 from ..errors import IndexOutOfRangeError, OpArgumentError, ShapeError, WrittenShapeError
 from . import flat_index, maths
 from .along_axis import put_along_axis, take_along_axis
@@ -114,8 +115,11 @@ def slice_scatter(x, value, axes, starts, ends, strides, name=None):
             raise OpArgumentError("slice_scatter: argument 'strides' must not hold 0")
         idx[check_axis(a, x.ndim, "slice_scatter", "axes")] = _S(s, e, st)
     idx = tuple(idx)
-    _check_value_shape("slice_scatter", value, np.empty(x._data.shape)[idx].shape)
-    return setitem(x, idx, maths.cast(value, x._data.dtype))
+    # value broadcasts to the slice as in x[idx] = value (Paddle's rule, checked by setitem)
+    try:
+        return setitem(x, idx, maths.cast(value, x._data.dtype))
+    except OpArgumentError as e:
+        raise WrittenShapeError(str(e).replace("setitem:", "slice_scatter:", 1)) from None
 
 
 def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
@@ -135,8 +139,10 @@ def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
     _check_value_shape("diagonal_scatter", y, pos.shape)
     outside = np.ones(x._data.shape, dtype=bool)
     outside.reshape(-1)[pos.reshape(-1)] = False
-    placed = flat_index.put("diagonal_scatter", maths.cast(y.detach(), x._data.dtype), pos,
-                            x._data.shape)
+    xp = array_module(x._data)  # a GPU x: the positions and the mask on its device
+    placed = flat_index.put("diagonal_scatter", maths.cast(y.detach(), x._data.dtype),
+                            xp.asarray(pos), x._data.shape)
+    outside = xp.asarray(outside)
     return where(outside, x, placed)
 
 

@@ -37,13 +37,32 @@ def reshape(x, shape, name=None):
     (Paddle's rule; opsdk's own code calls reshape_exact, where 0 is a size-0 dimension)."""
     x = _arg(x, "reshape")
     xd = x._data
+    listed = isinstance(shape, (list, tuple))
     shape = _ints(shape, "reshape")
+    if listed and shape == list(xd.shape):
+        return x  # Paddle 3.3.1 returns x itself for its own shape (a leaf stays a leaf)
     if any(s < -1 for s in shape):
         raise OpArgumentError(f"reshape: argument 'shape' must not hold sizes below -1 (as in "
                               f"Paddle); got: {shape}")
     if xd.size:  # of a tensor with no elements, Paddle 3.3.1 reads 0 as a size-0 dimension
         shape = [xd.shape[i] if s == 0 and i < xd.ndim else s for i, s in enumerate(shape)]
+    elif -1 in shape and 0 in shape:
+        shape = _infer_beside_zeros(xd.shape, shape)
     return reshape_exact(x, shape, "reshape")
+
+
+def _infer_beside_zeros(in_shape, shape):
+    """Paddle 3.3.1's -1 in a shape that also holds size-0 dims, for a tensor with no elements:
+    with as many 0s as the input has, -1 is the input's nonzero sizes' product over the shape's
+    (a [0, 4] tensor reshaped to [2, 0, -1] is [2, 0, 2]); with another count it is ambiguous."""
+    zeros_in, zeros_out = sum(d == 0 for d in in_shape), shape.count(0)
+    known_in = int(np.prod([d for d in in_shape if d]))
+    known_out = int(np.prod([d for d in shape if d > 0]))
+    if zeros_out != zeros_in or known_in % known_out:
+        raise ShapeError(f"reshape: cannot infer the -1 of {shape} for a tensor of shape "
+                         f"{list(in_shape)} (no elements); expected: as many 0s as the tensor "
+                         f"has ({zeros_in}) and sizes dividing {known_in}; got: {shape}")
+    return [known_in // known_out if d == -1 else d for d in shape]
 
 
 def reshape_exact(x, shape, op="reshape"):

@@ -78,6 +78,16 @@ def set_(x, source=None, shape=None, stride=None, offset=0, name=None):
     return views.take_result(x, _wrap(arr), "set_", graph=False)
 
 
+def _is_shared_buffer_with(x, other):
+    """True when x and other share memory (Paddle's private method, which its set_ docstring
+    shows: after ``x.set_(src)`` it is True)."""
+    if not isinstance(other, Tensor):
+        raise ArgumentTypeError(f"_is_shared_buffer_with: other must be a Tensor; got: "
+                                f"{type(other).__name__}")
+    a, b = x._data, other._data
+    return a.size > 0 and b.size > 0 and bool(np.shares_memory(a, b))
+
+
 def _strided_positions(numel, shape, stride, offset, itemsize, op):
     """The flat element positions of a strided window (offset in bytes, as Paddle's)."""
     dims = [int(d) for d in shape]

@@ -33,7 +33,7 @@ class ParamAttr:
     def _to_attr(arg):
         """Normalize what layers accept as weight_attr/bias_attr; False means 'no parameter'."""
         from .initializer import Initializer
-        if arg is None:
+        if arg is None or arg is True:  # True: "with the default parameter", as in Paddle
             return ParamAttr()
         if arg is False:
             return False
@@ -43,7 +43,7 @@ class ParamAttr:
             return ParamAttr(name=arg)
         if isinstance(arg, Initializer):
             return ParamAttr(initializer=arg)
-        raise OpArgumentError(f"ParamAttr: expected: None, False, a name, an initializer or a "
+        raise OpArgumentError(f"ParamAttr: expected: None, True, False, a name, an initializer or a "
                               f"ParamAttr; got: {type(arg).__name__}")
 
     def __repr__(self):

@@ -165,6 +165,36 @@ def test_take_along_axis_on_gpu_tensors_keeps_its_positions_on_the_gpu():
         np.testing.assert_array_equal(gg.numpy(), [[2.0, 0.0, 2.0], [0.0, 4.0, 0.0]])
         np.testing.assert_array_equal(broadcast.numpy(), [[2.0, 0.0], [5.0, 3.0]])
 
+@pytest.mark.parametrize("reduce", ["assign", "add", "mul", "mean", "amin", "amax"])
+def test_put_along_axis_on_gpu_tensors_agrees_with_the_cpu_to_second_order(reduce):
+    # the reductions group positions with NumPy: on a GPU they run on host copies, and the
+    # result, both gradients and the second order must come back to the GPU, equal to the CPU's
+    from helpers.simulator import assert_gpu_run_equals_cpu_run
+
+    a, vals, where = np.arange(6.0).reshape(2, 3), [[5.0], [0.0]], [[1], [1]]
+
+    def run(on_gpu):
+        move = (lambda t: t.cuda()) if on_gpu else (lambda t: t)
+        x = move(opsdk.to_tensor(a, stop_gradient=False))
+        v = move(opsdk.to_tensor(vals, dtype="float64", stop_gradient=False))
+        y = opsdk.put_along_axis(x, move(ix(where)), v, 1, reduce=reduce)
+        gx, gv = opsdk.grad([(y * y).sum()], [x, v], create_graph=True)
+        (gg,) = opsdk.grad([gx.sum() + gv.sum()], [x])
+        return y, gx, gv, gg
+
+    assert_gpu_run_equals_cpu_run(run)
+
+
+def test_put_along_axis_writes_a_number_into_a_gpu_tensor_on_the_gpu():
+    from helpers.simulator import simulated_cupy
+
+    with simulated_cupy():
+        x = opsdk.zeros([2, 3], dtype="float64").cuda()
+        x.put_along_axis_(ix([[2], [0]]).cuda(), 9.0, 1)
+        assert x.place.is_gpu_place()
+        np.testing.assert_array_equal(x.numpy(), [[0, 0, 9], [9, 0, 0]])
+
+
 @settings(max_examples=40, deadline=None)
 @given(rows=st.integers(1, 4), cols=st.integers(0, 3), n=st.integers(0, 5),
        reduce=st.sampled_from(REDUCES), include=st.booleans(), data=st.data())

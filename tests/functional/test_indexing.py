@@ -243,3 +243,40 @@ def test_one_hot_without_num_classes_takes_the_largest_label_plus_one_as_paddle(
                           dtypes=["int64"], diff=())
     assert_same_as_paddle(lambda P, x: P.nn.functional.one_hot(x, num_classes=-1),
                           [np.array([[3], [0]])], dtypes=["int64"], diff=())
+
+
+@pytest.mark.parametrize("index", [slice(None), Ellipsis, (Ellipsis, slice(None)),
+                                   (slice(0, 2), Ellipsis), slice(-100, 100),
+                                   (slice(None), slice(None, None, 1)), (slice(0, 2), slice(0, 3)),
+                                   (slice(None), slice(1, None)), slice(None, None, -1),
+                                   (None, slice(None))])
+def test_an_index_that_keeps_every_element_gives_the_tensor_as_paddle(index):
+    from helpers.frameworks import import_paddle
+    paddle = import_paddle()
+    got = {}
+    for P in (paddle, opsdk):
+        x = P.to_tensor(np.arange(6.0).reshape(2, 3), stop_gradient=False)
+        y = x[index]
+        (y * y).sum().backward()
+        got[P.__name__] = (y.is_leaf, y.stop_gradient, list(y.shape), x.grad.numpy(),
+                           None if y.grad is None else y.grad.numpy())
+    ours, theirs = got["opsdk"], got["paddle"]
+    assert ours[:3] == theirs[:3]
+    np.testing.assert_array_equal(ours[3], theirs[3])
+    assert (ours[4] is None) == (theirs[4] is None)
+    if ours[4] is not None:
+        np.testing.assert_array_equal(ours[4], theirs[4])
+
+
+def test_a_whole_slice_of_a_leaf_needing_a_gradient_refuses_a_write_as_paddle():
+    from helpers.frameworks import assert_raises_as_paddle
+
+    def write(P):
+        y = P.to_tensor([1.0, 2.0], stop_gradient=False)[:]
+        y[0] = 5.0
+
+    assert_raises_as_paddle(write, ValueError)
+    x = opsdk.to_tensor([1.0, 2.0])
+    y = x[...]
+    y[0] = 5.0
+    assert x.numpy().tolist() == [5.0, 2.0]

@@ -31,6 +31,27 @@ def test_assign_into_a_tensor_of_another_shape_gives_it_the_source_shape():
     assert out.shape == [2] and not out.stop_gradient and src.grad.numpy().tolist() == [1, 1]
 
 
+@pytest.mark.paddle
+def test_assign_gives_the_output_the_source_dtype_as_paddle():
+    from helpers.frameworks import import_paddle
+
+    def run(P):
+        into_float = P.zeros([3, 3], dtype="float32")
+        P.assign(np.array([[1, 1], [3, 4]], dtype=np.int64), into_float)  # Paddle's docstring
+        same_shape = P.zeros([2], dtype="float32")
+        P.assign(P.to_tensor([1, 2]), same_shape)
+        leaf = P.to_tensor([1.0, 2.0], dtype="float64", stop_gradient=False)
+        y = P.zeros([2], dtype="float32")
+        y.stop_gradient = False
+        y = y * 1
+        P.assign(leaf, y)
+        (g,) = P.grad([(y * y).sum()], [leaf])
+        return [(str(t.dtype), list(t.shape), t.numpy().tolist())
+                for t in (into_float, same_shape, y, g)]
+
+    assert run(opsdk) == run(import_paddle())
+
+
 def test_a_tensor_with_live_views_cannot_change_shape_in_place():
     dst = opsdk.zeros([2, 3], dtype="float32")
     dst.stop_gradient = False

@@ -38,6 +38,14 @@ NO_GRAD = {
     "isin": (lambda P, x, y: P.isin(x, y), [signed(3, 4), signed(5)[:2]]),
     "isin_invert": (lambda P, x, y: P.isin(x, y, invert=True),
                     [np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([2.0, 4.0, 9.0])]),
+    # Paddle's own docstring: with repeats, assume_unique=True gives its sort-based answer
+    # (not membership); opsdk gives the same one
+    "isin_assume_unique_with_repeats": (
+        lambda P, x, y: P.isin(x, y, assume_unique=True),
+        [np.tile([0.0, 1.0, 2.0], 20).reshape(20, 3), np.tile([0.0, 1.0], 20)]),
+    "isin_assume_unique_invert": (
+        lambda P, x, y: P.isin(x, y, assume_unique=True, invert=True),
+        [np.arange(12.0).reshape(3, 4), np.arange(5.0, 30.0, 2.0)]),
     "nextafter": (lambda P, x, y: P.nextafter(x, y),
                   [np.array([1.0, 2.0, 0.0]), np.array([2.0, 0.0, -1.0])]),
 }

@@ -46,6 +46,11 @@ PADDLE_CASES = {
                       [signed(2, 4), signed(2, 2)]),
     "slice_scatter_axes": (lambda P, x, v: x.slice_scatter(v, [0, 1], [1, 1], [2, 4], [1, 1]),
                            [signed(2, 4), signed(1, 3)]),
+    # value broadcasts to the slice (Paddle's docstring example: [3, 1] into [3, 2])
+    "slice_scatter_broadcast": (lambda P, x, v: P.slice_scatter(x, v, [1], [2], [6], [2]),
+                                [signed(3, 9), signed(3, 1)]),
+    "slice_scatter_leading_ones": (lambda P, x, v: P.slice_scatter(x, v, [1], [2], [6], [2]),
+                                   [signed(3, 9), signed(1, 1, 2)]),
     "diagonal_scatter": (lambda P, x, y: P.diagonal_scatter(x, y), [signed(3, 3), signed(3)]),
     "diagonal_scatter_offset": (lambda P, x, y: x.diagonal_scatter(y, 1, 2, 0),
                                 [signed(3, 2, 4), signed(2, 2)]),
@@ -103,7 +108,7 @@ def test_errors_name_the_op_and_the_argument():
     assert isinstance(e.value, RuntimeError)  # as Paddle's
     with pytest.raises(AssertionError, match="diagonal_scatter: expected: a value"):
         opsdk.diagonal_scatter(x, opsdk.ones([2]))
-    with pytest.raises(ValueError, match="slice_scatter: expected: a value"):
+    with pytest.raises(ValueError, match=r"slice_scatter: cannot assign a value of shape \[2, 2\]"):
         opsdk.slice_scatter(x, opsdk.ones([2, 2]), [0], [0], [1], [1])
     with pytest.raises(ShapeError, match="index_sample: expected: a 2-D x"):
         opsdk.index_sample(x, opsdk.to_tensor([[0]]))

@@ -281,3 +281,32 @@ def test_transpose_still_refuses_a_perm_that_is_not_of_the_leading_axes():
     # Paddle reads past its count array for these (its answer varies from run to run)
     with pytest.raises(ShapeError, match="transpose: argument 'perm'"):
         opsdk.transpose(opsdk.ones([2, 3, 4]), [2, 0])
+
+
+@pytest.mark.parametrize("in_shape, shape", [
+    ([0, 4], [2, 0, -1]), ([0, 4], [0, -1]), ([0, 4], [-1, 0]), ([0, 4], [2, 2, 0, -1]),
+    ([2, 0, 3], [-1, 3, 0]), ([3, 0], [0, 3, -1]), ([0, 0, 4], [0, 0, -1]), ([0, 4], [-1, 2]),
+    ([0, 4], [-1])])
+def test_reshape_of_a_tensor_without_elements_infers_minus_one_as_paddle(in_shape, shape):
+    from helpers.frameworks import assert_same_as_paddle
+    assert_same_as_paddle(lambda P, x: P.reshape(x, shape) * 2.0, [np.zeros(in_shape)])
+
+
+@pytest.mark.parametrize("in_shape, shape", [
+    ([0, 4], [0, 0, -1]), ([0, 4], [3, 0, -1]), ([0, 0, 4], [0, -1]), ([0, 0], [-1, 0])])
+def test_reshape_of_a_tensor_without_elements_refuses_what_paddle_refuses(in_shape, shape):
+    from helpers.frameworks import assert_raises_as_paddle
+    assert_raises_as_paddle(lambda P: P.reshape(P.zeros(in_shape), shape), ValueError)
+
+
+@pytest.mark.parametrize("shape", [[2, 3], (2, 3), [-1, 3], [0, 3], [3, 2]])
+def test_reshape_to_the_tensors_own_shape_gives_the_tensor_as_paddle(shape):
+    from helpers.frameworks import import_paddle
+    paddle = import_paddle()
+    got = {}
+    for P in (paddle, opsdk):
+        x = P.to_tensor(np.arange(6.0).reshape(2, 3), stop_gradient=False)
+        y = P.reshape(x, shape)
+        (y * y).sum().backward()
+        got[P.__name__] = (y.is_leaf, list(y.shape), x.grad.numpy().tolist())
+    assert got["opsdk"] == got["paddle"]

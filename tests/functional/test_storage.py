@@ -87,6 +87,19 @@ def test_set_shares_the_source_as_paddle(args):
     assert gv == wv
 
 
+@pytest.mark.paddle
+def test_is_shared_buffer_with_tells_what_set_shares_as_paddle():
+    # the private method Paddle's set_ docstring prints
+    paddle = import_paddle()
+    seen = []
+    for P in (opsdk, paddle):
+        x, src, other = P.to_tensor([1.0, 2.0]), P.to_tensor([3.0, 4.0, 5.0]), P.ones([2])
+        before = x._is_shared_buffer_with(src)
+        x.set_(src)
+        seen.append((before, x._is_shared_buffer_with(src), x._is_shared_buffer_with(other)))
+    assert seen[0] == seen[1] == (False, True, False)
+
+
 def test_set_without_source_empties_and_shares_memory():
     z = opsdk.to_tensor([1.0, 2.0])
     z.set_()

@@ -16,3 +16,16 @@ def simulated_cupy():
     finally:
         if installed_here:
             cudasim.uninstall()
+
+
+def assert_gpu_run_equals_cpu_run(run):
+    """run(on_gpu) -> tensors: on the simulated GPU every result stays there and equals the
+    CPU run's exactly (the same maths on the same values; only placement may differ)."""
+    import numpy as np
+
+    want = run(False)
+    with simulated_cupy():
+        got = run(True)
+        assert all(t.place.is_gpu_place() for t in got)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g.numpy(), w.numpy())

@@ -15,6 +15,15 @@ def test_layer_norm_keeps_flat_parameters_as_paddle():
     assert ln(opsdk.ones([3, 2, 4])).shape == [3, 2, 4]
 
 
+def test_layer_norm_parameters_follow_the_default_dtype_as_paddle():
+    opsdk.set_default_dtype("float64")
+    try:
+        ln = opsdk.nn.LayerNorm(3)
+    finally:
+        opsdk.set_default_dtype("float32")
+    assert ln.weight.dtype == ln.bias.dtype == opsdk.float64
+
+
 def test_group_norm_layer_parameters_and_forward():
     gn = opsdk.nn.GroupNorm(2, 4, data_format="NHWC")
     assert sorted(gn.state_dict()) == ["bias", "weight"]
@@ -49,3 +58,18 @@ def test_instance_norm_weight_and_bias_attrs_go_off_together():
         opsdk.nn.InstanceNorm2D(3, weight_attr=False)
     with pytest.raises(AssertionError):  # Paddle's assertion
         opsdk.nn.InstanceNorm1D(3, bias_attr=False)
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("kwargs", [{"elementwise_affine": False}, {"bias": False},
+                                    {"dtype": "float64", "device": "cpu"}],
+                         ids=["no_affine", "no_bias", "dtype_device"])
+def test_layer_norm_takes_paddles_torch_style_keywords(kwargs):
+    from helpers.frameworks import import_paddle
+    paddle = import_paddle()
+    seen = []
+    for P in (paddle, opsdk):
+        ln = P.nn.LayerNorm(4, **kwargs)
+        seen.append([(None if p is None else (list(p.shape), str(p.dtype)))
+                     for p in (ln.weight, ln.bias)])
+    assert seen[1] == seen[0]

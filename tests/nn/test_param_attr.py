@@ -17,6 +17,13 @@ def test_to_attr_accepts_none_name_initializer_false_and_paramattr():
     assert ParamAttr._to_attr(attr) is attr
 
 
+def test_bias_attr_true_means_the_default_bias():
+    # Paddle's GradScaler docstring builds Conv2D(3, 2, 3, bias_attr=True)
+    conv = paddle.nn.Conv2D(3, 2, 3, bias_attr=True)
+    assert conv.bias.shape == [2] and conv.bias.numpy().tolist() == [0.0, 0.0]
+    assert isinstance(ParamAttr._to_attr(True), ParamAttr)
+
+
 def test_to_attr_rejects_other_types():
     with pytest.raises(OpArgumentError, match="ParamAttr"):
         ParamAttr._to_attr(3)

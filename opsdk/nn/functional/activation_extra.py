@@ -153,5 +153,26 @@ def glu(x, axis=-1, name=None):
     return a * sigmoid(b)
 
 
+def swiglu(x, y=None, name=None):
+    """silu(x) * y; with y None, x's last axis is split in halves a, b and silu(a) * b."""
+    from ...errors import ShapeError
+    from ...functional.shape import split
+    from ._graph import same_dtype
+    from .activation import silu
+    x = float_arg(x, "swiglu")
+    if y is None:
+        if x.ndim == 0 or x.shape[-1] % 2:
+            raise ShapeError(f"swiglu: without y, x's last axis must have an even size; got: "
+                             f"shape {list(x.shape)}")
+        x, y = split(x, 2, axis=-1)
+    else:
+        y = float_arg(y, "swiglu", "y")
+        same_dtype("swiglu", x=x, y=y)
+        if list(x.shape) != list(y.shape):
+            raise ShapeError(f"swiglu: x and y must have the same shape; got: {list(x.shape)} "
+                             f"and {list(y.shape)}")
+    return silu(x) * y
+
+
 logsigmoid = log_sigmoid
-__all__ += ["hardshrink", "softshrink", "thresholded_relu", "glu", "logsigmoid"]
+__all__ += ["hardshrink", "softshrink", "thresholded_relu", "glu", "swiglu", "logsigmoid"]

@@ -39,6 +39,9 @@ class _Targets:
         self.valid = None      # per-row mask of rows that count (hard labels only)
         self.index = None      # per-row class index (hard labels without smoothing)
         self.matrix = None     # (M, C) target probabilities (soft labels or smoothing)
+        if label_smoothing and not soft_label and ld.ndim == nd and ld.shape[ax] == c != 1:
+            # Paddle: with smoothing, a label with the class axis is a distribution (one-hot)
+            soft_label, ld = True, ld.astype(dtype)
         if soft_label:
             if ld.dtype.kind != "f":
                 raise DTypeError(f"cross_entropy: soft_label=True needs float labels (class "

@@ -5,6 +5,7 @@ import pytest
 
 import opsdk as paddle
 import opsdk.nn.functional as F
+from helpers.frameworks import assert_raises_as_paddle, assert_same_as_paddle
 from helpers.gradients import assert_gradients
 from helpers.samples import signed
 
@@ -102,3 +103,23 @@ def test_glu_gates_one_half_with_the_other_and_its_gradients_match_numeric():
     np.testing.assert_allclose(F.glu(x).numpy(), [[1 / (1 + np.exp(-3)), 2 / (1 + np.exp(-4))]],
                                rtol=1e-6)
     assert_gradients(F.glu, [signed(2, 4, seed=9)])
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_swiglu_matches_paddle_with_and_without_y(dtype):
+    x = signed(3, 6, seed=4)
+    assert_same_as_paddle(lambda P, a: P.nn.functional.swiglu(a), [x], [dtype], rtol=1e-5,
+                          atol=1e-7)
+    assert_same_as_paddle(lambda P, a, b: P.nn.functional.swiglu(a, b), [x, x[::-1] * 2],
+                          [dtype] * 2, diff=(0, 1), rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("call", [
+    lambda P: P.nn.functional.swiglu(P.rand([2, 3])),
+    lambda P: P.nn.functional.swiglu(P.rand([3]), P.rand([2])),
+    lambda P: P.nn.functional.swiglu(P.to_tensor([1, 2])),
+], ids=["odd", "shapes", "int"])
+def test_swiglu_bad_input_raises_paddles_exception_class(call):
+    assert "swiglu" in str(assert_raises_as_paddle(call))

@@ -158,6 +158,23 @@ def test_cross_entropy_gradients_match_numeric_to_second_order(kwargs):
     assert_gradients(lambda x: F.cross_entropy(x, labels, **kw), [signed(4, 3, seed=2)])
 
 
+@pytest.mark.paddle
+@pytest.mark.parametrize("kwargs", [{}, {"reduction": "none"}, {"weight": [1.0, 2.0, 0.5]}])
+def test_cross_entropy_with_smoothing_takes_one_hot_labels_as_paddle(kwargs):
+    # Paddle's CrossEntropyLoss docstring: with label_smoothing, a float label with the class
+    # axis is a distribution even when soft_label is False
+    from helpers.frameworks import assert_same_as_paddle
+
+    def loss(P, x, labels):
+        kw = dict(kwargs)
+        if "weight" in kw:
+            kw["weight"] = P.to_tensor(np.array(kw["weight"]))
+        return P.nn.functional.cross_entropy(x, labels, label_smoothing=0.4, **kw)
+
+    one_hot = np.eye(3)[[2, 0, 1, 1]]
+    assert_same_as_paddle(loss, [signed(4, 3, seed=3), one_hot])
+
+
 def test_cross_entropy_soft_label_and_probability_gradients_match_numeric():
     soft = paddle.to_tensor(np.array([[0.2, 0.8], [0.6, 0.4]]), dtype="float64")
     assert_gradients(lambda x: F.cross_entropy(x, soft, soft_label=True), [signed(2, 2)])

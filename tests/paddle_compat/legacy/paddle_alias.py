@@ -39,6 +39,7 @@ import types
 import numpy as np
 
 import opsdk
+from opsdk.tensor_module import SUBMODULES
 
 
 class StaticGraphUsed(Exception):
@@ -85,6 +86,13 @@ def _static_module():
 _STATIC_BASE_NAMES = ("Program", "program_guard", "Executor", "default_main_program",
                       "default_startup_program", "global_scope", "scope_guard",
                       "CompiledProgram", "data")
+
+
+class _CallableModule(types.ModuleType):
+    """paddle.tensor, which Paddle 3 made callable: ``paddle.tensor([1, 2])`` makes a tensor."""
+
+    def __call__(self, *args, **kwargs):
+        return opsdk.tensor(*args, **kwargs)
 
 
 def _module(name, **attrs):
@@ -179,8 +187,10 @@ def _build():
     # paddle.tensor.random holds the random creation functions: opsdk has them at the top
     random = _module("paddle.tensor.random", __getattr__=lambda name: getattr(opsdk, name))
     # paddle.tensor re-exports Paddle's tensor functions (fill_constant among them): opsdk's are
-    # at its top level
-    tensor = _module("paddle.tensor", random=random, __getattr__=lambda name: getattr(opsdk, name))
+    # at its top level; its submodule names (paddle.tensor.math) and calling it are opsdk.tensor's
+    tensor = _module("paddle.tensor", random=random, __getattr__=lambda name: getattr(
+        opsdk.tensor if name in SUBMODULES else opsdk, name))
+    tensor.__class__ = _CallableModule
     tensor.__path__ = []
     return {"paddle.base": base, "paddle.base.core": core, "paddle.base.framework": framework,
             "paddle.base.wrapped_decorator": wrapped,
