@@ -6,6 +6,14 @@ from helpers.frameworks import assert_raises_as_paddle
 from helpers.simulator import simulated_cupy
 
 
+@pytest.fixture(autouse=True)
+def _as_a_machine_without_gpu():
+    # `pytest --opsdk-cuda-sim` gives the run a simulated GPU; these answers are the CPU's
+    from helpers.simulator import no_simulated_gpu
+    with no_simulated_gpu():
+        yield
+
+
 def test_the_names_are_opsdk_devices():
     for name in opsdk.device.cuda.__all__:
         assert getattr(opsdk.device.cuda, name) is getattr(opsdk.device, name)

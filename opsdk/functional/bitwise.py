@@ -5,7 +5,7 @@ integer (and, for the logical ones, bool) tensors only; their results are intege
 import numpy as np
 
 from ..errors import NoKernelDTypeError
-from ..tensor import Tensor, _wrap
+from ..tensor import Tensor, _wrap, as_array
 from .op_args import tensor_arg
 
 
@@ -25,22 +25,22 @@ def _ints(op, *vals, bools=True):
 
 def bitwise_and(x, y, out=None, name=None):
     """x & y, elementwise, with broadcasting."""
-    return _wrap(np.bitwise_and(*_ints("bitwise_and", x, y)))
+    return _wrap(as_array(np.bitwise_and(*_ints("bitwise_and", x, y))))
 
 
 def bitwise_or(x, y, out=None, name=None):
     """x | y, elementwise, with broadcasting."""
-    return _wrap(np.bitwise_or(*_ints("bitwise_or", x, y)))
+    return _wrap(as_array(np.bitwise_or(*_ints("bitwise_or", x, y))))
 
 
 def bitwise_xor(x, y, out=None, name=None):
     """x ^ y, elementwise, with broadcasting."""
-    return _wrap(np.bitwise_xor(*_ints("bitwise_xor", x, y)))
+    return _wrap(as_array(np.bitwise_xor(*_ints("bitwise_xor", x, y))))
 
 
 def bitwise_not(x, out=None, name=None):
     """~x, elementwise (logical not for bool)."""
-    return _wrap(np.invert(*_ints("bitwise_not", x)))
+    return _wrap(as_array(np.invert(*_ints("bitwise_not", x))))
 
 
 bitwise_invert = bitwise_not
@@ -49,7 +49,7 @@ bitwise_invert = bitwise_not
 def bitwise_left_shift(x, y, is_arithmetic=True, out=None, name=None):
     """x << y, elementwise."""
     a, b = _ints("bitwise_left_shift", x, y, bools=False)
-    return _wrap(np.left_shift(a, b.astype(a.dtype)))
+    return _wrap(as_array(np.left_shift(a, b.astype(a.dtype))))
 
 
 def bitwise_right_shift(x, y, is_arithmetic=True, out=None, name=None):
@@ -57,19 +57,19 @@ def bitwise_right_shift(x, y, is_arithmetic=True, out=None, name=None):
     in, the bits read as unsigned)."""
     a, b = _ints("bitwise_right_shift", x, y, bools=False)
     if is_arithmetic or a.dtype.kind == "u":
-        return _wrap(np.right_shift(a, b.astype(a.dtype)))
+        return _wrap(as_array(np.right_shift(a, b.astype(a.dtype))))
     unsigned = np.dtype(f"u{a.dtype.itemsize}")
-    return _wrap(np.right_shift(a.view(unsigned) if a.ndim else a.astype(unsigned),
-                                b.astype(unsigned)).astype(a.dtype))
+    return _wrap(as_array(np.right_shift(a.view(unsigned) if a.ndim else a.astype(unsigned),
+                                         b.astype(unsigned)).astype(a.dtype)))
 
 
 def gcd(x, y, name=None):
     """The greatest common divisor (non-negative), elementwise, with broadcasting."""
     a, b = _ints("gcd", x, y, bools=False)
-    return _wrap(np.gcd(a, b))
+    return _wrap(as_array(np.gcd(a, b)))
 
 
 def lcm(x, y, name=None):
     """The least common multiple (non-negative; 0 where either is 0), with broadcasting."""
     a, b = _ints("lcm", x, y, bools=False)
-    return _wrap(np.lcm(a, b))
+    return _wrap(as_array(np.lcm(a, b)))

@@ -4,7 +4,7 @@ import numpy as np
 from ..autograd.record import needs_grad, output_read_by_backward, record
 from ..dtypes import convert_dtype
 from ..errors import DTypeError, NoKernelDTypeError, OpArgumentError
-from ..tensor import _wrap
+from ..tensor import _wrap, as_array
 from . import maths
 from .arithmetic import divide, multiply
 from .casting import as_dtype as _cast
@@ -280,8 +280,8 @@ def _lcse_vjp(g, x, axis):
         c = 2 * np.max(np.abs(gd), axis=axis, keepdims=True)
         c = np.where(c == 0, 1, c).astype(gd.dtype)
     y = _lcse(x, axis)
-    skip = _wrap(np.isneginf(x._data))
-    ys = where(_wrap(np.isneginf(y._data)), 0.0, y)
+    skip = _wrap(as_array(np.isneginf(x._data)))
+    ys = where(_wrap(as_array(np.isneginf(y._data))), 0.0, y)
     xs = where(skip, 0.0, x)
     a = _lcse(log(g + c) - ys, axis, True)
     b = _lcse(-ys, axis, True)

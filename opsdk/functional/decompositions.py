@@ -18,7 +18,7 @@ the SVD norms. lstsq and matrix_rank record no gradient, as in Paddle 3.3.1.
 """
 import numpy as np
 
-from ..autograd.record import OUTPUT as OUT_ARG, record
+from ..autograd.record import OUTPUT as OUT_ARG, index_result, record
 from ..errors import (ArgumentTypeError, AssertedShapeError, DTypeError, OpArgumentError,
                       ShapeError)
 from ..tensor import Tensor, _wrap, tensor_arg
@@ -743,8 +743,10 @@ def lu(x, pivot=True, get_infos=False, name=None):
         raise OpArgumentError("lu: pivot=False is not supported on the CPU (as in Paddle)")
     packed, piv, info = _lu_factor(x._data)
     out = record("lu", [packed], (x,), _LU, (x, piv))
-    res = (out[0], _wrap(piv))
-    return res + (_wrap(info),) if get_infos else res
+    # the integer outputs of an x that needs a gradient report stop_gradient=False and are not
+    # leaves, as Paddle's (no gradient flows through them)
+    res = (out[0], index_result(x, piv))
+    return res + (index_result(x, info),) if get_infos else res
 
 
 def _lu_grad(gs, x, piv):
@@ -817,8 +819,11 @@ def lu_solve(b, lu, pivots, trans="N", name=None):
                               f"{trans!r}")
     n = lu_.shape[-1]
     _rhs_rows(b, lu_, "lu_solve", "b", "'lu'")
-    pmat = _wrap(_permutation(np.asarray(tensor_arg(pivots, "lu_solve", "pivots")._data), n,
-                              lu_._data.dtype))
+    pivots = tensor_arg(pivots, "lu_solve", "pivots")
+    pmat = _wrap(_permutation(np.asarray(pivots._data), n, lu_._data.dtype))
+    # Paddle's lu_solve marks its pivots as needing no gradient (stop_gradient becomes True on
+    # the caller's tensor, batch 1217 saw it); opsdk does the same
+    pivots.stop_gradient = True
     if trans == "N":
         z = matmul(pmat, b, transpose_x=True)
         z = triangular_solve(lu_, z, upper=False, unitriangular=True)

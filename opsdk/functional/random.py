@@ -18,7 +18,7 @@ import numpy as np
 from ..autograd.record import record
 from ..dtypes import convert_dtype, default_float, shown
 from ..errors import ArgumentTypeError, DTypeError, OpArgumentError, ShapeError
-from ..tensor import Tensor, _wrap
+from ..tensor import Tensor, _wrap, as_array
 from . import creation, maths
 from .inplace import _constant_like, inplace_method
 
@@ -161,7 +161,7 @@ def log_normal(mean=1.0, std=2.0, shape=None, name=None):
     if np.any(np.asarray(_value(std)) < 0):
         raise OpArgumentError("log_normal: std must not be negative")
     draw = _rng().normal(_value(mean), _value(std), dims)
-    return _wrap(np.exp(draw).astype(dt))
+    return _wrap(as_array(np.exp(draw).astype(dt)))
 
 
 def poisson(x, name=None):

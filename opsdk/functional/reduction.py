@@ -276,7 +276,7 @@ def _norm_slope(x, xd, kept, p, axes):
     # the other branch of where must stay finite, or its zero gradient becomes nan
     k = where(zero, 1.0, norm(x, p, list(axes), keepdim=True))
     # p = 2: x / k itself (sign(x) |x| has the wrong derivative, 0, at x = 0)
-    wt = x / k if p == 2 else _wrap(np.sign(xd)) * _abs(x) ** (p - 1) / k ** (p - 1)
+    wt = x / k if p == 2 else _wrap(as_array(np.sign(xd))) * _abs(x) ** (p - 1) / k ** (p - 1)
     # where the norm is 0 the gradient is 0 (Paddle), its own derivative undefined: nan
     return where(zero, _flat_with_nan_slope(x, zero._data), wt)
 

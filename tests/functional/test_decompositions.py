@@ -296,6 +296,21 @@ def test_lu_infos_and_unpacked_pivots_match_paddle():
 
 
 @pytest.mark.paddle
+@pytest.mark.parametrize("needs_grad", [True, False])
+def test_lu_integer_outputs_report_the_inputs_flags_as_paddle(needs_grad):
+    # batch 1217: the pivots of an x that needs a gradient are no leaves in Paddle
+    paddle = import_paddle()
+    flags = []
+    for P in (opsdk, paddle):
+        x = P.to_tensor([[2.0, 1.0], [1.0, 3.0]], stop_gradient=not needs_grad)
+        lu, piv, info = P.linalg.lu(x, get_infos=True)
+        flags.append([(t.is_leaf, t.stop_gradient) for t in (piv, info)])
+        P.linalg.lu_solve(P.ones([2, 1], dtype="float32"), lu, piv)  # marks piv stop_gradient
+        flags.append((piv.is_leaf, piv.stop_gradient))
+    assert flags[:2] == flags[2:]
+
+
+@pytest.mark.paddle
 @pytest.mark.parametrize("case", ["weights", "aweights_no_ddof"])
 def test_cov_weights_match_paddle(case):
     paddle = import_paddle()

@@ -29,3 +29,25 @@ def assert_gpu_run_equals_cpu_run(run):
         assert all(t.place.is_gpu_place() for t in got)
         for g, w in zip(got, want):
             np.testing.assert_array_equal(g.numpy(), w.numpy())
+
+
+@contextmanager
+def no_simulated_gpu():
+    """The machine as opsdk sees it without the CUDA simulator (which `pytest --opsdk-cuda-sim`
+    installs for the whole run): for tests that compare with Paddle's CPU build's answers.
+    Reinstalled afterwards if it was on."""
+    import pytest
+
+    from opsdk import device_queries
+
+    was_on = cudasim.active()
+    if was_on:
+        cudasim.uninstall()
+    try:
+        if device_queries.device_count() > 0:
+            pytest.skip("compares with Paddle's CPU build: this machine has a real GPU "
+                        "(CuPy finds one), so opsdk's answers are a GPU machine's")
+        yield
+    finally:
+        if was_on:
+            cudasim.install()

@@ -18,6 +18,8 @@ REASONS = {
     "distributed": "a distributed runtime (see paddle.distributed above)",
     "dtype": "dtypes opsdk has no arrays for (bfloat16, float8, uint16-64) and their typed "
              "tensor classes",
+    "hapi": "Paddle's high-level API (paddle.Model's training loop, model summaries and FLOP "
+            "counts): write the loop with opsdk's layers, optimizers and paddle.io",
     "forward": "the primitive-operator system of static graphs (`enable_prim`, and the "
                "`forward_grad`/`grad` that work on its programs); in dynamic mode use "
                "`incubate.autograd.jvp`/`vjp` or `paddle.grad`",
@@ -49,7 +51,10 @@ UNSUPPORTED = {
             "BFloat16Tensor bfloat16 float8_e4m3fn float8_e5m2 uint16 uint32 uint64 "
         ),
         'static': (
-            "LazyGuard Model batch check_shape disable_compat enable_compat flops summary "
+            "LazyGuard batch check_shape disable_compat enable_compat "
+        ),
+        'hapi': (
+            "Model flops summary "
         ),
     },
     'Tensor': {

@@ -7,6 +7,7 @@ makes backward refuse, as in Paddle (output_read_by_backward).
 """
 from ...functional.elementwise import abs as _abs, clip, exp, log, tanh, where
 from ...autograd.record import output_read_by_backward
+from ...errors import OpArgumentError
 from ...functional.shape import reshape
 from ._graph import float_arg
 
@@ -31,7 +32,11 @@ def elu(x, alpha=1.0, name=None):
 
 
 def selu(x, scale=SELU_SCALE, alpha=SELU_ALPHA, name=None):
-    """scale * (x for x > 0, alpha * (exp(x) - 1) otherwise)."""
+    """scale * (x for x > 0, alpha * (exp(x) - 1) otherwise); as Paddle, scale > 1, alpha >= 0."""
+    if not scale > 1.0:
+        raise OpArgumentError(f"selu: argument 'scale' must be greater than 1.0; got: {scale}")
+    if not alpha >= 0.0:
+        raise OpArgumentError(f"selu: argument 'alpha' must be no less than 0; got: {alpha}")
     x = float_arg(x, "selu")
     return output_read_by_backward(
         where(x > 0, x, (exp(_negative_part(x)) - 1.0) * alpha) * scale)

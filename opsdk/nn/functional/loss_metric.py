@@ -14,7 +14,7 @@ from ...functional.elementwise import (clip, exp, log, minimum, pow as _pow, sig
 from ...functional.linalg import matmul
 from ...functional.reduction import mean, norm, sum as _sum
 from ...functional.shape import reshape, unsqueeze
-from ...tensor import _wrap
+from ...tensor import _wrap, as_array
 from ._graph import float_arg, tensor_arg
 from .activation import relu
 from .activation_extra import log_sigmoid
@@ -281,7 +281,7 @@ def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-6, reductio
     _check(reduction, "gaussian_nll_loss")
     if np.any(v.array < 0):
         raise OpArgumentError("gaussian_nll_loss: variance has negative entries")
-    v = _wrap(np.maximum(v.array, epsilon).astype(v.array.dtype))
+    v = _wrap(as_array(np.maximum(v.array, epsilon).astype(v.array.dtype)))
     loss = 0.5 * (log(v) + square(x - y) / v)
     if full:
         loss = loss + 0.5 * math.log(2 * math.pi)

@@ -10,6 +10,8 @@ Same names, arguments and defaults as Paddle (and ``opsdk.nn.functional``)::
 """
 import opsdk
 from opsdk.errors import OpArgumentError
+from opsdk.functional.inplace import inplace_method
+from opsdk.functional.op_args import with_out
 
 from .ops.activations import Gelu, Mish, Silu, Softplus
 from .ops.cross_entropy import CrossEntropy
@@ -37,11 +39,12 @@ def gelu(x, approximate=False, name=None):
     return Gelu.apply(x, approximate)
 
 
-def silu(x, name=None):
+def silu(x, inplace=False, name=None):
     """SiLU (swish) activation ``x * sigmoid(x)``.
 
     Args:
         x: float Tensor.
+        inplace: write the result into x (Paddle refuses a leaf that needs a gradient).
 
     Returns:
         Tensor like x.
@@ -50,7 +53,12 @@ def silu(x, name=None):
         >>> F.silu(opsdk.to_tensor([0.0, 1.0])).numpy()
         array([0.       , 0.7310586], dtype=float32)
     """
+    if inplace:
+        return _silu_(x)
     return Silu.apply(x)
+
+
+_silu_ = inplace_method(lambda x: Silu.apply(x), "silu_")
 
 
 def softplus(x, beta=1, threshold=20, name=None):
@@ -93,7 +101,7 @@ def _cast(x, dtype):
     return x if dtype is None else opsdk.cast(x, dtype)
 
 
-def softmax(x, axis=-1, dtype=None, name=None):
+def _softmax(x, axis=-1, dtype=None, name=None):
     """Softmax along ``axis``, stable for inputs of any magnitude.
 
     Args:
@@ -109,6 +117,10 @@ def softmax(x, axis=-1, dtype=None, name=None):
         array([1., 0.], dtype=float32)
     """
     return Softmax.apply(_cast(x, dtype), axis)
+
+
+# Paddle 3.3.1's keyword-only out= (the result written into a given tensor), as the core's
+softmax = with_out(_softmax, "softmax")
 
 
 def log_softmax(x, axis=-1, dtype=None, name=None):

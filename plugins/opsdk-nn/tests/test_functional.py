@@ -53,3 +53,19 @@ def test_class_weights_are_refused_by_name():
 def test_docstring_examples_run(backend):
     result = doctest.testmod(F, extraglobs={"F": F, "opsdk": opsdk})
     assert result.attempted >= 9 and result.failed == 0
+
+
+def test_silu_in_place_and_softmax_out_write_as_the_core_functions():
+    xa = numpy.array([[-1.0, 0.5, 2.0]])
+    mine, core_x = opsdk.to_tensor(xa), opsdk.to_tensor(xa)
+    F.silu(mine, inplace=True)
+    core.silu(core_x, inplace=True)
+    numpy.testing.assert_allclose(mine.numpy(), core_x.numpy(), rtol=1e-12)
+    out, core_out = opsdk.zeros([1]), opsdk.zeros([1])
+    F.softmax(opsdk.to_tensor(xa), out=out)
+    core.softmax(opsdk.to_tensor(xa), out=core_out)
+    assert out.shape == core_out.shape == [1, 3]
+    numpy.testing.assert_allclose(out.numpy(), core_out.numpy(), rtol=1e-12)
+    leaf = opsdk.to_tensor(xa, stop_gradient=False)
+    with pytest.raises(ValueError):  # Paddle refuses an in-place op on such a leaf
+        F.silu(leaf, inplace=True)

@@ -123,3 +123,12 @@ def test_swiglu_matches_paddle_with_and_without_y(dtype):
 ], ids=["odd", "shapes", "int"])
 def test_swiglu_bad_input_raises_paddles_exception_class(call):
     assert "swiglu" in str(assert_raises_as_paddle(call))
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("kwargs", [{"scale": 0.5}, {"scale": 1.0}, {"alpha": -1.0}])
+def test_selu_refuses_the_parameters_paddle_refuses(kwargs):
+    # batch 1217: Paddle requires scale > 1 and alpha >= 0
+    err = assert_raises_as_paddle(
+        lambda P: P.nn.functional.selu(P.to_tensor([1.0, -1.0]), **kwargs))
+    assert "selu: argument" in str(err)

@@ -12,6 +12,15 @@ import numpy as np
 from ..harness import attempt
 from . import program
 
+EMPTY_BATCH = ("docs/paddle.md, Paddle 3.3.1 slips: the backward of a Linear over an empty batch "
+               "raises in Paddle; opsdk gives the zero gradient, as PyTorch")
+KERNEL_TOO_LARGE = ("docs/paddle.md, Paddle 3.3.1 slips: a Conv2D kernel larger than its input: "
+                    "Paddle returns an empty tensor after an MKL error; opsdk raises a ShapeError")
+NO_SUMMARY = ("docs/paddle.md, Every public name: paddle.summary is Paddle's high-level API, not "
+              "provided")
+NO_BASE = ("docs/paddle.md, paddle.framework: paddle.base, Paddle's internal framework package, "
+           "is not provided")
+
 
 def _values(shape, key, scale=0.1, dtype="float32"):
     n = int(np.prod(shape)) if len(shape) else 1
@@ -291,7 +300,7 @@ def f16_gradient_penalty_double_backward(paddle):
             "g_w2": model[2].weight.grad, "x_grad": x.grad}
 
 
-@program(item="fresh", rtol=1e-4, atol=1e-5)
+@program(item="fresh", differs=(["bw"], EMPTY_BATCH), rtol=1e-4, atol=1e-5)
 def f16_empty_batch_linear(paddle):
     fc = _fix(paddle.nn.Linear(4, 2))
     x = paddle.zeros([0, 4])
@@ -626,7 +635,7 @@ def f16_sequential_indexing_and_add(paddle):
             "fc1_shape": s.fc1.weight.shape, "out": s(paddle.zeros([4, 2])).shape}
 
 
-@program(item="fresh")
+@program(item="fresh", differs=([""], NO_SUMMARY))
 def f16_paddle_summary_counts(paddle):
     nn = paddle.nn
     model = nn.Sequential(nn.Conv2D(1, 4, 3), nn.BatchNorm2D(4), nn.ReLU(), nn.Flatten(),
@@ -860,7 +869,7 @@ def f16_flatten_upsample_layers(paddle):
             "gx": x.grad}
 
 
-@program(item="fresh")
+@program(item="fresh", differs=(["too_small"], KERNEL_TOO_LARGE))
 def f16_conv_wrong_channels_error(paddle):
     conv = paddle.nn.Conv2D(3, 2, 3)
     return {"err": attempt(lambda: conv(paddle.ones([1, 4, 5, 5]))),
@@ -1339,7 +1348,7 @@ def f16_shared_layer_reused_twice(paddle):
     return {"y": y, "g": g, "w": fc.weight}
 
 
-@program(item="fresh", rtol=1e-4, atol=1e-5)
+@program(item="fresh", differs=(["is_param"], NO_BASE), rtol=1e-4, atol=1e-5)
 def f16_parameter_set_value_and_assign_in_no_grad(paddle):
     fc = paddle.nn.Linear(2, 2)
     fc.weight.set_value(np.array([[1.0, 2.0], [3.0, 4.0]], "float32"))
