@@ -40,11 +40,10 @@ def _fix(paddle, layer, scale=0.1):
 
 @program(item="fresh")
 def f18_ag_cube_second_order(paddle):
-    x = paddle.to_tensor([2.0], stop_gradient=False)
-    y = x ** 3
-    dy_dx = paddle.grad(outputs=y, inputs=x, create_graph=True)[0]
-    d2y_dx2 = paddle.grad(outputs=dy_dx, inputs=x)[0]
-    return {"dy": dy_dx, "d2y": d2y_dx2, "dy_sg": dy_dx.stop_gradient, "x_grad": x.grad}
+    x = paddle.to_tensor([2.0, -1.0], dtype="float64", stop_gradient=False)
+    first, = paddle.grad(outputs=paddle.sum(x ** 3 + 2 * x ** 2), inputs=x, create_graph=True)
+    second, = paddle.grad(outputs=first.sum(), inputs=x)
+    return {"first": first, "second": second, "first_sg": first.stop_gradient, "x_grad": x.grad}
 
 
 @program(item="fresh")
@@ -63,17 +62,21 @@ def f18_ag_seed_manual_update_loop(paddle):
 
 @program(item="fresh")
 def f18_ag_create_parameter_sgd(paddle):
-    w = paddle.create_parameter(shape=[1], dtype="float32",
-                                default_initializer=paddle.nn.initializer.Constant(0.0))
-    opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=[w])
-    losses = []
-    for _ in range(3):
-        loss = (w - 3.0) ** 2
-        loss.backward()
-        opt.step()
-        opt.clear_grad()
-        losses.append(loss.numpy().copy())
-    return {"w": w, "losses": losses, "trainable": w.trainable, "name_is_str": isinstance(w.name, str)}
+    x = paddle.to_tensor([[1.0], [2.0], [3.0], [4.0]])
+    y_true = 2 * x + 1
+    w = paddle.create_parameter(shape=[1, 1], dtype="float32",
+                                default_initializer=paddle.nn.initializer.Constant(0.5))
+    b = paddle.create_parameter(shape=[1], dtype="float32", is_bias=True)
+    optimizer = paddle.optimizer.SGD(learning_rate=0.02, parameters=[w, b])
+    history = []
+    for epoch in range(6):
+        mse = paddle.mean((paddle.matmul(x, w) + b - y_true) ** 2)
+        mse.backward()
+        optimizer.step()
+        optimizer.clear_grad()
+        history.append(float(mse))
+    return {"w": w, "b": b, "history": history, "trainable": w.trainable,
+            "b_grad_after_clear": b.grad}
 
 
 @program(item="fresh")
@@ -111,43 +114,43 @@ def f18_ag_hook_on_intermediate(paddle):
     return {"seen": seen, "gx": x.grad, "h_grad": h.grad, "z": z}
 
 
+def _saving_layer(paddle, fwd, bwd):
+    """A PyLayer that keeps its input and output for a backward bwd(g, x, out, *extra)."""
+    class Saving(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x, *extra):
+            out = fwd(x, *extra)
+            ctx.save_for_backward(x, out)
+            ctx.extra = extra
+            return out
+
+        @staticmethod
+        def backward(ctx, grad_out):
+            x, out = ctx.saved_tensor()
+            return bwd(grad_out, x, out, *ctx.extra)
+    return Saving
+
+
 @program(item="fresh")
 def f18_ag_pylayer_seed_power(paddle):
-    class CustomOp(paddle.autograd.PyLayer):
-        @staticmethod
-        def forward(ctx, x, alpha):
-            ctx.save_for_backward(x)
-            ctx.alpha = alpha
-            return x ** alpha
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            x, = ctx.saved_tensor()
-            alpha = ctx.alpha
-            return alpha * (x ** (alpha - 1)) * grad_output
-
-    x = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
-    y = CustomOp.apply(x, 2.0)
+    seed_style = _saving_layer(paddle, lambda x, alpha: x ** alpha,
+                               lambda g, x, out, alpha: (alpha * x ** (alpha - 1) * g, None))
+    one_grad = _saving_layer(paddle, lambda x, alpha: x ** alpha,
+                             lambda g, x, out, alpha: alpha * x ** (alpha - 1) * g)
+    x = paddle.to_tensor([[1.0, 2.0], [3.0, 0.5]], stop_gradient=False)
+    with_none = attempt(lambda: paddle.sum(seed_style.apply(x, 2.0)).backward())
+    none_grad = x.grad
+    y = one_grad.apply(x * 2, 3.0) + x
     paddle.sum(y).backward()
-    return {"y": y, "gx": x.grad, "y_sg": y.stop_gradient}
+    return {"with_none": with_none, "none_grad": none_grad, "y": y, "gx": x.grad,
+            "y_sg": y.stop_gradient}
 
 
 @program(item="fresh")
 def f18_ag_pylayer_exp_saved_output(paddle):
-    class Exp(paddle.autograd.PyLayer):
-        @staticmethod
-        def forward(ctx, x):
-            y = paddle.exp(x)
-            ctx.save_for_backward(y)
-            return y
-
-        @staticmethod
-        def backward(ctx, dy):
-            y, = ctx.saved_tensor()
-            return dy * y
-
+    op = _saving_layer(paddle, paddle.exp, lambda g, x, out: g * out)
     x = paddle.to_tensor([[0.0, 1.0], [-1.0, 0.5]], dtype="float64", stop_gradient=False)
-    y = Exp.apply(x)
+    y = op.apply(x)
     (y * paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]], dtype="float64")).sum().backward()
     return {"y": y, "gx": x.grad}
 
