@@ -46,7 +46,10 @@ def f18_ag_cube_second_order(paddle):
     return {"first": first, "second": second, "first_sg": first.stop_gradient, "x_grad": x.grad}
 
 
-@program(item="fresh")
+@program(item="fresh", differs=(["w", "same_object", "w_grad_none", "w_sg", "w0", "w0_grad"],
+                                "docs/paddle.md, In place and views: under no_grad `w -= lr * "
+                                "w.grad` updates the leaf w in place in opsdk; Paddle rebinds w "
+                                "to a new stop_gradient=True tensor without a grad"))
 def f18_ag_seed_manual_update_loop(paddle):
     w = paddle.to_tensor([0.0], stop_gradient=False)
     w0 = w
@@ -295,7 +298,11 @@ def f18_ag_grad_modes(paddle):
             "w_sg": w.stop_gradient, "outside": paddle.is_grad_enabled()}
 
 
-@program(item="fresh")
+@program(item="fresh", differs=(["bad_shape"],
+                                "docs/paddle.md, Errors: a grad_outputs shape that differs from "
+                                "the output's other than by dims of size 1 is a BackwardError; "
+                                "Paddle runs on and returns a gradient of the wrong shape ([3] "
+                                "for a [2] input; PyTorch refuses it too)"))
 def f18_ag_backward_errors(paddle):
     x = paddle.to_tensor([1.0, 2.0])
     y = x * 2
