@@ -134,7 +134,12 @@ def _saving_layer(paddle, fwd, bwd):
     return Saving
 
 
-@program(item="fresh")
+PYLAYER_NONE = ("docs/paddle.md, PyLayer: backward may return one gradient per forward "
+                "argument (None for a non-Tensor); Paddle 3.3.1 raises a ValueError, so its "
+                "later gradient misses the first backward's")
+
+
+@program(item="fresh", differs=(["with_none", "none_grad", "gx"], PYLAYER_NONE))
 def f18_ag_pylayer_seed_power(paddle):
     seed_style = _saving_layer(paddle, lambda x, alpha: x ** alpha,
                                lambda g, x, out, alpha: (alpha * x ** (alpha - 1) * g, None))

@@ -49,7 +49,7 @@ def seed000_embedding_sparse_rows(paddle):
             "row_sum": g[[1, 3, 5]].sum(), "total": g.sum()}
 
 
-@program(item="seed", differs=(["backward", "grad"], "DESIGN.md: backward may return one "
+@program(item="seed", differs=(["backward", "grad"], "docs/paddle.md, PyLayer: backward may return one "
                                "gradient per forward argument (None for the non-Tensors); "
                                "Paddle raises ValueError for the seed's `return grad_input, None`"))
 def seed000_custom_op_pylayer(paddle):
