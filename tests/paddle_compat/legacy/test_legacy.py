@@ -13,8 +13,8 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUNNER = os.path.join(HERE, "run_legacy.py")
-# of the 988 tests of run_legacy.FILES that pass on PaddlePaddle 3.3.1 (static-mode tests aside),
-# 969 passed under opsdk on 2026-12-03 (both groups, 47 files, each in a process of its own;
+# of the 988 tests of the first two groups of run_legacy.FILES that pass on PaddlePaddle 3.3.1
+# (static-mode tests aside), 969 passed under opsdk on 2026-12-03 (both groups, 47 files, each in a process of its own;
 # docs/paddle.md says why the others fail). The goal of issue 26 is 95% (939); TARGET is the
 # count measured, so that it can only go up.
 TARGET, TOTAL = 969, 988
@@ -45,8 +45,8 @@ def test_no_fewer_of_paddles_passing_legacy_tests_pass_under_opsdk_than_measured
         pytest.skip("set OPSDK_PADDLE_LEGACY_TESTS to a folder holding Paddle's legacy tests "
                     "(test_pylayer_op.py, ...) to count them")
     pytest.importorskip("paddle", reason="the baseline runs the tests under PaddlePaddle")
-    out = subprocess.run([sys.executable, RUNNER, folder, "--against-real"], capture_output=True,
-                         text=True, check=True).stdout
+    out = subprocess.run([sys.executable, RUNNER, folder, "--against-real", "--group", "1",
+                          "--group", "2"], capture_output=True, text=True, check=True).stdout
     line = out.strip().splitlines()[-1]
     ours, total = int(line.split()[0]), int(line.split()[3])
     assert ours >= TARGET, f"{line}\n{out}"
