@@ -72,8 +72,8 @@ from .functional.manipulation import (atleast_1d, atleast_2d, atleast_3d, block_
                                       column_stack, dsplit, dstack, hsplit, hstack,
                                       matrix_transpose, narrow, ravel, reverse, row_stack,
                                       slice, strided_slice, swapaxes, swapdims, take,
-                                      take_along_dim, tensor_split, unflatten, view_as, vsplit,
-                                      vstack)
+                                      take_along_dim, tensor_split, unflatten, unfold, view_as,
+                                      vsplit, vstack)
 from .functional.placement import (diagonal_scatter, index_put, index_put_, index_sample,
                                    multiplex, scatter_add, scatter_add_, scatter_reduce,
                                    select_scatter, slice_scatter)
@@ -116,8 +116,9 @@ globals().update(_tensor_methods.paddle_aliases(globals()))
 globals().update(_tensor_methods.module_inplace_functions())
 
 # paddle.tensor([1, 2]) makes a tensor; paddle.tensor.math.add is paddle.add
+import sys as _sys  # noqa: E402
 from . import tensor_module as _tensor_module  # noqa: E402
-_tensor_module.install()
+_tensor_module.install(_sys.modules[__name__])
 
 
 def _erf_method(x, name=None):
@@ -147,14 +148,18 @@ _autograd.from_above.update(gradcheck=_gradcheck("gradcheck"),
 # opsdk.framework, opsdk.static, opsdk.jit, opsdk.distributed: Paddle's namespaces, in compat/
 _install_aliases()
 
+# Paddle 3.3.1's later keywords (out=, alpha=, rounding_mode=, device=, requires_grad=, ...)
+from .functional.gaussian import standard_normal
+_tensor_methods.install_paddle_kwargs(globals())
+
 _LAZY = {
     # check, gradcheck (verification/), plugins, registry, hookspecs, ops (packs/): public names
     # of modules that only re-export where the code lives
     "nn": ".nn", "optimizer": ".optimizer", "amp": ".amp", "ops": ".ops", "plugins": ".plugins",
     "registry": ".registry",
     "kernels": ".kernels", "testing": ".testing", "check": ".check", "hookspecs": ".hookspecs",
-    "errors": ".errors", "gradcheck": ".gradcheck", "regularizer": ".optimizer.regularizer",
-    "interop": ".interop", "linalg": ".linalg", "metric": ".metric",
+    "errors": ".errors", "gradcheck": ".gradcheck", "regularizer": ".regularizer",
+    "interop": ".interop", "linalg": ".linalg", "metric": ".metric", "io": ".io",
     # Paddle's namespaces, in opsdk/compat (their public names resolve there: compat.ALIASES)
     "framework": ".framework", "distributed": ".distributed", "jit": ".jit", "static": ".static",
     "incubate": ".incubate",
@@ -213,13 +218,14 @@ _LAZY_ATTRS = {
 }
 
 
-def is_compiled_with_cuda():
-    from .device import cupy_module
-    try:
-        cp = cupy_module()
-        return cp.cuda.runtime.getDeviceCount() > 0
-    except Exception:
-        return False
+# paddle.is_compiled_with_cuda and its siblings, as on paddle.device
+from .device_queries import (is_compiled_with_cinn, is_compiled_with_cuda,  # noqa: E402
+                             is_compiled_with_custom_device, is_compiled_with_distribute,
+                             is_compiled_with_ipu, is_compiled_with_rocm, is_compiled_with_xpu)
+
+# paddle.device's names that need more than the places (rng state, typed tensors), from above
+from . import device_namespace as _device_namespace  # noqa: E402
+_device_namespace.install(globals())
 
 
 def _install_cuda_simulator_if_asked():

@@ -109,6 +109,10 @@ def set_device(device):
     return parse_place(device)
 
 
-def get_device():
-    """The default device's name: ``"cpu"`` (tensors go to a GPU only when asked)."""
-    return "cpu"
+def get_device(input=None):
+    """Paddle's ``paddle.get_device``: the default device's name, ``"cpu"`` (tensors go to a GPU
+    only when asked); given a Tensor, the index of the GPU it is on, or -1 on the CPU."""
+    place = getattr(input, "place", None)
+    if not isinstance(place, Place):
+        return "cpu"
+    return -1 if place.is_cpu_place() else place.index

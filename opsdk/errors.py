@@ -124,6 +124,11 @@ class SimulatedOutOfMemoryError(OpsdkError, MemoryError):
         super().__init__(f"Out of memory allocating {size:,} bytes (simulated device memory is the host's)")
 
 
+class PinMemoryError(OpsdkError, RuntimeError):
+    """pin_memory=True: Paddle's CPU build refuses it ("Pinning memory is not supported for
+    Place(cpu)", a RuntimeError); opsdk has no pinned host memory on any machine."""
+
+
 class BackendUnavailableError(OpsdkError, RuntimeError):
     """A forced or requested kernel backend cannot run here (not implemented, no compiler, no GPU)."""
 
@@ -383,3 +388,30 @@ class StateError(OpsdkError, RuntimeError):
 class UnsupportedError(OpsdkError, NotImplementedError):
     """A Paddle API opsdk deliberately does not provide (static graphs, collective
     communication, ...); the message says why and what to use instead."""
+
+
+class DatasetNotImplementedError(OpsdkError, NotImplementedError):
+    """A paddle.io Dataset subclass was used without the method it must define
+    (``__getitem__``/``__len__``, or an IterableDataset's ``__iter__``), as Paddle's
+    NotImplementedError."""
+
+
+class DatasetAccessError(OpsdkError, RuntimeError):
+    """An IterableDataset was indexed or asked its len(): it is a stream (Paddle raises
+    RuntimeError there)."""
+
+
+class BatchFieldsError(OpsdkError, RuntimeError):
+    """default_collate_fn got samples with differing numbers of fields (Paddle raises
+    RuntimeError there)."""
+
+
+class NoDeviceError(UnsupportedError, ValueError, AttributeError):
+    """A device query or action that needs a GPU (memory statistics, stream capture) on a
+    machine where opsdk runs on the CPU only; Paddle's CPU build raises ValueError there
+    (AttributeError for the names it lacks: memory_allocated, memory_reserved)."""
+
+
+class SubclassMemberError(OpsdkError, NotImplementedError):
+    """A member a subclass must define and has not (RNNCellBase's state_shape and state_dtype);
+    a NotImplementedError, as Paddle raises there."""

@@ -60,7 +60,7 @@ SAME_NAME = {
     select_fill: "index_fill masked_scatter renorm",
     manipulation: "hsplit vsplit dsplit tensor_split atleast_1d atleast_2d atleast_3d ravel "
                   "narrow swapaxes swapdims matrix_transpose view_as unflatten take "
-                  "take_along_dim slice strided_slice reverse block_diag",
+                  "take_along_dim slice strided_slice reverse block_diag unfold",
     placement: "scatter_add scatter_add_ scatter_reduce index_sample index_put index_put_ "
                "select_scatter slice_scatter diagonal_scatter multiplex",
     generated: "combinations vander new_zeros new_ones new_full new_empty",
@@ -421,3 +421,56 @@ def _tensor_first(name, method):
                                     f"(expected: the Tensor to write into)")
         return method(*args, **kwargs)
     return function
+
+
+# Paddle's ``out=`` (op_args.with_out): top-level functions and Tensor methods both, the
+# top level only, Tensor methods only. Read from Paddle 3.3.1's signatures
+# (tests/paddle_compat/test_signatures.py checks them); the creation functions take theirs
+# with device and requires_grad (paddle_kwargs.CREATION)
+OUT_BOTH = (
+    "abs acos acosh add all amax amin any atanh bmm bucketize ceil clamp clip concat cos cosh "
+    "cumprod cumsum diff div divide dot eq equal exp expm1 floor floor_divide floor_mod frac "
+    "gather ge greater greater_equal greater_than gt index_add index_select le less less_equal "
+    "less_than log log10 log1p log2 logical_and logical_not logical_or logical_xor logsumexp lt "
+    "masked_select matmul maximum mean median minimum mod msort mul multiply ne nonzero "
+    "not_equal outer pow prod quantile remainder round rsqrt scatter sign sin sinh sqrt stack "
+    "sub subtract sum take_along_axis tanh topk tril triu true_divide var where")
+OUT_TOP = "cat concatenate ger normal searchsorted"
+OUT_METHODS = "sigmoid solve"  # (Tensor.norm takes out positionally: paddle_kwargs.norm)
+
+# the in-place forms that take the new keywords: (method, op, ufunc, reads_input)
+KWARG_IN_PLACE = (("add_", "add", np.add, False), ("subtract_", "subtract", np.subtract, False),
+                  ("sub_", "subtract", np.subtract, False), ("divide_", "divide", np.divide, True),
+                  ("div_", "divide", np.divide, True), ("round_", "round", None, False))
+
+
+def install_paddle_kwargs(namespace):
+    """Give opsdk's top level (``namespace``) and Tensor the keywords of paddle_kwargs and
+    ``out=``; the ops' modules, and the operators, keep the plain functions."""
+    from .functional import paddle_kwargs as pk
+    namespace.update(pk.PUBLIC)
+    for alias, name in pk.ALIASES.items():
+        namespace[alias] = pk.PUBLIC[name]
+    for name, fn in pk.PUBLIC.items():
+        if name != "from_dlpack":
+            setattr(Tensor, name, fn)
+    for alias, name in pk.ALIASES.items():
+        setattr(Tensor, alias, pk.PUBLIC[name])
+    for name, fn in pk.METHODS.items():
+        setattr(Tensor, name, fn)
+    for name, (out, pin) in pk.CREATION.items():
+        namespace[name] = pk.creating(namespace[name], out, pin)
+    for name in (OUT_BOTH + " " + OUT_TOP).split():
+        namespace[name] = _taking_out(namespace[name], name)
+    for name in (OUT_BOTH + " " + OUT_METHODS).split():
+        setattr(Tensor, name, _taking_out(getattr(Tensor, name), name))
+    for name, op, ufunc, reads_input in KWARG_IN_PLACE:
+        setattr(Tensor, name, inplace.inplace_method(pk.PUBLIC[op], name, ufunc, reads_input))
+        namespace[name] = _tensor_first(name, getattr(Tensor, name))
+    namespace["trunc_"] = _tensor_first("trunc_", pk.trunc_)
+
+
+def _taking_out(fn, name):
+    """fn with out= (op_args.with_out), unless it takes it itself (paddle_kwargs.add)."""
+    from .functional.op_args import with_out
+    return fn if getattr(fn, "takes_out", False) else with_out(fn, name)

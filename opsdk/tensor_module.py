@@ -13,6 +13,9 @@ SUBMODULES = ("array", "attribute", "creation", "einsum", "linalg", "logic", "ma
               "math", "ops", "random", "search", "stat", "to_string")
 
 
+_LOOKUP = []  # opsdk's package: its top level, then its linalg, hold a function's name
+
+
 class _Functions(types.SimpleNamespace):
     """paddle.tensor.<submodule>: opsdk's function of each name asked for."""
 
@@ -21,8 +24,7 @@ class _Functions(types.SimpleNamespace):
         self.__name__ = f"opsdk.tensor.{name}"
 
     def __getattr__(self, name):
-        import opsdk
-        for where in (opsdk, opsdk.linalg):
+        for where in (_LOOKUP[0], _LOOKUP[0].linalg):
             found = getattr(where, name, None)
             if found is not None and not name.startswith("_"):
                 return found
@@ -43,5 +45,8 @@ class _TensorModule(types.ModuleType):
         raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
 
 
-def install():
+def install(package):
+    """Give opsdk.tensor both faces; its submodule names look names up in ``package`` (opsdk,
+    which passes itself, so that this module does not import it back)."""
+    _LOOKUP[:] = [package]
     sys.modules["opsdk.tensor"].__class__ = _TensorModule

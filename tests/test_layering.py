@@ -21,8 +21,9 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[1] / "opsdk"
 
 LAYERS = [
-    ("base", ["opsdk.errors", "opsdk.dtypes", "opsdk.device", "opsdk.writable", "opsdk.env", "opsdk.exclusive",
-              "opsdk.printable", "opsdk.version", "opsdk.size"]),
+    ("base", ["opsdk.errors", "opsdk.dtypes", "opsdk.device", "opsdk.device_queries",
+              "opsdk.device_memory", "opsdk.device_cuda", "opsdk.writable", "opsdk.env",
+              "opsdk.exclusive", "opsdk.printable", "opsdk.version", "opsdk.size"]),
     ("tensor", ["opsdk.tensor"]),
     ("autograd core", ["opsdk.autograd.grad_mode", "opsdk.autograd.node",
                        "opsdk.autograd.call_site", "opsdk.autograd.record",

@@ -5,8 +5,10 @@ from .matmul import autocast_matmul
 
 
 def decorate(models, optimizers=None, level="O1", dtype="float16", master_weight=None,
-             save_dtype=None):
-    """O1 needs no model changes: returns (models, optimizers) as given (O2 is not supported)."""
+             save_dtype=None, master_grad=False, excluded_layers=None):
+    """O1 needs no model changes: returns (models, optimizers) as given (O2 is not supported).
+    master_grad and excluded_layers are O2's (float32 gradients, layers kept in float32): under
+    O1, Paddle's too, they change nothing."""
     from ..errors import OpArgumentError
     if level != "O1":
         raise OpArgumentError(f"amp.decorate: only level 'O1' is supported on NumPy; got: "

@@ -3,7 +3,8 @@ import numpy as np
 
 from .. import device as _device
 from ..dtypes import convert_dtype, default_float
-from ..errors import ArgumentTypeError, NoneArgumentError, OpArgumentError
+from ..errors import (ArgumentTypeError, NoneArgumentError, OpArgumentError,
+                      PinMemoryError)
 from ..tensor import Tensor, _wrap, to_array
 
 _rng = np.random.default_rng()
@@ -52,9 +53,10 @@ _generator = Generator()
 _generator._rng = _rng
 
 
-def seed(s):
-    """Seed every random op of opsdk; returns the Generator (``manual_seed``), as Paddle."""
-    return _generator.manual_seed(s)
+def seed(seed):
+    """Seed every random op of opsdk; returns the Generator (``manual_seed``), as Paddle
+    (whose parameter is named seed: ``paddle.seed(seed=1)``)."""
+    return _generator.manual_seed(seed)
 
 
 def get_rng():
@@ -237,3 +239,18 @@ def from_dlpack(obj):
 
 def to_dlpack(x):
     return x._data.__dlpack__()
+
+
+def placed(t, device, requires_grad, pin_memory, op):
+    """t on device, needing a gradient when asked (Paddle: requires_grad=True is
+    stop_gradient=False, integer tensors too)."""
+    if pin_memory:
+        raise PinMemoryError(f"{op}: pin_memory=True: opsdk has no pinned host memory (Paddle's "
+                             f"CPU build: 'Pinning memory is not supported for Place(cpu)')")
+    if device is not None:
+        place = _device.parse_place(device)
+        if _device.place_of(t._data) != place:
+            t = _wrap(_device.move_to(t._data, place))
+    if requires_grad:
+        t.stop_gradient = False
+    return t

@@ -353,6 +353,8 @@ def _cast_first(x, dtype, op):
 
 def cumsum_(x, axis=None, dtype=None, name=None):
     """In-place cumsum: x takes the running sums (and ``dtype``, cast first, as in Paddle)."""
+    if dtype is None:
+        not_bool(tensor_arg(x, "cumsum_"), "cumsum_")  # no bool kernel, as cumsum
     return _cumsum_into(_cast_first(x, dtype, "cumsum_"), axis)
 
 

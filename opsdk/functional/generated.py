@@ -105,31 +105,36 @@ def vander(x, n=None, increasing=False, name=None):
     return res if increasing else flip(res, [1])
 
 
-def _new(self, size, fill, dtype, requires_grad, op):
+def _new(self, size, fill, dtype, requires_grad, op, device=None, pin_memory=False):
+    if isinstance(size, tuple):
+        # new_zeros/new_ones/new_empty take the sizes one by one too (x.new_ones(2, 3))
+        if not size:
+            raise ArgumentTypeError(f"{op}: missing the size (a list of ints, or ints)")
+        size = size[0] if len(size) == 1 else list(size)
     if isinstance(size, (int, np.integer)):
         size = [int(size)]
     dt = convert_dtype(dtype, op=op) if dtype is not None else self._data.dtype
     t = _wrap(np.full(creation._shape_list(size, op), fill, dtype=dt))
-    t.stop_gradient = not requires_grad
-    return t
+    return creation.placed(t, device, requires_grad, pin_memory, op)
 
 
-def new_zeros(self, size, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A tensor of zeros of size, in this tensor's dtype unless dtype says otherwise."""
-    return _new(self, size, 0, dtype, requires_grad, "new_zeros")
+    return _new(self, size, 0, dtype, requires_grad, "new_zeros", device, pin_memory)
 
 
-def new_ones(self, size, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
-    return _new(self, size, 1, dtype, requires_grad, "new_ones")
+def new_ones(self, *size, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    return _new(self, size, 1, dtype, requires_grad, "new_ones", device, pin_memory)
 
 
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False,
              pin_memory=False):
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
-    return _new(self, size, fill_value, dtype, requires_grad, "new_full")
+    return _new(self, size, fill_value, dtype, requires_grad, "new_full", device,
+                pin_memory)
 
 
-def new_empty(self, size, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+def new_empty(self, *size, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """Zeros (opsdk's empty tensors are zero-filled)."""
-    return _new(self, size, 0, dtype, requires_grad, "new_empty")
+    return _new(self, size, 0, dtype, requires_grad, "new_empty", device, pin_memory)

@@ -1,19 +1,19 @@
 """Paddle's tensor-manipulation helpers, composed of the core shape and indexing ops (so their
 gradients, views and higher orders come from those ops): the h/v/d/column stacks and splits,
 tensor_split, atleast_Nd, ravel, narrow, swapaxes, matrix_transpose, view_as, unflatten, take,
-take_along_dim, slice, strided_slice, reverse, block_diag."""
+take_along_dim, slice, strided_slice, reverse, block_diag, unfold."""
 import builtins
 
 import numpy as np
 
-from ..autograd.record import clone
-from ..errors import (AssertedArgumentError, AxisOutOfRangeError, DTypeError,
-                      IndexOutOfRangeError, OpArgumentError, ShapeError)
+from ..autograd.record import clone, record
+from ..errors import (ArgumentTypeError, AssertedArgumentError, AxisOutOfRangeError,
+                      DTypeError, IndexOutOfRangeError, OpArgumentError, ShapeError)
 from ..tensor import Tensor
 from . import creation, flat_index
 from .along_axis import take_along_axis
 from .indexing import getitem
-from .op_args import check_axis, int_arg, tensor_arg as _arg
+from .op_args import aliases, check_axis, int_arg, tensor_arg as _arg
 from .shape import _ints, concat, flip, reshape_exact, transpose
 
 _S = builtins.slice  # this module defines Paddle's slice
@@ -318,3 +318,50 @@ def block_diag(inputs, name=None):
         rows.append(concat(parts, 1))
         left += c
     return concat(rows, 0)
+
+
+@aliases(dimension="axis")
+def unfold(x, axis, size, step, name=None):
+    """The sliding windows of ``size`` elements every ``step`` along axis, in a new last axis.
+
+    That axis becomes the (L - size) // step + 1 windows and a last axis of length size holds
+    each one (``x.unfold(0, 2, 1)`` of [0, 1, 2] is [[0, 1], [1, 2]]). A copy here (Paddle
+    returns a view).
+
+    Gradient: where windows overlap, an element takes the gradient of its place in the last
+    window holding it, not the sum over the windows (Paddle 3.3.1's rule, which this follows);
+    without overlap (step >= size) that is the derivative.
+
+    Example:
+        >>> opsdk.unfold(opsdk.arange(5.0), 0, 2, 2).tolist()
+        [[0.0, 1.0], [2.0, 3.0]]
+    """
+    op = "unfold"
+    x = _arg(x, op)
+    for v, a in ((axis, "axis"), (size, "size"), (step, "step")):
+        if isinstance(v, (float, np.floating)):  # Paddle takes ints only (a TypeError)
+            raise ArgumentTypeError(f"{op}: argument '{a}' must be an int; got: {v!r} (float)")
+    axis, size, step = (int_arg(v, op, a) for v, a in ((axis, "axis"), (size, "size"),
+                                                       (step, "step")))
+    shape = list(x._data.shape) or [1]  # a 0-d x unfolds as one element, as in Paddle
+    axis = _axis_in_range(axis, len(shape), op, "axis")
+    if step <= 0 or not 0 <= size <= shape[axis]:
+        raise OpArgumentError(f"{op}: expected: step > 0 and 0 <= size <= {shape[axis]} (the "
+                              f"axis' length); got: size={size}, step={step}")
+    count = (shape[axis] - size) // step + 1
+    starts = np.arange(count) * step
+    pos = np.moveaxis(flat_index.positions(shape), axis, -1)
+    # [..., count, size] (the other axes in place), then the windows at axis, each one last
+    pos = np.moveaxis(pos[..., starts[:, None] + np.arange(size)], -2, axis)
+    out = x._data.reshape(-1)[pos]
+    if not x._data.ndim:
+        out = out.reshape([size])
+    # each element's gradient from the last place (in the output's order) that holds it
+    order = pos.reshape(-1)[::-1]
+    _, first = np.unique(order, return_index=True)
+    last = order.size - 1 - first
+    return record(op, out, (x,), _UNFOLD, (last, pos.reshape(-1)[last], x._data.shape))
+
+
+_UNFOLD = (lambda g, last, at, shape: flat_index.put_into(
+    flat_index.taken(g, last, name="unfold"), at, shape, name="unfold"),)

@@ -1,5 +1,6 @@
 """Argument checks shared by the core ops: axes, ints, index tensors, Paddle's aliases."""
 import builtins
+import inspect
 import functools
 
 import numpy as np
@@ -169,5 +170,57 @@ def aliases(**alias_of):
                                             f"'{alias}'")
                         kwargs[real] = kwargs.pop(alias)
             return fn(*args, **kwargs)
+        # inspect.signature shows the aliases too (keyword-only)
+        wrapper.__signature__ = _signature_with(fn, *((alias, None) for alias in alias_of))
         return wrapper
     return decorate
+
+
+def _signature_with(fn, *extra):
+    """fn's signature with the keyword-only parameters ``extra`` (name, default) added after
+    its own (before a **kwargs), so inspect.signature shows what the wrapper accepts."""
+    sig = inspect.signature(fn)
+    params = list(sig.parameters.values())
+    have = {p.name for p in params}
+    tail = [p for p in params if p.kind is p.VAR_KEYWORD]
+    params = [p for p in params if p.kind is not p.VAR_KEYWORD]
+    params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default)
+               for name, default in extra if name not in have]
+    return sig.replace(parameters=params + tail)
+
+
+def write_out(out, result, op):
+    """Paddle's ``out=``: out becomes the result (its values, shape and dtype, whatever they
+    were; its memory, shared with the returned tensor; and its place in the graph, so a
+    gradient flows through out as through the result). The result is returned, another
+    tensor over the same memory, as Paddle returns. A tuple result takes a tuple of outs."""
+    if isinstance(result, (tuple, list)):
+        if not isinstance(out, (tuple, list)) or len(out) != len(result):
+            raise ArgumentTypeError(f"{op}: argument 'out' must be a tuple of {len(result)} "
+                                    f"Tensors (one per result); got: {type(out).__name__}")
+        for o, r in zip(out, result):
+            write_out(o, r, op)
+        return result
+    if not isinstance(out, Tensor):
+        raise ArgumentTypeError(f"{op}: argument 'out' must be a Tensor; got: "
+                                f"{type(out).__name__}")
+    out._data, out._node, out._req = result._data, result._node, result._req
+    state = out.__dict__
+    state.clear()
+    state.update(result.__dict__)
+    return result
+
+
+def with_out(fn, op=None):
+    """fn taking Paddle's keyword-only ``out=`` (see write_out). The ops call fn itself (and
+    the operators are fn), so only the public names pay for the extra call."""
+    op = op or fn.__name__
+
+    @functools.wraps(fn)
+    def wrapper(*args, out=None, **kwargs):
+        if out is None:
+            return fn(*args, **kwargs)
+        return write_out(out, fn(*args, **kwargs), op)
+    wrapper.__signature__ = _signature_with(fn, ("out", None))
+    wrapper.takes_out = True
+    return wrapper

@@ -11,7 +11,7 @@ from ..dtypes import convert_dtype, default_float
 from ..errors import DTypeError, OpArgumentError, PreconditionShapeError, ShapeError
 from ..autograd.record import index_result
 from ..tensor import Tensor, _wrap, as_array
-from .op_args import axis_arg, scan_axis, tensor_arg
+from .op_args import axis_arg, not_bool, scan_axis, tensor_arg
 from .shape import flatten
 from .sorting import take_along
 
@@ -24,7 +24,8 @@ def _index_dtype(dtype, op):
 
 
 def _running(op, x, axis, dtype, better):
-    x = tensor_arg(x, op)
+    # Paddle 3.3.1 has no bool kernel for cummax/cummin (RuntimeError NotFound)
+    x = not_bool(tensor_arg(x, op), op)
     dt = _index_dtype(dtype, op)
     if axis is not None:
         scan_axis(axis, max(x._data.ndim, 1), op)

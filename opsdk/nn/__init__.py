@@ -9,8 +9,8 @@ from .clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from .common import CosineSimilarity, Flatten, Identity, Unflatten
 from .container import LayerDict, LayerList, ParameterDict, ParameterList, Sequential
 from .conv import (AvgPool2D, AvgPool3D, BatchNorm, BatchNorm1D, BatchNorm2D, BatchNorm3D,
-                   Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose, Conv3D, Fold, LPPool1D,
-                   LPPool2D, MaxPool2D, MaxPool3D, Unfold)
+                   Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose, Conv3D, Conv3DTranspose,
+                   Fold, LPPool1D, LPPool2D, MaxPool2D, MaxPool3D, Unfold)
 from .dropout import AlphaDropout, Dropout, Dropout2D, Dropout3D, FeatureAlphaDropout, RReLU
 from .embedding import Embedding
 from .layer import Layer
@@ -27,10 +27,13 @@ from .norm import (GroupNorm, InstanceNorm1D, InstanceNorm2D, InstanceNorm3D, La
 from .padding import *  # noqa: F401,F403  (Pad1D/2D/3D and the fixed-mode ones, with aliases)
 from .padding import __all__ as _PADDING_LAYERS
 from .param_attr import ParamAttr
+from .rnn import GRU, LSTM, RNN, BiRNN, SimpleRNN
+from .rnn_cells import GRUCell, LSTMCell, RNNCellBase, SimpleRNNCell
 from .resample import Upsample, UpsamplingBilinear2D, UpsamplingNearest2D
 from .vision import ChannelShuffle, PixelShuffle, PixelUnshuffle
 from .pooling import (AdaptiveAvgPool1D, AdaptiveAvgPool2D, AdaptiveAvgPool3D, AdaptiveMaxPool1D,
-                      AdaptiveMaxPool2D, AdaptiveMaxPool3D, AvgPool1D, MaxPool1D)
+                      AdaptiveMaxPool2D, AdaptiveMaxPool3D, AvgPool1D, FractionalMaxPool2D,
+                      FractionalMaxPool3D, MaxPool1D, MaxUnPool1D, MaxUnPool2D, MaxUnPool3D)
 from .parameter import Parameter, create_parameter
 from .recompute import recompute_sequential
 from .sparse_grad import SparseGradTensor, SparseRowGrad
@@ -72,4 +75,7 @@ __all__ = ["Layer", "Linear", "Embedding", "Sequential", "LayerList", "LayerDict
            "BatchNorm", "BatchNorm3D", "LocalResponseNorm",
            "LPPool1D", "LPPool2D", "LPPool1d", "LPPool2d", "MaxPool3D", "AvgPool3D",
            "Conv3D", "Conv3d", "MultiHeadAttention", "TransformerEncoderLayer",
-           "TransformerEncoder", "TransformerDecoderLayer", "TransformerDecoder", "Transformer"]
+           "TransformerEncoder", "TransformerDecoderLayer", "TransformerDecoder", "Transformer",
+           "RNNCellBase", "SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "BiRNN", "SimpleRNN",
+           "LSTM", "GRU", "Conv3DTranspose", "MaxUnPool1D", "MaxUnPool2D", "MaxUnPool3D",
+           "FractionalMaxPool2D", "FractionalMaxPool3D"]

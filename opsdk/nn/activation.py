@@ -42,13 +42,14 @@ class GELU(Layer):
 
 
 class SiLU(Layer):
-    """x * sigmoid(x)."""
+    """x * sigmoid(x); inplace=True writes it into the input."""
 
-    def __init__(self, name=None):
+    def __init__(self, inplace=False, name=None):
         super().__init__()
+        self._inplace = inplace
 
     def forward(self, x):
-        return F.silu(x)
+        return F.silu(x, self._inplace)
 
 
 Swish = SiLU

@@ -7,7 +7,8 @@ from ..dtypes import get_default_dtype
 from ..errors import OpArgumentError
 from .functional.conv import avg_pool2d, batch_norm, conv1d, conv2d, max_pool2d
 from .functional.conv_extra import (avg_pool3d, conv1d_transpose, conv2d_transpose, conv3d,
-                                    fold, lp_pool1d, lp_pool2d, max_pool3d, unfold)
+                                    conv3d_transpose, fold, lp_pool1d, lp_pool2d, max_pool3d,
+                                    unfold)
 from .initializer import Constant, Normal
 from .layer import Layer
 from .param_attr import ParamAttr
@@ -228,12 +229,26 @@ class Conv2DTranspose(_ConvTransposeNd):
         paddle.Size([1, 2, 6, 6])
     """
     _fn = staticmethod(conv2d_transpose)
+    _dims = 2
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  output_padding=0, dilation=1, groups=1, weight_attr=None, bias_attr=None,
                  data_format="NCHW"):
-        super().__init__(2, in_channels, out_channels, kernel_size, stride, padding,
+        super().__init__(self._dims, in_channels, out_channels, kernel_size, stride, padding,
                          output_padding, dilation, groups, weight_attr, bias_attr, data_format)
+
+
+class Conv3DTranspose(Conv2DTranspose):
+    """The transposed 3-D convolution (F.conv3d_transpose), weight [in, out / groups, KD, KH,
+    KW]; forward(x, output_size=None). Paddle's layer order: dilation before groups."""
+    _fn = staticmethod(conv3d_transpose)
+    _dims = 3
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, dilation=1, groups=1, weight_attr=None, bias_attr=None,
+                 data_format="NCDHW"):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, output_padding,
+                         dilation, groups, weight_attr, bias_attr, data_format)
 
 
 class Conv1DTranspose(_ConvTransposeNd):

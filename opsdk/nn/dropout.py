@@ -10,6 +10,7 @@ class Dropout(Layer):
 
     Args:
         p: drop probability.
+        inplace: write into the input (F.dropout's inplace).
         axis: drop whole slices along these axes.
         mode: 'upscale_in_train' (default) or 'downscale_in_infer'.
 
@@ -19,17 +20,20 @@ class Dropout(Layer):
         array([1., 1., 1.], dtype=float32)
     """
 
-    def __init__(self, p=0.5, axis=None, mode="upscale_in_train", name=None):
+    def __init__(self, p=0.5, inplace=False, axis=None, mode="upscale_in_train", name=None):
+        # (Paddle 3.3.1's order: inplace second)
         super().__init__()
         self.p = p
+        self.inplace = inplace
         self.axis = axis
         self.mode = mode
 
     def forward(self, x):
-        return dropout(x, self.p, self.axis, self.training, self.mode)
+        return dropout(x, self.p, self.axis, self.training, self.inplace, self.mode)
 
     def extra_repr(self):
-        return f"p={self.p}, axis={self.axis}, mode={self.mode}"
+        inplace = ", inplace=True" if self.inplace else ""
+        return f"p={self.p}, axis={self.axis}, mode={self.mode}{inplace}"
 
 
 class _RandomLayer(Layer):

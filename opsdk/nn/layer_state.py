@@ -10,14 +10,14 @@ from ..tensor import Tensor
 
 
 def _entries(layer, include_sublayers, prefix):
-    """(structured name, tensor) for parameters and persistable buffers of the tree."""
-    layers = (layer.named_sublayers(prefix, include_self=True) if include_sublayers
-              else [(prefix, layer)])
-    seen = set()
+    """(structured name, tensor) for parameters and persistable buffers of the tree. As in
+    Paddle, a tensor or layer held under two names is listed under each (the recurrent layers'
+    weight_ih_l0 is also 0.cell.weight_ih)."""
+    layers = (layer.named_sublayers(prefix, include_self=True, remove_duplicate=False)
+              if include_sublayers else [(prefix, layer)])
     for lname, sub in layers:
         for key, p in sub._parameters.items():
-            if p is not None and id(p) not in seen:
-                seen.add(id(p))
+            if p is not None:
                 yield lname + ("." if lname else "") + key, p
         for key, b in sub._buffers.items():
             if b is not None and key not in sub._non_persistable_buffer_names:

@@ -17,5 +17,8 @@ def unique_name(prefix):
 
 
 def camel_to_snake(name):
-    """'LayerList' -> 'layer_list' (Paddle's layer name scopes)."""
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+    """'LayerList' -> 'layer_list', 'LSTMCell' -> 'lstm_cell' (Paddle's layer name scopes: a
+    capitalised word after anything starts a word, then so does a capital after a lower-case
+    letter, not after a digit: 'Conv2D' -> 'conv2d')."""
+    words = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", words).lower()

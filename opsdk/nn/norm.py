@@ -26,7 +26,9 @@ class LayerNorm(Layer):
     """
 
     def __init__(self, normalized_shape, epsilon=1e-5, weight_attr=None, bias_attr=None,
-                 name=None):
+                 name=None, *, elementwise_affine=True, bias=True, device=None, dtype=None):
+        # Paddle 3.3.1's PyTorch-style keywords: elementwise_affine=False is no weight and no
+        # bias, bias=False no bias; dtype and device are the parameters'
         super().__init__()
         shape = [normalized_shape] if isinstance(normalized_shape, int) else list(
             normalized_shape)
@@ -34,10 +36,16 @@ class LayerNorm(Layer):
         self._epsilon = epsilon
         self._dtype = get_default_dtype()  # as Paddle's LayerNorm (not the Layer's float32)
         flat = [int(np.prod(shape))]
+        if not elementwise_affine:
+            weight_attr = bias_attr = False
+        elif not bias:
+            bias_attr = False
         self.weight = None if weight_attr is False else self.create_parameter(
-            flat, attr=weight_attr, default_initializer=Constant(1.0))
+            flat, attr=weight_attr, dtype=dtype, default_initializer=Constant(1.0))
         self.bias = None if bias_attr is False else self.create_parameter(
-            flat, attr=bias_attr, is_bias=True)
+            flat, attr=bias_attr, dtype=dtype, is_bias=True)
+        if device is not None:
+            self.to(device)
 
     def forward(self, x):
         return layer_norm(x, self._normalized_shape, self.weight, self.bias, self._epsilon)

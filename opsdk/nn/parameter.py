@@ -60,10 +60,12 @@ def _shape(shape):
 def make_parameter(shape, dtype, attr, is_bias, default_initializer, prefix):
     """The shared body of ``create_parameter`` and ``Layer.create_parameter``."""
     from .initializer import Constant, XavierUniform
+    from .initializer.global_init import global_initializer
     from .param_attr import ParamAttr
     attr = ParamAttr._to_attr(attr)
     dt = convert_dtype(dtype, op="create_parameter") if dtype is not None else default_float()
-    init = attr.initializer or default_initializer
+    # the ParamAttr's initializer, else set_global_initializer's, else the layer's default
+    init = attr.initializer or global_initializer(is_bias) or default_initializer
     if init is None:
         # Paddle's defaults: biases start at 0, weights Xavier-uniform
         init = Constant(0.0) if is_bias else XavierUniform()

@@ -31,12 +31,21 @@ class PixelShuffle(_Rearrange):
     """``F.pixel_shuffle``: [N, C r^2, H, W] -> [N, C, H r, W r]."""
     _fn, _arg = staticmethod(vision.pixel_shuffle), "upscale_factor"
 
+    def __init__(self, upscale_factor, data_format="NCHW", name=None):
+        super().__init__(upscale_factor, data_format, name)
+
 
 class PixelUnshuffle(_Rearrange):
     """``F.pixel_unshuffle``: [N, C, H r, W r] -> [N, C r^2, H, W]."""
     _fn, _arg = staticmethod(vision.pixel_unshuffle), "downscale_factor"
 
+    def __init__(self, downscale_factor, data_format="NCHW", name=None):
+        super().__init__(downscale_factor, data_format, name)
+
 
 class ChannelShuffle(_Rearrange):
     """``F.channel_shuffle``: interleave `groups` runs of channels."""
     _fn, _arg = staticmethod(vision.channel_shuffle), "groups"
+
+    def __init__(self, groups, data_format="NCHW", name=None):
+        super().__init__(groups, data_format, name)

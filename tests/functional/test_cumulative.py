@@ -325,9 +325,16 @@ def test_logcumsumexp_of_a_complex_tensor_is_a_dtype_error():
         opsdk.logcumsumexp(opsdk.to_tensor(np.ones(2, np.complex64)))
 
 
-def test_cumsum_of_bools_needs_a_dtype_as_in_paddle():
+@pytest.mark.parametrize("op", ["cumsum", "cumsum_", "cumprod", "cummax", "cummin",
+                                "logcumsumexp"])
+def test_the_scans_refuse_bools_as_paddle(op):
     from helpers.frameworks import assert_raises_as_paddle
-    assert_raises_as_paddle(lambda P: P.cumsum(P.to_tensor([True, False, True])), RuntimeError)
+    err = assert_raises_as_paddle(lambda P: getattr(P.to_tensor([True, False, True]), op)(0),
+                                  RuntimeError)
+    assert f"{op}: argument 'x' must not be a bool tensor" in str(err)
+
+
+def test_cumsum_of_bools_needs_a_dtype_as_in_paddle():
     got = opsdk.cumsum(opsdk.to_tensor([True, False, True]), dtype="int64")
     assert got.dtype == "int64" and got.numpy().tolist() == [1, 1, 2]
 

@@ -149,3 +149,38 @@ def test_errors_name_the_op_and_the_argument():
         opsdk.block_diag([opsdk.ones([1, 1, 1])])
     with pytest.raises(DTypeError, match="block_diag: the tensors must share one dtype"):
         opsdk.block_diag([opsdk.ones([1]), opsdk.ones([1], dtype="int64")])
+
+
+UNFOLD_X = np.random.default_rng(4).standard_normal((2, 3, 5))
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("args", [(2, 2, 1), (-1, 3, 2), (1, 3, 1), (1, 0, 1), (0, 1, 1),
+                                  (2, 5, 3), (1, 2, 2)])
+def test_unfold_windows_and_gradients_match_paddle(args):
+    # overlapping windows included: each element's gradient is that of its last window
+    assert_same_as_paddle(lambda P, a: P.unfold(a, *args), [UNFOLD_X])
+    assert_same_as_paddle(lambda P, a: a.unfold(*args), [UNFOLD_X])
+
+
+@pytest.mark.paddle
+def test_unfold_of_a_0d_and_an_int_tensor_match_paddle():
+    assert_same_as_paddle(lambda P, a: P.unfold(a, 0, 1, 1), [np.array(3.0)])
+    assert_same_as_paddle(lambda P, a: P.unfold(a, dimension=0, size=2, step=1),
+                          [np.arange(5)], dtypes=["int32"], diff=())
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("call", [
+    lambda P: P.unfold(P.ones([2, 3]), 1, 4, 1), lambda P: P.unfold(P.ones([2, 3]), 1, 2, 0),
+    lambda P: P.unfold(P.ones([2, 3]), 2, 2, 1), lambda P: P.unfold(P.ones([2, 3]), 1.0, 2, 1),
+    lambda P: P.unfold(P.to_tensor(1.0), 0, 2, 1),
+])
+def test_unfold_errors_are_paddles_classes(call):
+    from helpers.frameworks import assert_raises_as_paddle
+    err = assert_raises_as_paddle(call)
+    assert str(err).startswith("unfold: ")
+
+
+def test_unfold_without_overlap_differentiates_to_second_order():
+    assert_gradients(lambda a: opsdk.unfold(a, 1, 2, 2) ** 2, [UNFOLD_X[:1, :, :2]])

@@ -22,3 +22,18 @@ def test_activation_layer_equals_its_functional(layer, fn):
 
 def test_activation_layers_have_no_parameters():
     assert paddle.nn.GELU().parameters() == []
+
+
+@pytest.mark.paddle
+def test_silu_inplace_writes_into_its_input_as_paddle():
+    from helpers.frameworks import import_paddle
+    real = import_paddle()
+    seen = []
+    for P in (real, paddle):
+        x, z = P.to_tensor([1.0, -2.0, 3.0]), P.to_tensor([0.5, -1.0])
+        r = P.nn.functional.silu(x, inplace=True)
+        layer_out = P.nn.SiLU(inplace=True)(z)
+        seen.append((r is x, layer_out is z, x.numpy(), z.numpy()))
+    assert seen[1][:2] == seen[0][:2] == (True, True)
+    for got, want in zip(seen[1][2:], seen[0][2:]):
+        np.testing.assert_allclose(got, want, rtol=1e-6)

@@ -41,3 +41,20 @@ def test_the_random_layers_repr_as_paddle():
     assert repr(paddle.nn.Dropout2D(0.3)) == "Dropout2D(p=0.3, data_format=NCHW)"
     assert repr(paddle.nn.AlphaDropout(0.2, name="a")) == "AlphaDropout(p=0.2, name=a)"
     assert paddle.nn.Dropout3D().p == 0.5
+
+
+def test_dropout_inplace_writes_into_its_input_as_paddle():
+    # Paddle 3.3.1: nn.Dropout(p, inplace, axis, mode); the layer returns the input itself
+    x = paddle.ones([1000])
+    paddle.seed(0)
+    y = paddle.nn.Dropout(0.5, True)(x)
+    assert y is x and set(np.unique(x.numpy())) == {0.0, 2.0}
+    x = paddle.ones([3])
+    assert paddle.nn.functional.dropout(x, 0.5, training=False, inplace=True) is x
+
+
+def test_dropout_inplace_refuses_a_leaf_that_needs_a_gradient():
+    x = paddle.ones([3])
+    x.stop_gradient = False
+    with np.testing.assert_raises(ValueError):  # Paddle: ValueError (InvalidArgument)
+        paddle.nn.functional.dropout(x, 0.5, inplace=True)

@@ -68,6 +68,24 @@ def test_kaiming_uniform_limit_is_gain_sqrt3_over_sqrt_fan_in():
     assert np.abs(v).max() <= limit and np.abs(v).max() > 0.95 * limit
 
 
+def test_kaiming_mode_fan_out_uses_the_parameters_fan_out_as_paddle():
+    paddle.seed(5)
+    v = _param([300, 500], I.KaimingNormal(mode="fan_out"), "float64").numpy()
+    assert abs(v.std() - math.sqrt(2.0 / 500)) < 0.002
+    u = _param([2000, 50], I.KaimingUniform(mode="fan_out"), "float64").numpy()
+    limit = math.sqrt(2.0) * math.sqrt(3.0 / 50)
+    assert np.abs(u).max() <= limit and np.abs(u).max() > 0.95 * limit
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("kwargs", [{"mode": "fan_avg"}, {"mode": "fan_out", "fan_in": 10}])
+def test_kaiming_refuses_a_bad_mode_as_paddle(kwargs):
+    from helpers.frameworks import assert_raises_as_paddle
+    for cls in ("KaimingNormal", "KaimingUniform"):
+        err = assert_raises_as_paddle(lambda P: getattr(P.nn.initializer, cls)(**kwargs))
+        assert cls in str(err)
+
+
 def test_kaiming_on_a_conv_weight_uses_in_channels_times_kernel_size():
     paddle.seed(4)
     v = _param([64, 16, 3, 3], I.KaimingNormal(), "float64").numpy()

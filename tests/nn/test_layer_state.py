@@ -28,6 +28,28 @@ def test_state_dict_has_parameters_and_persistable_buffers_only_own_entries_firs
     assert list(sd) == ["steps", "fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"]
 
 
+@pytest.mark.paddle
+def test_a_shared_parameter_or_layer_is_listed_under_each_name_as_paddle():
+    real = import_paddle()
+
+    def keys(P):
+        class Tied(P.nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.a = P.nn.Linear(2, 2)
+                self.b = self.a
+                self.w = self.a.weight
+        net = Tied()
+        missing, unexpected = net.set_state_dict(net.state_dict())
+        return list(net.state_dict()), list(missing), list(unexpected)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = keys(real)
+    assert keys(paddle) == theirs
+    assert theirs[0] == ["w", "a.weight", "a.bias", "b.weight", "b.bias"]
+
+
 def test_set_state_dict_copies_values_into_another_model():
     a, b = MLP(), MLP()
     missing, unexpected = b.set_state_dict(a.state_dict())

@@ -58,3 +58,18 @@ def test_instance_norm_weight_and_bias_attrs_go_off_together():
         opsdk.nn.InstanceNorm2D(3, weight_attr=False)
     with pytest.raises(AssertionError):  # Paddle's assertion
         opsdk.nn.InstanceNorm1D(3, bias_attr=False)
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("kwargs", [{"elementwise_affine": False}, {"bias": False},
+                                    {"dtype": "float64", "device": "cpu"}],
+                         ids=["no_affine", "no_bias", "dtype_device"])
+def test_layer_norm_takes_paddles_torch_style_keywords(kwargs):
+    from helpers.frameworks import import_paddle
+    paddle = import_paddle()
+    seen = []
+    for P in (paddle, opsdk):
+        ln = P.nn.LayerNorm(4, **kwargs)
+        seen.append([(None if p is None else (list(p.shape), str(p.dtype)))
+                     for p in (ln.weight, ln.bias)])
+    assert seen[1] == seen[0]

@@ -1,5 +1,5 @@
-"""MaxPool1D, AvgPool1D and the adaptive pool layers: shapes, Paddle's attributes, reprs and
-aliases, and a small network against Paddle."""
+"""MaxPool1D, AvgPool1D, the adaptive pool and the max-unpool layers: shapes, Paddle's
+attributes, reprs and aliases, and a small network against Paddle."""
 import numpy as np
 import pytest
 
@@ -44,3 +44,33 @@ def test_a_small_network_matches_paddle():
         runs[P] = [y.numpy(), xt.grad.numpy()]
     for theirs, ours in zip(runs[paddle], runs[opsdk]):
         np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.paddle
+def test_the_unpool_layers_match_paddle():
+    paddle = import_paddle()
+    base = np.random.default_rng(3).standard_normal((2, 3, 6, 8))
+    for pool, layer, x in [
+        ("max_pool1d", lambda P: P.nn.MaxUnPool1D(2), base[:, :, 0]),
+        ("max_pool2d", lambda P: P.nn.MaxUnPool2D(2, output_size=[7, 7]), base),
+        ("max_pool3d", lambda P: P.nn.MaxUnPool3D(2), base[:, :, :4, None, :4].repeat(4, 3)),
+    ]:
+        got, want = [layer(P)(*getattr(P.nn.functional, pool)(P.to_tensor(x), 2,
+                                                                return_mask=True)).numpy()
+                     for P in (opsdk, paddle)]
+        np.testing.assert_array_equal(got, want)
+        assert repr(layer(opsdk)) == repr(layer(paddle))
+
+
+@pytest.mark.paddle
+def test_the_fractional_max_pool_layers_match_paddle():
+    paddle = import_paddle()
+    x = np.random.default_rng(5).standard_normal((1, 2, 6, 7, 5))
+    for layer, a in [(lambda P: P.nn.FractionalMaxPool2D([3, 4], random_u=0.3,
+                                                        return_mask=True), x[:, :, 0]),
+                     (lambda P: P.nn.FractionalMaxPool3D(3, kernel_size=2, random_u=0.6), x)]:
+        got, want = [layer(P)(P.to_tensor(a)) for P in (opsdk, paddle)]
+        for g, w in zip(got if isinstance(got, tuple) else [got],
+                        want if isinstance(want, tuple) else [want]):
+            np.testing.assert_array_equal(g.numpy(), w.numpy())
+        assert repr(layer(opsdk)) == repr(layer(paddle))

@@ -7,10 +7,12 @@ when opsdk gets it (the walk fails on a listed name opsdk has).
 """
 
 REASONS = {
+    "accelerators": "XPU, IPU and custom-device places and Paddle's `device` object: opsdk runs "
+                    "on the CPU (NumPy) or an NVIDIA GPU (CuPy), named by a string or "
+                    "CPUPlace/CUDAPlace",
     "complex": "complex numbers: opsdk's tensors are real (float16/32/64, ints, bool)",
-    "conv": "the rarer convolution and pooling kinds (transposed, 3-D, unpooling, fractional, "
-            "LP), folding, pixel shuffles, sampling grids and the remaining normalizations: "
-            "op-pack material (write them with `opsdk new-op`)",
+    "conv": "the spectral-norm layer (a power iteration held as layer state): op-pack material "
+            "(write it with `opsdk new-op`)",
     "device": "device specifics (CUDA RNG state, pinned memory, data pointers): opsdk places "
               "arrays with NumPy or CuPy",
     "distributed": "a distributed runtime (see paddle.distributed above)",
@@ -22,10 +24,12 @@ REASONS = {
     "fused": "fused GPU kernels and sequence-decoding helpers",
     "linalg": "a decomposition with complex results (eig, eigvals): opsdk's tensors are real; "
               "eigh and eigvalsh serve symmetric matrices",
-    "model": "large model components (RNNs, attention, transformers): compose them from "
-             "`Linear` and the ops",
+    "model": "sequence decoding (beam search, dynamic_decode): compose it from the RNN cells "
+             "and the ops",
     "sparse": "sparse tensor formats (only Embedding's row-sparse gradient exists)",
     "static": "static graphs, the compiler and Paddle's internal tensor plumbing",
+    "streams": "CUDA streams, events, CUDA-graph capture and inter-process memory: opsdk runs "
+               "each op in order (NumPy, or CuPy's current stream)",
 }
 
 UNSUPPORTED = {
@@ -33,9 +37,6 @@ UNSUPPORTED = {
         'complex': (
             "angle as_complex as_real cdouble cfloat complex conj imag is_complex isreal "
             "polar pstring raw real view_as_complex view_as_real "
-        ),
-        'conv': (
-            "unfold "
         ),
         'device': (
             "CUDAPinnedPlace MmapStorage XPUPinnedPlace disable_signal_handler "
@@ -55,9 +56,6 @@ UNSUPPORTED = {
         'complex': (
             "angle as_complex as_real cdouble cfloat complex128 complex64 conj imag "
             "is_complex isreal polar real view_as_complex view_as_real "
-        ),
-        'conv': (
-            "unfold "
         ),
         'device': (
             "data_ptr device get_device is_cuda pin_memory "
@@ -86,27 +84,17 @@ UNSUPPORTED = {
     },
     'nn': {
         'conv': (
-            "Conv3DTranspose "
-            "FractionalMaxPool2D FractionalMaxPool3D "
-            "MaxUnPool1D MaxUnPool2D MaxUnPool3D "
             "SpectralNorm "
         ),
         'distributed': (
             "SyncBatchNorm "
         ),
         'model': (
-            "BeamSearchDecoder BiRNN GRU GRUCell LSTM LSTMCell RNN "
-            "RNNCellBase SimpleRNN SimpleRNNCell "
+            "BeamSearchDecoder "
             "dynamic_decode "
         ),
     },
     'nn.functional': {
-        'conv': (
-            "affine_grid "
-            "conv3d_transpose fractional_max_pool2d "
-            "fractional_max_pool3d grid_sample "
-            "max_unpool1d max_unpool2d max_unpool3d "
-        ),
         'fused': (
             "class_center_sample flash_attention_v3_varlen flash_attn_qkvpacked "
             "flash_attn_varlen_qkvpacked flashmask_attention gather_tree margin_cross_entropy "
@@ -124,5 +112,27 @@ UNSUPPORTED = {
     'optimizer': {
     },
     'amp': {
+    },
+    'io': {
+    },
+    'regularizer': {
+    },
+    'metric': {
+    },
+    'nn.initializer': {
+    },
+    'nn.utils': {
+    },
+    'device': {
+        'accelerators': (
+            "IPUPlace XPUPlace device "
+        ),
+        'dtype': (
+            "BFloat16Tensor "
+        ),
+        'streams': (
+            "Event Stream StreamContext current_stream get_stream_from_external ipc_collect "
+            "set_stream stream_guard "
+        ),
     },
 }

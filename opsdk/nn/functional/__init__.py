@@ -13,8 +13,8 @@ from .common_extra import bilinear, maxout
 from .dropout_extra import *  # noqa: F401,F403  (channel and alpha dropout, rrelu, gumbel)
 from .dropout_extra import __all__ as _DROPOUT_EXTRA
 from .conv import avg_pool2d, batch_norm, conv1d, conv2d, max_pool2d
-from .conv_extra import (avg_pool3d, conv1d_transpose, conv2d_transpose, conv3d, fold,
-                         lp_pool1d, lp_pool2d, max_pool3d, unfold)
+from .conv_extra import (avg_pool3d, conv1d_transpose, conv2d_transpose, conv3d,
+                         conv3d_transpose, fold, lp_pool1d, lp_pool2d, max_pool3d, unfold)
 from .input import embedding, embedding_renorm_  # noqa: F401 (Paddle has it here, outside __all__)
 from .loss import cross_entropy, mse_loss
 from .loss_metric import *  # noqa: F401,F403  (margin, embedding, likelihood losses)
@@ -28,10 +28,12 @@ from .norm import (cosine_similarity, group_norm, instance_norm, layer_norm,
                    local_response_norm, normalize, rms_norm)
 from .padding import pad, zeropad2d
 from .resample import interpolate, upsample
+from .sampling import affine_grid, grid_sample
+from .unpool import max_unpool1d, max_unpool2d, max_unpool3d
 from .vision import channel_shuffle, pixel_shuffle, pixel_unshuffle, temporal_shift
 from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d,
                       adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool3d, avg_pool1d,
-                      max_pool1d)
+                      fractional_max_pool2d, fractional_max_pool3d, max_pool1d)
 
 __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "softmax",
            "log_softmax", "cross_entropy", "mse_loss", "linear", "dropout", "embedding",
@@ -51,7 +53,9 @@ __all__ = ["relu", "leaky_relu", "gelu", "silu", "swish", "sigmoid", "tanh", "so
            "ctc_loss", "adaptive_log_softmax_with_loss", "hsigmoid_loss",
            "rnnt_loss", "local_response_norm", "lp_pool1d",
            "lp_pool2d", "temporal_shift", "max_pool3d", "avg_pool3d",
-           "conv3d", "scaled_dot_product_attention", "sequence_mask", "swiglu"]
+           "conv3d", "scaled_dot_product_attention", "sequence_mask", "swiglu",
+           "conv3d_transpose", "max_unpool1d", "max_unpool2d", "max_unpool3d", "affine_grid",
+           "grid_sample", "fractional_max_pool2d", "fractional_max_pool3d"]
 
 
 def _in_place(fn, name):
@@ -69,3 +73,8 @@ hardtanh_ = _in_place(hardtanh, "hardtanh_")
 softmax_ = _in_place(softmax, "softmax_")
 thresholded_relu_ = _in_place(thresholded_relu, "thresholded_relu_")
 tanh_ = _in_place(tanh, "tanh_")
+
+# Paddle 3.3.1's keyword-only out= (op_args.with_out; softmax_ and tanh_ above keep the plain ops)
+from ...functional.op_args import with_out as _with_out  # noqa: E402
+sigmoid, tanh, softmax = (_with_out(f, n) for f, n in ((sigmoid, "sigmoid"), (tanh, "tanh"),
+                                                       (softmax, "softmax")))

@@ -14,6 +14,7 @@ from ...packs.builtin.erf import erf_array as erf
 from ...functional import maths
 from ...functional.casting import cast
 from ...functional.elementwise import sigmoid, tanh
+from ...functional.inplace import inplace_method
 from ...functional.op_args import normalize_axis
 from ...tensor import _wrap
 from ._graph import float_arg, tensor_arg
@@ -124,7 +125,7 @@ def _silu(x, op):
     return record(op, xd * s, (x,), _SILU, (x,))
 
 
-def silu(x, name=None):
+def silu(x, inplace=False, name=None):
     """x * sigmoid(x) (also called swish).
 
     Paddle's silu backward reads the output: a write into it makes backward refuse.
@@ -133,7 +134,12 @@ def silu(x, name=None):
         >>> F.silu(opsdk.to_tensor([0.0])).item()
         0.0
     """
+    if inplace:  # x takes the result (Paddle refuses a leaf that needs a gradient)
+        return _silu_(x)
     return output_read_by_backward(_silu(x, "silu"))
+
+
+_silu_ = inplace_method(lambda x: _silu(x, "silu"), "silu_")
 
 
 def swish(x, name=None):

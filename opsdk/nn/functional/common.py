@@ -6,6 +6,7 @@ from ...errors import OpArgumentError, ShapeError
 from ...functional.creation import get_rng
 from ...autograd.record import record
 from ...functional import maths
+from ...functional.inplace import inplace_method
 from ._graph import float_arg, same_dtype
 
 
@@ -73,7 +74,8 @@ def _mask_shape(shape, axis):
     return tuple(s if i in axes else 1 for i, s in enumerate(shape))
 
 
-def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=None):
+def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_train",
+            name=None):
     """Zero each element with probability p (random, from the generator ``opsdk.seed`` sets).
 
     Args:
@@ -82,6 +84,8 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
         axis: drop whole slices: the mask varies only along these axes.
         training: False makes dropout the identity ('upscale_in_train') or a scaling by 1 - p
             ('downscale_in_infer').
+        inplace: write the result into x and return x (Paddle refuses it for a leaf that
+            needs a gradient).
         mode: 'upscale_in_train' (kept values scaled by 1/(1-p) in training) or
             'downscale_in_infer'.
 
@@ -91,6 +95,8 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
     Example:
         >>> y = F.dropout(opsdk.ones([4]), p=0.5)   # entries are 0 or 2
     """
+    if inplace:
+        return _dropout_(x, p, axis, training, False, mode)
     x = float_arg(x, "dropout")
     if not isinstance(p, (int, float)) or not 0 <= p <= 1:
         raise OpArgumentError(f"dropout: p must be a number in [0, 1]; got: {p!r}")
@@ -109,6 +115,8 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
     mask = (keep * scale).astype(xd.dtype)
     return record("dropout", xd * mask, (x,), _DROPOUT, (mask,))
 
+
+_dropout_ = inplace_method(dropout, "dropout_", reads_input=False)
 
 # g through the kept elements, scaled as forward scaled them (a constant mask)
 _DROPOUT = (lambda g, mask: g * mask,)

@@ -10,6 +10,9 @@ gradients of every order; a transposed convolution is a matmul of the weight wit
 by fold, cropped by the padding.
 """
 
+import itertools
+import math
+
 from ...errors import OpArgumentError, ShapeError
 from ...functional.creation import full
 from ...functional.linalg import matmul
@@ -80,15 +83,15 @@ def _place(t, axis, offset, stride, total):
 
 
 def _col2im(cols, kernel, blocks, canvas, stride, dilation):
-    """cols [N, C, kh * kw, bh, bw] summed onto a zero canvas [N, C, H, W]: the block value of
-    offset (i, j) at position (r, s) lands on (r sh + i dh, s sw + j dw)."""
+    """cols [N, C, prod(kernel), *blocks] summed onto a zero canvas [N, C, *canvas]: the block
+    value of kernel offset (i, j, ...) at block position (r, s, ...) lands on
+    (r stride_0 + i dilation_0, s stride_1 + j dilation_1, ...)."""
     out = None
-    for i in range(kernel[0]):
-        for j in range(kernel[1]):
-            t = cols[:, :, i * kernel[1] + j]
-            t = _place(t, 2, i * dilation[0], stride[0], canvas[0])
-            t = _place(t, 3, j * dilation[1], stride[1], canvas[1])
-            out = t if out is None else out + t
+    for k, offset in enumerate(itertools.product(*[range(n) for n in kernel])):
+        t = cols[:, :, k]
+        for a, i in enumerate(offset):
+            t = _place(t, 2 + a, i * dilation[a], stride[a], canvas[a])
+        out = t if out is None else out + t
     return out
 
 
@@ -141,43 +144,52 @@ def conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0
     """
     op = "conv2d_transpose"
     x, weight = conv_operands(x, weight, data_format, op, "[C, O/groups, KH, KW]")
-    n, c, h, w = x.shape
-    cin, og, kh, kw = weight.shape
+    y = _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups,
+                        output_size, op, data_format == "NHWC")
+    return _back(y, data_format)
+
+
+def _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups,
+                    output_size, op, channel_last):
+    """The transposed convolution of x [N, C, *S] (channels first) by weight
+    [C, O / groups, *kernel], any number of spatial axes: per group weight^T @ x gives the
+    columns, fold (_col2im) sums them onto the canvas, the padding crops it."""
+    nd = x.ndim - 2
+    n, c, size = x.shape[0], x.shape[1], list(x.shape[2:])
+    cin, og, kernel = weight.shape[0], weight.shape[1], list(weight.shape[2:])
     if groups < 1 or c % groups or cin != c:
         raise ShapeError(f"{op}: x has {c} channels, weight {list(weight.shape)} with "
                          f"groups={groups}; expected: weight.shape[0] == channels, divisible "
                          f"by groups")
-    stride, dilation = _pair(stride, 2, op, "stride"), _pair(dilation, 2, op, "dilation")
+    stride, dilation = _pair(stride, nd, op, "stride"), _pair(dilation, nd, op, "dilation")
     dilation = same_undilated(padding, dilation)
-    pads = _padding(padding, [h, w], [kh, kw], stride, dilation, op)
+    pads = _padding(padding, size, kernel, stride, dilation, op, channel_last=channel_last)
     full_size = [(s - 1) * st + d * (k - 1) + 1
-                 for s, st, d, k in zip((h, w), stride, dilation, (kh, kw))]
+                 for s, st, d, k in zip(size, stride, dilation, kernel)]
     base = [f - p[0] - p[1] for f, p in zip(full_size, pads)]
     if output_size is not None:
-        if output_padding not in (0, [0, 0], (0, 0)):
+        if output_padding not in (0, [0] * nd, (0,) * nd):
             raise OpArgumentError(f"{op}: output_padding and output_size exclude each other; "
                                   f"got: output_padding={output_padding!r}, output_size="
                                   f"{output_size!r}")
-        extra = [o - b for o, b in zip(_pair(output_size, 2, op, "output_size"), base)]
+        extra = [o - b for o, b in zip(_pair(output_size, nd, op, "output_size"), base)]
     else:
-        extra = _pair(output_padding, 2, op, "output_padding")
+        extra = _pair(output_padding, nd, op, "output_padding")
     for e, st, d in zip(extra, stride, dilation):
         if not 0 <= e < max(st, d):
             raise OpArgumentError(f"{op}: output_padding must lie in [0, max(stride, dilation))"
                                   f"; got: {extra} (stride {stride}, dilation {dilation})")
     out_size = [b + e for b, e in zip(base, extra)]
     canvas = [max(f, p[0] + o) for f, p, o in zip(full_size, pads, out_size)]
-    # columns: per group, weight^T @ x -> [N, O * kh * kw, H * W]
-    cg = c // groups
-    xg = reshape(x, [n, groups, cg, h * w])
-    wg = reshape(weight, [1, groups, cg, og * kh * kw])
-    cols = reshape(matmul(wg, xg, transpose_x=True), [n, groups * og, kh * kw, h, w])
-    y = _col2im(cols, [kh, kw], (h, w), canvas, stride, dilation)
-    (pt, _), (pl, _) = pads
-    y = y[:, :, pt:pt + out_size[0], pl:pl + out_size[1]]
+    cg, cells, taps = c // groups, math.prod(size), math.prod(kernel)
+    xg = reshape(x, [n, groups, cg, cells])
+    wg = reshape(weight, [1, groups, cg, og * taps])
+    cols = reshape(matmul(wg, xg, transpose_x=True), [n, groups * og, taps] + size)
+    y = _col2im(cols, kernel, size, canvas, stride, dilation)
+    y = y[(slice(None), slice(None)) + tuple(slice(p[0], p[0] + o) for p, o in zip(pads, out_size))]
     if bias is not None:
-        y = y + reshape(float_arg(bias, op, "bias"), [1, groups * og, 1, 1])
-    return _back(y, data_format)
+        y = y + reshape(float_arg(bias, op, "bias"), [1, groups * og] + [1] * nd)
+    return y
 
 
 def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
@@ -376,3 +388,36 @@ def conv3d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1,
 
 
 __all__ += ["conv3d"]
+
+
+def conv3d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1, output_size=None, data_format="NCDHW", name=None):
+    """The transposed 3-D convolution (the gradient of conv3d with respect to its input):
+    x [N, C, D, H, W], weight [C, O / groups, kd, kh, kw], bias [O] -> [N, O, Do, Ho, Wo],
+    each size (S - 1) stride - pad_before - pad_after + dilation (k - 1) + 1 + output_padding.
+    Paddle's argument order: groups before dilation (conv2d_transpose has them the other way).
+
+    padding: an int, 3 ints, 6 ints (front, back, top, bottom, left, right), pairs per axis,
+    'SAME' (which ignores dilation) or 'VALID'; output_size picks output_padding.
+
+    Example:
+        >>> w = opsdk.ones([2, 4, 2, 2, 2])
+        >>> F.conv3d_transpose(opsdk.ones([1, 2, 3, 3, 3]), w, stride=2).shape
+        paddle.Size([1, 4, 6, 6, 6])
+    """
+    op = "conv3d_transpose"
+    if data_format not in ("NCDHW", "NDHWC"):
+        raise OpArgumentError(f"{op}: data_format must be 'NCDHW' or 'NDHWC'; got: "
+                              f"{data_format!r}")
+    x, weight = float_arg(x, op, "x"), float_arg(weight, op, "weight")
+    if x.ndim != 5 or weight.ndim != 5:
+        raise ShapeError(f"{op}: expected: x [N, C, D, H, W] and weight [C, O/groups, KD, KH, "
+                         f"KW]; got: {list(x.shape)} and {list(weight.shape)}")
+    if data_format == "NDHWC":
+        x = transpose(x, [0, 4, 1, 2, 3])
+    y = _conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups,
+                        output_size, op, data_format == "NDHWC")
+    return _channels_last_3d(y, data_format)
+
+
+__all__ += ["conv3d_transpose"]

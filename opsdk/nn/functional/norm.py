@@ -54,13 +54,19 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-5, name=N
     return output_read_by_backward(y)
 
 
-def normalize(x, p=2, axis=1, epsilon=1e-12, name=None):
-    """x / max(||x||_p along axis, epsilon)."""
+def normalize(x, p=2, axis=1, epsilon=1e-12, out=None, name=None):
+    """x / max(||x||_p along axis, epsilon); out (positional in Paddle too) takes the result as
+    op_args.write_out says, and is what normalize returns (Paddle assigns into it)."""
     from ...functional.op_args import vector_arg
     # of a 0-d tensor Paddle 3.3.1 returns garbage (normalize(0.5) is 5e11) or, with axis=-1,
     # ends the process (SIGSEGV): opsdk refuses it
+    from ...functional.op_args import write_out
     x = vector_arg(float_arg(x, "normalize"), "normalize")
-    return x / clip(norm(x, p=p, axis=axis, keepdim=True), min=epsilon)
+    r = x / clip(norm(x, p=p, axis=axis, keepdim=True), min=epsilon)
+    if out is None:
+        return r
+    write_out(out, r, "normalize")
+    return out
 
 
 __all__ = ["layer_norm", "normalize"]

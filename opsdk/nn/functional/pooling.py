@@ -1,5 +1,6 @@
-"""max_pool1d, avg_pool1d and the adaptive pools (adaptive_avg_pool1d/2d/3d,
-adaptive_max_pool1d/2d/3d), with Paddle 3.3.1's windows, divisors and masks.
+"""max_pool1d, avg_pool1d, the adaptive pools (adaptive_avg_pool1d/2d/3d,
+adaptive_max_pool1d/2d/3d) and the fractional max pools (fractional_max_pool2d/3d), with Paddle
+3.3.1's windows, divisors and masks.
 
 Like the 2-D pools in conv.py these are references written in core ops, so they differentiate
 to any order:
@@ -367,3 +368,68 @@ def _adaptive_max(x, output_size, return_mask, nd, op):
     windows = [_adaptive_bins(length, out)
                for length, out in zip(sizes, _out_sizes(output_size, sizes, op))]
     return _max(x, windows, return_mask, op)
+
+
+# -- fractional max pools ----------------------------------------------------------------------
+
+def _fractional_axis(length, out, kernel, u):
+    """The windows (start, end) along an axis of Paddle's fractional max pool: a step
+    alpha = (L - kernel) / (out - 1) with a kernel, L / out-ish without (then u is rescaled so
+    the windows cover the axis), start_i = int((i + u) alpha) - int(u alpha), end_i = start_i +
+    kernel or the next start, both clipped to [0, L]."""
+    alpha = (length - kernel) / (out - (1 if kernel > 0 else 0)) if out - (kernel > 0) else 0.0
+    if kernel <= 0:
+        base = length // out
+        u = u * min((base + 2) / alpha - 1, (length + 1 - base) / alpha - (out - 1))
+    i = np.arange(out)
+    start = ((i + u) * alpha).astype(np.int64) - int(u * alpha)
+    if kernel > 0:
+        end = start + kernel
+    else:
+        end = ((i + 1 + u) * alpha).astype(np.int64) - int(u * alpha)
+    return np.maximum(start, 0), np.minimum(end, length)
+
+
+def _fractional_max(x, output_size, kernel_size, random_u, return_mask, nd, op):
+    x = _input(x, nd, op)
+    if random_u is None:
+        from ...functional.creation import get_rng
+        random_u = float(get_rng().uniform(np.nextafter(0.0, 1.0), 1.0))
+    elif not 0 < random_u < 1:
+        raise OpArgumentError(f"{op}: argument 'random_u' must be a float in (0, 1); got: "
+                              f"{random_u!r}")
+    sizes = list(x.shape[2:])
+    kernel = [0] * nd if kernel_size is None else _ints(kernel_size, nd, op, "kernel_size")
+    out = _out_sizes(output_size, sizes, op)
+    for length, o, k in zip(sizes, out, kernel):
+        if length < o - 1 + max(k, 1):
+            raise OpArgumentError(f"{op}: an input axis of {length} is too short for "
+                                  f"output_size {out} with kernel_size {kernel}; expected: "
+                                  f"input >= output - 1 + kernel on each axis")
+    windows = [_fractional_axis(length, o, k, float(random_u))
+               for length, o, k in zip(sizes, out, kernel)]
+    return _max(x, windows, return_mask, op)
+
+
+def fractional_max_pool2d(x, output_size, kernel_size=None, random_u=None, return_mask=False,
+                          name=None):
+    """The maximum over Graham's fractional windows of x [N, C, H, W] -> output_size (an int,
+    or [H_out, W_out] with None keeping an axis): pseudo-random windows of 1 or 2 places (or
+    of kernel_size, overlapping) set by random_u in (0, 1) (drawn when None); with
+    return_mask also the int32 flat index h * W + w of each maximum.
+
+    Example:
+        >>> x = opsdk.to_tensor([[[[2.0, 4.0, 3.0, 1.0, 5.0, 2.0, 3.0]]]])
+        >>> F.fractional_max_pool2d(x, [1, 5], random_u=0.3).numpy().ravel().tolist()
+        [2.0, 4.0, 1.0, 5.0, 3.0]
+    """
+    return _fractional_max(x, output_size, kernel_size, random_u, return_mask, 2,
+                           "fractional_max_pool2d")
+
+
+def fractional_max_pool3d(x, output_size, kernel_size=None, random_u=None, return_mask=False,
+                          name=None):
+    """fractional_max_pool2d over D, H and W of x [N, C, D, H, W]; the mask holds flat indices
+    (d * H + h) * W + w."""
+    return _fractional_max(x, output_size, kernel_size, random_u, return_mask, 3,
+                           "fractional_max_pool3d")

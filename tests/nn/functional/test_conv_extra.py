@@ -231,3 +231,56 @@ def test_conv3d_layer_and_top_level_name_match_paddle():
 def test_conv3d_gradients_hold_to_second_order():
     assert_gradients(lambda a, k: F.conv3d(a, k, stride=2, padding=1) ** 2,
                      [X3[:1, :2, :2, :2, :3], RNG.standard_normal((2, 2, 2, 1, 2))])
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("kw", [
+    dict(), dict(stride=2, padding=1, output_padding=1),
+    dict(stride=[1, 2, 2], padding=[0, 1, 1, 0, 2, 1], dilation=[2, 1, 1]),
+    dict(padding="SAME", stride=2), dict(padding="VALID", groups=2),
+    dict(stride=2, output_size=[6, 9, 7]),
+    dict(padding=[[0, 0], [0, 0], [1, 1], [0, 1], [1, 0]], stride=2),
+    dict(data_format="NDHWC", stride=2, padding=1),
+])
+def test_conv3d_transpose_matches_paddle(kw):
+    x = X3[:, :, :3, :4, :3].copy()
+    x = x if kw.get("data_format") != "NDHWC" else x.transpose(0, 2, 3, 4, 1)
+    w = RNG.standard_normal((3, 2, 2, 3, 2))
+    b = RNG.standard_normal(2 * kw.get("groups", 1))
+    if kw.get("groups") == 2:
+        x, w = np.concatenate([x, x[:, :1]], 1), np.concatenate([w, w[:1]], 0)
+    assert_same_as_paddle(lambda P, a, k, c: P.nn.functional.conv3d_transpose(a, k, c, **kw),
+                          [x, w, b], diff=(0, 1, 2))
+
+
+@pytest.mark.paddle
+def test_conv3d_transpose_layer_matches_paddle():
+    paddle = pytest.importorskip("paddle")
+    make = lambda P: P.nn.Conv3DTranspose(3, 4, 2, stride=2, padding=1, dilation=[1, 2, 1],
+                                          groups=1)
+    theirs, ours = make(paddle), make(opsdk)
+    assert [(n, p.shape) for n, p in ours.named_parameters()] == [
+        (n, list(p.shape)) for n, p in theirs.named_parameters()]
+    for mine, their in zip(ours.parameters(), theirs.parameters()):
+        mine.set_value(their.numpy())
+    x = X3.astype("float32")
+    for size in (None, [9, 8, 10]):
+        np.testing.assert_allclose(ours(opsdk.to_tensor(x), size).numpy(),
+                                   theirs(paddle.to_tensor(x), size).numpy(), rtol=1e-5,
+                                   atol=1e-5)
+
+
+def test_conv3d_transpose_errors_are_named():
+    x, w = opsdk.to_tensor(X3), opsdk.ones([3, 2, 2, 2, 2], dtype="float64")
+    with pytest.raises(ValueError, match="conv3d_transpose: data_format must be 'NCDHW'"):
+        F.conv3d_transpose(x, w, data_format="NCHW")
+    with pytest.raises(ValueError, match="conv3d_transpose: expected: x \\[N, C, D, H, W\\]"):
+        F.conv3d_transpose(x[0], w)
+    with pytest.raises(ValueError, match="conv3d_transpose: output_padding must lie in"):
+        F.conv3d_transpose(x, w, stride=2, output_padding=2)
+
+
+@pytest.mark.slow  # central differences of second order: a few seconds
+def test_conv3d_transpose_gradients_hold_to_second_order():
+    assert_gradients(lambda a, k: F.conv3d_transpose(a, k, stride=2, padding=1) ** 2,
+                     [X3[:1, :2, :2, :2, :2], RNG.standard_normal((2, 1, 2, 1, 2))])

@@ -1,6 +1,7 @@
-"""max_pool1d, avg_pool1d, adaptive_{avg,max}_pool{1,2,3}d: values by hand (overlapping
-adaptive bins, windows in the padding), gradients to second order (central differences and
-Paddle where Paddle has them), masks and ties as Paddle's, named errors."""
+"""max_pool1d, avg_pool1d, adaptive_{avg,max}_pool{1,2,3}d, fractional_max_pool2d/3d: values
+by hand (overlapping adaptive bins, windows in the padding), gradients to second order (central
+differences and Paddle where Paddle has them), masks and ties as Paddle's (fractional windows
+for a given random_u), named errors."""
 import numpy as np
 import pytest
 
@@ -186,3 +187,54 @@ def test_errors_are_paddles_kind():
 def test_float32_matches_paddle():
     assert_same_as_paddle(lambda P, x: P.nn.functional.adaptive_avg_pool2d(x, [3, 5]),
                           [X2], dtypes=["float32"], rtol=1e-5, atol=1e-6)
+
+
+FRACTIONAL_X = np.random.default_rng(1).standard_normal((2, 3, 7, 9))
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("kw", [
+    dict(output_size=[3, 3], random_u=0.3), dict(output_size=5, random_u=0.5),
+    dict(output_size=[2, 5], random_u=0.7), dict(output_size=[3, 4], kernel_size=2,
+                                                  random_u=0.6),
+    dict(output_size=[None, 3], random_u=0.6), dict(output_size=[7, 1], random_u=0.2),
+    dict(output_size=[1, 1], kernel_size=2, random_u=0.4), dict(output_size=[6, 8],
+                                                                random_u=0.9),
+    dict(output_size=[4, 4], return_mask=True, random_u=0.35),
+])
+def test_fractional_max_pool2d_matches_paddle(kw):
+    assert_same_as_paddle(lambda P, a: P.nn.functional.fractional_max_pool2d(a, **kw),
+                          [FRACTIONAL_X])
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("kw", [dict(output_size=[2, 3, 4], random_u=0.4),
+                                dict(output_size=3, kernel_size=2, random_u=0.8,
+                                     return_mask=True)])
+def test_fractional_max_pool3d_matches_paddle(kw):
+    x = FRACTIONAL_X[:1, :2, :5, :6, None].repeat(7, 4)
+    assert_same_as_paddle(lambda P, a: P.nn.functional.fractional_max_pool3d(a, **kw), [x])
+
+
+def test_fractional_max_pool_draws_its_windows_when_random_u_is_none():
+    x = opsdk.to_tensor(FRACTIONAL_X)
+    y, mask = F.fractional_max_pool2d(x, [3, 4], return_mask=True)
+    assert y.shape == [2, 3, 3, 4] and mask.dtype == opsdk.int32
+    np.testing.assert_array_equal(y.numpy(), np.take_along_axis(
+        FRACTIONAL_X.reshape(2, 3, -1), mask.numpy().reshape(2, 3, -1), -1).reshape(y.shape))
+
+
+@pytest.mark.paddle
+@pytest.mark.parametrize("call", [
+    lambda P, x: P.nn.functional.fractional_max_pool2d(x, 3, random_u=1.0),
+    lambda P, x: P.nn.functional.fractional_max_pool2d(x, 3, random_u=-0.5),
+    lambda P, x: P.nn.functional.fractional_max_pool2d(x, 9, random_u=0.5),
+    lambda P, x: P.nn.functional.fractional_max_pool2d(x, 3, kernel_size=8, random_u=0.5),
+    lambda P, x: P.nn.functional.fractional_max_pool2d(x[0], 3, random_u=0.5),
+    lambda P, x: P.nn.functional.fractional_max_pool2d(x.astype("int32"), 3, random_u=0.5),
+    lambda P, x: P.nn.functional.fractional_max_pool3d(x, 2, random_u=0.5),
+])
+def test_fractional_max_pool_errors_are_paddles_classes(call):
+    from helpers.frameworks import assert_raises_as_paddle
+    err = assert_raises_as_paddle(lambda P: call(P, P.to_tensor(FRACTIONAL_X[:, :, :, :7])))
+    assert str(err).startswith("fractional_max_pool")

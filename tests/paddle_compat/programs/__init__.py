@@ -16,7 +16,7 @@ MODULES = ("grad_api", "flags", "hooks", "pylayer", "inplace", "ops", "grad_mode
            "forward_mode", "fresh_1202", "fresh_1203", "fresh_1204", "fresh_1205",
            "fresh_1206", "fresh_1207", "fresh_1208", "fresh_1209", "fresh_1210",
            "fresh_1211", "fresh_1212", "fresh_1213", "fresh_1214", "fresh_1215",
-           "attention")
+           "attention", "training_scripts")
 
 
 class Program:

@@ -464,3 +464,74 @@ def pool_bad_arguments_raise(paddle):
         "format": attempt(lambda: F.adaptive_avg_pool2d(paddle.ones([1, 1, 4, 4]), 2,
                                                         data_format="NCL") and None),
     }
+
+
+_SEQ_X = (np.sin(np.arange(24, dtype="float32")).reshape(2, 4, 3) * 1.5).astype("float32")
+
+
+def _fixed_parameters(layer):
+    """Every parameter set to a fixed pattern (both frameworks get the same weights)."""
+    for k, p in enumerate(layer.parameters()):
+        n = int(np.prod(p.shape))
+        p.set_value((np.cos(np.arange(n) * 0.7 + k) * 0.4).astype("float32").reshape(p.shape))
+    return layer
+
+
+def _recurrent_run(paddle, layer, states=None, lengths=None, x=_SEQ_X):
+    xt = paddle.to_tensor(x, stop_gradient=False)
+    seq = None if lengths is None else paddle.to_tensor(np.asarray(lengths, dtype="int64"))
+    out, final = layer(xt, states, seq)
+    flat = [out] + (list(final) if isinstance(final, (list, tuple)) else [final])
+    flat = [t for s in flat for t in (s if isinstance(s, (list, tuple)) else [s])]
+    loss = sum((t * paddle.to_tensor(np.linspace(-1, 1, t.size, dtype="float32")
+                                     .reshape(t.shape))).sum() for t in flat)
+    loss.backward()
+    return {"outputs": flat, "x_grad": xt.grad,
+            "param_grads": [p.grad for p in layer.parameters()],
+            "names": [n for n, _ in layer.named_parameters()],
+            "keys": list(layer.state_dict().keys()), "repr": repr(layer)}
+
+
+@program(item="nn")
+def lstm_two_layers_bidirectional_with_lengths(paddle):
+    net = _fixed_parameters(paddle.nn.LSTM(3, 4, 2, "bidirect"))
+    return _recurrent_run(paddle, net, lengths=[4, 2])
+
+
+@program(item="nn")
+def gru_and_simple_rnn_with_initial_states(paddle):
+    h0 = np.cos(np.arange(16, dtype="float32")).reshape(2, 2, 4)
+    gru = _fixed_parameters(paddle.nn.GRU(3, 4, 2, time_major=True))
+    relu = _fixed_parameters(paddle.nn.SimpleRNN(3, 4, 2, activation="relu"))
+    return {"gru": _recurrent_run(paddle, gru, paddle.to_tensor(h0),
+                                  x=_SEQ_X.transpose(1, 0, 2).copy()),
+            "relu": _recurrent_run(paddle, relu, paddle.to_tensor(h0), lengths=[3, 1])}
+
+
+@program(item="nn")
+def rnn_cells_and_wrappers(paddle):
+    nn = paddle.nn
+    bi = _fixed_parameters(nn.BiRNN(nn.GRUCell(3, 4), nn.GRUCell(3, 4)))
+    rev = _fixed_parameters(nn.RNN(nn.LSTMCell(3, 4, proj_size=2), is_reverse=True))
+    cell = _fixed_parameters(nn.SimpleRNNCell(3, 4))
+    step, h = cell(paddle.to_tensor(_SEQ_X[:, 0]))
+    return {"birnn": _recurrent_run(paddle, bi, lengths=[4, 1]),
+            "reverse_lstm": _recurrent_run(paddle, rev, (paddle.zeros([2, 2]),
+                                                         paddle.zeros([2, 4]))),
+            "cell": [step, h], "state_shapes": [nn.LSTMCell(3, 4, proj_size=2).state_shape,
+                                                nn.GRUCell(3, 4).state_shape]}
+
+
+@program(item="nn")
+def recurrent_bad_arguments_raise(paddle):
+    nn = paddle.nn
+    x = paddle.ones([2, 5, 3])
+    return {
+        "rank": attempt(lambda: nn.LSTM(3, 4)(paddle.ones([5, 3])) and None),
+        "direction": attempt(lambda: nn.GRU(3, 4, direction="both") and None),
+        "activation": attempt(lambda: nn.SimpleRNNCell(3, 4, "gelu") and None),
+        "proj": attempt(lambda: nn.LSTMCell(3, 4, proj_size=5) and None),
+        "states": attempt(lambda: nn.GRU(3, 4)(x, paddle.ones([2, 2, 4])) and None),
+        "birnn": attempt(lambda: nn.BiRNN(nn.GRUCell(3, 4), nn.GRUCell(2, 4)) and None),
+        "base": attempt(lambda: nn.RNNCellBase().state_shape and None),
+    }

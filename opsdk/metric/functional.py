@@ -7,10 +7,10 @@ Example:
 """
 import numpy as np
 
-from .autograd import no_grad
-from .errors import OpArgumentError, ShapeError
-from .functional.sorting import topk
-from .tensor import Tensor
+from ..autograd import no_grad
+from ..errors import OpArgumentError, ShapeError
+from ..functional.sorting import topk
+from ..tensor import Tensor
 
 __all__ = ["accuracy"]
 

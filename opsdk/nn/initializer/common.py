@@ -8,8 +8,8 @@ import math
 
 import numpy as np
 
-from ..errors import OpArgumentError
-from ..functional.creation import get_rng
+from ...errors import OpArgumentError
+from ...functional.creation import get_rng
 
 
 def compute_fans(shape):
@@ -61,14 +61,14 @@ class Initializer(abc.ABC):
         if values.shape != data.shape:
             # only Assign's values can have another shape: the parameter takes it, as in Paddle
             # (Assign([2, 2]) on Linear(2, 2)'s weight makes a [2] weight)
-            from ..device import array_module
+            from ...device import array_module
             param._data = array_module(data).asarray(values)
             param._version += 1
             return param
         if type(data) is np.ndarray:
             data[...] = values
         else:
-            from ..device import array_module
+            from ...device import array_module
             data[...] = array_module(data).asarray(values)
         param._version += 1
         return param
@@ -156,51 +156,73 @@ class _Fans(Initializer):
                 fo if self.fan_out is None else self.fan_out)
 
 
-class XavierUniform(_Fans):
-    """U(-limit, limit), limit = gain * sqrt(6 / (fan_in + fan_out)) (Glorot & Bengio, 2010)."""
+class _Xavier(_Fans):
+    """Shared by the Xavier pair: gain * sqrt(numerator / (fan_in + fan_out))."""
+
+    numerator = None
 
     def __init__(self, fan_in=None, fan_out=None, gain=1.0, name=None):
         self.fan_in, self.fan_out, self.gain = fan_in, fan_out, float(gain)
 
-    def _values(self, shape, dtype):
+    def _scale(self, shape):
         fi, fo = self._fans(shape)
-        limit = self.gain * math.sqrt(6.0 / max(fi + fo, 1))
+        return self.gain * math.sqrt(self.numerator / max(fi + fo, 1))
+
+
+class XavierUniform(_Xavier):
+    """U(-limit, limit), limit = gain * sqrt(6 / (fan_in + fan_out)) (Glorot & Bengio, 2010)."""
+
+    numerator = 6.0
+
+    def _values(self, shape, dtype):
+        limit = self._scale(shape)
         return get_rng().uniform(-limit, limit, shape).astype(dtype)
 
 
-class XavierNormal(_Fans):
+class XavierNormal(_Xavier):
     """N(0, std**2), std = gain * sqrt(2 / (fan_in + fan_out))."""
 
-    def __init__(self, fan_in=None, fan_out=None, gain=1.0, name=None):
-        self.fan_in, self.fan_out, self.gain = fan_in, fan_out, float(gain)
+    numerator = 2.0
 
     def _values(self, shape, dtype):
-        fi, fo = self._fans(shape)
-        std = self.gain * math.sqrt(2.0 / max(fi + fo, 1))
-        return (get_rng().standard_normal(shape) * std).astype(dtype)
+        return (get_rng().standard_normal(shape) * self._scale(shape)).astype(dtype)
 
 
-class KaimingUniform(_Fans):
-    """U(-limit, limit), limit = gain * sqrt(3 / fan_in), gain from the nonlinearity (He, 2015)."""
+class _Kaiming(_Fans):
+    """Shared by the Kaiming pair: the fan is fan_in (given or computed) or, with
+    mode='fan_out', the computed fan_out (Paddle refuses fan_in with mode='fan_out')."""
 
-    def __init__(self, fan_in=None, negative_slope=0.0, nonlinearity="relu", name=None):
+    def __init__(self, fan_in=None, negative_slope=0.0, nonlinearity="relu", mode="fan_in",
+                 name=None):
+        if mode not in ("fan_in", "fan_out"):
+            raise OpArgumentError(f"{type(self).__name__}: argument 'mode' must be 'fan_in' or "
+                                  f"'fan_out'; got: {mode!r}")
+        if mode == "fan_out" and fan_in is not None:
+            raise OpArgumentError(f"{type(self).__name__}: mode='fan_out' uses the parameter's "
+                                  f"fan_out; expected: fan_in=None; got: fan_in={fan_in!r}")
         self.fan_in, self.negative_slope, self.nonlinearity = fan_in, negative_slope, nonlinearity
+        self.fan_out, self.mode = None, mode
+
+    def _fan(self, shape):
+        fi, fo = self._fans(shape)
+        return fi if self.mode == "fan_in" else fo
+
+
+class KaimingUniform(_Kaiming):
+    """U(-limit, limit), limit = gain * sqrt(3 / fan), gain from the nonlinearity (He, 2015)."""
 
     def _values(self, shape, dtype):
-        fi, _ = self._fans(shape)
+        fi = self._fan(shape)
         gain = calculate_gain(self.nonlinearity, self.negative_slope)
         limit = gain * math.sqrt(3.0 / max(fi, 1))
         return get_rng().uniform(-limit, limit, shape).astype(dtype)
 
 
-class KaimingNormal(_Fans):
-    """N(0, std**2), std = gain / sqrt(fan_in), gain from the nonlinearity (He, 2015)."""
-
-    def __init__(self, fan_in=None, negative_slope=0.0, nonlinearity="relu", name=None):
-        self.fan_in, self.negative_slope, self.nonlinearity = fan_in, negative_slope, nonlinearity
+class KaimingNormal(_Kaiming):
+    """N(0, std**2), std = gain / sqrt(fan), gain from the nonlinearity (He, 2015)."""
 
     def _values(self, shape, dtype):
-        fi, _ = self._fans(shape)
+        fi = self._fan(shape)
         std = calculate_gain(self.nonlinearity, self.negative_slope) / math.sqrt(max(fi, 1))
         return (get_rng().standard_normal(shape) * std).astype(dtype)
 
