@@ -103,6 +103,9 @@ THIRD = (
     # test_conv3d_transpose_layer and test_affine_grid_function (their error cases are
     # dygraph), test_initializer_nn (a third of it is dygraph). Under Paddle 3.3.1, 193 of its
     # 200 tests pass (the others download MNIST, or hang or fail in DataLoader workers).
+    # First count, after merging the features and before any fix it led to: 40 of the 188
+    # tests of this group that pass under Paddle 3.3.1 passed under opsdk (21.3%; 5 static;
+    # the 46 recurrent tests never ran: their load_tests needs base.is_compiled_with_cuda).
     # recurrent layers: cells, SimpleRNN/LSTM/GRU nets, the RNN and BiRNN wrappers
     "test_rnn_cells.py", "test_rnn_nets.py", "test_wrappers.py",
     # attention and transformer layers
@@ -357,7 +360,13 @@ def main(argv=None):
         if static:
             print(f"{static} left aside: they fail in static-graph mode")
         if baseline is not None:
-            counted = [t for t, o, _ in outcomes if t in baseline and o != "static"]
+            # a test that passes under Paddle but never ran under opsdk (its file's load_tests
+            # failed, say) counts as failing
+            ran = {t for t, _, _ in outcomes}
+            for test_id in sorted(baseline - ran):
+                print(f"missing  {test_id}  -- it passes under PaddlePaddle; it did not run")
+            static = {t for t, o, _ in outcomes if o == "static"}
+            counted = baseline - static
             ours = sum(1 for t, o, _ in outcomes if t in baseline and o == "passed")
             print(f"{ours} of the {len(counted)} tests that pass under PaddlePaddle pass under "
                   "opsdk")
