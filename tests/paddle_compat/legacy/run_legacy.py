@@ -106,6 +106,16 @@ THIRD = (
     # First count, after merging the features and before any fix it led to: 40 of the 188
     # tests of this group that pass under Paddle 3.3.1 passed under opsdk (21.3%; 5 static;
     # the 46 recurrent tests never ran: their load_tests needs base.is_compiled_with_cuda).
+    # Its 148 failures: alias stand-ins missing for Paddle internals (what utils.py imports,
+    # pir_utils, base.is_compiled_with_cuda, enable_imperative, core.eager.Tensor,
+    # hapi.model.to_list, nn.layer.transformer, static.nn.sequence_lod): 62 now pass and 47
+    # went on to static-only names; a wrong error class (affine_grid of out_shape='not_valid')
+    # and a wrong message (ConcatDataset of an IterableDataset), fixed in opsdk; 30 runTests
+    # of test_rnn_nets that pass their dygraph checks and end in paddle.jit.save's static
+    # export, now counted as static like static mode; 7 left: paddle.vision missing (3),
+    # Paddle internals (io.dataloader.worker._generate_states; _manual_program_seed giving two
+    # layers the same weights in 3 transformer tests).
+    # After the alias stand-ins and fixes: 104 of 111 (93.7%; 82 static).
     # recurrent layers: cells, SimpleRNN/LSTM/GRU nets, the RNN and BiRNN wrappers
     "test_rnn_cells.py", "test_rnn_nets.py", "test_wrappers.py",
     # attention and transformer layers
@@ -135,10 +145,16 @@ def _reason(err):
     return line if len(line) <= 160 else line[:157] + "..."
 
 
+def _static_export(err):
+    """opsdk's refusal of a static-graph feature of its public API (paddle.jit.save exports a
+    static inference program)."""
+    return err[0].__name__ == "UnsupportedError" and "no static graph" in str(err[1])
+
+
 class _Collect(unittest.TestResult):
     """Outcomes; under opsdk, a test that fails in static-graph mode (it reached a static-only
-    name, called enable_static(), or Paddle's static mode was in force when it failed) is
-    "static", not counted."""
+    name, called enable_static(), Paddle's static mode was in force when it failed, or opsdk
+    refused to export a static program) is "static", not counted."""
 
     def __init__(self, static_now=None, emit=lambda record: None, index=None):
         super().__init__()
@@ -154,7 +170,7 @@ class _Collect(unittest.TestResult):
     def _bad(self, test, err, outcome):
         reason = _reason(self._exc_info_to_string(err, test))
         if self._static_now is not None and (err[0].__name__ == "StaticGraphUsed"
-                                             or self._static_now()):
+                                             or _static_export(err) or self._static_now()):
             outcome = "static"
         self._record(test.id(), outcome, reason)
 
