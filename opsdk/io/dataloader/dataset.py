@@ -114,8 +114,8 @@ class ConcatDataset(Dataset):
         _check(self.datasets, "ConcatDataset: datasets: expected: at least one; got: none")
         for d in self.datasets:
             _check(not isinstance(d, IterableDataset),
-                   "ConcatDataset: datasets: expected: map-style datasets; got: an "
-                   "IterableDataset")
+                   "ConcatDataset: datasets: expected: map-style datasets (ConcatDataset "
+                   "does not support IterableDataset); got: an IterableDataset")
         self.cumulative_sizes = self.cumsum(self.datasets)
 
     @staticmethod

@@ -19,7 +19,7 @@ import itertools
 
 import numpy as np
 
-from ...errors import OpArgumentError, PreconditionShapeError, ShapeError
+from ...errors import DTypeError, OpArgumentError, PreconditionShapeError, ShapeError
 from ...functional.creation import to_tensor
 from ...functional.flat_index import take
 from ...functional.linalg import matmul
@@ -171,6 +171,9 @@ def affine_grid(theta, out_shape, align_corners=True, name=None):
     theta = float_arg(theta, op, "theta")
     if hasattr(out_shape, "numpy"):
         out_shape = out_shape.numpy().tolist()
+    if not isinstance(out_shape, (list, tuple, int, np.integer)):
+        raise DTypeError(f"{op}: argument 'out_shape' must be a list, tuple, int or Tensor; "
+                         f"got: {type(out_shape).__name__}")
     if not isinstance(out_shape, (list, tuple)) or len(out_shape) not in (4, 5):
         raise ShapeError(f"{op}: argument 'out_shape' must be [N, C, H, W] or [N, C, D, H, W]; "
                          f"got: {out_shape!r}")

@@ -108,6 +108,12 @@ class Normal(Initializer):
     """Samples from N(mean, std**2)."""
 
     def __init__(self, mean=0.0, std=1.0, name=None):
+        if isinstance(mean, complex):
+            # Paddle takes a complex mean only as the same value for both parts
+            if mean.real != mean.imag:
+                raise OpArgumentError(f"Normal: argument 'mean': a complex mean must have equal "
+                                      f"real and imaginary parts; got: {mean}")
+            mean = mean.real
         self.mean = float(mean)
         self.std = float(std)
 

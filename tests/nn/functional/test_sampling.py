@@ -71,6 +71,8 @@ def test_affine_grid_takes_a_shape_tensor_and_feeds_grid_sample_as_paddle():
     lambda P, x, g: P.nn.functional.affine_grid(g[0, :2, :3, 0], [1, 1, 2, 3]),
     lambda P, x, g: P.nn.functional.affine_grid(g[:, :2, :3, 0], [1, 1, 2]),
     lambda P, x, g: P.nn.functional.affine_grid(g[:, :2, :3, 0], [1, 1, 2, 3, 4]),
+    lambda P, x, g: P.nn.functional.affine_grid(g[:, :2, :3, 0], "not_valid"),
+    lambda P, x, g: P.nn.functional.affine_grid(g[:, :2, :3, 0], 3),
 ])
 def test_errors_are_paddles_classes(call):
     x, grid = INPUTS[2]

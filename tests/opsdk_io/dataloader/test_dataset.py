@@ -84,3 +84,10 @@ def test_mismatched_datasets_are_refused_as_paddle():
                             AssertionError)
     assert_raises_as_paddle(lambda P: P.io.ChainDataset([squares(P)]), AssertionError)
     assert_raises_as_paddle(lambda P: P.io.ComposeDataset([stream(P, 2)]), AssertionError)
+
+
+def test_concat_of_an_iterable_dataset_says_so_in_paddles_words():
+    # Paddle's own test (test_multiprocess_dataloader_dataset) looks for these words
+    for build in (lambda P: [squares(P), stream(P, 2)], lambda P: [stream(P, 2)]):
+        err = assert_raises_as_paddle(lambda P: P.io.ConcatDataset(build(P)), AssertionError)
+        assert "does not support IterableDataset" in str(err)

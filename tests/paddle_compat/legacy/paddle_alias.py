@@ -11,6 +11,19 @@ are stood in for here, each built on opsdk's public API:
   ``_has_grad`` is opsdk's grad mode, read and set), ``framework.dygraph_not_support`` (a
   decorator refusing dynamic mode by an assertion) and ``wrapped_decorator.wrap_decorator`` (a
   decorator factory keeping the wrapped function's name and signature);
+  Also ``is_compiled_with_cuda``, ``cpu_places()``, the mode switches ``enable_dygraph`` /
+  ``enable_imperative`` (and their ``disable_``), ``unique_name.guard`` (a no-op),
+  ``core.eager.Tensor`` (opsdk's Tensor), ``framework._dygraph_guard`` (dynamic mode for its
+  block) and ``wrapped_decorator.signature_safe_contextmanager``;
+- the internals that Paddle's test/legacy_test/utils.py and its recurrent, transformer and
+  io tests reach: ``paddle.pir_utils``' guards (which IR static programs are built in: no-ops),
+  ``paddle.utils.environments``' boolean environment variable and its guard,
+  ``paddle.framework.random._manual_program_seed`` (the static program's seed: a no-op, so a
+  test relying on it to give two layers the same weights still fails),
+  ``paddle.hapi.model.to_list``, ``paddle.io.dataloader.worker._worker_loop`` (static-only:
+  only a CUDA test calls it) and the module paths ``paddle.nn.layer.transformer`` (the
+  attention and transformer layers of paddle.nn) and ``paddle.static.nn.sequence_lod``
+  (its ``sequence_mask`` is paddle.nn.functional.sequence_mask itself);
 - the ``paddle.tensor.random`` module path (opsdk's ``opsdk.tensor`` is the module of the
   Tensor class; the random functions live at opsdk's top level);
 - two private Tensor methods Paddle's tests call: ``_grad_ivar()`` (the gradient or None, i.e.
@@ -33,6 +46,7 @@ import importlib
 import importlib.abc
 import importlib.util
 import inspect
+import os
 import sys
 import types
 
@@ -73,14 +87,26 @@ def _static_only(name):
     return refuse
 
 
-def _static_module():
-    """paddle.static: opsdk's (InputSpec); any other name is static-graph only."""
+def _static_getattr(prefix, source):
+    """A module __getattr__: ``source``'s names, any other one static-graph only."""
     def getattr_(name):
         if name.startswith("__"):
             raise AttributeError(name)
-        found = getattr(opsdk.static, name, None)
-        return found if found is not None else _static_only("paddle.static." + name)
-    return _module("paddle.static", __getattr__=getattr_)
+        found = getattr(source, name, None)
+        return found if found is not None else _static_only(prefix + name)
+    return getattr_
+
+
+def _static_module():
+    """paddle.static: opsdk's (InputSpec); any other name is static-graph only, but for
+    paddle.static.nn.sequence_lod.sequence_mask, which is Paddle's F.sequence_mask itself."""
+    sequence_lod = _module("paddle.static.nn.sequence_lod",
+                           sequence_mask=opsdk.nn.functional.sequence_mask,
+                           __getattr__=_static_getattr("paddle.static.nn.sequence_lod.", None))
+    nn = _module("paddle.static.nn", sequence_lod=sequence_lod,
+                 __getattr__=_static_getattr("paddle.static.nn.", None))
+    return _module("paddle.static", nn=nn,
+                   __getattr__=_static_getattr("paddle.static.", opsdk.static))
 
 
 _STATIC_BASE_NAMES = ("Program", "program_guard", "Executor", "default_main_program",
@@ -118,7 +144,94 @@ def _eager_param_base(dtype, shape, name=None, optimize_attr=None, **kwargs):
 
 
 def _final_hooks():
-    return _module("paddle.base.core.eager")
+    return _module("paddle.base.core.eager", Tensor=opsdk.Tensor)
+
+
+def _mode_guard(static):
+    """A context manager that puts the alias in static mode (or out of it), then back."""
+    @contextlib.contextmanager
+    def guard(*args, **kwargs):
+        before = _MODE["static"]
+        _MODE["static"] = static
+        _MODE["entered"] = _MODE["entered"] or static
+        try:
+            yield
+        finally:
+            _MODE["static"] = before
+    return guard
+
+
+class _BooleanEnvironmentVariable:
+    """paddle.utils.environments.BooleanEnvironmentVariable: a flag read from os.environ."""
+
+    def __init__(self, name, default):
+        self.name, self.default = name, default
+
+    def get(self):
+        value = os.environ.get(self.name)
+        return self.default if value is None else value.lower() in ("1", "true", "on")
+
+    def set(self, value):
+        os.environ[self.name] = str(bool(value))
+
+
+@contextlib.contextmanager
+def _environment_variable_guard(variable, value):
+    before = os.environ.get(variable.name)
+    variable.set(value)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(variable.name, None)
+        else:
+            os.environ[variable.name] = before
+
+
+def _to_list(value):
+    """paddle.hapi.model.to_list: None as is, a list or tuple as a list, else a list of it."""
+    if value is None or isinstance(value, list):
+        return value
+    return list(value) if isinstance(value, tuple) else [value]
+
+
+def _no_ir_choice():
+    """paddle.pir_utils' guards choose the IR static programs are built in: none in dygraph."""
+    return contextlib.nullcontext()
+
+
+def _internals():
+    """Stand-ins for the Paddle internals that test/legacy_test/utils.py and the recurrent,
+    transformer and io tests reach (see the module docstring)."""
+    environments = _module(
+        "paddle.utils.environments", BooleanEnvironmentVariable=_BooleanEnvironmentVariable,
+        EnvironmentVariableGuard=_environment_variable_guard)
+    utils = _module("paddle.utils", environments=environments)
+    utils.__path__ = []
+    model = _module("paddle.hapi.model", to_list=_to_list)
+    hapi = _module("paddle.hapi", model=model)
+    hapi.__path__ = []
+    random = _module("paddle.framework.random", _manual_program_seed=lambda seed: None)
+    framework = _module("paddle.framework", random=random,
+                        __getattr__=lambda name: getattr(opsdk.framework, name))
+    framework.__path__ = []
+    pir_utils = _module("paddle.pir_utils", IrGuard=_no_ir_choice, OldIrGuard=_no_ir_choice,
+                        DygraphOldIrGuard=_no_ir_choice)
+    from opsdk.io.dataloader import worker as opsdk_worker
+    worker = _module("paddle.io.dataloader.worker", _worker_loop=_static_only(
+        "paddle.io.dataloader.worker._worker_loop (Paddle's worker-process loop)"),
+        __getattr__=lambda name: getattr(opsdk_worker, name))
+    # paddle.nn.layer.transformer holds the attention and transformer layers of paddle.nn
+    transformer = _module("paddle.nn.layer.transformer",
+                          __getattr__=lambda name: getattr(opsdk.nn, name))
+    layer = _module("paddle.nn.layer", transformer=transformer,
+                    __getattr__=lambda name: getattr(opsdk.nn.layer, name))
+    layer.__path__ = []
+    return {"paddle.nn.layer": layer, "paddle.nn.layer.transformer": transformer,
+            "paddle.utils": utils, "paddle.utils.environments": environments,
+            "paddle.hapi": hapi, "paddle.hapi.model": model, "paddle.framework": framework,
+            "paddle.framework.random": random, "paddle.pir_utils": pir_utils,
+            "paddle.io.dataloader.worker": worker}
 
 
 class _Tracer:
@@ -161,17 +274,24 @@ def _dygraph_not_support(fn):
 
 
 def _build():
+    static_base = {name: _static_only("paddle.base." + name) for name in _STATIC_BASE_NAMES}
     core = _module("paddle.base.core", eager=_final_hooks(),
                    is_compiled_with_cuda=opsdk.is_compiled_with_cuda,
-                   CPUPlace=opsdk.CPUPlace, CUDAPlace=opsdk.CUDAPlace)
-    wrapped = _module("paddle.base.wrapped_decorator", wrap_decorator=_wrap_decorator)
+                   CPUPlace=opsdk.CPUPlace, CUDAPlace=opsdk.CUDAPlace,
+                   **{name: _static_only("paddle.base.core." + name)
+                      for name in ("VarDesc", "Scope")})
+    wrapped = _module("paddle.base.wrapped_decorator", wrap_decorator=_wrap_decorator,
+                      signature_safe_contextmanager=_wrap_decorator(contextlib.contextmanager))
     framework = _module(
         "paddle.base.framework",
         EagerParamBase=_eager_param_base,
         _current_expected_place=lambda: opsdk.CPUPlace(),
         _dygraph_tracer=lambda: _TRACER,
+        _dygraph_guard=lambda tracer: _mode_guard(False)(),
         dygraph_not_support=_wrap_decorator(_dygraph_not_support),
         in_dygraph_mode=lambda: not _MODE["static"],
+        extract_plain_list=_static_only("paddle.base.framework.extract_plain_list"),
+        **static_base,
     )
     dygraph = _module("paddle.base.dygraph", guard=lambda place=None: contextlib.nullcontext(),
                       no_grad=opsdk.no_grad, grad=opsdk.grad)
@@ -181,7 +301,13 @@ def _build():
         in_dygraph_mode=lambda: not _MODE["static"],
         set_flags=lambda flags: opsdk.framework.set_flags(flags),
         get_flags=lambda flags: opsdk.framework.get_flags(flags),
-        **{name: _static_only("paddle.base." + name) for name in _STATIC_BASE_NAMES},
+        is_compiled_with_cuda=opsdk.is_compiled_with_cuda,
+        cpu_places=lambda device_count=None: [opsdk.CPUPlace()] * (device_count or 1),
+        enable_dygraph=_disable_static, enable_imperative=_disable_static,
+        disable_dygraph=_enable_static, disable_imperative=_enable_static,
+        unique_name=_module("paddle.base.unique_name",
+                            guard=lambda new_generator=None: contextlib.nullcontext()),
+        **static_base,
     )
     base.__path__ = []
     # paddle.tensor.random holds the random creation functions: opsdk has them at the top
@@ -195,7 +321,7 @@ def _build():
     return {"paddle.base": base, "paddle.base.core": core, "paddle.base.framework": framework,
             "paddle.base.wrapped_decorator": wrapped,
             "paddle.base.dygraph": dygraph, "paddle.tensor": tensor,
-            "paddle.tensor.random": random, "paddle.static": _static_module()}
+            "paddle.tensor.random": random, "paddle.static": _static_module(), **_internals()}
 
 
 # the mode switches of the alias's top level (see the module docstring)
