@@ -48,7 +48,10 @@ def test_spectral_norm_as_paddle(kind, iterations, training):
     assert (got["names"], got["buffers"]) == (want["names"], want["buffers"])
     for key in ("y", "u", "v", "grad", "weight"):
         assert got[key].shape == want[key].shape, key
-        np.testing.assert_allclose(got[key], want[key], rtol=5e-5, atol=1e-6, err_msg=key)
+        # float32 sums of terms near the array's largest value: the absolute error scales with it
+        scale = float(np.abs(want[key]).max()) if want[key].size else 1.0
+        np.testing.assert_allclose(got[key], want[key], rtol=5e-5, atol=max(1e-6, 2e-6 * scale),
+                                   err_msg=key)
 
 
 def test_u_and_v_start_as_unit_vectors():
