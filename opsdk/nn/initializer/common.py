@@ -8,8 +8,11 @@ import math
 
 import numpy as np
 
+from ...device import array_module
 from ...errors import OpArgumentError
 from ...functional.creation import get_rng
+from ...functional.views import take_result
+from ...tensor import _wrap
 
 
 def compute_fans(shape):
@@ -58,18 +61,13 @@ class Initializer(abc.ABC):
     def __call__(self, param, block=None):
         data = param.array
         values = self._values(tuple(data.shape), data.dtype)
+        if type(data) is not np.ndarray:
+            values = array_module(data).asarray(values)
         if values.shape != data.shape:
             # only Assign's values can have another shape: the parameter takes it, as in Paddle
             # (Assign([2, 2]) on Linear(2, 2)'s weight makes a [2] weight)
-            from ...device import array_module
-            param._data = array_module(data).asarray(values)
-            param._version += 1
-            return param
-        if type(data) is np.ndarray:
-            data[...] = values
-        else:
-            from ...device import array_module
-            data[...] = array_module(data).asarray(values)
+            return take_result(param, _wrap(values), "Assign", graph=False)
+        data[...] = values
         param._version += 1
         return param
 
