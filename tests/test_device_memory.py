@@ -6,13 +6,8 @@ import opsdk
 from helpers.frameworks import assert_raises_as_paddle
 from helpers.simulator import simulated_cupy
 
-
-@pytest.fixture(autouse=True)
-def _as_a_machine_without_gpu():
-    # `pytest --opsdk-cuda-sim` gives the run a simulated GPU; these answers are the CPU's
-    from helpers.simulator import no_simulated_gpu
-    with no_simulated_gpu():
-        yield
+# `pytest --opsdk-cuda-sim` gives the run a simulated GPU; these answers are the CPU's
+from helpers.simulator import as_a_machine_without_gpu  # noqa: F401 -- an autouse fixture
 
 D = opsdk.device
 

@@ -1,6 +1,8 @@
 """opsdk's CPU CUDA simulator as ``cupy`` for a block of tests, removed after (unless it was on before)."""
 from contextlib import contextmanager
 
+import pytest
+
 from opsdk.kernels import cudasim
 
 
@@ -36,8 +38,6 @@ def no_simulated_gpu():
     """The machine as opsdk sees it without the CUDA simulator (which `pytest --opsdk-cuda-sim`
     installs for the whole run): for tests that compare with Paddle's CPU build's answers.
     Reinstalled afterwards if it was on."""
-    import pytest
-
     from opsdk import device_queries
 
     was_on = cudasim.active()
@@ -51,3 +51,11 @@ def no_simulated_gpu():
     finally:
         if was_on:
             cudasim.install()
+
+
+@pytest.fixture(autouse=True)
+def as_a_machine_without_gpu():
+    """For modules that compare opsdk's device answers with Paddle's CPU build: importing it
+    (``from helpers.simulator import as_a_machine_without_gpu``) turns it on for the module."""
+    with no_simulated_gpu():
+        yield

@@ -81,7 +81,8 @@ def run(program, module):
         return Raised(e)
 
 
-def _close(a, b, rtol, atol):
+def values_close(a, b, rtol, atol):
+    """Equal arrays: exact for bools and integers, within rtol/atol (NaN equal to NaN) else."""
     a, b = np.asarray(a), np.asarray(b)
     if a.shape != b.shape:
         return False
@@ -112,7 +113,7 @@ def differences(theirs, ours, rtol=1e-5, atol=1e-6, path="result"):
             for key in ("dtype", "shape", "stop_gradient", "is_leaf"):
                 if theirs[key] != ours[key]:
                     out.append(f"{path}.{key}: paddle {theirs[key]}, opsdk {ours[key]}")
-            if theirs["shape"] == ours["shape"] and not _close(theirs["value"], ours["value"],
+            if theirs["shape"] == ours["shape"] and not values_close(theirs["value"], ours["value"],
                                                                rtol, atol):
                 out.append(f"{path}.value: paddle {theirs['value'].tolist()}, opsdk "
                            f"{ours['value'].tolist()}")
@@ -133,7 +134,7 @@ def differences(theirs, ours, rtol=1e-5, atol=1e-6, path="result"):
     if isinstance(theirs, np.ndarray) or isinstance(ours, np.ndarray):
         if isinstance(theirs, dict) or isinstance(ours, dict):
             return [f"{path}: paddle {type(theirs).__name__}, opsdk {type(ours).__name__}"]
-        return [] if _close(theirs, ours, rtol, atol) else [
+        return [] if values_close(theirs, ours, rtol, atol) else [
             f"{path}: paddle {np.asarray(theirs).tolist()}, opsdk {np.asarray(ours).tolist()}"]
     if _number(theirs) and _number(ours):
         ok = math.isclose(theirs, ours, rel_tol=rtol, abs_tol=atol) or (
